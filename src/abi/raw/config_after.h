@@ -1,0 +1,3 @@
+
+// This library always contains the graph API.
+#define ONEDNN_BUILD_GRAPH

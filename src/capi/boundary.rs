@@ -1,0 +1,105 @@
+//! The C boundary: every exported function runs inside [`guard`].
+//!
+//! Layer: capi. Panics never cross into C (they become `dnnl_runtime_error`),
+//! an [`Error`] becomes a status in one place ([`finish`]), and a rejected call
+//! is logged under `ONEDNN_VERBOSE` with the function's name and the reason.
+//! Helpers here check the pointers a C caller gives us before anything else
+//! touches them.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use crate::abi::*;
+use crate::core::error::{Error, Result};
+use crate::core::verbose;
+
+/// The verbose component a function's log lines belong to (what `filter=` matches).
+fn component(function: &str) -> &'static str {
+    if function.starts_with("dnnl_graph_") {
+        "graph"
+    } else if function.starts_with("dnnl_brgemm") || function.starts_with("dnnl_transform") || function.starts_with("dnnl_ukernel") {
+        "ukernel"
+    } else if matches!(function, "dnnl_sgemm" | "dnnl_gemm_u8s8s32" | "dnnl_gemm_s8s8s32") {
+        "gemm_api"
+    } else if function.starts_with("dnnl_primitive") || function.ends_with("_primitive_desc_create") || function.contains("post_ops") {
+        "primitive"
+    } else {
+        "common"
+    }
+}
+
+fn finish(function: &'static str, result: std::thread::Result<Result<()>>) -> dnnl_status_t {
+    let error = match result {
+        Ok(Ok(())) => return dnnl_success,
+        Ok(Err(error)) => error,
+        Err(panic) => Error::runtime(format!("internal error (panic): {}", panic_message(&panic))),
+    };
+    verbose::log_failed_call(component(function), function, &error);
+    error.status()
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = panic.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = panic.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}
+
+/// Runs the body of an exported function that returns a status.
+pub fn guard(function: &'static str, body: impl FnOnce() -> Result<()>) -> dnnl_status_t {
+    finish(function, catch_unwind(AssertUnwindSafe(body)))
+}
+
+/// Runs the body of an exported function that returns a value instead of a
+/// status; a panic returns `fallback` (and is logged).
+pub fn guard_value<T>(function: &'static str, fallback: T, body: impl FnOnce() -> T) -> T {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(value) => value,
+        Err(panic) => {
+            finish(function, Err(panic));
+            fallback
+        }
+    }
+}
+
+/// The body of every entry point that is not implemented yet.
+pub fn unimplemented(function: &'static str) -> dnnl_status_t {
+    guard(function, || Err(Error::unimplemented(format!("{function} is not implemented yet"))))
+}
+
+/// As [`unimplemented`], for functions that return a value: logs, and returns
+/// the neutral value (0, NULL, the `undef`/default enumerator).
+pub fn unimplemented_value<T: Default>(function: &'static str) -> T {
+    finish(function, Ok(Err(Error::unimplemented(format!("{function} is not implemented yet")))));
+    T::default()
+}
+
+/// A checked output pointer: written only once the call has succeeded.
+pub struct Out<T>(*mut T);
+
+impl<T> Out<T> {
+    /// Writes the output.
+    pub fn write(self, value: T) {
+        // SAFETY: `out` checked that the pointer is non-NULL and aligned; the C
+        // caller promises it points to writable storage for a `T`.
+        unsafe { self.0.write(value) }
+    }
+}
+
+/// Checks an output pointer: NULL or misaligned is an invalid argument.
+pub fn out<T>(ptr: *mut T, what: &'static str) -> Result<Out<T>> {
+    if ptr.is_null() {
+        return Err(Error::invalid(format!("{what} is NULL")));
+    }
+    if !ptr.is_aligned() {
+        return Err(Error::invalid(format!("{what} is misaligned")));
+    }
+    Ok(Out(ptr))
+}
+
+/// Turns `Option<T>` into a [`Result`] with an invalid-argument message.
+pub fn valid<T>(value: Option<T>, what: impl FnOnce() -> String) -> Result<T> {
+    value.ok_or_else(|| Error::invalid(what()))
+}

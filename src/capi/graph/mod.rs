@@ -1,0 +1,4 @@
+//! Entry points of `dnnl_graph.h`.
+
+mod destroy;
+mod unimplemented;

@@ -1,0 +1,4 @@
+//! Entry points of `dnnl_ukernel.h` (experimental).
+
+mod destroy;
+mod unimplemented;

@@ -1,0 +1,3 @@
+//! Entry points of `dnnl_ze.h`.
+
+mod unimplemented;

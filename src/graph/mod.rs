@@ -1,0 +1,3 @@
+//! The graph API: IR, partitioner, compiler onto primitives, allocators.
+//!
+//! Layer: uses `core` and `prims`. It arrives with issue 6.
