@@ -195,6 +195,8 @@ fn main() {
 
     generate_enum_newtypes(&root, &out.join("c_enums"));
     generate_headers(&root, &out.join("include"));
+    // For tests/headers.rs, which compares these with the committed copies.
+    println!("cargo:rustc-env=DNNL_GENERATED_INCLUDE={}", out.join("include").display());
     println!("cargo:rustc-env=DNNL_BUILD_HASH={}", build_hash(&root));
 }
 

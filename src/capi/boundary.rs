@@ -103,3 +103,42 @@ pub fn out<T>(ptr: *mut T, what: &'static str) -> Result<Out<T>> {
 pub fn valid<T>(value: Option<T>, what: impl FnOnce() -> String) -> Result<T> {
     value.ok_or_else(|| Error::invalid(what()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panics_become_runtime_errors() {
+        let status = guard("test_fn", || panic!("boom"));
+        assert_eq!(status, dnnl_runtime_error);
+        assert_eq!(guard_value("test_fn", 7, || -> i32 { panic!("boom") }), 7);
+    }
+
+    #[test]
+    fn errors_map_once() {
+        assert_eq!(guard("test_fn", || Ok(())), dnnl_success);
+        assert_eq!(guard("test_fn", || Err(Error::invalid("x"))), dnnl_invalid_arguments);
+        assert_eq!(unimplemented("test_fn"), dnnl_unimplemented);
+        assert_eq!(unimplemented_value::<usize>("test_fn"), 0);
+    }
+
+    #[test]
+    fn output_pointers_are_checked() {
+        assert!(out::<u64>(::core::ptr::null_mut(), "x").is_err());
+        let misaligned = ::core::ptr::without_provenance_mut::<u64>(0x1001);
+        assert!(out(misaligned, "x").is_err());
+        let mut v = 0u64;
+        out(&mut v, "x").unwrap().write(5);
+        assert_eq!(v, 5);
+    }
+
+    #[test]
+    fn components_follow_function_families() {
+        assert_eq!(component("dnnl_graph_add_op"), "graph");
+        assert_eq!(component("dnnl_brgemm_create"), "ukernel");
+        assert_eq!(component("dnnl_sgemm"), "gemm_api");
+        assert_eq!(component("dnnl_matmul_primitive_desc_create"), "primitive");
+        assert_eq!(component("dnnl_engine_create"), "common");
+    }
+}

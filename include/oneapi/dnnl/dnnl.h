@@ -40,9 +40,9 @@ DNNL_API dnnl_status_t dnnl_primitive_destroy(dnnl_primitive_t primitive);
 /// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
 DNNL_API dnnl_status_t dnnl_primitive_desc_destroy(dnnl_primitive_desc_t primitive_desc);
 
-/// Returns the size in bytes of one element of `data_type`, or 0 for
-/// `dnnl_data_type_undef` and values that are not data types. Sub-byte types
-/// (4-bit, e8m0 packs) report 1, as upstream does.
+/// Returns the size in bytes of one element of `data_type`; the 4-bit types
+/// report 1. For `dnnl_data_type_undef` and values that are not data types it
+/// returns `(size_t)-1`, as upstream does.
 DNNL_API size_t dnnl_data_type_size(dnnl_data_type_t data_type);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.

@@ -1,6 +1,11 @@
 //! Entry points of `dnnl_common.h`.
 
-mod engine;
-mod service;
-mod stream;
-mod unimplemented;
+pub mod engine;
+pub mod service;
+pub mod stream;
+pub mod unimplemented;
+
+pub use engine::*;
+pub use service::*;
+pub use stream::*;
+pub use unimplemented::*;

@@ -1,9 +1,17 @@
 //! Entry points of `dnnl.h`.
 
-mod attr;
-mod memory;
-mod memory_desc;
-mod primitive;
-mod primitive_desc;
-mod service;
-mod unimplemented;
+pub mod attr;
+pub mod memory;
+pub mod memory_desc;
+pub mod primitive;
+pub mod primitive_desc;
+pub mod service;
+pub mod unimplemented;
+
+pub use attr::*;
+pub use memory::*;
+pub use memory_desc::*;
+pub use primitive::*;
+pub use primitive_desc::*;
+pub use service::*;
+pub use unimplemented::*;

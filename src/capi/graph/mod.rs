@@ -1,4 +1,7 @@
 //! Entry points of `dnnl_graph.h`.
 
-mod destroy;
-mod unimplemented;
+pub mod destroy;
+pub mod unimplemented;
+
+pub use destroy::*;
+pub use unimplemented::*;

@@ -1,3 +1,5 @@
 //! Entry points of `dnnl_threadpool.h`.
 
-mod unimplemented;
+pub mod unimplemented;
+
+pub use unimplemented::*;

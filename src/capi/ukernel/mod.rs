@@ -1,4 +1,7 @@
 //! Entry points of `dnnl_ukernel.h` (experimental).
 
-mod destroy;
-mod unimplemented;
+pub mod destroy;
+pub mod unimplemented;
+
+pub use destroy::*;
+pub use unimplemented::*;

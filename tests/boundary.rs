@@ -1,0 +1,95 @@
+//! The C boundary, called as C calls it: bad handles, bad values, NULL outputs
+//! and unimplemented entry points get a status, never undefined behaviour.
+//! These behaviours are ours alone (upstream would crash on most of them).
+
+use std::ptr;
+
+use dnnl::abi::*;
+use dnnl::capi::{common::*, dnnl::*, graph::*};
+
+fn garbage<T>() -> *mut T {
+    ptr::without_provenance_mut(0xdead_bee0)
+}
+
+#[test]
+fn destroy_rejects_null_and_garbage_handles() {
+    // SAFETY: the functions only look the token up; they never dereference it.
+    unsafe {
+        for status in [
+            dnnl_engine_destroy(ptr::null_mut()),
+            dnnl_engine_destroy(garbage()),
+            dnnl_stream_destroy(garbage()),
+            dnnl_memory_desc_destroy(garbage()),
+            dnnl_memory_destroy(garbage()),
+            dnnl_primitive_desc_destroy(garbage()),
+            dnnl_primitive_attr_destroy(garbage()),
+            dnnl_post_ops_destroy(garbage()),
+            dnnl_primitive_destroy(garbage()),
+            dnnl_graph_op_destroy(garbage()),
+            dnnl_graph_graph_destroy(garbage()),
+            dnnl_graph_partition_destroy(garbage()),
+            dnnl_graph_compiled_partition_destroy(garbage()),
+            dnnl_graph_tensor_destroy(garbage()),
+            dnnl_graph_allocator_destroy(garbage()),
+        ] {
+            assert_eq!(status, dnnl_invalid_arguments);
+        }
+    }
+}
+
+#[test]
+fn unimplemented_functions_write_nothing() {
+    let mut engine: dnnl_engine_t = garbage();
+    // SAFETY: `engine` is a valid output location.
+    let status = unsafe { dnnl_engine_create(&mut engine, dnnl_cpu, 0) };
+    assert_eq!(status, dnnl_unimplemented);
+    assert_eq!(engine, garbage());
+}
+
+#[test]
+fn verbose_levels() {
+    // SAFETY: plain values and a valid output location.
+    unsafe {
+        assert_eq!(dnnl_set_verbose(3), dnnl_invalid_arguments);
+        assert_eq!(dnnl_set_verbose(-1), dnnl_invalid_arguments);
+        let mut enabled = -1;
+        assert_eq!(dnnl_set_verbose(1), dnnl_success);
+        assert_eq!(dnnl_verbose_profiling_enabled(&mut enabled), dnnl_success);
+        assert_eq!(enabled, 1);
+        assert_eq!(dnnl_set_verbose(0), dnnl_success);
+        assert_eq!(dnnl_verbose_profiling_enabled(&mut enabled), dnnl_success);
+        assert_eq!(enabled, 0);
+        assert_eq!(dnnl_verbose_profiling_enabled(ptr::null_mut()), dnnl_invalid_arguments);
+    }
+}
+
+#[test]
+fn default_fpmath_mode() {
+    // SAFETY: plain values and valid output locations.
+    unsafe {
+        let mut mode = dnnl_fpmath_mode_t(99);
+        assert_eq!(dnnl_get_default_fpmath_mode(&mut mode), dnnl_success);
+        assert_eq!(mode, dnnl_fpmath_mode_strict);
+        assert_eq!(dnnl_set_default_fpmath_mode(dnnl_fpmath_mode_bf16), dnnl_success);
+        assert_eq!(dnnl_get_default_fpmath_mode(&mut mode), dnnl_success);
+        assert_eq!(mode, dnnl_fpmath_mode_bf16);
+        assert_eq!(dnnl_set_default_fpmath_mode(dnnl_fpmath_mode_t(77)), dnnl_invalid_arguments);
+        assert_eq!(dnnl_get_default_fpmath_mode(&mut mode), dnnl_success);
+        assert_eq!(mode, dnnl_fpmath_mode_bf16, "a rejected value changes nothing");
+        assert_eq!(dnnl_get_default_fpmath_mode(ptr::null_mut()), dnnl_invalid_arguments);
+        assert_eq!(dnnl_set_default_fpmath_mode(dnnl_fpmath_mode_strict), dnnl_success);
+    }
+}
+
+#[test]
+fn data_type_sizes() {
+    // SAFETY: plain values.
+    unsafe {
+        assert_eq!(dnnl_data_type_size(dnnl_f32), 4);
+        assert_eq!(dnnl_data_type_size(dnnl_bf16), 2);
+        assert_eq!(dnnl_data_type_size(dnnl_s64), 8);
+        assert_eq!(dnnl_data_type_size(dnnl_u4), 1);
+        assert_eq!(dnnl_data_type_size(dnnl_data_type_undef), usize::MAX);
+        assert_eq!(dnnl_data_type_size(dnnl_data_type_t(999)), usize::MAX);
+    }
+}
