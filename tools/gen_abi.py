@@ -214,10 +214,14 @@ def rust_type(c):
     c = c.strip()
     m = re.match(r"^(.*?)\s*\*\s*(const)?$", c)
     if m:
+        # The qualifier of the immediate pointee: `T *const *` or `const T *`,
+        # but not `const T **` (there the pointee is a mutable `const T *`).
         inner = m.group(1).strip()
-        pointee_const = inner.startswith("const ") or inner.endswith(" const")
-        inner = re.sub(r"^const\s+|\s+const$", "", inner)
-        return ("*const " if pointee_const else "*mut ") + rust_type(inner)
+        if re.search(r"(\s|\*)const$", inner):
+            return "*const " + rust_type(inner[: -len("const")])
+        if "*" not in inner and inner.startswith("const "):
+            return "*const " + rust_type(inner[len("const "):])
+        return "*mut " + rust_type(inner)
     c = re.sub(r"^const\s+", "", c)  # by-value const is not part of the type
     return BASE_TYPES.get(c, c)
 

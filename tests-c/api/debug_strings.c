@@ -32,7 +32,7 @@ int main(void) {
     EXPECT_STR(dnnl_fmt_tag2str(dnnl_OIhw16i16o), "ABcd16b16a");
     EXPECT_STR(dnnl_fmt_tag2str(dnnl_format_tag_any), "any");
     EXPECT_STR(dnnl_fmt_tag2str(dnnl_format_tag_undef), "undef");
-    EXPECT_STR(dnnl_prop_kind2str(dnnl_forward_scoring), "forward_inference");
+    EXPECT_STR(dnnl_prop_kind2str(dnnl_forward), "forward_training");
     EXPECT_STR(dnnl_prim_kind2str(dnnl_matmul), "matmul");
     EXPECT_STR(dnnl_alg_kind2str(dnnl_binary_select), "binary_select");
     EXPECT_STR(dnnl_rnn_flags2str(dnnl_rnn_flags_undef), "undef");

@@ -1018,7 +1018,7 @@ DNNL_API
 dnnl_status_t dnnl_primitive_attr_get_rnn_weights_qparams(const_dnnl_primitive_attr_t attr,
                                                           dnnl_dim_t *count,
                                                           int *mask,
-                                                          float *const *scales);
+                                                          const float **scales);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API
@@ -1032,7 +1032,7 @@ DNNL_API
 dnnl_status_t dnnl_primitive_attr_get_rnn_weights_projection_qparams(const_dnnl_primitive_attr_t attr,
                                                                      dnnl_dim_t *count,
                                                                      int *mask,
-                                                                     float *const *scales);
+                                                                     const float **scales);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API

@@ -202,9 +202,9 @@ DNNL_API
 dnnl_status_t dnnl_graph_partition_compile(dnnl_graph_partition_t partition,
                                            dnnl_graph_compiled_partition_t compiled_partition,
                                            size_t in_num,
-                                           dnnl_graph_logical_tensor_t *const *inputs,
+                                           const dnnl_graph_logical_tensor_t **inputs,
                                            size_t out_num,
-                                           dnnl_graph_logical_tensor_t *const *outputs,
+                                           const dnnl_graph_logical_tensor_t **outputs,
                                            dnnl_engine_t engine);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
@@ -273,7 +273,7 @@ dnnl_status_t dnnl_graph_compiled_partition_query_logical_tensor(const_dnnl_grap
 DNNL_API
 dnnl_status_t dnnl_graph_compiled_partition_get_inplace_ports(const_dnnl_graph_compiled_partition_t compiled_partition,
                                                               size_t *num_inplace_pairs,
-                                                              dnnl_graph_inplace_pair_t *const *inplace_pairs);
+                                                              const dnnl_graph_inplace_pair_t **inplace_pairs);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API

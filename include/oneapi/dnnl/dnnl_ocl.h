@@ -123,7 +123,7 @@ dnnl_status_t dnnl_stream_create_ocl(dnnl_stream_t *stream,
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API
-dnnl_status_t dnnl_stream_get_ocl_command_queue(const_dnnl_stream_t stream,
+dnnl_status_t dnnl_stream_get_ocl_command_queue(dnnl_stream_t stream,
                                                 cl_command_queue *queue);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.

@@ -41,7 +41,7 @@ DNNL_API dnnl_status_t dnnl_ukernel_attr_params_create(dnnl_ukernel_attr_params_
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API
 dnnl_status_t dnnl_ukernel_attr_params_set_post_ops_args(dnnl_ukernel_attr_params_t attr_params,
-                                                         void *const *post_ops_args);
+                                                         const void **post_ops_args);
 #endif
 
 #if defined(DNNL_EXPERIMENTAL_UKERNEL)

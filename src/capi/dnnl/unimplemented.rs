@@ -759,7 +759,7 @@ pub unsafe extern "C" fn dnnl_primitive_attr_set_rnn_weights_qparams(attr: dnnl_
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_get_rnn_weights_qparams(attr: const_dnnl_primitive_attr_t, count: *mut dnnl_dim_t, mask: *mut c_int, scales: *const *mut f32) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_get_rnn_weights_qparams(attr: const_dnnl_primitive_attr_t, count: *mut dnnl_dim_t, mask: *mut c_int, scales: *mut *const f32) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_get_rnn_weights_qparams")
 }
 
@@ -771,7 +771,7 @@ pub unsafe extern "C" fn dnnl_primitive_attr_set_rnn_weights_projection_qparams(
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_get_rnn_weights_projection_qparams(attr: const_dnnl_primitive_attr_t, count: *mut dnnl_dim_t, mask: *mut c_int, scales: *const *mut f32) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_get_rnn_weights_projection_qparams(attr: const_dnnl_primitive_attr_t, count: *mut dnnl_dim_t, mask: *mut c_int, scales: *mut *const f32) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_get_rnn_weights_projection_qparams")
 }
 

@@ -171,7 +171,7 @@ pub unsafe extern "C" fn dnnl_graph_partition_get_id(partition: const_dnnl_graph
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_graph_partition_compile(partition: dnnl_graph_partition_t, compiled_partition: dnnl_graph_compiled_partition_t, in_num: usize, inputs: *const *mut dnnl_graph_logical_tensor_t, out_num: usize, outputs: *const *mut dnnl_graph_logical_tensor_t, engine: dnnl_engine_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_graph_partition_compile(partition: dnnl_graph_partition_t, compiled_partition: dnnl_graph_compiled_partition_t, in_num: usize, inputs: *mut *const dnnl_graph_logical_tensor_t, out_num: usize, outputs: *mut *const dnnl_graph_logical_tensor_t, engine: dnnl_engine_t) -> dnnl_status_t {
     boundary::unimplemented("dnnl_graph_partition_compile")
 }
 
@@ -237,7 +237,7 @@ pub unsafe extern "C" fn dnnl_graph_compiled_partition_query_logical_tensor(comp
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_graph_compiled_partition_get_inplace_ports(compiled_partition: const_dnnl_graph_compiled_partition_t, num_inplace_pairs: *mut usize, inplace_pairs: *const *mut dnnl_graph_inplace_pair_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_graph_compiled_partition_get_inplace_ports(compiled_partition: const_dnnl_graph_compiled_partition_t, num_inplace_pairs: *mut usize, inplace_pairs: *mut *const dnnl_graph_inplace_pair_t) -> dnnl_status_t {
     boundary::unimplemented("dnnl_graph_compiled_partition_get_inplace_ports")
 }
 

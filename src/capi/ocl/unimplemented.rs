@@ -127,7 +127,7 @@ pub unsafe extern "C" fn dnnl_stream_create_ocl(stream: *mut dnnl_stream_t, engi
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_stream_get_ocl_command_queue(stream: const_dnnl_stream_t, queue: *mut cl_command_queue) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_stream_get_ocl_command_queue(stream: dnnl_stream_t, queue: *mut cl_command_queue) -> dnnl_status_t {
     boundary::unimplemented("dnnl_stream_get_ocl_command_queue")
 }
 

@@ -23,7 +23,7 @@ pub unsafe extern "C" fn dnnl_ukernel_attr_params_create(attr_params: *mut dnnl_
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_ukernel_attr_params_set_post_ops_args(attr_params: dnnl_ukernel_attr_params_t, post_ops_args: *const *mut c_void) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_ukernel_attr_params_set_post_ops_args(attr_params: dnnl_ukernel_attr_params_t, post_ops_args: *mut *const c_void) -> dnnl_status_t {
     boundary::unimplemented("dnnl_ukernel_attr_params_set_post_ops_args")
 }
 

@@ -1,0 +1,108 @@
+# dnnl_c_test(): the one way a C test or example becomes a CTest test.
+#
+#   dnnl_c_test(<name> SOURCES <file>... [LABELS <label>...] [OPENCL]
+#               [TIMEOUT <seconds>] [ARGS <arg>...] [ENVIRONMENT <VAR=value>...])
+#
+# Builds executable <name> (C11, -Wall -Wextra -Werror, ASan+UBSan in Debug) linked to
+# the imported `dnnl`, and registers it with SKIP_RETURN_CODE 77 (see tests-c/check.h).
+#
+# Without OPENCL the test is called <name>. With OPENCL it is registered once per
+# OpenCL runtime in DNNL_OCL_RUNTIMES, as <name>@pocl and <name>@intel, labelled `ocl`
+# and the runtime's name. Each runs with OCL_ICD_VENDORS set to a directory holding
+# only that runtime's .icd file, so the ICD loader sees that runtime alone. A runtime
+# that is not installed still has its test: it exits 77 (skipped) and says why.
+#
+# With -DDNNL_REFERENCE_LIBDIR=<dir holding upstream's libdnnl.so.3>, each test not
+# labelled `ours-only` is registered once more as <test>@ref, with LD_LIBRARY_PATH=<dir>
+# (our programs link with RUNPATH, which LD_LIBRARY_PATH overrides).
+
+set(DNNL_C_TEST_TIMEOUT 300 CACHE STRING "Default CTest timeout of a C test, in seconds")
+set(DNNL_REFERENCE_LIBDIR "" CACHE PATH
+    "Directory with upstream oneDNN's libdnnl.so.3: registers reference runs (<test>@ref)")
+
+# OpenCL runtimes that OPENCL tests run on, and the .icd file that selects each one.
+set(DNNL_OCL_RUNTIMES pocl intel)
+set(DNNL_OCL_ICD_pocl "/etc/OpenCL/vendors/pocl.icd" CACHE FILEPATH
+    "ICD file of PoCL (Debian package pocl-opencl-icd)")
+set(DNNL_OCL_ICD_intel "${CMAKE_SOURCE_DIR}/.venv/icd/intel/intel-cpu.icd" CACHE FILEPATH
+    "ICD file of Intel's CPU OpenCL runtime (written by scripts/setup.sh)")
+set(_dnnl_ocl_hint_pocl "install it with: apt-get install pocl-opencl-icd")
+set(_dnnl_ocl_hint_intel "install it with: scripts/setup.sh")
+
+set(DNNL_OCL_ICD_ROOT "${CMAKE_BINARY_DIR}/icd")
+set(_dnnl_ocl_runner "${CMAKE_CURRENT_LIST_DIR}/ocl-runtime.sh")
+
+# <build>/icd/<runtime>/ holds a link to that runtime's .icd file; the link is resolved
+# when a test runs, so installing a runtime later needs no reconfigure.
+# <build>/icd/none/ is empty: a process given it sees no OpenCL platform at all.
+file(MAKE_DIRECTORY "${DNNL_OCL_ICD_ROOT}/none")
+foreach(_rt IN LISTS DNNL_OCL_RUNTIMES)
+  set(_dir "${DNNL_OCL_ICD_ROOT}/${_rt}")
+  file(REMOVE_RECURSE "${_dir}")
+  file(MAKE_DIRECTORY "${_dir}")
+  get_filename_component(_icd_name "${DNNL_OCL_ICD_${_rt}}" NAME)
+  file(CREATE_LINK "${DNNL_OCL_ICD_${_rt}}" "${_dir}/${_icd_name}" SYMBOLIC)
+endforeach()
+
+set(DNNL_TESTS_C_DIR "${CMAKE_SOURCE_DIR}/tests-c")
+
+# Registers test <test> running <command...>, plus its reference twin when asked for.
+function(_dnnl_add_ctest test labels timeout env)
+  add_test(NAME "${test}" COMMAND ${ARGN})
+  set_tests_properties("${test}" PROPERTIES
+    LABELS "${labels}" SKIP_RETURN_CODE 77 TIMEOUT "${timeout}")
+  if(env)
+    set_tests_properties("${test}" PROPERTIES ENVIRONMENT "${env}")
+  endif()
+  if(DNNL_REFERENCE_LIBDIR AND NOT "ours-only" IN_LIST labels)
+    add_test(NAME "${test}@ref" COMMAND ${ARGN})
+    set(ref_labels ${labels} reference)
+    set(ref_env ${env} "LD_LIBRARY_PATH=${DNNL_REFERENCE_LIBDIR}")
+    set_tests_properties("${test}@ref" PROPERTIES
+      LABELS "${ref_labels}" SKIP_RETURN_CODE 77 TIMEOUT "${timeout}"
+      ENVIRONMENT "${ref_env}")
+  endif()
+endfunction()
+
+function(dnnl_c_test name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "OPENCL" "TIMEOUT" "SOURCES;LABELS;ARGS;ENVIRONMENT")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "dnnl_c_test(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT arg_SOURCES)
+    message(FATAL_ERROR "dnnl_c_test(${name}): SOURCES is required")
+  endif()
+  # LABELS "a;b" arrives as one escaped element through PARSE_ARGV: make it a list.
+  string(REPLACE "\\;" ";" arg_LABELS "${arg_LABELS}")
+  if(NOT arg_TIMEOUT)
+    set(arg_TIMEOUT ${DNNL_C_TEST_TIMEOUT})
+  endif()
+
+  add_executable(${name} ${arg_SOURCES})
+  target_link_libraries(${name} PRIVATE dnnl)
+  target_include_directories(${name} PRIVATE "${DNNL_TESTS_C_DIR}")
+  target_compile_options(${name} PRIVATE -Wall -Wextra -Werror
+    $<$<CONFIG:Debug>:-fsanitize=address,undefined -fno-omit-frame-pointer>)
+  # RUNPATH rather than RPATH, so that LD_LIBRARY_PATH can swap the library (@ref runs).
+  target_link_options(${name} PRIVATE -Wl,--enable-new-dtags
+    $<$<CONFIG:Debug>:-fsanitize=address,undefined>)
+
+  set(env ${arg_ENVIRONMENT})
+  if(NOT arg_OPENCL)
+    _dnnl_add_ctest("${name}" "${arg_LABELS}" "${arg_TIMEOUT}" "${env}"
+                    $<TARGET_FILE:${name}> ${arg_ARGS})
+    return()
+  endif()
+
+  # OpenCL runtimes may keep allocations until exit; LeakSanitizer would blame us.
+  list(APPEND env "ASAN_OPTIONS=detect_leaks=0")
+  foreach(rt IN LISTS DNNL_OCL_RUNTIMES)
+    set(labels ${arg_LABELS} ocl ${rt})
+    list(REMOVE_DUPLICATES labels)
+    set(rt_env ${env} "OCL_ICD_VENDORS=${DNNL_OCL_ICD_ROOT}/${rt}")
+    _dnnl_add_ctest("${name}@${rt}" "${labels}" "${arg_TIMEOUT}" "${rt_env}"
+      sh "${_dnnl_ocl_runner}" "${rt}" "${DNNL_OCL_ICD_${rt}}"
+         "${DNNL_OCL_ICD_ROOT}/${rt}" "${_dnnl_ocl_hint_${rt}}"
+         $<TARGET_FILE:${name}> ${arg_ARGS})
+  endforeach()
+endfunction()

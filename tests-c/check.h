@@ -1,0 +1,62 @@
+/* Assertions shared by the C tests (tests-c/) and examples (examples-c/).
+ *
+ *   CHECK(call)                  call must return dnnl_success
+ *   CHECK_STATUS(call, expected) call must return `expected`
+ *   EXPECT(cond)                 cond must hold
+ *   SKIP(reason)                 the test cannot run here: prints the reason, exits 77
+ *
+ * A failed check prints file:line, the text of the call or condition and, for
+ * statuses, dnnl_status2str() of what came back, then exits with 1. CTest registers
+ * every test with SKIP_RETURN_CODE 77 (see cmake/DnnlCTest.cmake). */
+#ifndef DNNL_TESTS_C_CHECK_H
+#define DNNL_TESTS_C_CHECK_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "oneapi/dnnl/dnnl.h"
+#include "oneapi/dnnl/dnnl_debug.h"
+
+/* Exit code that CTest reads as "skipped". */
+#define DNNL_TEST_SKIP_CODE 77
+
+static inline const char *check_status_str(dnnl_status_t status) {
+    const char *s = dnnl_status2str(status);
+    return s ? s : "(unknown status)";
+}
+
+static inline void check_fail_status(const char *file, int line, const char *call,
+        dnnl_status_t got, dnnl_status_t expected) {
+    fflush(stdout);
+    fprintf(stderr, "%s:%d: %s returned %s (%d), expected %s (%d)\n", file, line, call,
+            check_status_str(got), (int)got, check_status_str(expected), (int)expected);
+    exit(1);
+}
+
+#define CHECK_STATUS(call, expected) \
+    do { \
+        dnnl_status_t check_got_ = (call); \
+        dnnl_status_t check_expected_ = (expected); \
+        if (check_got_ != check_expected_) \
+            check_fail_status(__FILE__, __LINE__, #call, check_got_, check_expected_); \
+    } while (0)
+
+#define CHECK(call) CHECK_STATUS(call, dnnl_success)
+
+#define EXPECT(cond) \
+    do { \
+        if (!(cond)) { \
+            fflush(stdout); \
+            fprintf(stderr, "%s:%d: expectation failed: %s\n", __FILE__, __LINE__, #cond); \
+            exit(1); \
+        } \
+    } while (0)
+
+#define SKIP(reason) \
+    do { \
+        printf("SKIP: %s\n", (reason)); \
+        fflush(stdout); \
+        exit(DNNL_TEST_SKIP_CODE); \
+    } while (0)
+
+#endif /* DNNL_TESTS_C_CHECK_H */
