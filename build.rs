@@ -82,7 +82,12 @@ const HEADERS: &[Header] = &[
     Header {
         name: "dnnl.h",
         sources: &["src/capi/dnnl"],
-        includes: &["dnnl_config.h", "dnnl_common.h", "dnnl_types.h", "dnnl_version.h"],
+        includes: &[
+            "dnnl_config.h",
+            "dnnl_common.h",
+            "dnnl_types.h",
+            "dnnl_version.h",
+        ],
         before: None,
         after: None,
         summary: "The primitive API: memory, primitive descriptors, primitives, attributes.",
@@ -149,7 +154,10 @@ const HEADERS: &[Header] = &[
     },
     Header {
         name: "dnnl_ukernel_types.h",
-        sources: &["src/abi/c_enums/ukernel_types.rs", "src/abi/ukernel_types.rs"],
+        sources: &[
+            "src/abi/c_enums/ukernel_types.rs",
+            "src/abi/ukernel_types.rs",
+        ],
         includes: &["dnnl_types.h"],
         before: None,
         after: None,
@@ -196,7 +204,10 @@ fn main() {
     generate_enum_newtypes(&root, &out.join("c_enums"));
     generate_headers(&root, &out.join("include"));
     // For tests/headers.rs, which compares these with the committed copies.
-    println!("cargo:rustc-env=DNNL_GENERATED_INCLUDE={}", out.join("include").display());
+    println!(
+        "cargo:rustc-env=DNNL_GENERATED_INCLUDE={}",
+        out.join("include").display()
+    );
     println!("cargo:rustc-env=DNNL_BUILD_HASH={}", build_hash(&root));
 }
 
@@ -233,7 +244,9 @@ fn rust_sources(root: &Path, entry: &str) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut stack = vec![path];
     while let Some(dir) = stack.pop() {
-        let Ok(entries) = fs::read_dir(&dir) else { continue };
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
         for entry in entries.flatten() {
             let p = entry.path();
             if p.is_dir() {
@@ -274,9 +287,16 @@ fn generate_headers(root: &Path, include: &Path) {
         }
         config.after_includes = Some(after_includes).filter(|s| !s.is_empty());
 
-        let sources: Vec<PathBuf> = h.sources.iter().flat_map(|src| rust_sources(root, src)).collect();
+        let sources: Vec<PathBuf> = h
+            .sources
+            .iter()
+            .flat_map(|src| rust_sources(root, src))
+            .collect();
         // Types headers have no functions to reach their items from: name them all.
-        config.export.include = sources.iter().flat_map(|f| exported_type_names(f)).collect();
+        config.export.include = sources
+            .iter()
+            .flat_map(|f| exported_type_names(f))
+            .collect();
         let mut builder = cbindgen::Builder::new().with_config(config);
         for file in &sources {
             builder = builder.with_src(file);
@@ -351,7 +371,11 @@ fn generate_enum_newtypes(root: &Path, out: &Path) {
                     .unwrap_or_else(|| panic!("{name}::{} needs an explicit value", v.ident));
                 variants.push((v.ident.to_string(), value, cfg_attr(&v.attrs)));
             }
-            let repr = if variants.iter().any(|v| v.1 < 0) { "i32" } else { "u32" };
+            let repr = if variants.iter().any(|v| v.1 < 0) {
+                "i32"
+            } else {
+                "u32"
+            };
             let _ = writeln!(
                 rust,
                 "\n/// The C enum `{name}` as the integer a C caller passes.\n{cfg}\
@@ -381,7 +405,9 @@ fn cfg_attr(attrs: &[syn::Attribute]) -> String {
         .iter()
         .filter(|a| a.path().is_ident("cfg"))
         .map(|a| {
-            let syn::Meta::List(list) = &a.meta else { return String::new() };
+            let syn::Meta::List(list) = &a.meta else {
+                return String::new();
+            };
             format!("#[cfg({})] ", list.tokens)
         })
         .collect()
@@ -389,10 +415,15 @@ fn cfg_attr(attrs: &[syn::Attribute]) -> String {
 
 fn discriminant(expr: Option<&syn::Expr>) -> Option<i64> {
     match expr? {
-        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse().ok(),
-        syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => {
-            discriminant(Some(expr)).map(|v| -v)
-        }
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse().ok(),
+        syn::Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => discriminant(Some(expr)).map(|v| -v),
         _ => None,
     }
 }

@@ -18,6 +18,9 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$jobs"
 
 failed=()
+echo "== cargo fmt --check, cargo clippy -D warnings"
+cargo fmt --check || failed+=("cargo fmt")
+cargo clippy --release --all-targets -j"$jobs" -- -D warnings || failed+=("cargo clippy")
 echo "== cargo test --release (OCL_ICD_VENDORS=.venv/icd/all: PoCL and Intel's CPU runtime)"
 OCL_ICD_VENDORS="$repo/.venv/icd/all" cargo test --release -j"$jobs" || failed+=("cargo test")
 echo "== ctest"

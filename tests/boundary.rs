@@ -59,7 +59,10 @@ fn verbose_levels() {
         assert_eq!(dnnl_set_verbose(0), dnnl_success);
         assert_eq!(dnnl_verbose_profiling_enabled(&mut enabled), dnnl_success);
         assert_eq!(enabled, 0);
-        assert_eq!(dnnl_verbose_profiling_enabled(ptr::null_mut()), dnnl_invalid_arguments);
+        assert_eq!(
+            dnnl_verbose_profiling_enabled(ptr::null_mut()),
+            dnnl_invalid_arguments
+        );
     }
 }
 
@@ -70,14 +73,29 @@ fn default_fpmath_mode() {
         let mut mode = dnnl_fpmath_mode_t(99);
         assert_eq!(dnnl_get_default_fpmath_mode(&mut mode), dnnl_success);
         assert_eq!(mode, dnnl_fpmath_mode_strict);
-        assert_eq!(dnnl_set_default_fpmath_mode(dnnl_fpmath_mode_bf16), dnnl_success);
+        assert_eq!(
+            dnnl_set_default_fpmath_mode(dnnl_fpmath_mode_bf16),
+            dnnl_success
+        );
         assert_eq!(dnnl_get_default_fpmath_mode(&mut mode), dnnl_success);
         assert_eq!(mode, dnnl_fpmath_mode_bf16);
-        assert_eq!(dnnl_set_default_fpmath_mode(dnnl_fpmath_mode_t(77)), dnnl_invalid_arguments);
+        assert_eq!(
+            dnnl_set_default_fpmath_mode(dnnl_fpmath_mode_t(77)),
+            dnnl_invalid_arguments
+        );
         assert_eq!(dnnl_get_default_fpmath_mode(&mut mode), dnnl_success);
-        assert_eq!(mode, dnnl_fpmath_mode_bf16, "a rejected value changes nothing");
-        assert_eq!(dnnl_get_default_fpmath_mode(ptr::null_mut()), dnnl_invalid_arguments);
-        assert_eq!(dnnl_set_default_fpmath_mode(dnnl_fpmath_mode_strict), dnnl_success);
+        assert_eq!(
+            mode, dnnl_fpmath_mode_bf16,
+            "a rejected value changes nothing"
+        );
+        assert_eq!(
+            dnnl_get_default_fpmath_mode(ptr::null_mut()),
+            dnnl_invalid_arguments
+        );
+        assert_eq!(
+            dnnl_set_default_fpmath_mode(dnnl_fpmath_mode_strict),
+            dnnl_success
+        );
     }
 }
 

@@ -30,7 +30,11 @@ fn committed_headers_are_current() {
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("include");
     let bless = std::env::var_os("DNNL_BLESS_HEADERS").is_some();
     let wanted = files(generated);
-    let have = if committed.exists() { files(&committed) } else { Vec::new() };
+    let have = if committed.exists() {
+        files(&committed)
+    } else {
+        Vec::new()
+    };
     let mut stale = Vec::new();
     for rel in &wanted {
         let new = fs::read(generated.join(rel)).unwrap();

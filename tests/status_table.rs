@@ -57,7 +57,9 @@ fn table() -> String {
         total_done += done;
         total += status.len();
         rows.push(format!("| `{header}` | {done} | {} |", status.len()));
-        sections.push_str(&format!("\n## `{header}`\n\n| function | status |\n| --- | --- |\n"));
+        sections.push_str(&format!(
+            "\n## `{header}`\n\n| function | status |\n| --- | --- |\n"
+        ));
         for (name, done) in &status {
             let mark = if *done { "implemented" } else { "not yet" };
             sections.push_str(&format!("| `{name}` | {mark} |\n"));
@@ -80,5 +82,8 @@ fn status_table_is_current() {
         return;
     }
     let have = fs::read_to_string(&path).unwrap_or_default();
-    assert!(have == wanted, "docs/status.md is stale: run DNNL_BLESS_DOCS=1 cargo test --test status_table");
+    assert!(
+        have == wanted,
+        "docs/status.md is stale: run DNNL_BLESS_DOCS=1 cargo test --test status_table"
+    );
 }

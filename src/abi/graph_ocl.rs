@@ -17,5 +17,10 @@ pub type dnnl_graph_ocl_allocate_f = Option<
 
 /// OpenCL deallocation callback: frees `buf` once `event` (which may be NULL) completes.
 pub type dnnl_graph_ocl_deallocate_f = Option<
-    unsafe extern "C" fn(buf: *mut c_void, device: cl_device_id, context: cl_context, event: cl_event),
+    unsafe extern "C" fn(
+        buf: *mut c_void,
+        device: cl_device_id,
+        context: cl_context,
+        event: cl_event,
+    ),
 >;

@@ -8,7 +8,10 @@ use static_assertions::const_assert_eq;
 
 use super::*;
 
-const_assert_eq!(DNNL_MAX_NDIMS as usize, ::core::mem::size_of::<dnnl_dims_t>() / 8);
+const_assert_eq!(
+    DNNL_MAX_NDIMS as usize,
+    ::core::mem::size_of::<dnnl_dims_t>() / 8
+);
 
 const_assert_eq!(size_of::<dnnl_version_t>(), 32);
 const_assert_eq!(align_of::<dnnl_version_t>(), 8);

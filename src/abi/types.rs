@@ -2,7 +2,6 @@
 
 use ::core::ffi::c_int;
 
-
 include!(concat!(env!("OUT_DIR"), "/c_enums/types.rs"));
 pub use super::macros::types::*;
 

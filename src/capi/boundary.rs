@@ -16,11 +16,20 @@ use crate::core::verbose;
 fn component(function: &str) -> &'static str {
     if function.starts_with("dnnl_graph_") {
         "graph"
-    } else if function.starts_with("dnnl_brgemm") || function.starts_with("dnnl_transform") || function.starts_with("dnnl_ukernel") {
+    } else if function.starts_with("dnnl_brgemm")
+        || function.starts_with("dnnl_transform")
+        || function.starts_with("dnnl_ukernel")
+    {
         "ukernel"
-    } else if matches!(function, "dnnl_sgemm" | "dnnl_gemm_u8s8s32" | "dnnl_gemm_s8s8s32") {
+    } else if matches!(
+        function,
+        "dnnl_sgemm" | "dnnl_gemm_u8s8s32" | "dnnl_gemm_s8s8s32"
+    ) {
         "gemm_api"
-    } else if function.starts_with("dnnl_primitive") || function.ends_with("_primitive_desc_create") || function.contains("post_ops") {
+    } else if function.starts_with("dnnl_primitive")
+        || function.ends_with("_primitive_desc_create")
+        || function.contains("post_ops")
+    {
         "primitive"
     } else {
         "common"
@@ -66,13 +75,22 @@ pub fn guard_value<T>(function: &'static str, fallback: T, body: impl FnOnce() -
 
 /// The body of every entry point that is not implemented yet.
 pub fn unimplemented(function: &'static str) -> dnnl_status_t {
-    guard(function, || Err(Error::unimplemented(format!("{function} is not implemented yet"))))
+    guard(function, || {
+        Err(Error::unimplemented(format!(
+            "{function} is not implemented yet"
+        )))
+    })
 }
 
 /// As [`unimplemented`], for functions that return a value: logs, and returns
 /// the neutral value (0, NULL, the `undef`/default enumerator).
 pub fn unimplemented_value<T: Default>(function: &'static str) -> T {
-    finish(function, Ok(Err(Error::unimplemented(format!("{function} is not implemented yet")))));
+    finish(
+        function,
+        Ok(Err(Error::unimplemented(format!(
+            "{function} is not implemented yet"
+        )))),
+    );
     T::default()
 }
 
@@ -118,7 +136,10 @@ mod tests {
     #[test]
     fn errors_map_once() {
         assert_eq!(guard("test_fn", || Ok(())), dnnl_success);
-        assert_eq!(guard("test_fn", || Err(Error::invalid("x"))), dnnl_invalid_arguments);
+        assert_eq!(
+            guard("test_fn", || Err(Error::invalid("x"))),
+            dnnl_invalid_arguments
+        );
         assert_eq!(unimplemented("test_fn"), dnnl_unimplemented);
         assert_eq!(unimplemented_value::<usize>("test_fn"), 0);
     }

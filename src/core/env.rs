@@ -22,5 +22,7 @@ pub fn get(name: &str) -> Option<String> {
 
 /// The integer value of `ONEDNN_<name>` / `DNNL_<name>`, or `default` when unset or not a number.
 pub fn get_int(name: &str, default: i64) -> i64 {
-    get(name).and_then(|v| v.trim().parse().ok()).unwrap_or(default)
+    get(name)
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(default)
 }

@@ -111,8 +111,14 @@ mod tests {
         assert_eq!(Error::LastImplReached.status(), dnnl_last_impl_reached);
         assert_eq!(Error::NotRequired.status(), dnnl_not_required);
         assert_eq!(Error::InvalidGraph("x".into()).status(), dnnl_invalid_graph);
-        assert_eq!(Error::InvalidGraphOp("x".into()).status(), dnnl_invalid_graph_op);
+        assert_eq!(
+            Error::InvalidGraphOp("x".into()).status(),
+            dnnl_invalid_graph_op
+        );
         assert_eq!(Error::InvalidShape("x".into()).status(), dnnl_invalid_shape);
-        assert_eq!(Error::InvalidDataType("x".into()).status(), dnnl_invalid_data_type);
+        assert_eq!(
+            Error::InvalidDataType("x".into()).status(),
+            dnnl_invalid_data_type
+        );
     }
 }

@@ -108,7 +108,9 @@ fn kind_error<H: Handle>(token: usize) -> Error {
 /// The caller releases it with the kind's `*_destroy` ([`retire`]).
 pub fn publish<H: Handle>(object: Arc<H::Object>) -> *mut H {
     let object: AnyArc = object;
-    let mut reg = REGISTRY.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut reg = REGISTRY
+        .write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let token = reg.insert(TypeId::of::<H>(), object, true);
     ::core::ptr::without_provenance_mut(token)
 }
@@ -137,14 +139,19 @@ pub fn resolve<H: Handle>(handle: *const H) -> Result<Arc<H::Object>> {
     let token = handle.addr();
     let live = {
         let reg = REGISTRY.read()?;
-        let entry = reg.entries.get(&token).ok_or_else(|| kind_error::<H>(token))?;
+        let entry = reg
+            .entries
+            .get(&token)
+            .ok_or_else(|| kind_error::<H>(token))?;
         if entry.kind != TypeId::of::<H>() {
             return Err(Error::invalid(format!("{token:#x} is not a {}", H::NAME)));
         }
         entry.live.upgrade()
     };
     let object = live.ok_or_else(|| kind_error::<H>(token))?;
-    object.downcast::<H::Object>().map_err(|_| kind_error::<H>(token))
+    object
+        .downcast::<H::Object>()
+        .map_err(|_| kind_error::<H>(token))
 }
 
 /// Takes back the C caller's ownership of a handle (its `*_destroy`). The
@@ -154,14 +161,16 @@ pub fn retire<H: Handle>(handle: *mut H) -> Result<()> {
     let token = handle.addr();
     let owned = {
         let mut reg = REGISTRY.write()?;
-        let entry = reg.entries.get_mut(&token).ok_or_else(|| kind_error::<H>(token))?;
+        let entry = reg
+            .entries
+            .get_mut(&token)
+            .ok_or_else(|| kind_error::<H>(token))?;
         if entry.kind != TypeId::of::<H>() {
             return Err(Error::invalid(format!("{token:#x} is not a {}", H::NAME)));
         }
-        entry
-            .owned_by_c
-            .take()
-            .ok_or_else(|| Error::invalid(format!("{} {token:#x} was already destroyed", H::NAME)))?
+        entry.owned_by_c.take().ok_or_else(|| {
+            Error::invalid(format!("{} {token:#x} was already destroyed", H::NAME))
+        })?
     };
     // The object's Drop may use the registry: release it outside the lock.
     drop(owned);
@@ -256,7 +265,10 @@ mod tests {
         let h1 = expose::<A>(&object);
         let h2 = expose::<A>(&object);
         assert_eq!(h1, h2);
-        assert!(retire(h1).is_err(), "the caller does not own a query result");
+        assert!(
+            retire(h1).is_err(),
+            "the caller does not own a query result"
+        );
         assert_eq!(resolve(h1).unwrap().0, 5);
     }
 

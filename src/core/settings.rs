@@ -22,7 +22,10 @@ pub fn check_fpmath_mode(mode: dnnl_fpmath_mode_t) -> Result<dnnl_fpmath_mode_t>
     if FPMATH_MODES.iter().any(|(_, m)| *m == mode) {
         Ok(mode)
     } else {
-        Err(Error::invalid(format!("{} is not a floating-point math mode", mode.0)))
+        Err(Error::invalid(format!(
+            "{} is not a floating-point math mode",
+            mode.0
+        )))
     }
 }
 
@@ -35,10 +38,20 @@ pub fn default_fpmath_mode() -> dnnl_fpmath_mode_t {
         return dnnl_fpmath_mode_t(stored);
     }
     let from_env = env::get("DEFAULT_FPMATH_MODE")
-        .and_then(|v| FPMATH_MODES.iter().find(|(name, _)| *name == v).map(|(_, m)| *m))
+        .and_then(|v| {
+            FPMATH_MODES
+                .iter()
+                .find(|(name, _)| *name == v)
+                .map(|(_, m)| *m)
+        })
         .unwrap_or(dnnl_fpmath_mode_strict);
     // Read the environment once; a concurrent setter wins.
-    let _ = DEFAULT_FPMATH_MODE.compare_exchange(u32::MAX, from_env.0, Ordering::Relaxed, Ordering::Relaxed);
+    let _ = DEFAULT_FPMATH_MODE.compare_exchange(
+        u32::MAX,
+        from_env.0,
+        Ordering::Relaxed,
+        Ordering::Relaxed,
+    );
     dnnl_fpmath_mode_t(DEFAULT_FPMATH_MODE.load(Ordering::Relaxed))
 }
 

@@ -40,7 +40,8 @@ pub mod flag {
     /// Timings of work outside the library's primitives.
     pub const PROFILE_EXTERNALS: u32 = 1 << 6;
     /// Every category.
-    pub const ALL: u32 = ERROR | WARN | CHECK | PROFILE_CREATE | PROFILE_EXEC | DISPATCH | PROFILE_EXTERNALS;
+    pub const ALL: u32 =
+        ERROR | WARN | CHECK | PROFILE_CREATE | PROFILE_EXEC | DISPATCH | PROFILE_EXTERNALS;
 }
 
 static FLAGS: AtomicU32 = AtomicU32::new(flag::ERROR);
@@ -61,7 +62,10 @@ pub struct Setting {
 
 /// Parses a (lower-cased) `ONEDNN_VERBOSE` value.
 pub fn parse(value: &str) -> Setting {
-    let mut s = Setting { flags: flag::ERROR, ..Default::default() };
+    let mut s = Setting {
+        flags: flag::ERROR,
+        ..Default::default()
+    };
     for token in value.split(',').map(str::trim).filter(|t| !t.is_empty()) {
         match token {
             "none" | "0" => s.flags = 0,
@@ -93,7 +97,9 @@ pub fn parse(value: &str) -> Setting {
 /// Applies `ONEDNN_VERBOSE` / `DNNL_VERBOSE` and `ONEDNN_VERBOSE_TIMESTAMP`.
 pub fn init_from_env() {
     TIMESTAMP.store(env::get_int("VERBOSE_TIMESTAMP", 0) == 1, Ordering::Relaxed);
-    let Some(value) = env::get("VERBOSE") else { return };
+    let Some(value) = env::get("VERBOSE") else {
+        return;
+    };
     let setting = parse(&value);
     FLAGS.store(setting.flags, Ordering::Relaxed);
     if let Ok(mut filter) = FILTER.lock() {
@@ -137,13 +143,19 @@ fn passes_filter(component: &str) -> bool {
 /// Logs a call that failed: a `check` line for rejected requests, an `error`
 /// line for failures of the library or the device.
 pub fn log_failed_call(component: &str, function: &str, error: &crate::core::error::Error) {
-    let (category, operation) =
-        if error.is_failure() { (flag::ERROR, "error") } else { (flag::CHECK, "check") };
+    let (category, operation) = if error.is_failure() {
+        (flag::ERROR, "error")
+    } else {
+        (flag::CHECK, "check")
+    };
     if !enabled(category) || !passes_filter(component) {
         return;
     }
     let status = crate::capi::debug::status_name(error.status());
-    emit_line(&format!("{component},{operation},"), &format!("{function},{status},{error}"));
+    emit_line(
+        &format!("{component},{operation},"),
+        &format!("{function},{status},{error}"),
+    );
 }
 
 /// Prints one line (`onednn_verbose,v1,[timestamp,]<prefix><payload>`), after
@@ -171,14 +183,32 @@ fn print_raw(prefix: &str, payload: &str) {
 
 fn print_header() {
     let v = crate::core::version::get();
-    print_raw("info,", &format!("oneDNN v{}.{}.{} (commit {})", v.major, v.minor, v.patch, v.hash));
-    print_raw("info,", "implementation:dnnl-rs (Rust; GPU engines on any OpenCL device)");
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    print_raw("info,", &format!("cpu,runtime:native threads,nthr:{threads}"));
+    print_raw(
+        "info,",
+        &format!(
+            "oneDNN v{}.{}.{} (commit {})",
+            v.major, v.minor, v.patch, v.hash
+        ),
+    );
+    print_raw(
+        "info,",
+        "implementation:dnnl-rs (Rust; GPU engines on any OpenCL device)",
+    );
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    print_raw(
+        "info,",
+        &format!("cpu,runtime:native threads,nthr:{threads}"),
+    );
     print_raw("info,", &format!("cpu,isa:{}", cpu_isa_description()));
     print_raw("info,", "gpu,runtime:OpenCL");
     // TODO(issue 3): the OpenCL device count and one line per device.
-    let stamp = if TIMESTAMP.load(Ordering::Relaxed) { "timestamp," } else { "" };
+    let stamp = if TIMESTAMP.load(Ordering::Relaxed) {
+        "timestamp,"
+    } else {
+        ""
+    };
     print_raw(
         "primitive,info,",
         &format!(
@@ -231,11 +261,17 @@ mod tests {
         assert_eq!(parse("none,check").flags, flag::CHECK);
         assert_eq!(parse("check,none").flags, 0);
         assert_eq!(parse("1").flags, flag::ERROR | flag::PROFILE_EXEC);
-        assert_eq!(parse("2").flags, flag::ERROR | flag::PROFILE_CREATE | flag::PROFILE_EXEC);
+        assert_eq!(
+            parse("2").flags,
+            flag::ERROR | flag::PROFILE_CREATE | flag::PROFILE_EXEC
+        );
         assert_eq!(parse("profile").flags, parse("2").flags);
         assert_eq!(parse("all").flags, flag::ALL);
         assert_eq!(parse("-1").flags, flag::ALL);
-        assert_eq!(parse("warn,dispatch").flags, flag::ERROR | flag::WARN | flag::DISPATCH);
+        assert_eq!(
+            parse("warn,dispatch").flags,
+            flag::ERROR | flag::WARN | flag::DISPATCH
+        );
     }
 
     #[test]

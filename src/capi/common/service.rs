@@ -16,7 +16,9 @@ pub unsafe extern "C" fn dnnl_set_verbose(level: c_int) -> dnnl_status_t {
         if verbose::set_level(level) {
             Ok(())
         } else {
-            Err(Error::invalid(format!("verbose level {level} is not 0, 1 or 2")))
+            Err(Error::invalid(format!(
+                "verbose level {level} is not 0, 1 or 2"
+            )))
         }
     })
 }
@@ -36,12 +38,16 @@ pub unsafe extern "C" fn dnnl_verbose_profiling_enabled(enabled: *mut c_int) -> 
 /// the library and live as long as it is loaded.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_version() -> *const dnnl_version_t {
-    boundary::guard_value("dnnl_version", ::core::ptr::null(), || &version::C_VERSION.0 as *const _)
+    boundary::guard_value("dnnl_version", ::core::ptr::null(), || {
+        &version::C_VERSION.0 as *const _
+    })
 }
 
 /// Writes the default floating-point math mode of new attributes and graphs to `*mode`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_get_default_fpmath_mode(mode: *mut dnnl_fpmath_mode_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_get_default_fpmath_mode(
+    mode: *mut dnnl_fpmath_mode_t,
+) -> dnnl_status_t {
     boundary::guard("dnnl_get_default_fpmath_mode", || {
         let out = boundary::out(mode, "mode")?;
         out.write(settings::default_fpmath_mode());
@@ -54,5 +60,7 @@ pub unsafe extern "C" fn dnnl_get_default_fpmath_mode(mode: *mut dnnl_fpmath_mod
 /// Returns `dnnl_invalid_arguments` for a value that is not a `dnnl_fpmath_mode_t`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_set_default_fpmath_mode(mode: dnnl_fpmath_mode_t) -> dnnl_status_t {
-    boundary::guard("dnnl_set_default_fpmath_mode", || settings::set_default_fpmath_mode(mode))
+    boundary::guard("dnnl_set_default_fpmath_mode", || {
+        settings::set_default_fpmath_mode(mode)
+    })
 }

@@ -21,25 +21,39 @@ pub unsafe extern "C" fn dnnl_engine_get_count(kind: dnnl_engine_kind_t) -> usiz
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_engine_create(engine: *mut dnnl_engine_t, kind: dnnl_engine_kind_t, index: usize) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_engine_create(
+    engine: *mut dnnl_engine_t,
+    kind: dnnl_engine_kind_t,
+    index: usize,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_engine_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_engine_get_kind(engine: dnnl_engine_t, kind: *mut dnnl_engine_kind_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_engine_get_kind(
+    engine: dnnl_engine_t,
+    kind: *mut dnnl_engine_kind_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_engine_get_kind")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_stream_create(stream: *mut dnnl_stream_t, engine: dnnl_engine_t, flags: c_uint) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_stream_create(
+    stream: *mut dnnl_stream_t,
+    engine: dnnl_engine_t,
+    flags: c_uint,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_stream_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_stream_get_engine(stream: const_dnnl_stream_t, engine: *mut dnnl_engine_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_stream_get_engine(
+    stream: const_dnnl_stream_t,
+    engine: *mut dnnl_engine_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_stream_get_engine")
 }
 
@@ -48,4 +62,3 @@ pub unsafe extern "C" fn dnnl_stream_get_engine(stream: const_dnnl_stream_t, eng
 pub unsafe extern "C" fn dnnl_stream_wait(stream: dnnl_stream_t) -> dnnl_status_t {
     boundary::unimplemented("dnnl_stream_wait")
 }
-

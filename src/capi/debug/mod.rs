@@ -32,14 +32,20 @@ fn enum_name<T: Copy + PartialEq>(
         b"dnnl_undefined_primitive" => return c"undef",
         _ => {}
     }
-    let strip = if bytes.starts_with(type_prefix.as_bytes()) { type_prefix.len() } else { "dnnl_".len() };
+    let strip = if bytes.starts_with(type_prefix.as_bytes()) {
+        type_prefix.len()
+    } else {
+        "dnnl_".len()
+    };
     // A suffix of a NUL-terminated string is NUL-terminated: still a static C string.
     CStr::from_bytes_with_nul(&name.to_bytes_with_nul()[strip..]).unwrap_or(unknown)
 }
 
 /// The name of a status, for the verbose log (as `dnnl_status2str` spells it).
 pub fn status_name(status: dnnl_status_t) -> &'static str {
-    enum_name(dnnl_status_t::ALL, status, "dnnl_", c"unknown status").to_str().unwrap_or("unknown status")
+    enum_name(dnnl_status_t::ALL, status, "dnnl_", c"unknown status")
+        .to_str()
+        .unwrap_or("unknown status")
 }
 
 /// Runs a `*2str` body: the name of `v`, or `unknown` if a bug panics.
@@ -50,115 +56,225 @@ fn to_str<T: Copy + PartialEq>(
     type_prefix: &str,
     unknown: &'static CStr,
 ) -> *const c_char {
-    boundary::guard_value(function, unknown.as_ptr(), || enum_name(all, v, type_prefix, unknown).as_ptr())
+    boundary::guard_value(function, unknown.as_ptr(), || {
+        enum_name(all, v, type_prefix, unknown).as_ptr()
+    })
 }
 
 /// Returns the name of a status, or "unknown status". The string is static.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_status2str(v: dnnl_status_t) -> *const c_char {
-    to_str("dnnl_status2str", dnnl_status_t::ALL, v, "dnnl_", c"unknown status")
+    to_str(
+        "dnnl_status2str",
+        dnnl_status_t::ALL,
+        v,
+        "dnnl_",
+        c"unknown status",
+    )
 }
 
 /// Returns the name of a data type, or "unknown dt". The string is static.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_dt2str(v: dnnl_data_type_t) -> *const c_char {
-    to_str("dnnl_dt2str", dnnl_data_type_t::ALL, v, "dnnl_", c"unknown dt")
+    to_str(
+        "dnnl_dt2str",
+        dnnl_data_type_t::ALL,
+        v,
+        "dnnl_",
+        c"unknown dt",
+    )
 }
 
 /// Returns the name of a floating-point math mode, or "unknown fpmath_mode". The string is static.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_fpmath_mode2str(v: dnnl_fpmath_mode_t) -> *const c_char {
-    to_str("dnnl_fpmath_mode2str", dnnl_fpmath_mode_t::ALL, v, "dnnl_fpmath_mode_", c"unknown fpmath_mode")
+    to_str(
+        "dnnl_fpmath_mode2str",
+        dnnl_fpmath_mode_t::ALL,
+        v,
+        "dnnl_fpmath_mode_",
+        c"unknown fpmath_mode",
+    )
 }
 
 /// Returns the name of an accumulation mode, or "unknown accumulation_mode". The string is static.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_accumulation_mode2str(v: dnnl_accumulation_mode_t) -> *const c_char {
-    to_str("dnnl_accumulation_mode2str", dnnl_accumulation_mode_t::ALL, v, "dnnl_accumulation_mode_", c"unknown accumulation_mode")
+    to_str(
+        "dnnl_accumulation_mode2str",
+        dnnl_accumulation_mode_t::ALL,
+        v,
+        "dnnl_accumulation_mode_",
+        c"unknown accumulation_mode",
+    )
 }
 
 /// Returns the name of an engine kind, or "unknown engine_kind". The string is static.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_engine_kind2str(v: dnnl_engine_kind_t) -> *const c_char {
-    to_str("dnnl_engine_kind2str", dnnl_engine_kind_t::ALL, v, "dnnl_", c"unknown engine_kind")
+    to_str(
+        "dnnl_engine_kind2str",
+        dnnl_engine_kind_t::ALL,
+        v,
+        "dnnl_",
+        c"unknown engine_kind",
+    )
 }
 
 /// Returns the name of a sparse encoding, or "unknown sparse_encoding". The string is static.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_sparse_encoding2str(v: dnnl_sparse_encoding_t) -> *const c_char {
-    to_str("dnnl_sparse_encoding2str", dnnl_sparse_encoding_t::ALL, v, "dnnl_", c"unknown sparse_encoding")
+    to_str(
+        "dnnl_sparse_encoding2str",
+        dnnl_sparse_encoding_t::ALL,
+        v,
+        "dnnl_",
+        c"unknown sparse_encoding",
+    )
 }
 
 /// Returns the name of a format tag (aliases give the first-declared name), or "unknown fmt_tag". The string is static.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_fmt_tag2str(v: dnnl_format_tag_t) -> *const c_char {
-    to_str("dnnl_fmt_tag2str", dnnl_format_tag_t::ALL, v, "dnnl_", c"unknown fmt_tag")
+    to_str(
+        "dnnl_fmt_tag2str",
+        dnnl_format_tag_t::ALL,
+        v,
+        "dnnl_",
+        c"unknown fmt_tag",
+    )
 }
 
 /// Returns the name of a propagation kind, or "unknown prop_kind". The string is static.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_prop_kind2str(v: dnnl_prop_kind_t) -> *const c_char {
-    to_str("dnnl_prop_kind2str", dnnl_prop_kind_t::ALL, v, "dnnl_", c"unknown prop_kind")
+    to_str(
+        "dnnl_prop_kind2str",
+        dnnl_prop_kind_t::ALL,
+        v,
+        "dnnl_",
+        c"unknown prop_kind",
+    )
 }
 
 /// Returns the name of a primitive kind, or "unknown prim_kind". The string is static.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_prim_kind2str(v: dnnl_primitive_kind_t) -> *const c_char {
-    to_str("dnnl_prim_kind2str", dnnl_primitive_kind_t::ALL, v, "dnnl_", c"unknown prim_kind")
+    to_str(
+        "dnnl_prim_kind2str",
+        dnnl_primitive_kind_t::ALL,
+        v,
+        "dnnl_",
+        c"unknown prim_kind",
+    )
 }
 
 /// Returns the name of an algorithm kind, or "unknown alg_kind". The string is static.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_alg_kind2str(v: dnnl_alg_kind_t) -> *const c_char {
-    to_str("dnnl_alg_kind2str", dnnl_alg_kind_t::ALL, v, "dnnl_", c"unknown alg_kind")
+    to_str(
+        "dnnl_alg_kind2str",
+        dnnl_alg_kind_t::ALL,
+        v,
+        "dnnl_",
+        c"unknown alg_kind",
+    )
 }
 
 /// Returns the name of RNN flags, or "unknown rnn_flags". The string is static.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_rnn_flags2str(v: dnnl_rnn_flags_t) -> *const c_char {
-    to_str("dnnl_rnn_flags2str", dnnl_rnn_flags_t::ALL, v, "dnnl_", c"unknown rnn_flags")
+    to_str(
+        "dnnl_rnn_flags2str",
+        dnnl_rnn_flags_t::ALL,
+        v,
+        "dnnl_",
+        c"unknown rnn_flags",
+    )
 }
 
 /// Returns the name of an RNN direction, or "unknown rnn_direction". The string is static.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_rnn_direction2str(v: dnnl_rnn_direction_t) -> *const c_char {
-    to_str("dnnl_rnn_direction2str", dnnl_rnn_direction_t::ALL, v, "dnnl_", c"unknown rnn_direction")
+    to_str(
+        "dnnl_rnn_direction2str",
+        dnnl_rnn_direction_t::ALL,
+        v,
+        "dnnl_",
+        c"unknown rnn_direction",
+    )
 }
 
 /// Returns the name of a scratchpad mode, or "unknown scratchpad_mode". The string is static.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_scratchpad_mode2str(v: dnnl_scratchpad_mode_t) -> *const c_char {
-    to_str("dnnl_scratchpad_mode2str", dnnl_scratchpad_mode_t::ALL, v, "dnnl_scratchpad_mode_", c"unknown scratchpad_mode")
+    to_str(
+        "dnnl_scratchpad_mode2str",
+        dnnl_scratchpad_mode_t::ALL,
+        v,
+        "dnnl_scratchpad_mode_",
+        c"unknown scratchpad_mode",
+    )
 }
 
 /// Returns the name of a rounding mode, or "unknown rounding_mode". The string is static.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_rounding_mode2str(v: dnnl_rounding_mode_t) -> *const c_char {
-    to_str("dnnl_rounding_mode2str", dnnl_rounding_mode_t::ALL, v, "dnnl_rounding_mode_", c"unknown rounding_mode")
+    to_str(
+        "dnnl_rounding_mode2str",
+        dnnl_rounding_mode_t::ALL,
+        v,
+        "dnnl_rounding_mode_",
+        c"unknown rounding_mode",
+    )
 }
 
 /// Returns the name of a quantization mode, or "unknown quantization_mode". The string is static.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_quantization_mode2str(v: dnnl_quantization_mode_t) -> *const c_char {
-    to_str("dnnl_quantization_mode2str", dnnl_quantization_mode_t::ALL, v, "dnnl_quantization_mode_", c"unknown quantization_mode")
+    to_str(
+        "dnnl_quantization_mode2str",
+        dnnl_quantization_mode_t::ALL,
+        v,
+        "dnnl_quantization_mode_",
+        c"unknown quantization_mode",
+    )
 }
 
 /// Returns the name of a CPU ISA, or "unknown cpu_isa". The string is static.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_cpu_isa2str(v: dnnl_cpu_isa_t) -> *const c_char {
-    to_str("dnnl_cpu_isa2str", dnnl_cpu_isa_t::ALL, v, "dnnl_", c"unknown cpu_isa")
+    to_str(
+        "dnnl_cpu_isa2str",
+        dnnl_cpu_isa_t::ALL,
+        v,
+        "dnnl_",
+        c"unknown cpu_isa",
+    )
 }
 
 /// Returns the name of CPU ISA hints, or "unknown cpu_isa_hints". The string is static.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_cpu_isa_hints2str(v: dnnl_cpu_isa_hints_t) -> *const c_char {
-    to_str("dnnl_cpu_isa_hints2str", dnnl_cpu_isa_hints_t::ALL, v, "dnnl_", c"unknown cpu_isa_hints")
+    to_str(
+        "dnnl_cpu_isa_hints2str",
+        dnnl_cpu_isa_hints_t::ALL,
+        v,
+        "dnnl_",
+        c"unknown cpu_isa_hints",
+    )
 }
 
 /// Returns the name of a format kind, or "unknown fmt_kind". The string is static.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_fmt_kind2str(v: dnnl_format_kind_t) -> *const c_char {
-    to_str("dnnl_fmt_kind2str", dnnl_format_kind_t::ALL, v, "dnnl_format_kind_", c"unknown fmt_kind")
+    to_str(
+        "dnnl_fmt_kind2str",
+        dnnl_format_kind_t::ALL,
+        v,
+        "dnnl_format_kind_",
+        c"unknown fmt_kind",
+    )
 }
 
 /// Returns the name of a runtime (one of `DNNL_RUNTIME_*`), or "unknown". The string is static.
@@ -193,7 +309,10 @@ mod tests {
     fn names_follow_upstream() {
         // SAFETY: the functions take plain values.
         unsafe {
-            assert_eq!(s(dnnl_status2str(dnnl_invalid_arguments)), "invalid_arguments");
+            assert_eq!(
+                s(dnnl_status2str(dnnl_invalid_arguments)),
+                "invalid_arguments"
+            );
             assert_eq!(s(dnnl_status2str(dnnl_status_t(999))), "unknown status");
             assert_eq!(s(dnnl_dt2str(dnnl_f32)), "f32");
             assert_eq!(s(dnnl_dt2str(dnnl_data_type_undef)), "undef");
@@ -210,10 +329,12 @@ mod tests {
             assert_eq!(s(dnnl_alg_kind2str(dnnl_eltwise_relu)), "eltwise_relu");
             assert_eq!(s(dnnl_fmt_kind2str(dnnl_format_kind_max)), "max");
             assert_eq!(s(dnnl_fmt_kind2str(dnnl_blocked)), "blocked");
-            assert_eq!(s(dnnl_scratchpad_mode2str(dnnl_scratchpad_mode_user)), "user");
+            assert_eq!(
+                s(dnnl_scratchpad_mode2str(dnnl_scratchpad_mode_user)),
+                "user"
+            );
             assert_eq!(s(dnnl_runtime2str(DNNL_RUNTIME_ZE)), "Level Zero");
             assert_eq!(s(dnnl_runtime2str(3)), "unknown");
         }
     }
 }
-

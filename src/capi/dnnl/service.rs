@@ -10,6 +10,8 @@ use crate::core::types::DataType;
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_data_type_size(data_type: dnnl_data_type_t) -> usize {
     boundary::guard_value("dnnl_data_type_size", usize::MAX, || {
-        DataType::try_from(data_type).map(DataType::size).unwrap_or(usize::MAX)
+        DataType::try_from(data_type)
+            .map(DataType::size)
+            .unwrap_or(usize::MAX)
     })
 }

@@ -15,235 +15,399 @@ use crate::capi::boundary;
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_desc_next_impl(primitive_desc: dnnl_primitive_desc_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_desc_next_impl(
+    primitive_desc: dnnl_primitive_desc_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_desc_next_impl")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_desc_clone(primitive_desc: *mut dnnl_primitive_desc_t, existing_primitive_desc: const_dnnl_primitive_desc_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_desc_clone(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    existing_primitive_desc: const_dnnl_primitive_desc_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_desc_clone")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_desc_get_attr(primitive_desc: const_dnnl_primitive_desc_t, attr: *mut const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_desc_get_attr(
+    primitive_desc: const_dnnl_primitive_desc_t,
+    attr: *mut const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_desc_get_attr")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_desc_query(primitive_desc: const_dnnl_primitive_desc_t, what: dnnl_query_t, index: c_int, result: *mut c_void) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_desc_query(
+    primitive_desc: const_dnnl_primitive_desc_t,
+    what: dnnl_query_t,
+    index: c_int,
+    result: *mut c_void,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_desc_query")
 }
 
 /// Not implemented yet: returns 0 (the neutral value of its type).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_desc_query_md(primitive_desc: const_dnnl_primitive_desc_t, what: dnnl_query_t, index: c_int) -> const_dnnl_memory_desc_t {
+pub unsafe extern "C" fn dnnl_primitive_desc_query_md(
+    primitive_desc: const_dnnl_primitive_desc_t,
+    what: dnnl_query_t,
+    index: c_int,
+) -> const_dnnl_memory_desc_t {
     boundary::unimplemented_value("dnnl_primitive_desc_query_md")
 }
 
 /// Not implemented yet: returns 0 (the neutral value of its type).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_desc_query_s32(primitive_desc: const_dnnl_primitive_desc_t, what: dnnl_query_t, index: c_int) -> c_int {
+pub unsafe extern "C" fn dnnl_primitive_desc_query_s32(
+    primitive_desc: const_dnnl_primitive_desc_t,
+    what: dnnl_query_t,
+    index: c_int,
+) -> c_int {
     boundary::unimplemented_value("dnnl_primitive_desc_query_s32")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_create(primitive: *mut dnnl_primitive_t, primitive_desc: const_dnnl_primitive_desc_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_create(
+    primitive: *mut dnnl_primitive_t,
+    primitive_desc: const_dnnl_primitive_desc_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_create_from_cache_blob(primitive: *mut dnnl_primitive_t, primitive_desc: const_dnnl_primitive_desc_t, size: usize, cache_blob: *const u8) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_create_from_cache_blob(
+    primitive: *mut dnnl_primitive_t,
+    primitive_desc: const_dnnl_primitive_desc_t,
+    size: usize,
+    cache_blob: *const u8,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_create_from_cache_blob")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_execute(primitive: const_dnnl_primitive_t, stream: dnnl_stream_t, nargs: c_int, args: *const dnnl_exec_arg_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_execute(
+    primitive: const_dnnl_primitive_t,
+    stream: dnnl_stream_t,
+    nargs: c_int,
+    args: *const dnnl_exec_arg_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_execute")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_get_primitive_desc(primitive: const_dnnl_primitive_t, primitive_desc: *mut const_dnnl_primitive_desc_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_get_primitive_desc(
+    primitive: const_dnnl_primitive_t,
+    primitive_desc: *mut const_dnnl_primitive_desc_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_get_primitive_desc")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_get_cache_blob(primitive: const_dnnl_primitive_t, size: *mut usize, cache_blob: *mut u8) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_get_cache_blob(
+    primitive: const_dnnl_primitive_t,
+    size: *mut usize,
+    cache_blob: *mut u8,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_get_cache_blob")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_create(attr: *mut dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_create(
+    attr: *mut dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_clone(attr: *mut dnnl_primitive_attr_t, existing_attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_clone(
+    attr: *mut dnnl_primitive_attr_t,
+    existing_attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_clone")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_get_dropout(attr: const_dnnl_primitive_attr_t, mask_desc: *mut const_dnnl_memory_desc_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_get_dropout(
+    attr: const_dnnl_primitive_attr_t,
+    mask_desc: *mut const_dnnl_memory_desc_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_get_dropout")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_dropout(attr: dnnl_primitive_attr_t, mask_desc: const_dnnl_memory_desc_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_dropout(
+    attr: dnnl_primitive_attr_t,
+    mask_desc: const_dnnl_memory_desc_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_dropout")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_get_dropout_v2(attr: const_dnnl_primitive_attr_t, mask_desc: *mut const_dnnl_memory_desc_t, seed_dt: *mut dnnl_data_type_t, use_offset: *mut c_int, use_host_scalars: *mut c_int) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_get_dropout_v2(
+    attr: const_dnnl_primitive_attr_t,
+    mask_desc: *mut const_dnnl_memory_desc_t,
+    seed_dt: *mut dnnl_data_type_t,
+    use_offset: *mut c_int,
+    use_host_scalars: *mut c_int,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_get_dropout_v2")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_dropout_v2(attr: dnnl_primitive_attr_t, mask_desc: const_dnnl_memory_desc_t, seed_dt: dnnl_data_type_t, use_offset: c_int, use_host_scalars: c_int) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_dropout_v2(
+    attr: dnnl_primitive_attr_t,
+    mask_desc: const_dnnl_memory_desc_t,
+    seed_dt: dnnl_data_type_t,
+    use_offset: c_int,
+    use_host_scalars: c_int,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_dropout_v2")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_get_fpmath_mode(attr: const_dnnl_primitive_attr_t, mode: *mut dnnl_fpmath_mode_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_get_fpmath_mode(
+    attr: const_dnnl_primitive_attr_t,
+    mode: *mut dnnl_fpmath_mode_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_get_fpmath_mode")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_fpmath_mode(attr: dnnl_primitive_attr_t, mode: dnnl_fpmath_mode_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_fpmath_mode(
+    attr: dnnl_primitive_attr_t,
+    mode: dnnl_fpmath_mode_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_fpmath_mode")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_get_fpmath_mode_v2(attr: const_dnnl_primitive_attr_t, mode: *mut dnnl_fpmath_mode_t, apply_to_int: *mut c_int) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_get_fpmath_mode_v2(
+    attr: const_dnnl_primitive_attr_t,
+    mode: *mut dnnl_fpmath_mode_t,
+    apply_to_int: *mut c_int,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_get_fpmath_mode_v2")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_fpmath_mode_v2(attr: dnnl_primitive_attr_t, mode: dnnl_fpmath_mode_t, apply_to_int: c_int) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_fpmath_mode_v2(
+    attr: dnnl_primitive_attr_t,
+    mode: dnnl_fpmath_mode_t,
+    apply_to_int: c_int,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_fpmath_mode_v2")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_get_deterministic(attr: const_dnnl_primitive_attr_t, value: *mut c_int) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_get_deterministic(
+    attr: const_dnnl_primitive_attr_t,
+    value: *mut c_int,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_get_deterministic")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_deterministic(attr: dnnl_primitive_attr_t, value: c_int) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_deterministic(
+    attr: dnnl_primitive_attr_t,
+    value: c_int,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_deterministic")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_get_accumulation_mode(attr: const_dnnl_primitive_attr_t, mode: *mut dnnl_accumulation_mode_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_get_accumulation_mode(
+    attr: const_dnnl_primitive_attr_t,
+    mode: *mut dnnl_accumulation_mode_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_get_accumulation_mode")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_accumulation_mode(attr: dnnl_primitive_attr_t, mode: dnnl_accumulation_mode_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_accumulation_mode(
+    attr: dnnl_primitive_attr_t,
+    mode: dnnl_accumulation_mode_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_accumulation_mode")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_get_scratchpad_mode(attr: const_dnnl_primitive_attr_t, mode: *mut dnnl_scratchpad_mode_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_get_scratchpad_mode(
+    attr: const_dnnl_primitive_attr_t,
+    mode: *mut dnnl_scratchpad_mode_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_get_scratchpad_mode")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_scratchpad_mode(attr: dnnl_primitive_attr_t, mode: dnnl_scratchpad_mode_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_scratchpad_mode(
+    attr: dnnl_primitive_attr_t,
+    mode: dnnl_scratchpad_mode_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_scratchpad_mode")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_scales_mask(attr: dnnl_primitive_attr_t, arg: c_int, mask: c_int) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_scales_mask(
+    attr: dnnl_primitive_attr_t,
+    arg: c_int,
+    mask: c_int,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_scales_mask")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_scales(attr: dnnl_primitive_attr_t, arg: c_int, mask: c_int, group_ndims: c_int, group_dims: *const dnnl_dim_t, data_type: dnnl_data_type_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_scales(
+    attr: dnnl_primitive_attr_t,
+    arg: c_int,
+    mask: c_int,
+    group_ndims: c_int,
+    group_dims: *const dnnl_dim_t,
+    data_type: dnnl_data_type_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_scales")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_scales_v2(attr: dnnl_primitive_attr_t, arg: c_int, mask: c_int, ndims: c_int, group_dims: *const dnnl_dim_t, data_type: dnnl_data_type_t, is_on_host: c_int) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_scales_v2(
+    attr: dnnl_primitive_attr_t,
+    arg: c_int,
+    mask: c_int,
+    ndims: c_int,
+    group_dims: *const dnnl_dim_t,
+    data_type: dnnl_data_type_t,
+    is_on_host: c_int,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_scales_v2")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_scales_v3(attr: dnnl_primitive_attr_t, arg: c_int, mask: c_int, ndims: c_int, group_dims: *const dnnl_dim_t, data_type: dnnl_data_type_t, is_on_host: c_int, qmode: dnnl_quantization_mode_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_scales_v3(
+    attr: dnnl_primitive_attr_t,
+    arg: c_int,
+    mask: c_int,
+    ndims: c_int,
+    group_dims: *const dnnl_dim_t,
+    data_type: dnnl_data_type_t,
+    is_on_host: c_int,
+    qmode: dnnl_quantization_mode_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_scales_v3")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_zero_points_mask(attr: dnnl_primitive_attr_t, arg: c_int, mask: c_int) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_zero_points_mask(
+    attr: dnnl_primitive_attr_t,
+    arg: c_int,
+    mask: c_int,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_zero_points_mask")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_zero_points(attr: dnnl_primitive_attr_t, arg: c_int, mask: c_int, group_ndims: c_int, group_dims: *const dnnl_dim_t, data_type: dnnl_data_type_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_zero_points(
+    attr: dnnl_primitive_attr_t,
+    arg: c_int,
+    mask: c_int,
+    group_ndims: c_int,
+    group_dims: *const dnnl_dim_t,
+    data_type: dnnl_data_type_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_zero_points")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_precomputed_reductions(attr: dnnl_primitive_attr_t, arg: c_int, mask: c_int, group_ndims: c_int, group_dims: *const dnnl_dim_t, data_type: dnnl_data_type_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_precomputed_reductions(
+    attr: dnnl_primitive_attr_t,
+    arg: c_int,
+    mask: c_int,
+    group_ndims: c_int,
+    group_dims: *const dnnl_dim_t,
+    data_type: dnnl_data_type_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_precomputed_reductions")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_zero_points_v2(attr: dnnl_primitive_attr_t, arg: c_int, mask: c_int, ndims: c_int, group_dims: *const dnnl_dim_t, data_type: dnnl_data_type_t, is_on_host: c_int) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_zero_points_v2(
+    attr: dnnl_primitive_attr_t,
+    arg: c_int,
+    mask: c_int,
+    ndims: c_int,
+    group_dims: *const dnnl_dim_t,
+    data_type: dnnl_data_type_t,
+    is_on_host: c_int,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_zero_points_v2")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_rounding(attr: dnnl_primitive_attr_t, arg: c_int, mode: dnnl_rounding_mode_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_rounding(
+    attr: dnnl_primitive_attr_t,
+    arg: c_int,
+    mode: dnnl_rounding_mode_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_rounding")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_get_rounding(attr: dnnl_primitive_attr_t, arg: c_int, mode: *mut dnnl_rounding_mode_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_get_rounding(
+    attr: dnnl_primitive_attr_t,
+    arg: c_int,
+    mode: *mut dnnl_rounding_mode_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_get_rounding")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_get_post_ops(attr: const_dnnl_primitive_attr_t, post_ops: *mut const_dnnl_post_ops_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_get_post_ops(
+    attr: const_dnnl_primitive_attr_t,
+    post_ops: *mut const_dnnl_post_ops_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_get_post_ops")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_post_ops(attr: dnnl_primitive_attr_t, post_ops: const_dnnl_post_ops_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_post_ops(
+    attr: dnnl_primitive_attr_t,
+    post_ops: const_dnnl_post_ops_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_post_ops")
 }
 
@@ -255,7 +419,10 @@ pub unsafe extern "C" fn dnnl_post_ops_create(post_ops: *mut dnnl_post_ops_t) ->
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_post_ops_clone(post_ops: *mut dnnl_post_ops_t, existing_post_ops: const_dnnl_post_ops_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_post_ops_clone(
+    post_ops: *mut dnnl_post_ops_t,
+    existing_post_ops: const_dnnl_post_ops_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_post_ops_clone")
 }
 
@@ -267,169 +434,310 @@ pub unsafe extern "C" fn dnnl_post_ops_len(post_ops: const_dnnl_post_ops_t) -> c
 
 /// Not implemented yet: returns 0 (the neutral value of its type).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_post_ops_get_kind(post_ops: const_dnnl_post_ops_t, index: c_int) -> dnnl_primitive_kind_t {
+pub unsafe extern "C" fn dnnl_post_ops_get_kind(
+    post_ops: const_dnnl_post_ops_t,
+    index: c_int,
+) -> dnnl_primitive_kind_t {
     boundary::unimplemented_value("dnnl_post_ops_get_kind")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_post_ops_append_sum(post_ops: dnnl_post_ops_t, scale: f32, zero_point: i32, data_type: dnnl_data_type_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_post_ops_append_sum(
+    post_ops: dnnl_post_ops_t,
+    scale: f32,
+    zero_point: i32,
+    data_type: dnnl_data_type_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_post_ops_append_sum")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_post_ops_get_params_sum(post_ops: const_dnnl_post_ops_t, index: c_int, scale: *mut f32, zero_point: *mut i32, data_type: *mut dnnl_data_type_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_post_ops_get_params_sum(
+    post_ops: const_dnnl_post_ops_t,
+    index: c_int,
+    scale: *mut f32,
+    zero_point: *mut i32,
+    data_type: *mut dnnl_data_type_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_post_ops_get_params_sum")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_post_ops_append_eltwise(post_ops: dnnl_post_ops_t, alg_kind: dnnl_alg_kind_t, alpha: f32, beta: f32) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_post_ops_append_eltwise(
+    post_ops: dnnl_post_ops_t,
+    alg_kind: dnnl_alg_kind_t,
+    alpha: f32,
+    beta: f32,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_post_ops_append_eltwise")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_post_ops_get_params_eltwise(post_ops: const_dnnl_post_ops_t, index: c_int, alg_kind: *mut dnnl_alg_kind_t, alpha: *mut f32, beta: *mut f32) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_post_ops_get_params_eltwise(
+    post_ops: const_dnnl_post_ops_t,
+    index: c_int,
+    alg_kind: *mut dnnl_alg_kind_t,
+    alpha: *mut f32,
+    beta: *mut f32,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_post_ops_get_params_eltwise")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_post_ops_append_dw(post_ops: dnnl_post_ops_t, weights_data_type: dnnl_data_type_t, bias_data_type: dnnl_data_type_t, dst_data_type: dnnl_data_type_t, kernel_size: dnnl_dim_t, stride_size: dnnl_dim_t, padding_l_size: dnnl_dim_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_post_ops_append_dw(
+    post_ops: dnnl_post_ops_t,
+    weights_data_type: dnnl_data_type_t,
+    bias_data_type: dnnl_data_type_t,
+    dst_data_type: dnnl_data_type_t,
+    kernel_size: dnnl_dim_t,
+    stride_size: dnnl_dim_t,
+    padding_l_size: dnnl_dim_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_post_ops_append_dw")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_post_ops_get_params_dw(post_ops: const_dnnl_post_ops_t, index: c_int, weights_data_type: *mut dnnl_data_type_t, bias_data_type: *mut dnnl_data_type_t, dst_data_type: *mut dnnl_data_type_t, kernel_size: *mut dnnl_dim_t, stride_size: *mut dnnl_dim_t, padding_l_size: *mut dnnl_dim_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_post_ops_get_params_dw(
+    post_ops: const_dnnl_post_ops_t,
+    index: c_int,
+    weights_data_type: *mut dnnl_data_type_t,
+    bias_data_type: *mut dnnl_data_type_t,
+    dst_data_type: *mut dnnl_data_type_t,
+    kernel_size: *mut dnnl_dim_t,
+    stride_size: *mut dnnl_dim_t,
+    padding_l_size: *mut dnnl_dim_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_post_ops_get_params_dw")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_post_ops_append_binary(post_ops: dnnl_post_ops_t, alg_kind: dnnl_alg_kind_t, src1_desc: const_dnnl_memory_desc_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_post_ops_append_binary(
+    post_ops: dnnl_post_ops_t,
+    alg_kind: dnnl_alg_kind_t,
+    src1_desc: const_dnnl_memory_desc_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_post_ops_append_binary")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_post_ops_append_binary_v2(post_ops: dnnl_post_ops_t, alg_kind: dnnl_alg_kind_t, src1_desc: const_dnnl_memory_desc_t, src2_desc: const_dnnl_memory_desc_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_post_ops_append_binary_v2(
+    post_ops: dnnl_post_ops_t,
+    alg_kind: dnnl_alg_kind_t,
+    src1_desc: const_dnnl_memory_desc_t,
+    src2_desc: const_dnnl_memory_desc_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_post_ops_append_binary_v2")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_post_ops_get_params_binary(post_ops: const_dnnl_post_ops_t, index: c_int, alg_kind: *mut dnnl_alg_kind_t, src1_desc: *mut const_dnnl_memory_desc_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_post_ops_get_params_binary(
+    post_ops: const_dnnl_post_ops_t,
+    index: c_int,
+    alg_kind: *mut dnnl_alg_kind_t,
+    src1_desc: *mut const_dnnl_memory_desc_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_post_ops_get_params_binary")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_post_ops_get_params_binary_v2(post_ops: const_dnnl_post_ops_t, index: c_int, alg_kind: *mut dnnl_alg_kind_t, src1_desc: *mut const_dnnl_memory_desc_t, src2_desc: *mut const_dnnl_memory_desc_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_post_ops_get_params_binary_v2(
+    post_ops: const_dnnl_post_ops_t,
+    index: c_int,
+    alg_kind: *mut dnnl_alg_kind_t,
+    src1_desc: *mut const_dnnl_memory_desc_t,
+    src2_desc: *mut const_dnnl_memory_desc_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_post_ops_get_params_binary_v2")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_post_ops_append_prelu(post_ops: dnnl_post_ops_t, mask: c_int) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_post_ops_append_prelu(
+    post_ops: dnnl_post_ops_t,
+    mask: c_int,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_post_ops_append_prelu")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_post_ops_get_params_prelu(post_ops: const_dnnl_post_ops_t, index: c_int, mask: *mut c_int) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_post_ops_get_params_prelu(
+    post_ops: const_dnnl_post_ops_t,
+    index: c_int,
+    mask: *mut c_int,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_post_ops_get_params_prelu")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_desc_clone(memory_desc: *mut dnnl_memory_desc_t, existing_memory_desc: const_dnnl_memory_desc_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_desc_clone(
+    memory_desc: *mut dnnl_memory_desc_t,
+    existing_memory_desc: const_dnnl_memory_desc_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_desc_clone")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_desc_get_blob(blob: *mut u8, size: *mut usize, memory_desc: const_dnnl_memory_desc_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_desc_get_blob(
+    blob: *mut u8,
+    size: *mut usize,
+    memory_desc: const_dnnl_memory_desc_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_desc_get_blob")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_desc_create_with_blob(memory_desc: *mut dnnl_memory_desc_t, blob: *const u8) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_desc_create_with_blob(
+    memory_desc: *mut dnnl_memory_desc_t,
+    blob: *const u8,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_desc_create_with_blob")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_desc_create_with_strides(memory_desc: *mut dnnl_memory_desc_t, ndims: c_int, dims: *const dnnl_dim_t, data_type: dnnl_data_type_t, strides: *const dnnl_dim_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_desc_create_with_strides(
+    memory_desc: *mut dnnl_memory_desc_t,
+    ndims: c_int,
+    dims: *const dnnl_dim_t,
+    data_type: dnnl_data_type_t,
+    strides: *const dnnl_dim_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_desc_create_with_strides")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_desc_create_with_tag(memory_desc: *mut dnnl_memory_desc_t, ndims: c_int, dims: *const dnnl_dim_t, data_type: dnnl_data_type_t, tag: dnnl_format_tag_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_desc_create_with_tag(
+    memory_desc: *mut dnnl_memory_desc_t,
+    ndims: c_int,
+    dims: *const dnnl_dim_t,
+    data_type: dnnl_data_type_t,
+    tag: dnnl_format_tag_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_desc_create_with_tag")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_desc_create_with_csr_encoding(memory_desc: *mut dnnl_memory_desc_t, ndims: c_int, dims: *const dnnl_dim_t, data_type: dnnl_data_type_t, nnz: dnnl_dim_t, indices_dt: dnnl_data_type_t, pointers_dt: dnnl_data_type_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_desc_create_with_csr_encoding(
+    memory_desc: *mut dnnl_memory_desc_t,
+    ndims: c_int,
+    dims: *const dnnl_dim_t,
+    data_type: dnnl_data_type_t,
+    nnz: dnnl_dim_t,
+    indices_dt: dnnl_data_type_t,
+    pointers_dt: dnnl_data_type_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_desc_create_with_csr_encoding")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_desc_create_with_coo_encoding(memory_desc: *mut dnnl_memory_desc_t, ndims: c_int, dims: *const dnnl_dim_t, data_type: dnnl_data_type_t, nnz: dnnl_dim_t, indices_dt: dnnl_data_type_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_desc_create_with_coo_encoding(
+    memory_desc: *mut dnnl_memory_desc_t,
+    ndims: c_int,
+    dims: *const dnnl_dim_t,
+    data_type: dnnl_data_type_t,
+    nnz: dnnl_dim_t,
+    indices_dt: dnnl_data_type_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_desc_create_with_coo_encoding")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_desc_create_with_packed_encoding(memory_desc: *mut dnnl_memory_desc_t, ndims: c_int, dims: *const dnnl_dim_t, data_type: dnnl_data_type_t, nnz: dnnl_dim_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_desc_create_with_packed_encoding(
+    memory_desc: *mut dnnl_memory_desc_t,
+    ndims: c_int,
+    dims: *const dnnl_dim_t,
+    data_type: dnnl_data_type_t,
+    nnz: dnnl_dim_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_desc_create_with_packed_encoding")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_desc_create_host_scalar(memory_desc: *mut dnnl_memory_desc_t, data_type: dnnl_data_type_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_desc_create_host_scalar(
+    memory_desc: *mut dnnl_memory_desc_t,
+    data_type: dnnl_data_type_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_desc_create_host_scalar")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_desc_create_submemory(memory_desc: *mut dnnl_memory_desc_t, parent_memory_desc: const_dnnl_memory_desc_t, dims: *const dnnl_dim_t, offsets: *const dnnl_dim_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_desc_create_submemory(
+    memory_desc: *mut dnnl_memory_desc_t,
+    parent_memory_desc: const_dnnl_memory_desc_t,
+    dims: *const dnnl_dim_t,
+    offsets: *const dnnl_dim_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_desc_create_submemory")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_desc_reshape(out_memory_desc: *mut dnnl_memory_desc_t, in_memory_desc: const_dnnl_memory_desc_t, ndims: c_int, dims: *const dnnl_dim_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_desc_reshape(
+    out_memory_desc: *mut dnnl_memory_desc_t,
+    in_memory_desc: const_dnnl_memory_desc_t,
+    ndims: c_int,
+    dims: *const dnnl_dim_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_desc_reshape")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_desc_permute_axes(out_memory_desc: *mut dnnl_memory_desc_t, in_memory_desc: const_dnnl_memory_desc_t, permutation: *const c_int) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_desc_permute_axes(
+    out_memory_desc: *mut dnnl_memory_desc_t,
+    in_memory_desc: const_dnnl_memory_desc_t,
+    permutation: *const c_int,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_desc_permute_axes")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_desc_query(memory_desc: const_dnnl_memory_desc_t, what: dnnl_query_t, result: *mut c_void) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_desc_query(
+    memory_desc: const_dnnl_memory_desc_t,
+    what: dnnl_query_t,
+    result: *mut c_void,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_desc_query")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_desc_query_v2(memory_desc: const_dnnl_memory_desc_t, what: dnnl_query_t, index: c_int, result: *mut c_void) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_desc_query_v2(
+    memory_desc: const_dnnl_memory_desc_t,
+    what: dnnl_query_t,
+    index: c_int,
+    result: *mut c_void,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_desc_query_v2")
 }
 
 /// Not implemented yet: returns 0 (the neutral value of its type).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_desc_equal(lhs: const_dnnl_memory_desc_t, rhs: const_dnnl_memory_desc_t) -> c_int {
+pub unsafe extern "C" fn dnnl_memory_desc_equal(
+    lhs: const_dnnl_memory_desc_t,
+    rhs: const_dnnl_memory_desc_t,
+) -> c_int {
     boundary::unimplemented_value("dnnl_memory_desc_equal")
 }
 
@@ -441,433 +749,1158 @@ pub unsafe extern "C" fn dnnl_memory_desc_get_size(memory_desc: const_dnnl_memor
 
 /// Not implemented yet: returns 0 (the neutral value of its type).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_desc_get_size_v2(memory_desc: const_dnnl_memory_desc_t, index: c_int) -> usize {
+pub unsafe extern "C" fn dnnl_memory_desc_get_size_v2(
+    memory_desc: const_dnnl_memory_desc_t,
+    index: c_int,
+) -> usize {
     boundary::unimplemented_value("dnnl_memory_desc_get_size_v2")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_create(memory: *mut dnnl_memory_t, memory_desc: const_dnnl_memory_desc_t, engine: dnnl_engine_t, handle: *mut c_void) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_create(
+    memory: *mut dnnl_memory_t,
+    memory_desc: const_dnnl_memory_desc_t,
+    engine: dnnl_engine_t,
+    handle: *mut c_void,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_create_v2(memory: *mut dnnl_memory_t, memory_desc: const_dnnl_memory_desc_t, engine: dnnl_engine_t, nhandles: c_int, handles: *mut *mut c_void) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_create_v2(
+    memory: *mut dnnl_memory_t,
+    memory_desc: const_dnnl_memory_desc_t,
+    engine: dnnl_engine_t,
+    nhandles: c_int,
+    handles: *mut *mut c_void,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_create_v2")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_create_host_scalar(memory: *mut dnnl_memory_t, memory_desc: const_dnnl_memory_desc_t, scalar_ptr: *mut c_void) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_create_host_scalar(
+    memory: *mut dnnl_memory_t,
+    memory_desc: const_dnnl_memory_desc_t,
+    scalar_ptr: *mut c_void,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_create_host_scalar")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_get_memory_desc(memory: const_dnnl_memory_t, memory_desc: *mut const_dnnl_memory_desc_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_get_memory_desc(
+    memory: const_dnnl_memory_t,
+    memory_desc: *mut const_dnnl_memory_desc_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_get_memory_desc")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_get_engine(memory: const_dnnl_memory_t, engine: *mut dnnl_engine_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_get_engine(
+    memory: const_dnnl_memory_t,
+    engine: *mut dnnl_engine_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_get_engine")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_map_data(memory: const_dnnl_memory_t, mapped_ptr: *mut *mut c_void) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_map_data(
+    memory: const_dnnl_memory_t,
+    mapped_ptr: *mut *mut c_void,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_map_data")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_map_data_v2(memory: const_dnnl_memory_t, mapped_ptr: *mut *mut c_void, index: c_int) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_map_data_v2(
+    memory: const_dnnl_memory_t,
+    mapped_ptr: *mut *mut c_void,
+    index: c_int,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_map_data_v2")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_unmap_data(memory: const_dnnl_memory_t, mapped_ptr: *mut c_void) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_unmap_data(
+    memory: const_dnnl_memory_t,
+    mapped_ptr: *mut c_void,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_unmap_data")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_unmap_data_v2(memory: const_dnnl_memory_t, mapped_ptr: *mut c_void, index: c_int) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_unmap_data_v2(
+    memory: const_dnnl_memory_t,
+    mapped_ptr: *mut c_void,
+    index: c_int,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_unmap_data_v2")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_get_data_handle(memory: const_dnnl_memory_t, handle: *mut *mut c_void) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_get_data_handle(
+    memory: const_dnnl_memory_t,
+    handle: *mut *mut c_void,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_get_data_handle")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_set_data_handle(memory: dnnl_memory_t, handle: *mut c_void) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_set_data_handle(
+    memory: dnnl_memory_t,
+    handle: *mut c_void,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_set_data_handle")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_get_data_handle_v2(memory: const_dnnl_memory_t, handle: *mut *mut c_void, index: c_int) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_get_data_handle_v2(
+    memory: const_dnnl_memory_t,
+    handle: *mut *mut c_void,
+    index: c_int,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_get_data_handle_v2")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_set_data_handle_v2(memory: dnnl_memory_t, handle: *mut c_void, index: c_int) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_set_data_handle_v2(
+    memory: dnnl_memory_t,
+    handle: *mut c_void,
+    index: c_int,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_set_data_handle_v2")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_get_host_scalar_value(memory: const_dnnl_memory_t, value: *mut c_void) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_get_host_scalar_value(
+    memory: const_dnnl_memory_t,
+    value: *mut c_void,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_get_host_scalar_value")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_memory_set_host_scalar_value(memory: dnnl_memory_t, value: *const c_void) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_memory_set_host_scalar_value(
+    memory: dnnl_memory_t,
+    value: *const c_void,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_memory_set_host_scalar_value")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_reorder_primitive_desc_create(reorder_primitive_desc: *mut dnnl_primitive_desc_t, src_desc: const_dnnl_memory_desc_t, src_engine: dnnl_engine_t, dst_desc: const_dnnl_memory_desc_t, dst_engine: dnnl_engine_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_reorder_primitive_desc_create(
+    reorder_primitive_desc: *mut dnnl_primitive_desc_t,
+    src_desc: const_dnnl_memory_desc_t,
+    src_engine: dnnl_engine_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    dst_engine: dnnl_engine_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_reorder_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_concat_primitive_desc_create(concat_primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, dst_desc: const_dnnl_memory_desc_t, n: c_int, concat_dimension: c_int, src_descs: *const const_dnnl_memory_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_concat_primitive_desc_create(
+    concat_primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    n: c_int,
+    concat_dimension: c_int,
+    src_descs: *const const_dnnl_memory_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_concat_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_sum_primitive_desc_create(sum_primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, dst_desc: const_dnnl_memory_desc_t, n: c_int, scales: *const f32, src_descs: *const const_dnnl_memory_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_sum_primitive_desc_create(
+    sum_primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    n: c_int,
+    scales: *const f32,
+    src_descs: *const const_dnnl_memory_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_sum_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_binary_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, alg_kind: dnnl_alg_kind_t, src0_desc: const_dnnl_memory_desc_t, src1_desc: const_dnnl_memory_desc_t, dst_desc: const_dnnl_memory_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_binary_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    alg_kind: dnnl_alg_kind_t,
+    src0_desc: const_dnnl_memory_desc_t,
+    src1_desc: const_dnnl_memory_desc_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_binary_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_binary_primitive_desc_create_v2(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, alg_kind: dnnl_alg_kind_t, src0_desc: const_dnnl_memory_desc_t, src1_desc: const_dnnl_memory_desc_t, src2_desc: const_dnnl_memory_desc_t, dst_desc: const_dnnl_memory_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_binary_primitive_desc_create_v2(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    alg_kind: dnnl_alg_kind_t,
+    src0_desc: const_dnnl_memory_desc_t,
+    src1_desc: const_dnnl_memory_desc_t,
+    src2_desc: const_dnnl_memory_desc_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_binary_primitive_desc_create_v2")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_convolution_forward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, alg_kind: dnnl_alg_kind_t, src_desc: const_dnnl_memory_desc_t, weights_desc: const_dnnl_memory_desc_t, bias_desc: const_dnnl_memory_desc_t, dst_desc: const_dnnl_memory_desc_t, strides: *const dnnl_dim_t, dilates: *const dnnl_dim_t, padding_l: *const dnnl_dim_t, padding_r: *const dnnl_dim_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_convolution_forward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    alg_kind: dnnl_alg_kind_t,
+    src_desc: const_dnnl_memory_desc_t,
+    weights_desc: const_dnnl_memory_desc_t,
+    bias_desc: const_dnnl_memory_desc_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    strides: *const dnnl_dim_t,
+    dilates: *const dnnl_dim_t,
+    padding_l: *const dnnl_dim_t,
+    padding_r: *const dnnl_dim_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_convolution_forward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_convolution_backward_data_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, alg_kind: dnnl_alg_kind_t, diff_src_desc: const_dnnl_memory_desc_t, weights_desc: const_dnnl_memory_desc_t, diff_dst_desc: const_dnnl_memory_desc_t, strides: *const dnnl_dim_t, dilates: *const dnnl_dim_t, padding_l: *const dnnl_dim_t, padding_r: *const dnnl_dim_t, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_convolution_backward_data_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    alg_kind: dnnl_alg_kind_t,
+    diff_src_desc: const_dnnl_memory_desc_t,
+    weights_desc: const_dnnl_memory_desc_t,
+    diff_dst_desc: const_dnnl_memory_desc_t,
+    strides: *const dnnl_dim_t,
+    dilates: *const dnnl_dim_t,
+    padding_l: *const dnnl_dim_t,
+    padding_r: *const dnnl_dim_t,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_convolution_backward_data_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_convolution_backward_weights_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, alg_kind: dnnl_alg_kind_t, src_desc: const_dnnl_memory_desc_t, diff_weights_desc: const_dnnl_memory_desc_t, diff_bias_desc: const_dnnl_memory_desc_t, diff_dst_desc: const_dnnl_memory_desc_t, strides: *const dnnl_dim_t, dilates: *const dnnl_dim_t, padding_l: *const dnnl_dim_t, padding_r: *const dnnl_dim_t, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_convolution_backward_weights_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    alg_kind: dnnl_alg_kind_t,
+    src_desc: const_dnnl_memory_desc_t,
+    diff_weights_desc: const_dnnl_memory_desc_t,
+    diff_bias_desc: const_dnnl_memory_desc_t,
+    diff_dst_desc: const_dnnl_memory_desc_t,
+    strides: *const dnnl_dim_t,
+    dilates: *const dnnl_dim_t,
+    padding_l: *const dnnl_dim_t,
+    padding_r: *const dnnl_dim_t,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_convolution_backward_weights_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_deconvolution_forward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, alg_kind: dnnl_alg_kind_t, src_desc: const_dnnl_memory_desc_t, weights_desc: const_dnnl_memory_desc_t, bias_desc: const_dnnl_memory_desc_t, dst_desc: const_dnnl_memory_desc_t, strides: *const dnnl_dim_t, dilates: *const dnnl_dim_t, padding_l: *const dnnl_dim_t, padding_r: *const dnnl_dim_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_deconvolution_forward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    alg_kind: dnnl_alg_kind_t,
+    src_desc: const_dnnl_memory_desc_t,
+    weights_desc: const_dnnl_memory_desc_t,
+    bias_desc: const_dnnl_memory_desc_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    strides: *const dnnl_dim_t,
+    dilates: *const dnnl_dim_t,
+    padding_l: *const dnnl_dim_t,
+    padding_r: *const dnnl_dim_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_deconvolution_forward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_deconvolution_backward_data_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, alg_kind: dnnl_alg_kind_t, diff_src_desc: const_dnnl_memory_desc_t, weights_desc: const_dnnl_memory_desc_t, diff_dst_desc: const_dnnl_memory_desc_t, strides: *const dnnl_dim_t, dilates: *const dnnl_dim_t, padding_l: *const dnnl_dim_t, padding_r: *const dnnl_dim_t, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_deconvolution_backward_data_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    alg_kind: dnnl_alg_kind_t,
+    diff_src_desc: const_dnnl_memory_desc_t,
+    weights_desc: const_dnnl_memory_desc_t,
+    diff_dst_desc: const_dnnl_memory_desc_t,
+    strides: *const dnnl_dim_t,
+    dilates: *const dnnl_dim_t,
+    padding_l: *const dnnl_dim_t,
+    padding_r: *const dnnl_dim_t,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_deconvolution_backward_data_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_deconvolution_backward_weights_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, alg_kind: dnnl_alg_kind_t, src_desc: const_dnnl_memory_desc_t, diff_weights_desc: const_dnnl_memory_desc_t, diff_bias_desc: const_dnnl_memory_desc_t, diff_dst_desc: const_dnnl_memory_desc_t, strides: *const dnnl_dim_t, dilates: *const dnnl_dim_t, padding_l: *const dnnl_dim_t, padding_r: *const dnnl_dim_t, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_deconvolution_backward_weights_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    alg_kind: dnnl_alg_kind_t,
+    src_desc: const_dnnl_memory_desc_t,
+    diff_weights_desc: const_dnnl_memory_desc_t,
+    diff_bias_desc: const_dnnl_memory_desc_t,
+    diff_dst_desc: const_dnnl_memory_desc_t,
+    strides: *const dnnl_dim_t,
+    dilates: *const dnnl_dim_t,
+    padding_l: *const dnnl_dim_t,
+    padding_r: *const dnnl_dim_t,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_deconvolution_backward_weights_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_shuffle_forward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, src_desc: const_dnnl_memory_desc_t, dst_desc: const_dnnl_memory_desc_t, axis: c_int, group_size: dnnl_dim_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_shuffle_forward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    src_desc: const_dnnl_memory_desc_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    axis: c_int,
+    group_size: dnnl_dim_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_shuffle_forward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_shuffle_backward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, diff_src_desc: const_dnnl_memory_desc_t, diff_dst_desc: const_dnnl_memory_desc_t, axis: c_int, group_size: dnnl_dim_t, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_shuffle_backward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    diff_src_desc: const_dnnl_memory_desc_t,
+    diff_dst_desc: const_dnnl_memory_desc_t,
+    axis: c_int,
+    group_size: dnnl_dim_t,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_shuffle_backward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_eltwise_forward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, alg_kind: dnnl_alg_kind_t, src_desc: const_dnnl_memory_desc_t, dst_desc: const_dnnl_memory_desc_t, alpha: f32, beta: f32, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_eltwise_forward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    alg_kind: dnnl_alg_kind_t,
+    src_desc: const_dnnl_memory_desc_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    alpha: f32,
+    beta: f32,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_eltwise_forward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_eltwise_backward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, alg_kind: dnnl_alg_kind_t, diff_src_desc: const_dnnl_memory_desc_t, diff_dst_desc: const_dnnl_memory_desc_t, data_desc: const_dnnl_memory_desc_t, alpha: f32, beta: f32, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_eltwise_backward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    alg_kind: dnnl_alg_kind_t,
+    diff_src_desc: const_dnnl_memory_desc_t,
+    diff_dst_desc: const_dnnl_memory_desc_t,
+    data_desc: const_dnnl_memory_desc_t,
+    alpha: f32,
+    beta: f32,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_eltwise_backward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_softmax_forward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, alg_kind: dnnl_alg_kind_t, src_desc: const_dnnl_memory_desc_t, dst_desc: const_dnnl_memory_desc_t, softmax_axis: c_int, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_softmax_forward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    alg_kind: dnnl_alg_kind_t,
+    src_desc: const_dnnl_memory_desc_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    softmax_axis: c_int,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_softmax_forward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_softmax_backward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, alg_kind: dnnl_alg_kind_t, diff_src_desc: const_dnnl_memory_desc_t, diff_dst_desc: const_dnnl_memory_desc_t, dst_desc: const_dnnl_memory_desc_t, softmax_axis: c_int, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_softmax_backward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    alg_kind: dnnl_alg_kind_t,
+    diff_src_desc: const_dnnl_memory_desc_t,
+    diff_dst_desc: const_dnnl_memory_desc_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    softmax_axis: c_int,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_softmax_backward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_pooling_forward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, alg_kind: dnnl_alg_kind_t, src_desc: const_dnnl_memory_desc_t, dst_desc: const_dnnl_memory_desc_t, strides: *const dnnl_dim_t, kernel: *const dnnl_dim_t, dilation: *const dnnl_dim_t, padding_l: *const dnnl_dim_t, padding_r: *const dnnl_dim_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_pooling_forward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    alg_kind: dnnl_alg_kind_t,
+    src_desc: const_dnnl_memory_desc_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    strides: *const dnnl_dim_t,
+    kernel: *const dnnl_dim_t,
+    dilation: *const dnnl_dim_t,
+    padding_l: *const dnnl_dim_t,
+    padding_r: *const dnnl_dim_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_pooling_forward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_pooling_backward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, alg_kind: dnnl_alg_kind_t, diff_src_desc: const_dnnl_memory_desc_t, diff_dst_desc: const_dnnl_memory_desc_t, strides: *const dnnl_dim_t, kernel: *const dnnl_dim_t, dilation: *const dnnl_dim_t, padding_l: *const dnnl_dim_t, padding_r: *const dnnl_dim_t, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_pooling_backward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    alg_kind: dnnl_alg_kind_t,
+    diff_src_desc: const_dnnl_memory_desc_t,
+    diff_dst_desc: const_dnnl_memory_desc_t,
+    strides: *const dnnl_dim_t,
+    kernel: *const dnnl_dim_t,
+    dilation: *const dnnl_dim_t,
+    padding_l: *const dnnl_dim_t,
+    padding_r: *const dnnl_dim_t,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_pooling_backward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_prelu_forward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, src_desc: const_dnnl_memory_desc_t, weights_desc: const_dnnl_memory_desc_t, dst_desc: const_dnnl_memory_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_prelu_forward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    src_desc: const_dnnl_memory_desc_t,
+    weights_desc: const_dnnl_memory_desc_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_prelu_forward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_prelu_backward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, src_desc: const_dnnl_memory_desc_t, weights_desc: const_dnnl_memory_desc_t, diff_src_desc: const_dnnl_memory_desc_t, diff_weights_desc: const_dnnl_memory_desc_t, diff_dst_desc: const_dnnl_memory_desc_t, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_prelu_backward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    src_desc: const_dnnl_memory_desc_t,
+    weights_desc: const_dnnl_memory_desc_t,
+    diff_src_desc: const_dnnl_memory_desc_t,
+    diff_weights_desc: const_dnnl_memory_desc_t,
+    diff_dst_desc: const_dnnl_memory_desc_t,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_prelu_backward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_lrn_forward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, alg_kind: dnnl_alg_kind_t, src_desc: const_dnnl_memory_desc_t, dst_desc: const_dnnl_memory_desc_t, local_size: dnnl_dim_t, alpha: f32, beta: f32, k: f32, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_lrn_forward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    alg_kind: dnnl_alg_kind_t,
+    src_desc: const_dnnl_memory_desc_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    local_size: dnnl_dim_t,
+    alpha: f32,
+    beta: f32,
+    k: f32,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_lrn_forward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_lrn_backward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, alg_kind: dnnl_alg_kind_t, diff_src_desc: const_dnnl_memory_desc_t, diff_dst_desc: const_dnnl_memory_desc_t, src_desc: const_dnnl_memory_desc_t, local_size: dnnl_dim_t, alpha: f32, beta: f32, k: f32, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_lrn_backward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    alg_kind: dnnl_alg_kind_t,
+    diff_src_desc: const_dnnl_memory_desc_t,
+    diff_dst_desc: const_dnnl_memory_desc_t,
+    src_desc: const_dnnl_memory_desc_t,
+    local_size: dnnl_dim_t,
+    alpha: f32,
+    beta: f32,
+    k: f32,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_lrn_backward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_batch_normalization_forward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, src_desc: const_dnnl_memory_desc_t, dst_desc: const_dnnl_memory_desc_t, epsilon: f32, flags: c_uint, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_batch_normalization_forward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    src_desc: const_dnnl_memory_desc_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    epsilon: f32,
+    flags: c_uint,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_batch_normalization_forward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_batch_normalization_backward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, diff_src_desc: const_dnnl_memory_desc_t, diff_dst_desc: const_dnnl_memory_desc_t, src_desc: const_dnnl_memory_desc_t, epsilon: f32, flags: c_uint, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_batch_normalization_backward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    diff_src_desc: const_dnnl_memory_desc_t,
+    diff_dst_desc: const_dnnl_memory_desc_t,
+    src_desc: const_dnnl_memory_desc_t,
+    epsilon: f32,
+    flags: c_uint,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_batch_normalization_backward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_group_normalization_forward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, src_desc: const_dnnl_memory_desc_t, dst_desc: const_dnnl_memory_desc_t, groups: dnnl_dim_t, epsilon: f32, flags: c_uint, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_group_normalization_forward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    src_desc: const_dnnl_memory_desc_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    groups: dnnl_dim_t,
+    epsilon: f32,
+    flags: c_uint,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_group_normalization_forward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_group_normalization_backward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, diff_src_desc: const_dnnl_memory_desc_t, diff_dst_desc: const_dnnl_memory_desc_t, src_desc: const_dnnl_memory_desc_t, groups: dnnl_dim_t, epsilon: f32, flags: c_uint, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_group_normalization_backward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    diff_src_desc: const_dnnl_memory_desc_t,
+    diff_dst_desc: const_dnnl_memory_desc_t,
+    src_desc: const_dnnl_memory_desc_t,
+    groups: dnnl_dim_t,
+    epsilon: f32,
+    flags: c_uint,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_group_normalization_backward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_layer_normalization_forward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, src_desc: const_dnnl_memory_desc_t, dst_desc: const_dnnl_memory_desc_t, stat_desc: const_dnnl_memory_desc_t, epsilon: f32, flags: c_uint, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_layer_normalization_forward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    src_desc: const_dnnl_memory_desc_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    stat_desc: const_dnnl_memory_desc_t,
+    epsilon: f32,
+    flags: c_uint,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_layer_normalization_forward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_layer_normalization_backward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, diff_src_desc: const_dnnl_memory_desc_t, diff_dst_desc: const_dnnl_memory_desc_t, src_desc: const_dnnl_memory_desc_t, stat_desc: const_dnnl_memory_desc_t, epsilon: f32, flags: c_uint, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_layer_normalization_backward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    diff_src_desc: const_dnnl_memory_desc_t,
+    diff_dst_desc: const_dnnl_memory_desc_t,
+    src_desc: const_dnnl_memory_desc_t,
+    stat_desc: const_dnnl_memory_desc_t,
+    epsilon: f32,
+    flags: c_uint,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_layer_normalization_backward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_layer_normalization_forward_primitive_desc_create_v2(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, src_desc: const_dnnl_memory_desc_t, dst_desc: const_dnnl_memory_desc_t, stat_desc: const_dnnl_memory_desc_t, scale_shift_data_type: dnnl_data_type_t, epsilon: f32, flags: c_uint, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_layer_normalization_forward_primitive_desc_create_v2(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    src_desc: const_dnnl_memory_desc_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    stat_desc: const_dnnl_memory_desc_t,
+    scale_shift_data_type: dnnl_data_type_t,
+    epsilon: f32,
+    flags: c_uint,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_layer_normalization_forward_primitive_desc_create_v2")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_layer_normalization_backward_primitive_desc_create_v2(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, diff_src_desc: const_dnnl_memory_desc_t, diff_dst_desc: const_dnnl_memory_desc_t, src_desc: const_dnnl_memory_desc_t, stat_desc: const_dnnl_memory_desc_t, diff_scale_shift_data_type: dnnl_data_type_t, scale_shift_data_type: dnnl_data_type_t, epsilon: f32, flags: c_uint, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_layer_normalization_backward_primitive_desc_create_v2(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    diff_src_desc: const_dnnl_memory_desc_t,
+    diff_dst_desc: const_dnnl_memory_desc_t,
+    src_desc: const_dnnl_memory_desc_t,
+    stat_desc: const_dnnl_memory_desc_t,
+    diff_scale_shift_data_type: dnnl_data_type_t,
+    scale_shift_data_type: dnnl_data_type_t,
+    epsilon: f32,
+    flags: c_uint,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_layer_normalization_backward_primitive_desc_create_v2")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_inner_product_forward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, src_desc: const_dnnl_memory_desc_t, weights_desc: const_dnnl_memory_desc_t, bias_desc: const_dnnl_memory_desc_t, dst_desc: const_dnnl_memory_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_inner_product_forward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    src_desc: const_dnnl_memory_desc_t,
+    weights_desc: const_dnnl_memory_desc_t,
+    bias_desc: const_dnnl_memory_desc_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_inner_product_forward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_inner_product_backward_data_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, diff_src_desc: const_dnnl_memory_desc_t, weights_desc: const_dnnl_memory_desc_t, diff_dst_desc: const_dnnl_memory_desc_t, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_inner_product_backward_data_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    diff_src_desc: const_dnnl_memory_desc_t,
+    weights_desc: const_dnnl_memory_desc_t,
+    diff_dst_desc: const_dnnl_memory_desc_t,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_inner_product_backward_data_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_inner_product_backward_weights_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, src_desc: const_dnnl_memory_desc_t, diff_weights_desc: const_dnnl_memory_desc_t, diff_bias_desc: const_dnnl_memory_desc_t, diff_dst_desc: const_dnnl_memory_desc_t, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_inner_product_backward_weights_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    src_desc: const_dnnl_memory_desc_t,
+    diff_weights_desc: const_dnnl_memory_desc_t,
+    diff_bias_desc: const_dnnl_memory_desc_t,
+    diff_dst_desc: const_dnnl_memory_desc_t,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_inner_product_backward_weights_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_rnn_data_qparams(attr: dnnl_primitive_attr_t, scale: f32, shift: f32) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_rnn_data_qparams(
+    attr: dnnl_primitive_attr_t,
+    scale: f32,
+    shift: f32,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_rnn_data_qparams")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_get_rnn_data_qparams(attr: const_dnnl_primitive_attr_t, scale: *mut f32, shift: *mut f32) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_get_rnn_data_qparams(
+    attr: const_dnnl_primitive_attr_t,
+    scale: *mut f32,
+    shift: *mut f32,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_get_rnn_data_qparams")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_rnn_weights_qparams(attr: dnnl_primitive_attr_t, count: dnnl_dim_t, mask: c_int, scales: *const f32) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_rnn_weights_qparams(
+    attr: dnnl_primitive_attr_t,
+    count: dnnl_dim_t,
+    mask: c_int,
+    scales: *const f32,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_rnn_weights_qparams")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_get_rnn_weights_qparams(attr: const_dnnl_primitive_attr_t, count: *mut dnnl_dim_t, mask: *mut c_int, scales: *mut *const f32) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_get_rnn_weights_qparams(
+    attr: const_dnnl_primitive_attr_t,
+    count: *mut dnnl_dim_t,
+    mask: *mut c_int,
+    scales: *mut *const f32,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_get_rnn_weights_qparams")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_set_rnn_weights_projection_qparams(attr: dnnl_primitive_attr_t, count: dnnl_dim_t, mask: c_int, scales: *const f32) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_set_rnn_weights_projection_qparams(
+    attr: dnnl_primitive_attr_t,
+    count: dnnl_dim_t,
+    mask: c_int,
+    scales: *const f32,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_set_rnn_weights_projection_qparams")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_attr_get_rnn_weights_projection_qparams(attr: const_dnnl_primitive_attr_t, count: *mut dnnl_dim_t, mask: *mut c_int, scales: *mut *const f32) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_primitive_attr_get_rnn_weights_projection_qparams(
+    attr: const_dnnl_primitive_attr_t,
+    count: *mut dnnl_dim_t,
+    mask: *mut c_int,
+    scales: *mut *const f32,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_attr_get_rnn_weights_projection_qparams")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_vanilla_rnn_forward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, activation: dnnl_alg_kind_t, direction: dnnl_rnn_direction_t, src_layer_desc: const_dnnl_memory_desc_t, src_iter_desc: const_dnnl_memory_desc_t, weights_layer_desc: const_dnnl_memory_desc_t, weights_iter_desc: const_dnnl_memory_desc_t, bias_desc: const_dnnl_memory_desc_t, dst_layer_desc: const_dnnl_memory_desc_t, dst_iter_desc: const_dnnl_memory_desc_t, flags: c_uint, alpha: f32, beta: f32, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_vanilla_rnn_forward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    activation: dnnl_alg_kind_t,
+    direction: dnnl_rnn_direction_t,
+    src_layer_desc: const_dnnl_memory_desc_t,
+    src_iter_desc: const_dnnl_memory_desc_t,
+    weights_layer_desc: const_dnnl_memory_desc_t,
+    weights_iter_desc: const_dnnl_memory_desc_t,
+    bias_desc: const_dnnl_memory_desc_t,
+    dst_layer_desc: const_dnnl_memory_desc_t,
+    dst_iter_desc: const_dnnl_memory_desc_t,
+    flags: c_uint,
+    alpha: f32,
+    beta: f32,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_vanilla_rnn_forward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_vanilla_rnn_backward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, activation: dnnl_alg_kind_t, direction: dnnl_rnn_direction_t, src_layer_desc: const_dnnl_memory_desc_t, src_iter_desc: const_dnnl_memory_desc_t, weights_layer_desc: const_dnnl_memory_desc_t, weights_iter_desc: const_dnnl_memory_desc_t, bias_desc: const_dnnl_memory_desc_t, dst_layer_desc: const_dnnl_memory_desc_t, dst_iter_desc: const_dnnl_memory_desc_t, diff_src_layer_desc: const_dnnl_memory_desc_t, diff_src_iter_desc: const_dnnl_memory_desc_t, diff_weights_layer_desc: const_dnnl_memory_desc_t, diff_weights_iter_desc: const_dnnl_memory_desc_t, diff_bias_desc: const_dnnl_memory_desc_t, diff_dst_layer_desc: const_dnnl_memory_desc_t, diff_dst_iter_desc: const_dnnl_memory_desc_t, flags: c_uint, alpha: f32, beta: f32, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_vanilla_rnn_backward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    activation: dnnl_alg_kind_t,
+    direction: dnnl_rnn_direction_t,
+    src_layer_desc: const_dnnl_memory_desc_t,
+    src_iter_desc: const_dnnl_memory_desc_t,
+    weights_layer_desc: const_dnnl_memory_desc_t,
+    weights_iter_desc: const_dnnl_memory_desc_t,
+    bias_desc: const_dnnl_memory_desc_t,
+    dst_layer_desc: const_dnnl_memory_desc_t,
+    dst_iter_desc: const_dnnl_memory_desc_t,
+    diff_src_layer_desc: const_dnnl_memory_desc_t,
+    diff_src_iter_desc: const_dnnl_memory_desc_t,
+    diff_weights_layer_desc: const_dnnl_memory_desc_t,
+    diff_weights_iter_desc: const_dnnl_memory_desc_t,
+    diff_bias_desc: const_dnnl_memory_desc_t,
+    diff_dst_layer_desc: const_dnnl_memory_desc_t,
+    diff_dst_iter_desc: const_dnnl_memory_desc_t,
+    flags: c_uint,
+    alpha: f32,
+    beta: f32,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_vanilla_rnn_backward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_lstm_forward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, direction: dnnl_rnn_direction_t, src_layer_desc: const_dnnl_memory_desc_t, src_iter_desc: const_dnnl_memory_desc_t, src_iter_c_desc: const_dnnl_memory_desc_t, weights_layer_desc: const_dnnl_memory_desc_t, weights_iter_desc: const_dnnl_memory_desc_t, weights_peephole_desc: const_dnnl_memory_desc_t, weights_projection_desc: const_dnnl_memory_desc_t, bias_desc: const_dnnl_memory_desc_t, dst_layer_desc: const_dnnl_memory_desc_t, dst_iter_desc: const_dnnl_memory_desc_t, dst_iter_c_desc: const_dnnl_memory_desc_t, flags: c_uint, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_lstm_forward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    direction: dnnl_rnn_direction_t,
+    src_layer_desc: const_dnnl_memory_desc_t,
+    src_iter_desc: const_dnnl_memory_desc_t,
+    src_iter_c_desc: const_dnnl_memory_desc_t,
+    weights_layer_desc: const_dnnl_memory_desc_t,
+    weights_iter_desc: const_dnnl_memory_desc_t,
+    weights_peephole_desc: const_dnnl_memory_desc_t,
+    weights_projection_desc: const_dnnl_memory_desc_t,
+    bias_desc: const_dnnl_memory_desc_t,
+    dst_layer_desc: const_dnnl_memory_desc_t,
+    dst_iter_desc: const_dnnl_memory_desc_t,
+    dst_iter_c_desc: const_dnnl_memory_desc_t,
+    flags: c_uint,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_lstm_forward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_lstm_backward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, direction: dnnl_rnn_direction_t, src_layer_desc: const_dnnl_memory_desc_t, src_iter_desc: const_dnnl_memory_desc_t, src_iter_c_desc: const_dnnl_memory_desc_t, weights_layer_desc: const_dnnl_memory_desc_t, weights_iter_desc: const_dnnl_memory_desc_t, weights_peephole_desc: const_dnnl_memory_desc_t, weights_projection_desc: const_dnnl_memory_desc_t, bias_desc: const_dnnl_memory_desc_t, dst_layer_desc: const_dnnl_memory_desc_t, dst_iter_desc: const_dnnl_memory_desc_t, dst_iter_c_desc: const_dnnl_memory_desc_t, diff_src_layer_desc: const_dnnl_memory_desc_t, diff_src_iter_desc: const_dnnl_memory_desc_t, diff_src_iter_c_desc: const_dnnl_memory_desc_t, diff_weights_layer_desc: const_dnnl_memory_desc_t, diff_weights_iter_desc: const_dnnl_memory_desc_t, diff_weights_peephole_desc: const_dnnl_memory_desc_t, diff_weights_projection_desc: const_dnnl_memory_desc_t, diff_bias_desc: const_dnnl_memory_desc_t, diff_dst_layer_desc: const_dnnl_memory_desc_t, diff_dst_iter_desc: const_dnnl_memory_desc_t, diff_dst_iter_c_desc: const_dnnl_memory_desc_t, flags: c_uint, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_lstm_backward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    direction: dnnl_rnn_direction_t,
+    src_layer_desc: const_dnnl_memory_desc_t,
+    src_iter_desc: const_dnnl_memory_desc_t,
+    src_iter_c_desc: const_dnnl_memory_desc_t,
+    weights_layer_desc: const_dnnl_memory_desc_t,
+    weights_iter_desc: const_dnnl_memory_desc_t,
+    weights_peephole_desc: const_dnnl_memory_desc_t,
+    weights_projection_desc: const_dnnl_memory_desc_t,
+    bias_desc: const_dnnl_memory_desc_t,
+    dst_layer_desc: const_dnnl_memory_desc_t,
+    dst_iter_desc: const_dnnl_memory_desc_t,
+    dst_iter_c_desc: const_dnnl_memory_desc_t,
+    diff_src_layer_desc: const_dnnl_memory_desc_t,
+    diff_src_iter_desc: const_dnnl_memory_desc_t,
+    diff_src_iter_c_desc: const_dnnl_memory_desc_t,
+    diff_weights_layer_desc: const_dnnl_memory_desc_t,
+    diff_weights_iter_desc: const_dnnl_memory_desc_t,
+    diff_weights_peephole_desc: const_dnnl_memory_desc_t,
+    diff_weights_projection_desc: const_dnnl_memory_desc_t,
+    diff_bias_desc: const_dnnl_memory_desc_t,
+    diff_dst_layer_desc: const_dnnl_memory_desc_t,
+    diff_dst_iter_desc: const_dnnl_memory_desc_t,
+    diff_dst_iter_c_desc: const_dnnl_memory_desc_t,
+    flags: c_uint,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_lstm_backward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_gru_forward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, direction: dnnl_rnn_direction_t, src_layer_desc: const_dnnl_memory_desc_t, src_iter_desc: const_dnnl_memory_desc_t, weights_layer_desc: const_dnnl_memory_desc_t, weights_iter_desc: const_dnnl_memory_desc_t, bias_desc: const_dnnl_memory_desc_t, dst_layer_desc: const_dnnl_memory_desc_t, dst_iter_desc: const_dnnl_memory_desc_t, flags: c_uint, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_gru_forward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    direction: dnnl_rnn_direction_t,
+    src_layer_desc: const_dnnl_memory_desc_t,
+    src_iter_desc: const_dnnl_memory_desc_t,
+    weights_layer_desc: const_dnnl_memory_desc_t,
+    weights_iter_desc: const_dnnl_memory_desc_t,
+    bias_desc: const_dnnl_memory_desc_t,
+    dst_layer_desc: const_dnnl_memory_desc_t,
+    dst_iter_desc: const_dnnl_memory_desc_t,
+    flags: c_uint,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_gru_forward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_gru_backward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, direction: dnnl_rnn_direction_t, src_layer_desc: const_dnnl_memory_desc_t, src_iter_desc: const_dnnl_memory_desc_t, weights_layer_desc: const_dnnl_memory_desc_t, weights_iter_desc: const_dnnl_memory_desc_t, bias_desc: const_dnnl_memory_desc_t, dst_layer_desc: const_dnnl_memory_desc_t, dst_iter_desc: const_dnnl_memory_desc_t, diff_src_layer_desc: const_dnnl_memory_desc_t, diff_src_iter_desc: const_dnnl_memory_desc_t, diff_weights_layer_desc: const_dnnl_memory_desc_t, diff_weights_iter_desc: const_dnnl_memory_desc_t, diff_bias_desc: const_dnnl_memory_desc_t, diff_dst_layer_desc: const_dnnl_memory_desc_t, diff_dst_iter_desc: const_dnnl_memory_desc_t, flags: c_uint, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_gru_backward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    direction: dnnl_rnn_direction_t,
+    src_layer_desc: const_dnnl_memory_desc_t,
+    src_iter_desc: const_dnnl_memory_desc_t,
+    weights_layer_desc: const_dnnl_memory_desc_t,
+    weights_iter_desc: const_dnnl_memory_desc_t,
+    bias_desc: const_dnnl_memory_desc_t,
+    dst_layer_desc: const_dnnl_memory_desc_t,
+    dst_iter_desc: const_dnnl_memory_desc_t,
+    diff_src_layer_desc: const_dnnl_memory_desc_t,
+    diff_src_iter_desc: const_dnnl_memory_desc_t,
+    diff_weights_layer_desc: const_dnnl_memory_desc_t,
+    diff_weights_iter_desc: const_dnnl_memory_desc_t,
+    diff_bias_desc: const_dnnl_memory_desc_t,
+    diff_dst_layer_desc: const_dnnl_memory_desc_t,
+    diff_dst_iter_desc: const_dnnl_memory_desc_t,
+    flags: c_uint,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_gru_backward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_lbr_gru_forward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, direction: dnnl_rnn_direction_t, src_layer_desc: const_dnnl_memory_desc_t, src_iter_desc: const_dnnl_memory_desc_t, weights_layer_desc: const_dnnl_memory_desc_t, weights_iter_desc: const_dnnl_memory_desc_t, bias_desc: const_dnnl_memory_desc_t, dst_layer_desc: const_dnnl_memory_desc_t, dst_iter_desc: const_dnnl_memory_desc_t, flags: c_uint, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_lbr_gru_forward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    direction: dnnl_rnn_direction_t,
+    src_layer_desc: const_dnnl_memory_desc_t,
+    src_iter_desc: const_dnnl_memory_desc_t,
+    weights_layer_desc: const_dnnl_memory_desc_t,
+    weights_iter_desc: const_dnnl_memory_desc_t,
+    bias_desc: const_dnnl_memory_desc_t,
+    dst_layer_desc: const_dnnl_memory_desc_t,
+    dst_iter_desc: const_dnnl_memory_desc_t,
+    flags: c_uint,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_lbr_gru_forward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_lbr_gru_backward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, direction: dnnl_rnn_direction_t, src_layer_desc: const_dnnl_memory_desc_t, src_iter_desc: const_dnnl_memory_desc_t, weights_layer_desc: const_dnnl_memory_desc_t, weights_iter_desc: const_dnnl_memory_desc_t, bias_desc: const_dnnl_memory_desc_t, dst_layer_desc: const_dnnl_memory_desc_t, dst_iter_desc: const_dnnl_memory_desc_t, diff_src_layer_desc: const_dnnl_memory_desc_t, diff_src_iter_desc: const_dnnl_memory_desc_t, diff_weights_layer_desc: const_dnnl_memory_desc_t, diff_weights_iter_desc: const_dnnl_memory_desc_t, diff_bias_desc: const_dnnl_memory_desc_t, diff_dst_layer_desc: const_dnnl_memory_desc_t, diff_dst_iter_desc: const_dnnl_memory_desc_t, flags: c_uint, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_lbr_gru_backward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    direction: dnnl_rnn_direction_t,
+    src_layer_desc: const_dnnl_memory_desc_t,
+    src_iter_desc: const_dnnl_memory_desc_t,
+    weights_layer_desc: const_dnnl_memory_desc_t,
+    weights_iter_desc: const_dnnl_memory_desc_t,
+    bias_desc: const_dnnl_memory_desc_t,
+    dst_layer_desc: const_dnnl_memory_desc_t,
+    dst_iter_desc: const_dnnl_memory_desc_t,
+    diff_src_layer_desc: const_dnnl_memory_desc_t,
+    diff_src_iter_desc: const_dnnl_memory_desc_t,
+    diff_weights_layer_desc: const_dnnl_memory_desc_t,
+    diff_weights_iter_desc: const_dnnl_memory_desc_t,
+    diff_bias_desc: const_dnnl_memory_desc_t,
+    diff_dst_layer_desc: const_dnnl_memory_desc_t,
+    diff_dst_iter_desc: const_dnnl_memory_desc_t,
+    flags: c_uint,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_lbr_gru_backward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_augru_forward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, direction: dnnl_rnn_direction_t, src_layer_desc: const_dnnl_memory_desc_t, src_iter_desc: const_dnnl_memory_desc_t, attention_desc: const_dnnl_memory_desc_t, weights_layer_desc: const_dnnl_memory_desc_t, weights_iter_desc: const_dnnl_memory_desc_t, bias_desc: const_dnnl_memory_desc_t, dst_layer_desc: const_dnnl_memory_desc_t, dst_iter_desc: const_dnnl_memory_desc_t, flags: c_uint, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_augru_forward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    direction: dnnl_rnn_direction_t,
+    src_layer_desc: const_dnnl_memory_desc_t,
+    src_iter_desc: const_dnnl_memory_desc_t,
+    attention_desc: const_dnnl_memory_desc_t,
+    weights_layer_desc: const_dnnl_memory_desc_t,
+    weights_iter_desc: const_dnnl_memory_desc_t,
+    bias_desc: const_dnnl_memory_desc_t,
+    dst_layer_desc: const_dnnl_memory_desc_t,
+    dst_iter_desc: const_dnnl_memory_desc_t,
+    flags: c_uint,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_augru_forward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_augru_backward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, direction: dnnl_rnn_direction_t, src_layer_desc: const_dnnl_memory_desc_t, src_iter_desc: const_dnnl_memory_desc_t, attention_desc: const_dnnl_memory_desc_t, weights_layer_desc: const_dnnl_memory_desc_t, weights_iter_desc: const_dnnl_memory_desc_t, bias_desc: const_dnnl_memory_desc_t, dst_layer_desc: const_dnnl_memory_desc_t, dst_iter_desc: const_dnnl_memory_desc_t, diff_src_layer_desc: const_dnnl_memory_desc_t, diff_src_iter_desc: const_dnnl_memory_desc_t, diff_attention_desc: const_dnnl_memory_desc_t, diff_weights_layer_desc: const_dnnl_memory_desc_t, diff_weights_iter_desc: const_dnnl_memory_desc_t, diff_bias_desc: const_dnnl_memory_desc_t, diff_dst_layer_desc: const_dnnl_memory_desc_t, diff_dst_iter_desc: const_dnnl_memory_desc_t, flags: c_uint, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_augru_backward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    direction: dnnl_rnn_direction_t,
+    src_layer_desc: const_dnnl_memory_desc_t,
+    src_iter_desc: const_dnnl_memory_desc_t,
+    attention_desc: const_dnnl_memory_desc_t,
+    weights_layer_desc: const_dnnl_memory_desc_t,
+    weights_iter_desc: const_dnnl_memory_desc_t,
+    bias_desc: const_dnnl_memory_desc_t,
+    dst_layer_desc: const_dnnl_memory_desc_t,
+    dst_iter_desc: const_dnnl_memory_desc_t,
+    diff_src_layer_desc: const_dnnl_memory_desc_t,
+    diff_src_iter_desc: const_dnnl_memory_desc_t,
+    diff_attention_desc: const_dnnl_memory_desc_t,
+    diff_weights_layer_desc: const_dnnl_memory_desc_t,
+    diff_weights_iter_desc: const_dnnl_memory_desc_t,
+    diff_bias_desc: const_dnnl_memory_desc_t,
+    diff_dst_layer_desc: const_dnnl_memory_desc_t,
+    diff_dst_iter_desc: const_dnnl_memory_desc_t,
+    flags: c_uint,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_augru_backward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_lbr_augru_forward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, direction: dnnl_rnn_direction_t, src_layer_desc: const_dnnl_memory_desc_t, src_iter_desc: const_dnnl_memory_desc_t, attention_desc: const_dnnl_memory_desc_t, weights_layer_desc: const_dnnl_memory_desc_t, weights_iter_desc: const_dnnl_memory_desc_t, bias_desc: const_dnnl_memory_desc_t, dst_layer_desc: const_dnnl_memory_desc_t, dst_iter_desc: const_dnnl_memory_desc_t, flags: c_uint, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_lbr_augru_forward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    direction: dnnl_rnn_direction_t,
+    src_layer_desc: const_dnnl_memory_desc_t,
+    src_iter_desc: const_dnnl_memory_desc_t,
+    attention_desc: const_dnnl_memory_desc_t,
+    weights_layer_desc: const_dnnl_memory_desc_t,
+    weights_iter_desc: const_dnnl_memory_desc_t,
+    bias_desc: const_dnnl_memory_desc_t,
+    dst_layer_desc: const_dnnl_memory_desc_t,
+    dst_iter_desc: const_dnnl_memory_desc_t,
+    flags: c_uint,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_lbr_augru_forward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_lbr_augru_backward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, direction: dnnl_rnn_direction_t, src_layer_desc: const_dnnl_memory_desc_t, src_iter_desc: const_dnnl_memory_desc_t, attention_desc: const_dnnl_memory_desc_t, weights_layer_desc: const_dnnl_memory_desc_t, weights_iter_desc: const_dnnl_memory_desc_t, bias_desc: const_dnnl_memory_desc_t, dst_layer_desc: const_dnnl_memory_desc_t, dst_iter_desc: const_dnnl_memory_desc_t, diff_src_layer_desc: const_dnnl_memory_desc_t, diff_src_iter_desc: const_dnnl_memory_desc_t, diff_attention_desc: const_dnnl_memory_desc_t, diff_weights_layer_desc: const_dnnl_memory_desc_t, diff_weights_iter_desc: const_dnnl_memory_desc_t, diff_bias_desc: const_dnnl_memory_desc_t, diff_dst_layer_desc: const_dnnl_memory_desc_t, diff_dst_iter_desc: const_dnnl_memory_desc_t, flags: c_uint, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_lbr_augru_backward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    direction: dnnl_rnn_direction_t,
+    src_layer_desc: const_dnnl_memory_desc_t,
+    src_iter_desc: const_dnnl_memory_desc_t,
+    attention_desc: const_dnnl_memory_desc_t,
+    weights_layer_desc: const_dnnl_memory_desc_t,
+    weights_iter_desc: const_dnnl_memory_desc_t,
+    bias_desc: const_dnnl_memory_desc_t,
+    dst_layer_desc: const_dnnl_memory_desc_t,
+    dst_iter_desc: const_dnnl_memory_desc_t,
+    diff_src_layer_desc: const_dnnl_memory_desc_t,
+    diff_src_iter_desc: const_dnnl_memory_desc_t,
+    diff_attention_desc: const_dnnl_memory_desc_t,
+    diff_weights_layer_desc: const_dnnl_memory_desc_t,
+    diff_weights_iter_desc: const_dnnl_memory_desc_t,
+    diff_bias_desc: const_dnnl_memory_desc_t,
+    diff_dst_layer_desc: const_dnnl_memory_desc_t,
+    diff_dst_iter_desc: const_dnnl_memory_desc_t,
+    flags: c_uint,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_lbr_augru_backward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_matmul_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, src_desc: const_dnnl_memory_desc_t, weights_desc: const_dnnl_memory_desc_t, bias_desc: const_dnnl_memory_desc_t, dst_desc: const_dnnl_memory_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_matmul_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    src_desc: const_dnnl_memory_desc_t,
+    weights_desc: const_dnnl_memory_desc_t,
+    bias_desc: const_dnnl_memory_desc_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_matmul_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_resampling_forward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, prop_kind: dnnl_prop_kind_t, alg_kind: dnnl_alg_kind_t, factors: *const f32, src_desc: const_dnnl_memory_desc_t, dst_desc: const_dnnl_memory_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_resampling_forward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    prop_kind: dnnl_prop_kind_t,
+    alg_kind: dnnl_alg_kind_t,
+    factors: *const f32,
+    src_desc: const_dnnl_memory_desc_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_resampling_forward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_resampling_backward_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, alg_kind: dnnl_alg_kind_t, factors: *const f32, diff_src_desc: const_dnnl_memory_desc_t, diff_dst_desc: const_dnnl_memory_desc_t, hint_fwd_pd: const_dnnl_primitive_desc_t, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_resampling_backward_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    alg_kind: dnnl_alg_kind_t,
+    factors: *const f32,
+    diff_src_desc: const_dnnl_memory_desc_t,
+    diff_dst_desc: const_dnnl_memory_desc_t,
+    hint_fwd_pd: const_dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_resampling_backward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_reduction_primitive_desc_create(primitive_desc: *mut dnnl_primitive_desc_t, engine: dnnl_engine_t, alg_kind: dnnl_alg_kind_t, src_desc: const_dnnl_memory_desc_t, dst_desc: const_dnnl_memory_desc_t, p: f32, eps: f32, attr: const_dnnl_primitive_attr_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_reduction_primitive_desc_create(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    alg_kind: dnnl_alg_kind_t,
+    src_desc: const_dnnl_memory_desc_t,
+    dst_desc: const_dnnl_memory_desc_t,
+    p: f32,
+    eps: f32,
+    attr: const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_reduction_primitive_desc_create")
 }
 
@@ -935,24 +1968,79 @@ pub unsafe extern "C" fn dnnl_reset_profiling(stream: dnnl_stream_t) -> dnnl_sta
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[cfg(feature = "experimental_profiling")]
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_query_profiling_data(stream: dnnl_stream_t, data_kind: dnnl_profiling_data_kind_t, num_entries: *mut c_int, data: *mut u64) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_query_profiling_data(
+    stream: dnnl_stream_t,
+    data_kind: dnnl_profiling_data_kind_t,
+    num_entries: *mut c_int,
+    data: *mut u64,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_query_profiling_data")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_sgemm(transa: c_char, transb: c_char, M: dnnl_dim_t, N: dnnl_dim_t, K: dnnl_dim_t, alpha: f32, A: *const f32, lda: dnnl_dim_t, B: *const f32, ldb: dnnl_dim_t, beta: f32, C: *mut f32, ldc: dnnl_dim_t) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_sgemm(
+    transa: c_char,
+    transb: c_char,
+    M: dnnl_dim_t,
+    N: dnnl_dim_t,
+    K: dnnl_dim_t,
+    alpha: f32,
+    A: *const f32,
+    lda: dnnl_dim_t,
+    B: *const f32,
+    ldb: dnnl_dim_t,
+    beta: f32,
+    C: *mut f32,
+    ldc: dnnl_dim_t,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_sgemm")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_gemm_u8s8s32(transa: c_char, transb: c_char, offsetc: c_char, M: dnnl_dim_t, N: dnnl_dim_t, K: dnnl_dim_t, alpha: f32, A: *const u8, lda: dnnl_dim_t, ao: u8, B: *const i8, ldb: dnnl_dim_t, bo: i8, beta: f32, C: *mut i32, ldc: dnnl_dim_t, co: *const i32) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_gemm_u8s8s32(
+    transa: c_char,
+    transb: c_char,
+    offsetc: c_char,
+    M: dnnl_dim_t,
+    N: dnnl_dim_t,
+    K: dnnl_dim_t,
+    alpha: f32,
+    A: *const u8,
+    lda: dnnl_dim_t,
+    ao: u8,
+    B: *const i8,
+    ldb: dnnl_dim_t,
+    bo: i8,
+    beta: f32,
+    C: *mut i32,
+    ldc: dnnl_dim_t,
+    co: *const i32,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_gemm_u8s8s32")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_gemm_s8s8s32(transa: c_char, transb: c_char, offsetc: c_char, M: dnnl_dim_t, N: dnnl_dim_t, K: dnnl_dim_t, alpha: f32, A: *const i8, lda: dnnl_dim_t, ao: i8, B: *const i8, ldb: dnnl_dim_t, bo: i8, beta: f32, C: *mut i32, ldc: dnnl_dim_t, co: *const i32) -> dnnl_status_t {
+pub unsafe extern "C" fn dnnl_gemm_s8s8s32(
+    transa: c_char,
+    transb: c_char,
+    offsetc: c_char,
+    M: dnnl_dim_t,
+    N: dnnl_dim_t,
+    K: dnnl_dim_t,
+    alpha: f32,
+    A: *const i8,
+    lda: dnnl_dim_t,
+    ao: i8,
+    B: *const i8,
+    ldb: dnnl_dim_t,
+    bo: i8,
+    beta: f32,
+    C: *mut i32,
+    ldc: dnnl_dim_t,
+    co: *const i32,
+) -> dnnl_status_t {
     boundary::unimplemented("dnnl_gemm_s8s8s32")
 }

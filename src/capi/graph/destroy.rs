@@ -7,8 +7,12 @@ use crate::core::handles;
 /// Releases the caller's allocator handle.
 /// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_graph_allocator_destroy(allocator: dnnl_graph_allocator_t) -> dnnl_status_t {
-    boundary::guard("dnnl_graph_allocator_destroy", || handles::retire(allocator))
+pub unsafe extern "C" fn dnnl_graph_allocator_destroy(
+    allocator: dnnl_graph_allocator_t,
+) -> dnnl_status_t {
+    boundary::guard("dnnl_graph_allocator_destroy", || {
+        handles::retire(allocator)
+    })
 }
 
 /// Releases the caller's tensor handle.
@@ -28,15 +32,23 @@ pub unsafe extern "C" fn dnnl_graph_op_destroy(op: dnnl_graph_op_t) -> dnnl_stat
 /// Releases the caller's partition handle.
 /// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_graph_partition_destroy(partition: dnnl_graph_partition_t) -> dnnl_status_t {
-    boundary::guard("dnnl_graph_partition_destroy", || handles::retire(partition))
+pub unsafe extern "C" fn dnnl_graph_partition_destroy(
+    partition: dnnl_graph_partition_t,
+) -> dnnl_status_t {
+    boundary::guard("dnnl_graph_partition_destroy", || {
+        handles::retire(partition)
+    })
 }
 
 /// Releases the caller's compiled partition handle.
 /// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_graph_compiled_partition_destroy(compiled_partition: dnnl_graph_compiled_partition_t) -> dnnl_status_t {
-    boundary::guard("dnnl_graph_compiled_partition_destroy", || handles::retire(compiled_partition))
+pub unsafe extern "C" fn dnnl_graph_compiled_partition_destroy(
+    compiled_partition: dnnl_graph_compiled_partition_t,
+) -> dnnl_status_t {
+    boundary::guard("dnnl_graph_compiled_partition_destroy", || {
+        handles::retire(compiled_partition)
+    })
 }
 
 /// Releases the caller's graph handle.

@@ -8,8 +8,12 @@ use crate::core::handles;
 /// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
 #[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_ukernel_attr_params_destroy(attr_params: dnnl_ukernel_attr_params_t) -> dnnl_status_t {
-    boundary::guard("dnnl_ukernel_attr_params_destroy", || handles::retire(attr_params))
+pub unsafe extern "C" fn dnnl_ukernel_attr_params_destroy(
+    attr_params: dnnl_ukernel_attr_params_t,
+) -> dnnl_status_t {
+    boundary::guard("dnnl_ukernel_attr_params_destroy", || {
+        handles::retire(attr_params)
+    })
 }
 
 /// Releases the caller's BRGeMM ukernel handle.
