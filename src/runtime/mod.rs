@@ -1,5 +1,7 @@
 //! Devices, contexts, queues, allocations and program caches of the runtimes
 //! the engines run on (CPU, OpenCL, Level Zero): RAII over driver handles.
 //!
-//! Layer: below `core`. The OpenCL and Level Zero runtimes arrive with the
-//! engine (issue 3) and Level Zero (issue 5) issues.
+//! Layer: below `core`. OpenCL: `ocl`. The Level Zero runtime arrives with
+//! issue 5.
+
+pub mod ocl;

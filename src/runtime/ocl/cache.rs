@@ -1,0 +1,205 @@
+//! The per-engine program cache, and the id of the engine cache blob.
+//!
+//! Layer: `runtime::ocl`. Kernels are OpenCL C specialised with `-D` options,
+//! built once per engine: [`ProgramCache`] maps (hash of the source, options)
+//! to the built program. It can be saved as device binaries ([`ProgramCache::entries`])
+//! and refilled from them ([`ProgramCache::insert_binary`]); the engine puts
+//! those in its cache blob (with a checksum, which is the engine's job), so a
+//! warm start skips compilation. A binary is only built when first asked for;
+//! if the driver refuses it, the source is built instead.
+//!
+//! [`cache_blob_id`] identifies where a blob may be loaded: platform,
+//! device, driver and library version.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use super::context::Context;
+use super::device::Device;
+use super::program::{Kernel, Program};
+use crate::core::{Result, verbose};
+
+/// FNV-1a, 128 bits: a hash that is the same in every process, build and
+/// Rust version (unlike `std`'s), as keys saved in a blob need.
+pub fn stable_hash(bytes: &[u8]) -> u128 {
+    const OFFSET: u128 = 0x6c62272e07bb014262b821756295c58d;
+    const PRIME: u128 = 0x0000000001000000000000000000013B;
+    bytes
+        .iter()
+        .fold(OFFSET, |h, &b| (h ^ b as u128).wrapping_mul(PRIME))
+}
+
+/// What a program is cached under.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ProgramKey {
+    /// [`stable_hash`] of the OpenCL C source.
+    pub source_hash: u128,
+    /// The build options, exactly as passed.
+    pub options: String,
+}
+
+impl ProgramKey {
+    /// The key of `source` built with `options`.
+    pub fn new(source: &str, options: &str) -> ProgramKey {
+        ProgramKey {
+            source_hash: stable_hash(source.as_bytes()),
+            options: options.to_string(),
+        }
+    }
+}
+
+enum Slot {
+    /// Built; the binary once someone asked for it (or it came from a blob).
+    Built(Program, Option<Arc<[u8]>>),
+    /// Loaded from a blob, not built yet.
+    Binary(Arc<[u8]>),
+}
+
+/// The programs of one engine (one context and device). Thread-safe.
+pub struct ProgramCache {
+    context: Context,
+    device: Device,
+    slots: Mutex<BTreeMap<ProgramKey, Slot>>,
+}
+
+impl ProgramCache {
+    /// An empty cache for programs of `device` in `context`.
+    pub fn new(context: Context, device: Device) -> ProgramCache {
+        ProgramCache {
+            context,
+            device,
+            slots: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// The program of `source` with `options`: cached, built from a saved
+    /// binary, or built from the source (and cached). Builds run without the
+    /// cache's lock; when two threads build one program, the first one stored wins.
+    pub fn get_or_build(&self, source: &str, options: &str) -> Result<Program> {
+        let key = ProgramKey::new(source, options);
+        let saved = match self.slots.lock()?.get(&key) {
+            Some(Slot::Built(program, _)) => return Ok(program.clone()),
+            Some(Slot::Binary(binary)) => Some(binary.clone()),
+            None => None,
+        };
+        let mut built = None;
+        if let Some(binary) = saved {
+            match Program::build_binary(&self.context, &self.device, &binary, options) {
+                Ok(program) => built = Some((program, Some(binary))),
+                Err(e) if verbose::enabled(verbose::flag::WARN) => verbose::emit_line(
+                    "common,warn,",
+                    &format!("ocl,a cached program binary was refused, building from source: {e}"),
+                ),
+                Err(_) => {}
+            }
+        }
+        let (program, binary) = match built {
+            Some(found) => found,
+            None => (
+                Program::build_source(&self.context, &self.device, source, options)?,
+                None,
+            ),
+        };
+        let mut slots = self.slots.lock()?;
+        match slots.get(&key) {
+            Some(Slot::Built(first, _)) => Ok(first.clone()),
+            _ => {
+                slots.insert(key, Slot::Built(program.clone(), binary));
+                Ok(program)
+            }
+        }
+    }
+
+    /// A new kernel object for `name` in the program of `source` with `options`.
+    pub fn kernel(&self, source: &str, options: &str, name: &str) -> Result<Kernel> {
+        self.get_or_build(source, options)?.kernel(name)
+    }
+
+    /// Every program as (key, device binary), sorted by key, so the same
+    /// cache always serialises to the same bytes.
+    pub fn entries(&self) -> Result<Vec<(ProgramKey, Vec<u8>)>> {
+        let pending: Vec<(ProgramKey, Program)> = self
+            .slots
+            .lock()?
+            .iter()
+            .filter_map(|(key, slot)| match slot {
+                Slot::Built(program, None) => Some((key.clone(), program.clone())),
+                _ => None,
+            })
+            .collect();
+        // Ask the driver for binaries without holding the lock, then keep them.
+        let mut fetched = Vec::with_capacity(pending.len());
+        for (key, program) in pending {
+            fetched.push((key, Arc::<[u8]>::from(program.binary()?)));
+        }
+        let mut slots = self.slots.lock()?;
+        for (key, binary) in fetched {
+            if let Some(Slot::Built(_, saved @ None)) = slots.get_mut(&key) {
+                *saved = Some(binary);
+            }
+        }
+        Ok(slots
+            .iter()
+            .filter_map(|(key, slot)| match slot {
+                Slot::Built(_, Some(binary)) | Slot::Binary(binary) => {
+                    Some((key.clone(), binary.to_vec()))
+                }
+                Slot::Built(_, None) => None,
+            })
+            .collect())
+    }
+
+    /// Adds a saved binary, built on first use. An entry already present is kept.
+    pub fn insert_binary(&self, key: ProgramKey, binary: Vec<u8>) -> Result<()> {
+        self.slots
+            .lock()?
+            .entry(key)
+            .or_insert_with(|| Slot::Binary(binary.into()));
+        Ok(())
+    }
+
+    /// The number of programs, built or saved.
+    pub fn len(&self) -> usize {
+        self.slots.lock().map(|s| s.len()).unwrap_or(0)
+    }
+
+    /// Whether the cache holds no program.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The bytes identifying where a cache blob may be used: the platform's name
+/// and version, the device's name and vendor id, the driver version, and this
+/// library's version and build hash, each length-prefixed (u32, little endian).
+pub fn cache_blob_id(device: &Device) -> Result<Vec<u8>> {
+    let info = device.info()?;
+    let fields: [&[u8]; 7] = [
+        info.platform_name.as_bytes(),
+        info.platform_version.as_bytes(),
+        info.name.as_bytes(),
+        &info.vendor_id.to_le_bytes(),
+        info.driver_version.as_bytes(),
+        env!("CARGO_PKG_VERSION").as_bytes(),
+        env!("DNNL_BUILD_HASH").as_bytes(),
+    ];
+    let mut id = Vec::new();
+    for field in fields {
+        id.extend_from_slice(&(field.len() as u32).to_le_bytes());
+        id.extend_from_slice(field);
+    }
+    Ok(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hash_is_fnv1a_128() {
+        // Reference values of FNV-1a 128.
+        assert_eq!(stable_hash(b""), 0x6c62272e07bb014262b821756295c58d);
+        assert_eq!(stable_hash(b"a"), 0xd228cb696f1a8caf78912b704e4a8964);
+        assert_ne!(ProgramKey::new("x", "-DA"), ProgramKey::new("x", "-DB"));
+    }
+}
