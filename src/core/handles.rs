@@ -190,7 +190,7 @@ macro_rules! handle_kinds {
 handle_kinds! {
     abi::dnnl_engine => NotYetImplemented, "engine";
     abi::dnnl_stream => NotYetImplemented, "stream";
-    abi::dnnl_memory_desc => NotYetImplemented, "memory descriptor";
+    abi::dnnl_memory_desc => crate::core::memory_desc::MemoryDesc, "memory descriptor";
     abi::dnnl_memory => NotYetImplemented, "memory";
     abi::dnnl_primitive_desc => NotYetImplemented, "primitive descriptor";
     abi::dnnl_primitive_attr => NotYetImplemented, "primitive attributes";

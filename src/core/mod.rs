@@ -8,6 +8,7 @@
 pub mod env;
 pub mod error;
 pub mod handles;
+pub mod memory_desc;
 pub mod settings;
 pub mod types;
 pub mod verbose;

@@ -29,8 +29,177 @@ DNNL_API dnnl_status_t dnnl_post_ops_destroy(dnnl_post_ops_t post_ops);
 DNNL_API dnnl_status_t dnnl_memory_destroy(dnnl_memory_t memory);
 
 /// Releases the caller's memory descriptor handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed
+/// handle, and for a descriptor the caller does not own (one returned by a
+/// query, such as `dnnl_memory_get_memory_desc`).
 DNNL_API dnnl_status_t dnnl_memory_desc_destroy(dnnl_memory_desc_t memory_desc);
+
+/// Writes a copy of `existing_memory_desc` to `*memory_desc`; the caller owns
+/// the copy and destroys it with `dnnl_memory_desc_destroy`.
+DNNL_API
+dnnl_status_t dnnl_memory_desc_clone(dnnl_memory_desc_t *memory_desc,
+                                     const_dnnl_memory_desc_t existing_memory_desc);
+
+/// Serialises a memory descriptor. With `blob` NULL, writes the blob's size
+/// to `*size`; otherwise writes the blob to `blob`, which must hold `*size`
+/// bytes, at least the blob's size (else `dnnl_invalid_arguments`).
+/// The blob is this library's own versioned, checksummed format, not
+/// upstream's: it is read back by `dnnl_memory_desc_create_with_blob` of a
+/// library of the same blob version.
+DNNL_API
+dnnl_status_t dnnl_memory_desc_get_blob(uint8_t *blob,
+                                        size_t *size,
+                                        const_dnnl_memory_desc_t memory_desc);
+
+/// Creates a memory descriptor from a blob of `dnnl_memory_desc_get_blob`.
+/// A blob that is not ours, of another blob version, damaged (checksum) or
+/// describing an impossible descriptor is refused with
+/// `dnnl_invalid_arguments`. The C API passes no size: the blob's header
+/// says how long it is, and the buffer must be at least that long.
+/// The caller owns `*memory_desc`.
+DNNL_API
+dnnl_status_t dnnl_memory_desc_create_with_blob(dnnl_memory_desc_t *memory_desc,
+                                                const uint8_t *blob);
+
+/// Creates a plain memory descriptor with the given strides (in elements;
+/// NULL gives dense row-major strides). Zero strides broadcast; overlapping
+/// or negative strides are invalid. The caller owns `*memory_desc`.
+DNNL_API
+dnnl_status_t dnnl_memory_desc_create_with_strides(dnnl_memory_desc_t *memory_desc,
+                                                   int ndims,
+                                                   const dnnl_dim_t *dims,
+                                                   dnnl_data_type_t data_type,
+                                                   const dnnl_dim_t *strides);
+
+/// Creates a memory descriptor laid out as a format tag says: any plain or
+/// blocked tag (blocked dimensions are padded up to their block), `any`
+/// (format kind `any`: a primitive chooses), or `undef` (the zero
+/// descriptor). A tag for another number of dimensions is invalid.
+/// The caller owns `*memory_desc`.
+DNNL_API
+dnnl_status_t dnnl_memory_desc_create_with_tag(dnnl_memory_desc_t *memory_desc,
+                                               int ndims,
+                                               const dnnl_dim_t *dims,
+                                               dnnl_data_type_t data_type,
+                                               dnnl_format_tag_t tag);
+
+/// Creates a sparse memory descriptor in CSR encoding (1 or 2 dimensions):
+/// buffer 0 holds the `nnz` values, 1 the column indices (`indices_dt`),
+/// 2 the row pointers (`pointers_dt`). Deliberate difference: a negative
+/// `nnz` or index types that are not data types are invalid.
+/// The caller owns `*memory_desc`.
+DNNL_API
+dnnl_status_t dnnl_memory_desc_create_with_csr_encoding(dnnl_memory_desc_t *memory_desc,
+                                                        int ndims,
+                                                        const dnnl_dim_t *dims,
+                                                        dnnl_data_type_t data_type,
+                                                        dnnl_dim_t nnz,
+                                                        dnnl_data_type_t indices_dt,
+                                                        dnnl_data_type_t pointers_dt);
+
+/// Creates a sparse memory descriptor in COO encoding (1 or 2 dimensions):
+/// buffer 0 holds the `nnz` values, buffer `1 + d` the indices along
+/// dimension `d` (`indices_dt`). Deliberate difference: a negative `nnz` or
+/// an index type that is not a data type is invalid.
+/// The caller owns `*memory_desc`.
+DNNL_API
+dnnl_status_t dnnl_memory_desc_create_with_coo_encoding(dnnl_memory_desc_t *memory_desc,
+                                                        int ndims,
+                                                        const dnnl_dim_t *dims,
+                                                        dnnl_data_type_t data_type,
+                                                        dnnl_dim_t nnz,
+                                                        dnnl_data_type_t indices_dt);
+
+/// Creates a sparse memory descriptor of the packed (opaque) encoding. Like
+/// format `any`, it cannot back a memory object (its sizes are 0): a
+/// primitive descriptor turns it into a concrete one. Deliberate difference:
+/// a negative `nnz` is invalid. The caller owns `*memory_desc`.
+DNNL_API
+dnnl_status_t dnnl_memory_desc_create_with_packed_encoding(dnnl_memory_desc_t *memory_desc,
+                                                           int ndims,
+                                                           const dnnl_dim_t *dims,
+                                                           dnnl_data_type_t data_type,
+                                                           dnnl_dim_t nnz);
+
+/// Creates a memory descriptor for one value of `data_type` kept on the host
+/// (format kind `host_scalar`; its size is the data type's).
+/// The caller owns `*memory_desc`.
+DNNL_API
+dnnl_status_t dnnl_memory_desc_create_host_scalar(dnnl_memory_desc_t *memory_desc,
+                                                  dnnl_data_type_t data_type);
+
+/// Creates a descriptor of the region of `dims` elements at `offsets` inside
+/// `parent_memory_desc` (both arrays have the parent's number of
+/// dimensions). The region keeps the parent's strides; its
+/// `submemory_offset` locates it. A region that does not fit is invalid; an
+/// offset inside a block, run-time values or a parent that is not blocked
+/// are unimplemented, as upstream. The caller owns `*memory_desc`.
+DNNL_API
+dnnl_status_t dnnl_memory_desc_create_submemory(dnnl_memory_desc_t *memory_desc,
+                                                const_dnnl_memory_desc_t parent_memory_desc,
+                                                const dnnl_dim_t *dims,
+                                                const dnnl_dim_t *offsets);
+
+/// Creates a descriptor of the same data seen with other dimensions (same
+/// data type). Only blocked and `any` descriptors reshape, and only where
+/// the layout allows: adding or removing dimensions of 1, splitting an
+/// unpadded dimension, joining dense consecutive unblocked ones; anything
+/// else is invalid. The caller owns `*out_memory_desc`.
+DNNL_API
+dnnl_status_t dnnl_memory_desc_reshape(dnnl_memory_desc_t *out_memory_desc,
+                                       const_dnnl_memory_desc_t in_memory_desc,
+                                       int ndims,
+                                       const dnnl_dim_t *dims);
+
+/// Creates a descriptor whose axis `permutation[d]` is the input's axis `d`
+/// (`permutation` has the input's number of dimensions), with the same
+/// physical layout. Only blocked and `any` descriptors can be permuted.
+/// The caller owns `*out_memory_desc`.
+DNNL_API
+dnnl_status_t dnnl_memory_desc_permute_axes(dnnl_memory_desc_t *out_memory_desc,
+                                            const_dnnl_memory_desc_t in_memory_desc,
+                                            const int *permutation);
+
+/// Queries a memory descriptor. `result` receives: an `int32_t` for
+/// `ndims_s32` and `inner_nblks_s32`; a `dnnl_dim_t` for
+/// `submemory_offset_s64`; a `dnnl_data_type_t` / `dnnl_format_kind_t` for
+/// `data_type` / `format_kind`; a `const dnnl_dims_t *` pointing into the
+/// descriptor (valid while it lives) for `dims`, `padded_dims`,
+/// `padded_offsets`, `strides`, `inner_blks` and `inner_idxs`. The last four
+/// apply to blocked descriptors only (else `dnnl_invalid_arguments`); a query
+/// that is not about memory descriptors is `dnnl_unimplemented`.
+DNNL_API
+dnnl_status_t dnnl_memory_desc_query(const_dnnl_memory_desc_t memory_desc,
+                                     dnnl_query_t what,
+                                     void *result);
+
+/// As `dnnl_memory_desc_query`, plus `sparse_encoding`
+/// (`dnnl_sparse_encoding_t`) and `nnz_s64` (`dnnl_dim_t`) for sparse
+/// descriptors, and `num_handles_s32` (`int32_t`). `index` selects a buffer:
+/// it may be above 0 only for `data_type` of a sparse descriptor (1 and up
+/// are the index and pointer buffers); a negative index is invalid.
+DNNL_API
+dnnl_status_t dnnl_memory_desc_query_v2(const_dnnl_memory_desc_t memory_desc,
+                                        dnnl_query_t what,
+                                        int index,
+                                        void *result);
+
+/// Returns 1 if the two descriptors describe the same memory (same
+/// dimensions, type, padding, offset and layout), 0 otherwise. The same
+/// handle twice (NULL included) is equal; a NULL or invalid handle is equal
+/// to nothing else.
+DNNL_API int dnnl_memory_desc_equal(const_dnnl_memory_desc_t lhs, const_dnnl_memory_desc_t rhs);
+
+/// Returns the size in bytes of buffer 0; see `dnnl_memory_desc_get_size_v2`.
+DNNL_API size_t dnnl_memory_desc_get_size(const_dnnl_memory_desc_t memory_desc);
+
+/// Returns the size in bytes of buffer `index`, padding included: 0 for a
+/// NULL or invalid descriptor, format `any`, the zero descriptor, a tensor
+/// with a zero dimension, a negative index and an index past the last buffer
+/// (a host scalar answers its value's size for any index, as upstream);
+/// `DNNL_RUNTIME_SIZE_VAL` while a dimension or stride is run-time. Dense
+/// 4-bit types count two elements per byte.
+DNNL_API size_t dnnl_memory_desc_get_size_v2(const_dnnl_memory_desc_t memory_desc, int index);
 
 /// Releases the caller's primitive handle.
 /// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
@@ -384,112 +553,6 @@ DNNL_API
 dnnl_status_t dnnl_post_ops_get_params_prelu(const_dnnl_post_ops_t post_ops,
                                              int index,
                                              int *mask);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_desc_clone(dnnl_memory_desc_t *memory_desc,
-                                     const_dnnl_memory_desc_t existing_memory_desc);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_desc_get_blob(uint8_t *blob,
-                                        size_t *size,
-                                        const_dnnl_memory_desc_t memory_desc);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_desc_create_with_blob(dnnl_memory_desc_t *memory_desc,
-                                                const uint8_t *blob);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_desc_create_with_strides(dnnl_memory_desc_t *memory_desc,
-                                                   int ndims,
-                                                   const dnnl_dim_t *dims,
-                                                   dnnl_data_type_t data_type,
-                                                   const dnnl_dim_t *strides);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_desc_create_with_tag(dnnl_memory_desc_t *memory_desc,
-                                               int ndims,
-                                               const dnnl_dim_t *dims,
-                                               dnnl_data_type_t data_type,
-                                               dnnl_format_tag_t tag);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_desc_create_with_csr_encoding(dnnl_memory_desc_t *memory_desc,
-                                                        int ndims,
-                                                        const dnnl_dim_t *dims,
-                                                        dnnl_data_type_t data_type,
-                                                        dnnl_dim_t nnz,
-                                                        dnnl_data_type_t indices_dt,
-                                                        dnnl_data_type_t pointers_dt);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_desc_create_with_coo_encoding(dnnl_memory_desc_t *memory_desc,
-                                                        int ndims,
-                                                        const dnnl_dim_t *dims,
-                                                        dnnl_data_type_t data_type,
-                                                        dnnl_dim_t nnz,
-                                                        dnnl_data_type_t indices_dt);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_desc_create_with_packed_encoding(dnnl_memory_desc_t *memory_desc,
-                                                           int ndims,
-                                                           const dnnl_dim_t *dims,
-                                                           dnnl_data_type_t data_type,
-                                                           dnnl_dim_t nnz);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_desc_create_host_scalar(dnnl_memory_desc_t *memory_desc,
-                                                  dnnl_data_type_t data_type);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_desc_create_submemory(dnnl_memory_desc_t *memory_desc,
-                                                const_dnnl_memory_desc_t parent_memory_desc,
-                                                const dnnl_dim_t *dims,
-                                                const dnnl_dim_t *offsets);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_desc_reshape(dnnl_memory_desc_t *out_memory_desc,
-                                       const_dnnl_memory_desc_t in_memory_desc,
-                                       int ndims,
-                                       const dnnl_dim_t *dims);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_desc_permute_axes(dnnl_memory_desc_t *out_memory_desc,
-                                            const_dnnl_memory_desc_t in_memory_desc,
-                                            const int *permutation);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_desc_query(const_dnnl_memory_desc_t memory_desc,
-                                     dnnl_query_t what,
-                                     void *result);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_desc_query_v2(const_dnnl_memory_desc_t memory_desc,
-                                        dnnl_query_t what,
-                                        int index,
-                                        void *result);
-
-/// Not implemented yet: returns 0 (the neutral value of its type).
-DNNL_API int dnnl_memory_desc_equal(const_dnnl_memory_desc_t lhs, const_dnnl_memory_desc_t rhs);
-
-/// Not implemented yet: returns 0 (the neutral value of its type).
-DNNL_API size_t dnnl_memory_desc_get_size(const_dnnl_memory_desc_t memory_desc);
-
-/// Not implemented yet: returns 0 (the neutral value of its type).
-DNNL_API size_t dnnl_memory_desc_get_size_v2(const_dnnl_memory_desc_t memory_desc, int index);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API
