@@ -117,6 +117,22 @@ pub fn out<T>(ptr: *mut T, what: &'static str) -> Result<Out<T>> {
     Ok(Out(ptr))
 }
 
+/// Decodes a data handle: `DNNL_MEMORY_ALLOCATE`, `DNNL_MEMORY_NONE` (NULL) or
+/// the caller's pointer.
+pub fn data_handle(handle: *mut ::core::ffi::c_void) -> crate::core::memory::DataHandle {
+    use crate::core::memory::DataHandle;
+    match handle.addr() {
+        0 => DataHandle::None,
+        usize::MAX => DataHandle::Allocate,
+        addr => DataHandle::User(addr),
+    }
+}
+
+/// Checks a handle index given as a C `int`.
+pub fn index(index: ::core::ffi::c_int) -> Result<usize> {
+    usize::try_from(index).map_err(|_| Error::invalid(format!("handle index {index} is negative")))
+}
+
 /// Turns `Option<T>` into a [`Result`] with an invalid-argument message.
 pub fn valid<T>(value: Option<T>, what: impl FnOnce() -> String) -> Result<T> {
     value.ok_or_else(|| Error::invalid(what()))

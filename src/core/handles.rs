@@ -188,10 +188,10 @@ macro_rules! handle_kinds {
 
 // One line per opaque C type: the only place a C handle type meets its object.
 handle_kinds! {
-    abi::dnnl_engine => NotYetImplemented, "engine";
-    abi::dnnl_stream => NotYetImplemented, "stream";
+    abi::dnnl_engine => crate::core::engine::Engine, "engine";
+    abi::dnnl_stream => crate::core::stream::Stream, "stream";
     abi::dnnl_memory_desc => crate::core::memory_desc::MemoryDesc, "memory descriptor";
-    abi::dnnl_memory => NotYetImplemented, "memory";
+    abi::dnnl_memory => crate::core::memory::Memory, "memory";
     abi::dnnl_primitive_desc => NotYetImplemented, "primitive descriptor";
     abi::dnnl_primitive_attr => NotYetImplemented, "primitive attributes";
     abi::dnnl_post_ops => NotYetImplemented, "post-ops";

@@ -5,11 +5,18 @@
 //! never sees a C caller's pointer and never calls back into `capi` (the only
 //! exception is the status naming the verbose log borrows from `capi::debug`).
 
+pub mod cache_blob;
+pub mod engine;
 pub mod env;
 pub mod error;
 pub mod handles;
+pub mod host_buffer;
+pub mod memory;
 pub mod memory_desc;
+pub mod ocl_engine;
+pub mod ocl_storage;
 pub mod settings;
+pub mod stream;
 pub mod types;
 pub mod verbose;
 pub mod version;

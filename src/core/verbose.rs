@@ -161,8 +161,20 @@ pub fn log_failed_call(component: &str, function: &str, error: &crate::core::err
 /// Prints one line (`onednn_verbose,v1,[timestamp,]<prefix><payload>`), after
 /// the header if this is the first.
 pub fn emit_line(prefix: &str, payload: &str) {
-    HEADER.call_once(print_header);
+    // Printing the header enumerates OpenCL devices, which may log (a bad
+    // ONEDNN_OCL_DEVICES term): such a line must not wait for the header.
+    if !IN_HEADER.with(|h| h.get()) {
+        HEADER.call_once(|| {
+            IN_HEADER.with(|h| h.set(true));
+            print_header();
+            IN_HEADER.with(|h| h.set(false));
+        });
+    }
     print_raw(prefix, payload);
+}
+
+thread_local! {
+    static IN_HEADER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 fn print_raw(prefix: &str, payload: &str) {
@@ -203,7 +215,28 @@ fn print_header() {
     );
     print_raw("info,", &format!("cpu,isa:{}", cpu_isa_description()));
     print_raw("info,", "gpu,runtime:OpenCL");
-    // TODO(issue 3): the OpenCL device count and one line per device.
+    // The format of upstream's non-Intel builds: no `binary_kernels:` field.
+    let devices = crate::runtime::ocl::devices();
+    let none = if devices.is_empty() {
+        " - no devices available."
+    } else {
+        ""
+    };
+    print_raw(
+        "info,",
+        &format!("gpu,engine,opencl device count:{}{none}", devices.len()),
+    );
+    for (i, device) in devices.iter().enumerate() {
+        if let Ok(info) = device.info() {
+            print_raw(
+                "info,",
+                &format!(
+                    "gpu,engine,{i},name:{},driver_version:{}",
+                    info.name, info.driver_version
+                ),
+            );
+        }
+    }
     let stamp = if TIMESTAMP.load(Ordering::Relaxed) {
         "timestamp,"
     } else {

@@ -24,7 +24,93 @@ DNNL_API dnnl_status_t dnnl_primitive_attr_destroy(dnnl_primitive_attr_t attr);
 /// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
 DNNL_API dnnl_status_t dnnl_post_ops_destroy(dnnl_post_ops_t post_ops);
 
-/// Releases the caller's memory handle.
+/// Creates a memory object for `memory_desc` on `engine`. `handle` is
+/// `DNNL_MEMORY_ALLOCATE` (the library allocates and owns the buffer),
+/// `DNNL_MEMORY_NONE` (no buffer yet), or the caller's buffer: a host pointer on
+/// a CPU engine, a `cl_mem` cast to `void *` on an OpenCL engine (retained while
+/// the memory uses it). OpenCL memory made here is of the buffer kind.
+/// The caller owns `*memory` and releases it with `dnnl_memory_destroy`.
+DNNL_API
+dnnl_status_t dnnl_memory_create(dnnl_memory_t *memory,
+                                 const_dnnl_memory_desc_t memory_desc,
+                                 dnnl_engine_t engine,
+                                 void *handle);
+
+/// As `dnnl_memory_create`, with one handle per buffer the descriptor needs
+/// (`nhandles` must equal that number).
+DNNL_API
+dnnl_status_t dnnl_memory_create_v2(dnnl_memory_t *memory,
+                                    const_dnnl_memory_desc_t memory_desc,
+                                    dnnl_engine_t engine,
+                                    int nhandles,
+                                    void **handles);
+
+/// Creates a host-side scalar memory object holding a copy of the value at
+/// `scalar_ptr` (as many bytes as the descriptor's data type has).
+DNNL_API
+dnnl_status_t dnnl_memory_create_host_scalar(dnnl_memory_t *memory,
+                                             const_dnnl_memory_desc_t memory_desc,
+                                             void *scalar_ptr);
+
+/// Writes the memory's descriptor to `*memory_desc`. The descriptor belongs to
+/// the memory object: do not destroy it.
+DNNL_API
+dnnl_status_t dnnl_memory_get_memory_desc(const_dnnl_memory_t memory,
+                                          const_dnnl_memory_desc_t *memory_desc);
+
+/// Writes the memory's engine to `*engine` (not a new reference).
+DNNL_API dnnl_status_t dnnl_memory_get_engine(const_dnnl_memory_t memory, dnnl_engine_t *engine);
+
+/// Maps buffer 0 for host access; see `dnnl_memory_map_data_v2`.
+DNNL_API dnnl_status_t dnnl_memory_map_data(const_dnnl_memory_t memory, void **mapped_ptr);
+
+/// Maps buffer `index` for host access: `*mapped_ptr` holds its current
+/// contents until `dnnl_memory_unmap_data_v2` writes them back. Host memory is
+/// returned directly; OpenCL buffers are mapped, device USM is staged.
+DNNL_API
+dnnl_status_t dnnl_memory_map_data_v2(const_dnnl_memory_t memory,
+                                      void **mapped_ptr,
+                                      int index);
+
+/// Unmaps buffer 0; see `dnnl_memory_unmap_data_v2`.
+DNNL_API dnnl_status_t dnnl_memory_unmap_data(const_dnnl_memory_t memory, void *mapped_ptr);
+
+/// Ends the mapping of buffer `index` made by `dnnl_memory_map_data_v2`,
+/// writing the host copy back. A NULL `mapped_ptr` does nothing.
+DNNL_API
+dnnl_status_t dnnl_memory_unmap_data_v2(const_dnnl_memory_t memory,
+                                        void *mapped_ptr,
+                                        int index);
+
+/// Writes data handle 0 to `*handle`; see `dnnl_memory_get_data_handle_v2`.
+DNNL_API dnnl_status_t dnnl_memory_get_data_handle(const_dnnl_memory_t memory, void **handle);
+
+/// Writes data handle `index` to `*handle`: the host pointer, the `cl_mem` or
+/// the USM pointer, or NULL when the memory has no buffer. Not a new reference.
+DNNL_API
+dnnl_status_t dnnl_memory_get_data_handle_v2(const_dnnl_memory_t memory,
+                                             void **handle,
+                                             int index);
+
+/// Sets data handle 0; see `dnnl_memory_set_data_handle_v2`.
+DNNL_API dnnl_status_t dnnl_memory_set_data_handle(dnnl_memory_t memory, void *handle);
+
+/// Replaces data handle `index` with `handle` (same meanings as at creation;
+/// on an OpenCL engine of the buffer kind, a `cl_mem` cast to `void *`). The
+/// previous buffer is released if it was a retained `cl_mem`, freed if ours.
+DNNL_API
+dnnl_status_t dnnl_memory_set_data_handle_v2(dnnl_memory_t memory,
+                                             void *handle,
+                                             int index);
+
+/// Copies the value of a host-scalar memory object to `value`.
+DNNL_API dnnl_status_t dnnl_memory_get_host_scalar_value(const_dnnl_memory_t memory, void *value);
+
+/// Sets the value of a host-scalar memory object from `value`.
+DNNL_API dnnl_status_t dnnl_memory_set_host_scalar_value(dnnl_memory_t memory, const void *value);
+
+/// Releases the caller's memory handle. A buffer the library allocated is
+/// freed once no primitive execution uses it; the caller's buffer is not.
 /// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
 DNNL_API dnnl_status_t dnnl_memory_destroy(dnnl_memory_t memory);
 
@@ -553,77 +639,6 @@ DNNL_API
 dnnl_status_t dnnl_post_ops_get_params_prelu(const_dnnl_post_ops_t post_ops,
                                              int index,
                                              int *mask);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_create(dnnl_memory_t *memory,
-                                 const_dnnl_memory_desc_t memory_desc,
-                                 dnnl_engine_t engine,
-                                 void *handle);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_create_v2(dnnl_memory_t *memory,
-                                    const_dnnl_memory_desc_t memory_desc,
-                                    dnnl_engine_t engine,
-                                    int nhandles,
-                                    void **handles);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_create_host_scalar(dnnl_memory_t *memory,
-                                             const_dnnl_memory_desc_t memory_desc,
-                                             void *scalar_ptr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_get_memory_desc(const_dnnl_memory_t memory,
-                                          const_dnnl_memory_desc_t *memory_desc);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_memory_get_engine(const_dnnl_memory_t memory, dnnl_engine_t *engine);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_memory_map_data(const_dnnl_memory_t memory, void **mapped_ptr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_map_data_v2(const_dnnl_memory_t memory,
-                                      void **mapped_ptr,
-                                      int index);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_memory_unmap_data(const_dnnl_memory_t memory, void *mapped_ptr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_unmap_data_v2(const_dnnl_memory_t memory,
-                                        void *mapped_ptr,
-                                        int index);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_memory_get_data_handle(const_dnnl_memory_t memory, void **handle);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_memory_set_data_handle(dnnl_memory_t memory, void *handle);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_get_data_handle_v2(const_dnnl_memory_t memory,
-                                             void **handle,
-                                             int index);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_memory_set_data_handle_v2(dnnl_memory_t memory,
-                                             void *handle,
-                                             int index);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_memory_get_host_scalar_value(const_dnnl_memory_t memory, void *value);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_memory_set_host_scalar_value(dnnl_memory_t memory, const void *value);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API

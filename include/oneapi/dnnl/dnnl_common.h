@@ -15,6 +15,22 @@
 extern "C" {
 #endif // __cplusplus
 
+/// Returns the number of engines of `kind`: 1 for `dnnl_cpu`, the number of
+/// OpenCL devices for `dnnl_gpu` (see the README for their order and the
+/// `ONEDNN_OCL_DEVICES` filter), 0 for anything else.
+DNNL_API size_t dnnl_engine_get_count(dnnl_engine_kind_t kind);
+
+/// Creates the engine of `kind` at `index`. A GPU engine gets its own OpenCL
+/// context on the device. The caller owns `*engine` and releases it with
+/// `dnnl_engine_destroy`.
+DNNL_API
+dnnl_status_t dnnl_engine_create(dnnl_engine_t *engine,
+                                 dnnl_engine_kind_t kind,
+                                 size_t index);
+
+/// Writes the kind of `engine` to `*kind`.
+DNNL_API dnnl_status_t dnnl_engine_get_kind(dnnl_engine_t engine, dnnl_engine_kind_t *kind);
+
 /// Releases the caller's engine handle. Objects created on the engine keep it
 /// alive until they are destroyed too.
 /// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
@@ -41,33 +57,25 @@ DNNL_API dnnl_status_t dnnl_get_default_fpmath_mode(dnnl_fpmath_mode_t *mode);
 /// Returns `dnnl_invalid_arguments` for a value that is not a `dnnl_fpmath_mode_t`.
 DNNL_API dnnl_status_t dnnl_set_default_fpmath_mode(dnnl_fpmath_mode_t mode);
 
-/// Releases the caller's stream handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
-DNNL_API dnnl_status_t dnnl_stream_destroy(dnnl_stream_t stream);
-
-/// Not implemented yet: returns 0 (the neutral value of its type).
-DNNL_API size_t dnnl_engine_get_count(dnnl_engine_kind_t kind);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_engine_create(dnnl_engine_t *engine,
-                                 dnnl_engine_kind_t kind,
-                                 size_t index);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_engine_get_kind(dnnl_engine_t engine, dnnl_engine_kind_t *kind);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Creates a stream on `engine` with `flags` (`dnnl_stream_in_order`, the
+/// default, or `dnnl_stream_out_of_order`, optionally with
+/// `dnnl_stream_profiling`). On an OpenCL engine the stream gets its own
+/// command queue. The caller owns `*stream` and releases it with `dnnl_stream_destroy`.
 DNNL_API
 dnnl_status_t dnnl_stream_create(dnnl_stream_t *stream,
                                  dnnl_engine_t engine,
                                  unsigned int flags);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Writes the engine of `stream` to `*engine`. The engine is not a new
+/// reference: do not destroy it on the stream's behalf.
 DNNL_API dnnl_status_t dnnl_stream_get_engine(const_dnnl_stream_t stream, dnnl_engine_t *engine);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Waits until everything submitted to `stream` has completed.
 DNNL_API dnnl_status_t dnnl_stream_wait(dnnl_stream_t stream);
+
+/// Releases the caller's stream handle.
+/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+DNNL_API dnnl_status_t dnnl_stream_destroy(dnnl_stream_t stream);
 
 #ifdef __cplusplus
 }  // extern "C"

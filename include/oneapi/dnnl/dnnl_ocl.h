@@ -15,7 +15,54 @@
 extern "C" {
 #endif // __cplusplus
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Writes the cache blob id of `device` (its platform, name, vendor, driver,
+/// and this library's version and build) to `cache_blob_id`, or, when
+/// `cache_blob_id` is NULL, its size to `*size`. Otherwise `*size` must be that size.
+DNNL_API
+dnnl_status_t dnnl_ocl_interop_engine_get_cache_blob_id(cl_device_id device,
+                                                        size_t *size,
+                                                        uint8_t *cache_blob_id);
+
+/// Writes the engine's cache blob (its compiled programs as device binaries;
+/// empty while it has compiled nothing) to `cache_blob`, or, when
+/// `cache_blob` is NULL, its size to `*size`. Otherwise `*size` must be that size.
+DNNL_API
+dnnl_status_t dnnl_ocl_interop_engine_get_cache_blob(dnnl_engine_t engine,
+                                                     size_t *size,
+                                                     uint8_t *cache_blob);
+
+/// Creates a GPU engine on the user's `device` and `context` and loads the
+/// programs of `cache_blob` into it. A blob made for another device, driver
+/// or library version, or a corrupted one, is refused with
+/// `dnnl_invalid_arguments`.
+DNNL_API
+dnnl_status_t dnnl_ocl_interop_engine_create_from_cache_blob(dnnl_engine_t *engine,
+                                                             cl_device_id device,
+                                                             cl_context context,
+                                                             size_t size,
+                                                             const uint8_t *cache_blob);
+
+/// Creates a GPU engine on the user's `device` and `context` (both retained
+/// until the engine is destroyed). The caller owns `*engine`.
+DNNL_API
+dnnl_status_t dnnl_ocl_interop_engine_create(dnnl_engine_t *engine,
+                                             cl_device_id device,
+                                             cl_context context);
+
+/// Writes the engine's OpenCL context to `*context`: borrowed, not retained.
+DNNL_API
+dnnl_status_t dnnl_ocl_interop_engine_get_context(dnnl_engine_t engine,
+                                                  cl_context *context);
+
+/// Writes the engine's OpenCL device to `*device`: borrowed, not retained.
+DNNL_API dnnl_status_t dnnl_ocl_interop_get_device(dnnl_engine_t engine, cl_device_id *device);
+
+/// Creates a memory object of `memory_kind` on an OpenCL engine. `handle` is
+/// `DNNL_MEMORY_ALLOCATE` (a buffer, or device USM, owned by the library),
+/// `DNNL_MEMORY_NONE`, or the user's `cl_mem` (buffer kind, retained while
+/// used) or USM pointer (USM kind, never freed by the library). USM needs a
+/// device with `cl_intel_unified_shared_memory`; elsewhere it is
+/// `dnnl_unimplemented`. The caller owns `*memory`.
 DNNL_API
 dnnl_status_t dnnl_ocl_interop_memory_create(dnnl_memory_t *memory,
                                              const_dnnl_memory_desc_t memory_desc,
@@ -23,7 +70,8 @@ dnnl_status_t dnnl_ocl_interop_memory_create(dnnl_memory_t *memory,
                                              dnnl_ocl_interop_memory_kind_t memory_kind,
                                              void *handle);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// As `dnnl_ocl_interop_memory_create`, with one handle per buffer the
+/// descriptor needs (`nhandles` of them).
 DNNL_API
 dnnl_status_t dnnl_ocl_interop_memory_create_v2(dnnl_memory_t *memory,
                                                 const_dnnl_memory_desc_t memory_desc,
@@ -32,62 +80,32 @@ dnnl_status_t dnnl_ocl_interop_memory_create_v2(dnnl_memory_t *memory,
                                                 int nhandles,
                                                 void **handles);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Writes the memory's kind (USM or buffer) to `*memory_kind`.
 DNNL_API
 dnnl_status_t dnnl_ocl_interop_memory_get_memory_kind(const_dnnl_memory_t memory,
                                                       dnnl_ocl_interop_memory_kind_t *memory_kind);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Writes the memory's `cl_mem` to `*mem_object`: borrowed, not retained
+/// (NULL when the memory has no buffer, or `memory` is NULL).
 DNNL_API
 dnnl_status_t dnnl_ocl_interop_memory_get_mem_object(const_dnnl_memory_t memory,
                                                      cl_mem *mem_object);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Replaces the memory's buffer with `mem_object` (retained; the previous
+/// buffer is released, or freed if the library allocated it).
 DNNL_API
 dnnl_status_t dnnl_ocl_interop_memory_set_mem_object(dnnl_memory_t memory,
                                                      cl_mem mem_object);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_ocl_interop_engine_get_cache_blob_id(cl_device_id device,
-                                                        size_t *size,
-                                                        uint8_t *cache_blob_id);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_ocl_interop_engine_get_cache_blob(dnnl_engine_t engine,
-                                                     size_t *size,
-                                                     uint8_t *cache_blob);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_ocl_interop_engine_create_from_cache_blob(dnnl_engine_t *engine,
-                                                             cl_device_id device,
-                                                             cl_context context,
-                                                             size_t size,
-                                                             const uint8_t *cache_blob);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_ocl_interop_engine_create(dnnl_engine_t *engine,
-                                             cl_device_id device,
-                                             cl_context context);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_ocl_interop_engine_get_context(dnnl_engine_t engine,
-                                                  cl_context *context);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_ocl_interop_get_device(dnnl_engine_t engine, cl_device_id *device);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Creates a stream on the user's `queue` (retained until the stream is
+/// destroyed). In-order or out-of-order, and profiling, come from the queue's
+/// own properties. The queue must belong to the engine's device and context.
 DNNL_API
 dnnl_status_t dnnl_ocl_interop_stream_create(dnnl_stream_t *stream,
                                              dnnl_engine_t engine,
                                              cl_command_queue queue);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Writes the stream's command queue to `*queue`: borrowed, not retained.
 DNNL_API
 dnnl_status_t dnnl_ocl_interop_stream_get_command_queue(dnnl_stream_t stream,
                                                         cl_command_queue *queue);
@@ -102,36 +120,43 @@ dnnl_status_t dnnl_ocl_interop_primitive_execute(const_dnnl_primitive_t primitiv
                                                  int ndeps,
                                                  cl_event *return_event);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Creates an engine of `kind` (which must be `dnnl_gpu`) on the user's
+/// `device` and `context`; v1 name of `dnnl_ocl_interop_engine_create`.
 DNNL_API
 dnnl_status_t dnnl_engine_create_ocl(dnnl_engine_t *engine,
                                      dnnl_engine_kind_t kind,
                                      cl_device_id device,
                                      cl_context context);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Writes the engine's OpenCL device to `*device` (borrowed); v1 name of
+/// `dnnl_ocl_interop_get_device`.
 DNNL_API dnnl_status_t dnnl_engine_get_ocl_device(dnnl_engine_t engine, cl_device_id *device);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Writes the engine's OpenCL context to `*context` (borrowed); v1 name of
+/// `dnnl_ocl_interop_engine_get_context`.
 DNNL_API dnnl_status_t dnnl_engine_get_ocl_context(dnnl_engine_t engine, cl_context *context);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Creates a stream on the user's `queue` (retained); v1 name of
+/// `dnnl_ocl_interop_stream_create`.
 DNNL_API
 dnnl_status_t dnnl_stream_create_ocl(dnnl_stream_t *stream,
                                      dnnl_engine_t engine,
                                      cl_command_queue queue);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Writes the stream's command queue to `*queue` (borrowed); v1 name of
+/// `dnnl_ocl_interop_stream_get_command_queue`.
 DNNL_API
 dnnl_status_t dnnl_stream_get_ocl_command_queue(dnnl_stream_t stream,
                                                 cl_command_queue *queue);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Writes the memory's `cl_mem` to `*mem_object` (borrowed); v1 name of
+/// `dnnl_ocl_interop_memory_get_mem_object`.
 DNNL_API
 dnnl_status_t dnnl_memory_get_ocl_mem_object(const_dnnl_memory_t memory,
                                              cl_mem *mem_object);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Replaces the memory's buffer with `mem_object` (retained); v1 name of
+/// `dnnl_ocl_interop_memory_set_mem_object`.
 DNNL_API dnnl_status_t dnnl_memory_set_ocl_mem_object(dnnl_memory_t memory, cl_mem mem_object);
 
 #ifdef __cplusplus

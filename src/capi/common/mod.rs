@@ -3,9 +3,7 @@
 pub mod engine;
 pub mod service;
 pub mod stream;
-pub mod unimplemented;
 
 pub use engine::*;
 pub use service::*;
 pub use stream::*;
-pub use unimplemented::*;

@@ -1,5 +1,17 @@
-//! Entry points of `dnnl_ocl.h`.
+//! Entry points of `dnnl_ocl.h`, and the oneDNN v1 names of the OpenCL
+//! interoperability API (seeds: ocl_interop_guide_v1.md), which newer oneDNN
+//! dropped and we keep.
 
+pub mod cache_blob;
+pub mod engine;
+pub mod memory;
+pub mod stream;
 pub mod unimplemented;
+pub mod v1;
 
+pub use cache_blob::*;
+pub use engine::*;
+pub use memory::*;
+pub use stream::*;
 pub use unimplemented::*;
+pub use v1::*;

@@ -1,0 +1,140 @@
+//! Engines: where primitives run and memory lives.
+//!
+//! Layer: core. A CPU engine runs native Rust kernels; a GPU engine is an
+//! OpenCL device and context (`runtime::ocl`), either the library's own
+//! (`dnnl_engine_create(dnnl_gpu, i)`) or the user's (interop). Level Zero
+//! engines arrive with issue 5.
+
+#![allow(non_upper_case_globals)]
+
+use std::sync::Arc;
+
+use crate::abi::*;
+use crate::core::error::{Error, Result};
+
+/// The kind of an engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EngineKind {
+    /// The host CPU.
+    Cpu,
+    /// A GPU (any OpenCL device in this library).
+    Gpu,
+}
+
+impl TryFrom<dnnl_engine_kind_t> for EngineKind {
+    type Error = Error;
+
+    fn try_from(kind: dnnl_engine_kind_t) -> Result<Self> {
+        match kind {
+            dnnl_cpu => Ok(EngineKind::Cpu),
+            dnnl_gpu => Ok(EngineKind::Gpu),
+            dnnl_any_engine => Err(Error::invalid("engine kind 'any' cannot be created")),
+            other => Err(Error::invalid(format!("{} is not an engine kind", other.0))),
+        }
+    }
+}
+
+impl EngineKind {
+    /// The C value.
+    pub fn to_c(self) -> dnnl_engine_kind_t {
+        match self {
+            EngineKind::Cpu => dnnl_cpu,
+            EngineKind::Gpu => dnnl_gpu,
+        }
+    }
+
+    /// The name oneDNN's verbose lines use.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Cpu => "cpu",
+            EngineKind::Gpu => "gpu",
+        }
+    }
+}
+
+/// What an engine runs on.
+pub enum Backend {
+    /// Native Rust kernels on the host's threads.
+    Cpu,
+    /// An OpenCL device and context.
+    Ocl(Box<crate::core::ocl_engine::OclEngine>),
+}
+
+/// An engine. Streams, memory objects and primitives hold an `Arc<Engine>`, so
+/// an engine lives until the last of them is destroyed.
+pub struct Engine {
+    kind: EngineKind,
+    index: usize,
+    backend: Backend,
+}
+
+impl Engine {
+    /// The number of engines of `kind` that `create` accepts indices for.
+    pub fn count(kind: EngineKind) -> usize {
+        match kind {
+            EngineKind::Cpu => 1,
+            EngineKind::Gpu => crate::core::ocl_engine::device_count(),
+        }
+    }
+
+    /// Creates the engine of `kind` at `index`.
+    pub fn create(kind: EngineKind, index: usize) -> Result<Arc<Engine>> {
+        let count = Engine::count(kind);
+        if index >= count {
+            return Err(Error::invalid(format!(
+                "no {} engine {index}: {count} available",
+                kind.name()
+            )));
+        }
+        let backend = match kind {
+            EngineKind::Cpu => Backend::Cpu,
+            EngineKind::Gpu => {
+                Backend::Ocl(Box::new(crate::core::ocl_engine::OclEngine::create(index)?))
+            }
+        };
+        Ok(Arc::new(Engine {
+            kind,
+            index,
+            backend,
+        }))
+    }
+
+    /// Wraps an OpenCL engine built from user objects (or a cache blob).
+    pub fn from_ocl(
+        kind: EngineKind,
+        index: usize,
+        ocl: crate::core::ocl_engine::OclEngine,
+    ) -> Arc<Engine> {
+        Arc::new(Engine {
+            kind,
+            index,
+            backend: Backend::Ocl(Box::new(ocl)),
+        })
+    }
+
+    /// The engine's kind.
+    pub fn kind(&self) -> EngineKind {
+        self.kind
+    }
+
+    /// The engine's index among the engines of its kind.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// What the engine runs on.
+    pub fn backend(&self) -> &Backend {
+        &self.backend
+    }
+
+    /// The OpenCL side of the engine, or an invalid-arguments error naming `what`
+    /// needed it.
+    pub fn ocl(&self, what: &str) -> Result<&crate::core::ocl_engine::OclEngine> {
+        match &self.backend {
+            Backend::Ocl(ocl) => Ok(ocl),
+            Backend::Cpu => Err(Error::invalid(format!(
+                "{what} needs an OpenCL engine, not a CPU engine"
+            ))),
+        }
+    }
+}

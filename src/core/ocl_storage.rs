@@ -1,0 +1,232 @@
+//! The data of a memory object on an OpenCL engine: a buffer (`cl_mem`) or a
+//! USM allocation, the library's own or the user's.
+//!
+//! Layer: core, over `runtime::ocl`. A user `cl_mem` is retained while held
+//! and released when replaced or when the memory dies; a user USM pointer is
+//! never freed. What the library allocates starts zeroed, by a kernel built
+//! through the engine's program cache (so the cache blob has something real
+//! to carry from the first allocation on).
+
+use std::ffi::c_void;
+
+use crate::core::error::{Error, Result};
+use crate::core::memory::DataHandle;
+use crate::core::ocl_engine::OclEngine;
+use crate::runtime::ocl::{self, KernelArg, MapAccess, Mem, UsmAlloc, UsmKind, sys};
+
+/// The OpenCL memory kinds of `dnnl_ocl_interop_memory_kind_t`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OclKind {
+    /// Unified shared memory (Intel's extension).
+    Usm,
+    /// An OpenCL buffer.
+    Buffer,
+}
+
+/// Alignment of USM the library allocates (oneDNN's GPU buffer alignment).
+const USM_ALIGNMENT: u32 = 128;
+
+/// The kernel that zeroes new allocations: 16 bytes per work-item.
+const ZERO_FILL_SOURCE: &str = r#"
+kernel void dnnl_zero_fill(global uchar *dst, ulong size) {
+    ulong i = (ulong)get_global_id(0) * 16;
+    if (i + 16 <= size) {
+        vstore4((uint4)(0), 0, (global uint *)(dst + i));
+    } else {
+        for (ulong j = i; j < size; ++j) dst[j] = 0;
+    }
+}
+"#;
+
+/// One buffer of an OpenCL memory object.
+pub enum OclStorage {
+    /// A `cl_mem`, retained (or created) by us.
+    Buffer(Mem),
+    /// A USM pointer: ours (`owned`) or the user's.
+    Usm {
+        addr: usize,
+        kind: UsmKind,
+        owned: Option<UsmAlloc>,
+    },
+}
+
+impl OclStorage {
+    /// The storage for `handle` (never `DataHandle::None`, which has none) of
+    /// `size` bytes on `engine`.
+    pub fn new(
+        engine: &OclEngine,
+        kind: OclKind,
+        size: usize,
+        handle: DataHandle,
+    ) -> Result<OclStorage> {
+        match (kind, handle) {
+            (_, DataHandle::None) => Err(Error::invalid("no storage for DNNL_MEMORY_NONE")),
+            (OclKind::Buffer, DataHandle::Allocate) => {
+                let mem = Mem::create(engine.context(), size)?;
+                let storage = OclStorage::Buffer(mem);
+                storage.zero(engine, size)?;
+                Ok(storage)
+            }
+            (OclKind::Buffer, DataHandle::User(addr)) => {
+                // SAFETY: the C contract: a handle of a buffer-kind memory is a `cl_mem`.
+                let mem = unsafe { Mem::retain_borrowed(addr as sys::cl_mem) }?;
+                if mem.context()? != *engine.context() {
+                    return Err(Error::invalid(
+                        "the cl_mem belongs to another OpenCL context than the engine",
+                    ));
+                }
+                let have = mem.size()?;
+                if have < size {
+                    return Err(Error::invalid(format!(
+                        "the cl_mem has {have} bytes, the memory descriptor needs {size}"
+                    )));
+                }
+                Ok(OclStorage::Buffer(mem))
+            }
+            (OclKind::Usm, DataHandle::Allocate) => {
+                let alloc = ocl::usm_alloc(
+                    engine.context(),
+                    engine.device(),
+                    UsmKind::Device,
+                    size,
+                    USM_ALIGNMENT,
+                )?;
+                let storage = OclStorage::Usm {
+                    addr: alloc.ptr() as usize,
+                    kind: UsmKind::Device,
+                    owned: Some(alloc),
+                };
+                storage.zero(engine, size)?;
+                Ok(storage)
+            }
+            (OclKind::Usm, DataHandle::User(addr)) => {
+                if !ocl::supports_usm(engine.device()) {
+                    return Err(Error::unimplemented(format!(
+                        "USM memory needs cl_intel_unified_shared_memory, which device '{}' does not have",
+                        engine.info().name
+                    )));
+                }
+                let kind = ocl::usm_kind(engine.context(), addr as *const c_void)?;
+                if kind == UsmKind::Unknown {
+                    return Err(Error::invalid(
+                        "the pointer is not USM of the engine's OpenCL context",
+                    ));
+                }
+                Ok(OclStorage::Usm {
+                    addr,
+                    kind,
+                    owned: None,
+                })
+            }
+        }
+    }
+
+    /// The handle C sees: the `cl_mem` or the USM pointer.
+    pub fn handle(&self) -> usize {
+        match self {
+            OclStorage::Buffer(mem) => mem.raw() as usize,
+            OclStorage::Usm { addr, .. } => *addr,
+        }
+    }
+
+    /// The buffer, for kernels that take one.
+    pub fn kernel_arg(&self) -> KernelArg<'_> {
+        match self {
+            OclStorage::Buffer(mem) => KernelArg::Mem(mem),
+            OclStorage::Usm { addr, .. } => KernelArg::Usm(*addr as *const c_void),
+        }
+    }
+
+    fn zero(&self, engine: &OclEngine, size: usize) -> Result<()> {
+        if size == 0 {
+            return Ok(());
+        }
+        let kernel = engine.kernel(ZERO_FILL_SOURCE, "", "dnnl_zero_fill")?;
+        let queue = engine.service_queue()?;
+        let items = size.div_ceil(16);
+        queue.enqueue_kernel(
+            &kernel,
+            &[self.kernel_arg(), KernelArg::U64(size as u64)],
+            &[items],
+            None,
+            &[],
+        )?;
+        queue.finish()
+    }
+
+    /// Makes `size` bytes host-accessible with their current contents.
+    pub fn map(&self, engine: &OclEngine, size: usize) -> Result<Mapping> {
+        if size == 0 {
+            return Ok(Mapping::Direct(0));
+        }
+        let queue = engine.service_queue()?;
+        match self {
+            OclStorage::Buffer(mem) => {
+                let (ptr, _event) = queue.map_buffer(mem, MapAccess::ReadWrite, 0, size, &[])?;
+                Ok(Mapping::Buffer(ptr as usize))
+            }
+            OclStorage::Usm {
+                addr,
+                kind: UsmKind::Host | UsmKind::Shared,
+                ..
+            } => {
+                // Host and shared USM are host-accessible once the device is idle.
+                queue.finish()?;
+                Ok(Mapping::Direct(*addr))
+            }
+            OclStorage::Usm { addr, .. } => {
+                let staging = ocl::usm_alloc(
+                    engine.context(),
+                    engine.device(),
+                    UsmKind::Host,
+                    size,
+                    USM_ALIGNMENT,
+                )?;
+                // SAFETY: both pointers hold `size` bytes; the copy blocks.
+                unsafe {
+                    queue.usm_memcpy(true, staging.ptr(), *addr as *const c_void, size, &[])
+                }?;
+                Ok(Mapping::Staged { staging, size })
+            }
+        }
+    }
+
+    /// Ends a mapping, writing the host copy back.
+    pub fn unmap(&self, engine: &OclEngine, mapping: Mapping) -> Result<()> {
+        let queue = engine.service_queue()?;
+        match (self, mapping) {
+            (_, Mapping::Direct(_)) => Ok(()),
+            (OclStorage::Buffer(mem), Mapping::Buffer(ptr)) => {
+                // SAFETY: `ptr` is the mapping of `mem` made by `map`; nothing uses it after this.
+                unsafe { queue.unmap_buffer(mem, ptr as *mut c_void, &[]) }?;
+                queue.finish()
+            }
+            (OclStorage::Usm { addr, .. }, Mapping::Staged { staging, size }) => {
+                // SAFETY: both pointers hold `size` bytes; the copy blocks.
+                unsafe { queue.usm_memcpy(true, *addr as *mut c_void, staging.ptr(), size, &[]) }?;
+                Ok(())
+            }
+            _ => Err(Error::runtime("a mapping does not match its storage")),
+        }
+    }
+}
+
+/// A host view made by [`OclStorage::map`].
+pub enum Mapping {
+    /// The storage itself (host/shared USM), or nothing for size 0.
+    Direct(usize),
+    /// A `clEnqueueMapBuffer` pointer.
+    Buffer(usize),
+    /// A host USM copy of device USM, written back at unmap.
+    Staged { staging: UsmAlloc, size: usize },
+}
+
+impl Mapping {
+    /// The host address the caller gets.
+    pub fn host_addr(&self) -> usize {
+        match self {
+            Mapping::Direct(addr) | Mapping::Buffer(addr) => *addr,
+            Mapping::Staged { staging, .. } => staging.ptr() as usize,
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! Streams: the order in which work is submitted to an engine.
+//!
+//! Layer: core. A CPU stream runs each execution to completion on the calling
+//! thread (and the host's worker threads), so in-order and out-of-order are
+//! both trivially honoured. An OpenCL stream wraps a command queue, the
+//! library's own or the user's.
+
+use std::sync::Arc;
+
+use crate::abi::*;
+use crate::core::engine::{Backend, Engine};
+use crate::core::error::{Error, Result};
+use crate::core::ocl_engine::OclQueue;
+
+/// What a stream promises about ordering and timing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamFlags {
+    /// Executions may run in any order (dependencies through events only).
+    pub out_of_order: bool,
+    /// Executions are timed by the device.
+    pub profiling: bool,
+}
+
+impl StreamFlags {
+    /// Checks `dnnl_stream_flags_t` bits: in-order and out-of-order exclude
+    /// each other; profiling may join either; nothing else may be set.
+    pub fn from_c(flags: u32) -> Result<StreamFlags> {
+        let in_order = dnnl_stream_in_order.0;
+        let out_of_order = dnnl_stream_out_of_order.0;
+        let profiling = 0x4;
+        if flags & !(in_order | out_of_order | profiling) != 0 {
+            return Err(Error::invalid(format!(
+                "stream flags {flags:#x} have unknown bits"
+            )));
+        }
+        if flags & in_order != 0 && flags & out_of_order != 0 {
+            return Err(Error::invalid(
+                "a stream cannot be both in-order and out-of-order",
+            ));
+        }
+        Ok(StreamFlags {
+            out_of_order: flags & out_of_order != 0,
+            profiling: flags & profiling != 0,
+        })
+    }
+
+    /// The `dnnl_stream_flags_t` bits.
+    pub fn to_c(self) -> u32 {
+        let order = if self.out_of_order {
+            dnnl_stream_out_of_order.0
+        } else {
+            dnnl_stream_in_order.0
+        };
+        order | if self.profiling { 0x4 } else { 0 }
+    }
+}
+
+/// The device side of a stream.
+pub enum StreamBackend {
+    /// Synchronous execution on the host.
+    Cpu,
+    /// An OpenCL command queue.
+    Ocl(OclQueue),
+}
+
+/// A stream. Holds its engine alive.
+pub struct Stream {
+    engine: Arc<Engine>,
+    flags: StreamFlags,
+    backend: StreamBackend,
+}
+
+impl Stream {
+    /// Creates a stream with its own queue (on an OpenCL engine).
+    pub fn create(engine: Arc<Engine>, flags: StreamFlags) -> Result<Arc<Stream>> {
+        let backend = match engine.backend() {
+            Backend::Cpu => {
+                if flags.profiling {
+                    return Err(Error::unimplemented(
+                        "stream profiling is available on GPU engines only",
+                    ));
+                }
+                StreamBackend::Cpu
+            }
+            Backend::Ocl(ocl) => StreamBackend::Ocl(ocl.create_queue(flags)?),
+        };
+        Ok(Arc::new(Stream {
+            engine,
+            flags,
+            backend,
+        }))
+    }
+
+    /// Wraps a user's OpenCL queue, whose own properties give the flags.
+    pub fn from_ocl_queue(engine: Arc<Engine>, queue: OclQueue) -> Arc<Stream> {
+        let flags = queue.flags();
+        Arc::new(Stream {
+            engine,
+            flags,
+            backend: StreamBackend::Ocl(queue),
+        })
+    }
+
+    /// The engine.
+    pub fn engine(&self) -> &Arc<Engine> {
+        &self.engine
+    }
+
+    /// The flags.
+    pub fn flags(&self) -> StreamFlags {
+        self.flags
+    }
+
+    /// The device side.
+    pub fn backend(&self) -> &StreamBackend {
+        &self.backend
+    }
+
+    /// Waits until everything submitted to the stream has completed.
+    pub fn wait(&self) -> Result<()> {
+        match &self.backend {
+            StreamBackend::Cpu => Ok(()),
+            StreamBackend::Ocl(queue) => queue.finish(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_are_checked() {
+        assert_eq!(
+            StreamFlags::from_c(1).unwrap(),
+            StreamFlags {
+                out_of_order: false,
+                profiling: false
+            }
+        );
+        assert_eq!(
+            StreamFlags::from_c(2).unwrap(),
+            StreamFlags {
+                out_of_order: true,
+                profiling: false
+            }
+        );
+        assert_eq!(
+            StreamFlags::from_c(5).unwrap(),
+            StreamFlags {
+                out_of_order: false,
+                profiling: true
+            }
+        );
+        assert_eq!(
+            StreamFlags::from_c(0).unwrap(),
+            StreamFlags {
+                out_of_order: false,
+                profiling: false
+            }
+        );
+        assert!(StreamFlags::from_c(3).is_err());
+        assert!(StreamFlags::from_c(8).is_err());
+    }
+}
