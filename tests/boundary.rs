@@ -39,11 +39,11 @@ fn destroy_rejects_null_and_garbage_handles() {
 
 #[test]
 fn unimplemented_functions_write_nothing() {
-    let mut engine: dnnl_engine_t = garbage();
-    // SAFETY: `engine` is a valid output location.
-    let status = unsafe { dnnl_engine_create(&mut engine, dnnl_cpu, 0) };
+    let mut attr: dnnl_primitive_attr_t = garbage();
+    // SAFETY: `attr` is a valid output location.
+    let status = unsafe { dnnl_primitive_attr_create(&mut attr) };
     assert_eq!(status, dnnl_unimplemented);
-    assert_eq!(engine, garbage());
+    assert_eq!(attr, garbage());
 }
 
 #[test]

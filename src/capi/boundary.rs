@@ -40,7 +40,10 @@ fn finish(function: &'static str, result: std::thread::Result<Result<()>>) -> dn
     let error = match result {
         Ok(Ok(())) => return dnnl_success,
         Ok(Err(error)) => error,
-        Err(panic) => Error::runtime(format!("internal error (panic): {}", panic_message(&panic))),
+        Err(panic) => Error::runtime(format!(
+            "internal error (panic): {}",
+            panic_message(&*panic)
+        )),
     };
     verbose::log_failed_call(component(function), function, &error);
     error.status()
@@ -146,6 +149,8 @@ mod tests {
     fn panics_become_runtime_errors() {
         let status = guard("test_fn", || panic!("boom"));
         assert_eq!(status, dnnl_runtime_error);
+        let payload = catch_unwind(|| panic!("boom {}", 1)).unwrap_err();
+        assert_eq!(panic_message(&*payload), "boom 1");
         assert_eq!(guard_value("test_fn", 7, || -> i32 { panic!("boom") }), 7);
     }
 
