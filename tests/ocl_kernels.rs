@@ -48,18 +48,24 @@ fn kernels_build_run_and_rebuild_from_binaries() {
             }
         };
 
-        let cache = ProgramCache::new(context.clone(), device.clone());
-        let kernel = cache.kernel(ADD_SOURCE, "-DBIAS=1.0f", "add").unwrap();
+        let cache = ProgramCache::new();
+        let kernel = cache
+            .kernel(&context, device, ADD_SOURCE, "-DBIAS=1.0f", "add")
+            .unwrap();
         assert_eq!(kernel.name().unwrap(), "add");
         assert_eq!(kernel.num_args().unwrap(), 4);
         assert!(kernel.work_group_size(device).unwrap() > 0);
         run(&kernel, 1.0);
         run(&kernel.duplicate().unwrap(), 1.0);
         // The same source and options come from the cache.
-        let again = cache.get_or_build(ADD_SOURCE, "-DBIAS=1.0f").unwrap();
+        let again = cache
+            .get_or_build(&context, device, ADD_SOURCE, "-DBIAS=1.0f")
+            .unwrap();
         assert_eq!(again, kernel.program().unwrap());
         assert_eq!(again.kernel_names().unwrap(), vec!["add".to_string()]);
-        cache.kernel(ADD_SOURCE, "-DBIAS=3.0f", "add").unwrap();
+        cache
+            .kernel(&context, device, ADD_SOURCE, "-DBIAS=3.0f", "add")
+            .unwrap();
         assert_eq!(cache.len(), 2);
 
         // Saved as binaries, restored into a new cache, run without the source.
@@ -75,7 +81,7 @@ fn kernels_build_run_and_rebuild_from_binaries() {
             entries[0].1.len(),
             entries[1].1.len()
         );
-        let restored = ProgramCache::new(context.clone(), device.clone());
+        let restored = ProgramCache::new();
         for (key, binary) in entries.clone() {
             restored.insert_binary(key, binary).unwrap();
         }
@@ -83,22 +89,28 @@ fn kernels_build_run_and_rebuild_from_binaries() {
             Program::build_binary(&context, device, &entries[0].1, &entries[0].0.options).unwrap();
         assert_eq!(from_binary.kernel_names().unwrap(), vec!["add".to_string()]);
         run(
-            &restored.kernel(ADD_SOURCE, "-DBIAS=1.0f", "add").unwrap(),
+            &restored
+                .kernel(&context, device, ADD_SOURCE, "-DBIAS=1.0f", "add")
+                .unwrap(),
             1.0,
         );
         run(
-            &restored.kernel(ADD_SOURCE, "-DBIAS=3.0f", "add").unwrap(),
+            &restored
+                .kernel(&context, device, ADD_SOURCE, "-DBIAS=3.0f", "add")
+                .unwrap(),
             3.0,
         );
         assert_eq!(restored.entries().unwrap(), entries);
 
         // A garbage binary is refused and the cache builds the source instead.
-        let garbage = ProgramCache::new(context.clone(), device.clone());
+        let garbage = ProgramCache::new();
         garbage
             .insert_binary(ProgramKey::new(ADD_SOURCE, "-DBIAS=2.0f"), vec![1, 2, 3, 4])
             .unwrap();
         run(
-            &garbage.kernel(ADD_SOURCE, "-DBIAS=2.0f", "add").unwrap(),
+            &garbage
+                .kernel(&context, device, ADD_SOURCE, "-DBIAS=2.0f", "add")
+                .unwrap(),
             2.0,
         );
 
@@ -128,7 +140,13 @@ fn kernels_build_run_and_rebuild_from_binaries() {
             }
             other => panic!("{name}: a broken kernel built: {other:?}"),
         }
-        match cache.kernel(ADD_SOURCE, "-DBIAS=1.0f", "no_such_kernel") {
+        match cache.kernel(
+            &context,
+            device,
+            ADD_SOURCE,
+            "-DBIAS=1.0f",
+            "no_such_kernel",
+        ) {
             Err(Error::Runtime(m)) => assert!(m.contains("CL_INVALID_KERNEL_NAME"), "{m}"),
             other => panic!("{other:?}"),
         }

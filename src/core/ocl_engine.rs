@@ -84,7 +84,7 @@ impl OclEngine {
 
     fn new(device: Device, context: Context) -> Result<OclEngine> {
         let info = device.info()?;
-        let programs = ProgramCache::new(context.clone(), device.clone());
+        let programs = ProgramCache::new();
         Ok(OclEngine {
             device,
             context,
@@ -163,7 +163,8 @@ impl OclEngine {
     /// Builds (or finds in the cache) `source` with `options` and returns a new
     /// kernel object for `name`.
     pub fn kernel(&self, source: &str, options: &str, name: &str) -> Result<ocl::Kernel> {
-        self.programs.kernel(source, options, name)
+        self.programs
+            .kernel(&self.context, &self.device, source, options, name)
     }
 
     /// The cache key of `source` with `options` (for tests of the cache).

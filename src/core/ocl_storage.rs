@@ -107,9 +107,12 @@ impl OclStorage {
                     )));
                 }
                 let kind = ocl::usm_kind(engine.context(), addr as *const c_void)?;
-                if kind == UsmKind::Unknown {
+                // A plain host pointer is USM too on devices that take
+                // system allocations (oneDNN accepts it there as well).
+                if kind == UsmKind::Unknown && !engine.device().supports_system_usm() {
                     return Err(Error::invalid(
-                        "the pointer is not USM of the engine's OpenCL context",
+                        "the pointer is not USM of the engine's OpenCL context, \
+                         and the device does not take system allocations",
                     ));
                 }
                 Ok(OclStorage::Usm {
@@ -167,10 +170,10 @@ impl OclStorage {
             }
             OclStorage::Usm {
                 addr,
-                kind: UsmKind::Host | UsmKind::Shared,
+                kind: UsmKind::Host | UsmKind::Shared | UsmKind::Unknown,
                 ..
             } => {
-                // Host and shared USM are host-accessible once the device is idle.
+                // Host, shared and system memory are host-accessible once the device is idle.
                 queue.finish()?;
                 Ok(Mapping::Direct(*addr))
             }

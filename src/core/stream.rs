@@ -55,6 +55,17 @@ impl StreamFlags {
     }
 }
 
+/// Kernel timings come from events of an in-order queue; oneDNN refuses
+/// profiling on out-of-order queues, and so do we.
+fn check_ocl_profiling(flags: StreamFlags) -> Result<()> {
+    if flags.profiling && flags.out_of_order {
+        return Err(Error::invalid(
+            "OpenCL kernel profiling is not supported with out-of-order queues",
+        ));
+    }
+    Ok(())
+}
+
 /// The device side of a stream.
 pub enum StreamBackend {
     /// Synchronous execution on the host.
@@ -82,7 +93,10 @@ impl Stream {
                 }
                 StreamBackend::Cpu
             }
-            Backend::Ocl(ocl) => StreamBackend::Ocl(ocl.create_queue(flags)?),
+            Backend::Ocl(ocl) => {
+                check_ocl_profiling(flags)?;
+                StreamBackend::Ocl(ocl.create_queue(flags)?)
+            }
         };
         Ok(Arc::new(Stream {
             engine,
@@ -92,13 +106,14 @@ impl Stream {
     }
 
     /// Wraps a user's OpenCL queue, whose own properties give the flags.
-    pub fn from_ocl_queue(engine: Arc<Engine>, queue: OclQueue) -> Arc<Stream> {
+    pub fn from_ocl_queue(engine: Arc<Engine>, queue: OclQueue) -> Result<Arc<Stream>> {
         let flags = queue.flags();
-        Arc::new(Stream {
+        check_ocl_profiling(flags)?;
+        Ok(Arc::new(Stream {
             engine,
             flags,
             backend: StreamBackend::Ocl(queue),
-        })
+        }))
     }
 
     /// The engine.

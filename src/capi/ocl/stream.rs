@@ -14,7 +14,7 @@ pub(crate) fn stream_from_user(
     let engine = handles::resolve(engine)?;
     // SAFETY: the C contract: `queue` is an OpenCL command queue.
     let queue = unsafe { OclQueue::from_user(engine.ocl("an OpenCL stream")?, queue.cast()) }?;
-    Ok(Stream::from_ocl_queue(engine, queue))
+    Stream::from_ocl_queue(engine, queue)
 }
 
 pub(crate) fn queue_of(stream: *const dnnl_stream) -> Result<cl_command_queue> {

@@ -56,18 +56,24 @@ enum Slot {
 }
 
 /// The programs of one engine (one context and device). Thread-safe.
+///
+/// The cache holds no reference to the context or device: the engine that
+/// owns it passes them in. So the reference counts a user sees on the
+/// objects they handed to an engine are exactly those oneDNN documents.
 pub struct ProgramCache {
-    context: Context,
-    device: Device,
     slots: Mutex<BTreeMap<ProgramKey, Slot>>,
 }
 
+impl Default for ProgramCache {
+    fn default() -> Self {
+        ProgramCache::new()
+    }
+}
+
 impl ProgramCache {
-    /// An empty cache for programs of `device` in `context`.
-    pub fn new(context: Context, device: Device) -> ProgramCache {
+    /// An empty cache.
+    pub fn new() -> ProgramCache {
         ProgramCache {
-            context,
-            device,
             slots: Mutex::new(BTreeMap::new()),
         }
     }
@@ -75,7 +81,13 @@ impl ProgramCache {
     /// The program of `source` with `options`: cached, built from a saved
     /// binary, or built from the source (and cached). Builds run without the
     /// cache's lock; when two threads build one program, the first one stored wins.
-    pub fn get_or_build(&self, source: &str, options: &str) -> Result<Program> {
+    pub fn get_or_build(
+        &self,
+        context: &Context,
+        device: &Device,
+        source: &str,
+        options: &str,
+    ) -> Result<Program> {
         let key = ProgramKey::new(source, options);
         let saved = match self.slots.lock()?.get(&key) {
             Some(Slot::Built(program, _)) => return Ok(program.clone()),
@@ -84,7 +96,7 @@ impl ProgramCache {
         };
         let mut built = None;
         if let Some(binary) = saved {
-            match Program::build_binary(&self.context, &self.device, &binary, options) {
+            match Program::build_binary(context, device, &binary, options) {
                 Ok(program) => built = Some((program, Some(binary))),
                 Err(e) if verbose::enabled(verbose::flag::WARN) => verbose::emit_line(
                     "common,warn,",
@@ -96,7 +108,7 @@ impl ProgramCache {
         let (program, binary) = match built {
             Some(found) => found,
             None => (
-                Program::build_source(&self.context, &self.device, source, options)?,
+                Program::build_source(context, device, source, options)?,
                 None,
             ),
         };
@@ -111,8 +123,16 @@ impl ProgramCache {
     }
 
     /// A new kernel object for `name` in the program of `source` with `options`.
-    pub fn kernel(&self, source: &str, options: &str, name: &str) -> Result<Kernel> {
-        self.get_or_build(source, options)?.kernel(name)
+    pub fn kernel(
+        &self,
+        context: &Context,
+        device: &Device,
+        source: &str,
+        options: &str,
+        name: &str,
+    ) -> Result<Kernel> {
+        self.get_or_build(context, device, source, options)?
+            .kernel(name)
     }
 
     /// Every program as (key, device binary), sorted by key, so the same

@@ -151,6 +151,16 @@ impl Device {
         )
     }
 
+    /// Whether kernels may use pointers from the system allocator (`malloc`)
+    /// as USM: `CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL` is not 0.
+    /// False on devices without `cl_intel_unified_shared_memory`.
+    pub fn supports_system_usm(&self) -> bool {
+        self.has_extension("cl_intel_unified_shared_memory")
+            && self
+                .scalar::<u64>(CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL)
+                .is_ok_and(|caps| caps != 0)
+    }
+
     /// `CL_DEVICE_NAME`.
     pub fn name(&self) -> Result<String> {
         self.string(CL_DEVICE_NAME)

@@ -161,6 +161,7 @@ pub const CL_PROFILING_COMMAND_END: cl_profiling_info = 0x1283;
 pub const CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL: cl_device_info = 0x4190;
 pub const CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL: cl_device_info = 0x4191;
 pub const CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL: cl_device_info = 0x4192;
+pub const CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL: cl_device_info = 0x4194;
 pub const CL_MEM_ALLOC_TYPE_INTEL: cl_mem_info_intel = 0x419A;
 pub const CL_MEM_ALLOC_BASE_PTR_INTEL: cl_mem_info_intel = 0x419B;
 pub const CL_MEM_ALLOC_SIZE_INTEL: cl_mem_info_intel = 0x419C;

@@ -1,0 +1,63 @@
+# OpenCL interop tests (dnnl_ocl.h, and the generic engine/stream/memory API on
+# OpenCL engines). Each runs once per OpenCL runtime (<name>@pocl, <name>@intel) and
+# skips (77) when no OpenCL device is visible. Included from tests-c/CMakeLists.txt.
+
+find_package(OpenCL QUIET)
+if(NOT OpenCL_FOUND)
+  message(STATUS "tests-c/interop/ocl: OpenCL headers or ICD loader not found "
+                 "(apt-get install ocl-icd-opencl-dev opencl-headers): OpenCL tests not built")
+  return()
+endif()
+
+# dnnl_ocl_test(<name> <source> [LABELS ...] [OPENCL] [ENVIRONMENT ...]): a C test that
+# calls OpenCL directly.
+function(dnnl_ocl_test name source)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "OPENCL" "" "LABELS;ENVIRONMENT")
+  set(labels "api;ocl")
+  if(arg_LABELS)
+    string(REPLACE "\\;" ";" arg_LABELS "${arg_LABELS}")
+    list(APPEND labels ${arg_LABELS})
+  endif()
+  set(extra)
+  if(arg_OPENCL)
+    list(APPEND extra OPENCL)
+  endif()
+  if(arg_ENVIRONMENT)
+    list(APPEND extra ENVIRONMENT ${arg_ENVIRONMENT})
+  endif()
+  dnnl_c_test(${name} SOURCES interop/ocl/${source} LABELS "${labels}" TIMEOUT 60 ${extra})
+  target_link_libraries(${name} PRIVATE OpenCL::OpenCL)
+  target_compile_definitions(${name} PRIVATE CL_TARGET_OPENCL_VERSION=300)
+endfunction()
+
+dnnl_ocl_test(ocl_engine_count engine_count.c OPENCL)
+dnnl_ocl_test(ocl_engine_interop engine_interop.c OPENCL)
+dnnl_ocl_test(ocl_engine_v1 engine_v1.c OPENCL)
+dnnl_ocl_test(ocl_stream stream.c OPENCL)
+dnnl_ocl_test(ocl_stream_interop stream_interop.c OPENCL)
+dnnl_ocl_test(ocl_memory_buffer memory_buffer.c OPENCL)
+dnnl_ocl_test(ocl_memory_user_buffer memory_user_buffer.c OPENCL)
+dnnl_ocl_test(ocl_memory_set_data_handle memory_set_data_handle.c OPENCL)
+dnnl_ocl_test(ocl_memory_invalid memory_invalid.c OPENCL)
+dnnl_ocl_test(ocl_memory_foreign_context memory_foreign_context.c OPENCL LABELS ours-only)
+dnnl_ocl_test(ocl_memory_v2 memory_v2.c OPENCL)
+dnnl_ocl_test(ocl_memory_usm memory_usm.c OPENCL)
+dnnl_ocl_test(ocl_cache_blob cache_blob.c OPENCL)
+
+# Both runtimes at once: objects of one platform given to engines of the other.
+dnnl_ocl_test(ocl_two_platforms two_platforms.c
+              ENVIRONMENT "OCL_ICD_VENDORS=${CMAKE_SOURCE_DIR}/.venv/icd/all"
+                          "ASAN_OPTIONS=detect_leaks=0")
+
+# Ours only: on PoCL (no USM extension) a USM request says why it is unimplemented
+# under ONEDNN_VERBOSE=check.
+if("pocl" IN_LIST DNNL_OCL_RUNTIMES)
+  add_test(NAME ocl_memory_usm_verbose@pocl
+           COMMAND sh "${_dnnl_ocl_runner}" pocl "${DNNL_OCL_ICD_pocl}"
+                   "${DNNL_OCL_ICD_ROOT}/pocl" "${_dnnl_ocl_hint_pocl}"
+                   $<TARGET_FILE:ocl_memory_usm>)
+  set_tests_properties(ocl_memory_usm_verbose@pocl PROPERTIES
+    LABELS "api;ocl;pocl;ours-only" TIMEOUT 60 SKIP_RETURN_CODE 77
+    ENVIRONMENT "ONEDNN_VERBOSE=check;ASAN_OPTIONS=detect_leaks=0"
+    PASS_REGULAR_EXPRESSION "common,check,dnnl_ocl_interop_memory_create,unimplemented,[^\n]*cl_intel_unified_shared_memory.*USM requests return dnnl_unimplemented: ok")
+endif()
