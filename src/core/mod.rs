@@ -2,8 +2,7 @@
 //! services every part uses (errors, the handle registry, verbose logging).
 //!
 //! Layer: below `capi`, above `runtime` and `prims`. Ordinary safe Rust: it
-//! never sees a C caller's pointer and never calls back into `capi` (the only
-//! exception is the status naming the verbose log borrows from `capi::debug`).
+//! never sees a C caller's pointer and never calls back into `capi`.
 
 pub mod cache_blob;
 pub mod engine;
@@ -13,8 +12,11 @@ pub mod handles;
 pub mod host_buffer;
 pub mod memory;
 pub mod memory_desc;
+pub mod names;
 pub mod ocl_engine;
 pub mod ocl_storage;
+pub mod primitive;
+pub mod primitive_verbose;
 pub mod settings;
 pub mod stream;
 pub mod types;

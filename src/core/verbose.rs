@@ -130,7 +130,7 @@ pub fn enabled(flags: u32) -> bool {
 
 /// Whether a line of `component` ("primitive", "graph", a primitive kind, ...)
 /// passes the filter. Lines of `common` always pass.
-fn passes_filter(component: &str) -> bool {
+pub fn passes_filter(component: &str) -> bool {
     if component == "common" {
         return true;
     }
@@ -151,7 +151,7 @@ pub fn log_failed_call(component: &str, function: &str, error: &crate::core::err
     if !enabled(category) || !passes_filter(component) {
         return;
     }
-    let status = crate::capi::debug::status_name(error.status());
+    let status = crate::core::names::status_name(error.status());
     emit_line(
         &format!("{component},{operation},"),
         &format!("{function},{status},{error}"),

@@ -287,9 +287,62 @@ DNNL_API size_t dnnl_memory_desc_get_size(const_dnnl_memory_desc_t memory_desc);
 /// 4-bit types count two elements per byte.
 DNNL_API size_t dnnl_memory_desc_get_size_v2(const_dnnl_memory_desc_t memory_desc, int index);
 
+/// Creates a primitive from `primitive_desc` (building its kernels). The
+/// caller owns `*primitive`.
+DNNL_API
+dnnl_status_t dnnl_primitive_create(dnnl_primitive_t *primitive,
+                                    const_dnnl_primitive_desc_t primitive_desc);
+
+/// Executes `primitive` on `stream` with the `nargs` arguments of `args`. On a
+/// CPU stream the work is done on return; on an OpenCL stream it is enqueued
+/// (wait with `dnnl_stream_wait`).
+DNNL_API
+dnnl_status_t dnnl_primitive_execute(const_dnnl_primitive_t primitive,
+                                     dnnl_stream_t stream,
+                                     int nargs,
+                                     const dnnl_exec_arg_t *args);
+
+/// Writes the primitive's descriptor to `*primitive_desc`; it belongs to the
+/// primitive (do not destroy it).
+DNNL_API
+dnnl_status_t dnnl_primitive_get_primitive_desc(const_dnnl_primitive_t primitive,
+                                                const_dnnl_primitive_desc_t *primitive_desc);
+
 /// Releases the caller's primitive handle.
 /// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
 DNNL_API dnnl_status_t dnnl_primitive_destroy(dnnl_primitive_t primitive);
+
+/// Moves `primitive_desc` on to the next implementation that accepts its
+/// operation; `dnnl_last_impl_reached` (and no change) after the last one.
+DNNL_API dnnl_status_t dnnl_primitive_desc_next_impl(dnnl_primitive_desc_t primitive_desc);
+
+/// Copies a primitive descriptor; the caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_primitive_desc_clone(dnnl_primitive_desc_t *primitive_desc,
+                                        const_dnnl_primitive_desc_t existing_primitive_desc);
+
+/// Answers query `what` (with `index` for memory descriptors, or the
+/// argument for `dnnl_query_exec_arg_md`) into `*result`, whose type the query
+/// fixes. Handles written (engine, memory descriptors) belong to the
+/// primitive descriptor; the implementation string is static.
+DNNL_API
+dnnl_status_t dnnl_primitive_desc_query(const_dnnl_primitive_desc_t primitive_desc,
+                                        dnnl_query_t what,
+                                        int index,
+                                        void *result);
+
+/// The memory descriptor query `what` with `index` names, or NULL when the
+/// query is not a memory descriptor query. Owned by the primitive descriptor.
+DNNL_API
+const_dnnl_memory_desc_t dnnl_primitive_desc_query_md(const_dnnl_primitive_desc_t primitive_desc,
+                                                      dnnl_query_t what,
+                                                      int index);
+
+/// The integer answer of query `what` (e.g. `dnnl_query_num_of_inputs_s32`), or 0.
+DNNL_API
+int dnnl_primitive_desc_query_s32(const_dnnl_primitive_desc_t primitive_desc,
+                                  dnnl_query_t what,
+                                  int index);
 
 /// Releases the caller's primitive descriptor handle.
 /// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
@@ -301,41 +354,9 @@ DNNL_API dnnl_status_t dnnl_primitive_desc_destroy(dnnl_primitive_desc_t primiti
 DNNL_API size_t dnnl_data_type_size(dnnl_data_type_t data_type);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_primitive_desc_next_impl(dnnl_primitive_desc_t primitive_desc);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_desc_clone(dnnl_primitive_desc_t *primitive_desc,
-                                        const_dnnl_primitive_desc_t existing_primitive_desc);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API
 dnnl_status_t dnnl_primitive_desc_get_attr(const_dnnl_primitive_desc_t primitive_desc,
                                            const_dnnl_primitive_attr_t *attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_desc_query(const_dnnl_primitive_desc_t primitive_desc,
-                                        dnnl_query_t what,
-                                        int index,
-                                        void *result);
-
-/// Not implemented yet: returns 0 (the neutral value of its type).
-DNNL_API
-const_dnnl_memory_desc_t dnnl_primitive_desc_query_md(const_dnnl_primitive_desc_t primitive_desc,
-                                                      dnnl_query_t what,
-                                                      int index);
-
-/// Not implemented yet: returns 0 (the neutral value of its type).
-DNNL_API
-int dnnl_primitive_desc_query_s32(const_dnnl_primitive_desc_t primitive_desc,
-                                  dnnl_query_t what,
-                                  int index);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_create(dnnl_primitive_t *primitive,
-                                    const_dnnl_primitive_desc_t primitive_desc);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API
@@ -343,18 +364,6 @@ dnnl_status_t dnnl_primitive_create_from_cache_blob(dnnl_primitive_t *primitive,
                                                     const_dnnl_primitive_desc_t primitive_desc,
                                                     size_t size,
                                                     const uint8_t *cache_blob);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_execute(const_dnnl_primitive_t primitive,
-                                     dnnl_stream_t stream,
-                                     int nargs,
-                                     const dnnl_exec_arg_t *args);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_get_primitive_desc(const_dnnl_primitive_t primitive,
-                                                const_dnnl_primitive_desc_t *primitive_desc);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API

@@ -57,6 +57,21 @@ dnnl_status_t dnnl_ocl_interop_engine_get_context(dnnl_engine_t engine,
 /// Writes the engine's OpenCL device to `*device`: borrowed, not retained.
 DNNL_API dnnl_status_t dnnl_ocl_interop_get_device(dnnl_engine_t engine, cl_device_id *device);
 
+/// Executes `primitive` on the OpenCL `stream` once every event of `deps` has
+/// completed (NULL entries are ignored). Unlike oneDNN, `deps` are honoured
+/// on in-order streams too. On an out-of-order stream, `*return_event` (when
+/// `return_event` is not NULL) receives an event that completes with the
+/// primitive; the caller owns it and releases it with `clReleaseEvent`. On an
+/// in-order stream `*return_event` is set to NULL.
+DNNL_API
+dnnl_status_t dnnl_ocl_interop_primitive_execute(const_dnnl_primitive_t primitive,
+                                                 dnnl_stream_t stream,
+                                                 int nargs,
+                                                 const dnnl_exec_arg_t *args,
+                                                 const cl_event *deps,
+                                                 int ndeps,
+                                                 cl_event *return_event);
+
 /// Creates a memory object of `memory_kind` on an OpenCL engine. `handle` is
 /// `DNNL_MEMORY_ALLOCATE` (a buffer, or device USM, owned by the library),
 /// `DNNL_MEMORY_NONE`, or the user's `cl_mem` (buffer kind, retained while
@@ -109,16 +124,6 @@ dnnl_status_t dnnl_ocl_interop_stream_create(dnnl_stream_t *stream,
 DNNL_API
 dnnl_status_t dnnl_ocl_interop_stream_get_command_queue(dnnl_stream_t stream,
                                                         cl_command_queue *queue);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_ocl_interop_primitive_execute(const_dnnl_primitive_t primitive,
-                                                 dnnl_stream_t stream,
-                                                 int nargs,
-                                                 const dnnl_exec_arg_t *args,
-                                                 const cl_event *deps,
-                                                 int ndeps,
-                                                 cl_event *return_event);
 
 /// Creates an engine of `kind` (which must be `dnnl_gpu`) on the user's
 /// `device` and `context`; v1 name of `dnnl_ocl_interop_engine_create`.

@@ -15,68 +15,11 @@ use crate::capi::boundary;
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_desc_next_impl(
-    primitive_desc: dnnl_primitive_desc_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_primitive_desc_next_impl")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_desc_clone(
-    primitive_desc: *mut dnnl_primitive_desc_t,
-    existing_primitive_desc: const_dnnl_primitive_desc_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_primitive_desc_clone")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_primitive_desc_get_attr(
     primitive_desc: const_dnnl_primitive_desc_t,
     attr: *mut const_dnnl_primitive_attr_t,
 ) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_desc_get_attr")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_desc_query(
-    primitive_desc: const_dnnl_primitive_desc_t,
-    what: dnnl_query_t,
-    index: c_int,
-    result: *mut c_void,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_primitive_desc_query")
-}
-
-/// Not implemented yet: returns 0 (the neutral value of its type).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_desc_query_md(
-    primitive_desc: const_dnnl_primitive_desc_t,
-    what: dnnl_query_t,
-    index: c_int,
-) -> const_dnnl_memory_desc_t {
-    boundary::unimplemented_value("dnnl_primitive_desc_query_md")
-}
-
-/// Not implemented yet: returns 0 (the neutral value of its type).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_desc_query_s32(
-    primitive_desc: const_dnnl_primitive_desc_t,
-    what: dnnl_query_t,
-    index: c_int,
-) -> c_int {
-    boundary::unimplemented_value("dnnl_primitive_desc_query_s32")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_create(
-    primitive: *mut dnnl_primitive_t,
-    primitive_desc: const_dnnl_primitive_desc_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_primitive_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
@@ -88,26 +31,6 @@ pub unsafe extern "C" fn dnnl_primitive_create_from_cache_blob(
     cache_blob: *const u8,
 ) -> dnnl_status_t {
     boundary::unimplemented("dnnl_primitive_create_from_cache_blob")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_execute(
-    primitive: const_dnnl_primitive_t,
-    stream: dnnl_stream_t,
-    nargs: c_int,
-    args: *const dnnl_exec_arg_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_primitive_execute")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_get_primitive_desc(
-    primitive: const_dnnl_primitive_t,
-    primitive_desc: *mut const_dnnl_primitive_desc_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_primitive_get_primitive_desc")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.

@@ -4,14 +4,14 @@
 
 pub mod cache_blob;
 pub mod engine;
+pub mod execute;
 pub mod memory;
 pub mod stream;
-pub mod unimplemented;
 pub mod v1;
 
 pub use cache_blob::*;
 pub use engine::*;
+pub use execute::*;
 pub use memory::*;
 pub use stream::*;
-pub use unimplemented::*;
 pub use v1::*;

@@ -30,6 +30,7 @@
 mod blob;
 mod create;
 mod format_tag;
+mod offset;
 mod query;
 mod transform;
 

@@ -1,0 +1,87 @@
+//! Primitive execution with OpenCL events.
+
+use ::core::ffi::c_int;
+
+use crate::abi::*;
+use crate::capi::boundary;
+use crate::capi::dnnl::primitive::exec_args;
+use crate::core::handles;
+use crate::core::stream::StreamBackend;
+use crate::core::{Error, Result};
+use crate::runtime::ocl::Event;
+
+/// Retains the caller's dependency events, skipping NULL entries.
+///
+/// # Safety
+/// `deps` must point to `ndeps` readable `cl_event`s when `ndeps > 0`, each
+/// NULL or an OpenCL event.
+unsafe fn retain_deps(deps: *const cl_event, ndeps: c_int) -> Result<Vec<Event>> {
+    let n = usize::try_from(ndeps).map_err(|_| Error::invalid(format!("ndeps is {ndeps}")))?;
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    if deps.is_null() {
+        return Err(Error::invalid("deps is NULL but ndeps is not 0"));
+    }
+    // SAFETY: the caller's promise: `n` readable entries, checked non-NULL.
+    let raw = unsafe { std::slice::from_raw_parts(deps, n) };
+    raw.iter()
+        .filter(|e| !e.is_null())
+        // SAFETY: the caller's promise that each entry is an OpenCL event.
+        .map(|e| unsafe { Event::retain_borrowed(e.cast()) })
+        .collect()
+}
+
+/// Executes `primitive` on the OpenCL `stream` once every event of `deps` has
+/// completed (NULL entries are ignored). Unlike oneDNN, `deps` are honoured
+/// on in-order streams too. On an out-of-order stream, `*return_event` (when
+/// `return_event` is not NULL) receives an event that completes with the
+/// primitive; the caller owns it and releases it with `clReleaseEvent`. On an
+/// in-order stream `*return_event` is set to NULL.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dnnl_ocl_interop_primitive_execute(
+    primitive: const_dnnl_primitive_t,
+    stream: dnnl_stream_t,
+    nargs: c_int,
+    args: *const dnnl_exec_arg_t,
+    deps: *const cl_event,
+    ndeps: c_int,
+    return_event: *mut cl_event,
+) -> dnnl_status_t {
+    boundary::guard("dnnl_ocl_interop_primitive_execute", || {
+        if !return_event.is_null() && !return_event.is_aligned() {
+            return Err(Error::invalid("return_event is misaligned"));
+        }
+        let primitive = handles::resolve(primitive)?;
+        let stream = handles::resolve(stream)?;
+        let StreamBackend::Ocl(queue) = stream.backend() else {
+            return Err(Error::invalid("the stream is not an OpenCL stream"));
+        };
+        // SAFETY: the C contract on `args` and `deps`.
+        let args = unsafe { exec_args(nargs, args) }?;
+        // SAFETY: as above.
+        let deps = unsafe { retain_deps(deps, ndeps) }?;
+        let done = primitive.execute(&stream, &args, &deps)?;
+        if return_event.is_null() {
+            return Ok(());
+        }
+        let out = if stream.flags().out_of_order {
+            let event = match done {
+                Some(event) => event,
+                // Nothing was enqueued (an empty tensor): a marker on the
+                // dependencies completes when they do.
+                None => queue.queue().marker(&deps)?,
+            };
+            // The caller's reference: retained, and deliberately not released here.
+            let owned = event.clone();
+            let raw = owned.raw();
+            std::mem::forget(owned);
+            raw.cast()
+        } else {
+            ::core::ptr::null_mut()
+        };
+        // SAFETY: checked non-NULL and aligned above; the caller's writable cl_event.
+        unsafe { return_event.write(out) };
+        Ok(())
+    })
+}

@@ -1,0 +1,300 @@
+//! Primitive descriptors and primitives: the machinery every primitive kind
+//! plugs into.
+//!
+//! Layer: core. A kind (`prims::<kind>`) supplies an [`OpDesc`] (what to
+//! compute: shapes, algorithm, the memory descriptors by argument) and a list
+//! of [`ImplCandidate`]s, best first, each of which may decline a problem. A
+//! [`PrimitiveDesc`] is an op with the candidate it settled on
+//! (`dnnl_primitive_desc_next_impl` moves to the next that accepts); a
+//! [`Primitive`] is that candidate instantiated ([`Implementation`]), which
+//! executes on a stream.
+//!
+//! Execution on a CPU stream is synchronous. On an OpenCL stream an
+//! implementation enqueues its kernels after the given events and returns the
+//! event of its last command; the stream decides what the caller sees.
+
+use std::collections::HashMap;
+use std::ffi::CStr;
+use std::sync::Arc;
+
+use crate::abi::*;
+use crate::core::engine::{Backend, Engine};
+use crate::core::error::{Error, Result};
+use crate::core::memory::Memory;
+use crate::core::memory_desc::MemoryDesc;
+use crate::core::primitive_verbose;
+use crate::core::stream::{Stream, StreamBackend};
+use crate::runtime::ocl::Event;
+
+/// What a primitive computes, independent of how.
+pub trait OpDesc: Send + Sync {
+    /// The primitive kind.
+    fn kind(&self) -> dnnl_primitive_kind_t;
+    /// The propagation kind (`undef` where the kind has none).
+    fn prop_kind(&self) -> dnnl_prop_kind_t {
+        dnnl_prop_kind_undef
+    }
+    /// The algorithm (`undef` where the kind has none).
+    fn alg_kind(&self) -> dnnl_alg_kind_t {
+        dnnl_alg_kind_undef
+    }
+    /// The memory descriptor of execution argument `arg` (`DNNL_ARG_*`).
+    fn arg_md(&self, arg: i32) -> Option<&Arc<MemoryDesc>>;
+    /// The arguments the primitive reads, in the order of `num_of_inputs`.
+    fn inputs(&self) -> Vec<i32>;
+    /// The arguments the primitive writes.
+    fn outputs(&self) -> Vec<i32>;
+    /// A float parameter (`dnnl_query_alpha_f32`, `beta_f32`, `epsilon_f32`, ...).
+    fn query_f32(&self, _what: dnnl_query_t) -> Option<f32> {
+        None
+    }
+    /// The auxiliary field of verbose lines (`alg:eltwise_relu alpha:0 beta:0`).
+    fn verbose_aux(&self) -> String {
+        String::new()
+    }
+}
+
+/// One way to compute an op; it may decline (unimplemented) a problem.
+pub trait ImplCandidate: Send + Sync {
+    /// The implementation's name for `impl_info_str` and verbose lines
+    /// (`ref:any`, `ocl:ref`, `ocl:gemm_tiled` ...).
+    fn name(&self) -> &'static CStr;
+    /// Whether it handles `op` on `engine`; `Err` says why not.
+    fn accepts(&self, engine: &Engine, op: &Arc<dyn OpDesc>) -> Result<()>;
+    /// The implementation, with its kernels built.
+    fn create(&self, engine: &Arc<Engine>, op: &Arc<dyn OpDesc>)
+    -> Result<Arc<dyn Implementation>>;
+}
+
+/// A primitive's arguments at execution, by `DNNL_ARG_*`.
+pub type ExecArgs = HashMap<i32, Arc<Memory>>;
+
+/// What an implementation gets to run with.
+pub struct ExecContext<'a> {
+    /// The stream to submit to.
+    pub stream: &'a Stream,
+    /// The arguments.
+    pub args: &'a ExecArgs,
+    /// OpenCL events the work must wait for.
+    pub deps: &'a [Event],
+}
+
+impl ExecContext<'_> {
+    /// The memory of argument `arg`, or an invalid-arguments error naming it.
+    pub fn arg(&self, arg: i32) -> Result<&Arc<Memory>> {
+        self.args
+            .get(&arg)
+            .ok_or_else(|| Error::invalid(format!("execution argument {arg} is missing")))
+    }
+}
+
+/// A primitive's compiled form.
+pub trait Implementation: Send + Sync {
+    /// Runs (CPU) or enqueues (OpenCL) the computation. On OpenCL it returns
+    /// the event of its last command.
+    fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>>;
+}
+
+/// An op with the implementation it settled on.
+pub struct PrimitiveDesc {
+    engine: Arc<Engine>,
+    op: Arc<dyn OpDesc>,
+    candidates: Arc<[Arc<dyn ImplCandidate>]>,
+    current: usize,
+    /// The zero descriptor, for the scratchpad (no implementation needs one yet).
+    scratchpad_md: Arc<MemoryDesc>,
+}
+
+impl PrimitiveDesc {
+    /// The first candidate that accepts `op` on `engine`; unimplemented (with
+    /// every candidate's reason) when none does.
+    pub fn create(
+        engine: Arc<Engine>,
+        op: Arc<dyn OpDesc>,
+        candidates: Vec<Arc<dyn ImplCandidate>>,
+    ) -> Result<PrimitiveDesc> {
+        let candidates: Arc<[Arc<dyn ImplCandidate>]> = candidates.into();
+        PrimitiveDesc::find(engine, op, candidates, 0)
+    }
+
+    fn find(
+        engine: Arc<Engine>,
+        op: Arc<dyn OpDesc>,
+        candidates: Arc<[Arc<dyn ImplCandidate>]>,
+        from: usize,
+    ) -> Result<PrimitiveDesc> {
+        let mut reasons = Vec::new();
+        for (i, candidate) in candidates.iter().enumerate().skip(from) {
+            match candidate.accepts(&engine, &op) {
+                Ok(()) => {
+                    return Ok(PrimitiveDesc {
+                        engine,
+                        op,
+                        candidates: candidates.clone(),
+                        current: i,
+                        scratchpad_md: Arc::new(MemoryDesc::zero()),
+                    });
+                }
+                Err(e) => reasons.push(format!("{}: {e}", candidate.name().to_string_lossy())),
+            }
+        }
+        if from > 0 {
+            return Err(Error::LastImplReached);
+        }
+        Err(Error::unimplemented(format!(
+            "no implementation: {}",
+            reasons.join("; ")
+        )))
+    }
+
+    /// The next implementation that accepts the op (`dnnl_last_impl_reached` after the last).
+    pub fn next_impl(&self) -> Result<PrimitiveDesc> {
+        PrimitiveDesc::find(
+            self.engine.clone(),
+            self.op.clone(),
+            self.candidates.clone(),
+            self.current + 1,
+        )
+    }
+
+    /// The engine.
+    pub fn engine(&self) -> &Arc<Engine> {
+        &self.engine
+    }
+
+    /// The op.
+    pub fn op(&self) -> &Arc<dyn OpDesc> {
+        &self.op
+    }
+
+    /// The implementation's name.
+    pub fn impl_name(&self) -> &'static CStr {
+        self.candidates[self.current].name()
+    }
+
+    /// The scratchpad descriptor (zero: no implementation uses one yet).
+    pub fn scratchpad_md(&self) -> &Arc<MemoryDesc> {
+        &self.scratchpad_md
+    }
+
+    /// The attributes as the verbose log spells them (none are applied yet).
+    pub fn attr_verbose(&self) -> String {
+        String::new()
+    }
+
+    /// Instantiates the implementation.
+    pub fn create_primitive(&self) -> Result<Arc<Primitive>> {
+        let start = std::time::Instant::now();
+        let implementation = self.candidates[self.current].create(&self.engine, &self.op)?;
+        primitive_verbose::log_create(self, start.elapsed().as_secs_f64() * 1e3);
+        Ok(Arc::new(Primitive {
+            pd: Arc::new(PdCell::new(self.clone())),
+            engine: self.engine.clone(),
+            implementation,
+        }))
+    }
+}
+
+impl Clone for PrimitiveDesc {
+    fn clone(&self) -> Self {
+        PrimitiveDesc {
+            engine: self.engine.clone(),
+            op: self.op.clone(),
+            candidates: self.candidates.clone(),
+            current: self.current,
+            scratchpad_md: self.scratchpad_md.clone(),
+        }
+    }
+}
+
+/// The object behind a `dnnl_primitive_desc_t`: `dnnl_primitive_desc_next_impl`
+/// moves the handle itself on to the next implementation.
+pub struct PdCell(std::sync::RwLock<PrimitiveDesc>);
+
+impl PdCell {
+    /// A cell holding `pd`.
+    pub fn new(pd: PrimitiveDesc) -> PdCell {
+        PdCell(std::sync::RwLock::new(pd))
+    }
+
+    /// A copy of the current primitive descriptor.
+    pub fn get(&self) -> Result<PrimitiveDesc> {
+        Ok(self.0.read()?.clone())
+    }
+
+    /// Moves on to the next implementation; unchanged on error.
+    pub fn next_impl(&self) -> Result<()> {
+        let next = self.0.read()?.next_impl()?;
+        *self.0.write()? = next;
+        Ok(())
+    }
+}
+
+/// A primitive ready to execute.
+pub struct Primitive {
+    pd: Arc<PdCell>,
+    engine: Arc<Engine>,
+    implementation: Arc<dyn Implementation>,
+}
+
+/// Whether memory on `memory` can be used by a primitive on `engine`.
+fn check_memory_engine(engine: &Engine, memory: &Memory) -> Result<()> {
+    match (engine.backend(), memory.engine().backend()) {
+        (Backend::Cpu, Backend::Cpu) => Ok(()),
+        (Backend::Ocl(a), Backend::Ocl(b)) if a.context() == b.context() => Ok(()),
+        (Backend::Ocl(_), Backend::Ocl(_)) => Err(Error::invalid(
+            "mismatched OpenCL context for primitive/memory",
+        )),
+        _ => Err(Error::invalid(
+            "the memory is on an engine of another kind than the primitive",
+        )),
+    }
+}
+
+impl Primitive {
+    /// The primitive descriptor.
+    pub fn pd(&self) -> &Arc<PdCell> {
+        &self.pd
+    }
+
+    /// Executes on `stream` after `deps`; returns the completion event on
+    /// OpenCL streams.
+    pub fn execute(
+        &self,
+        stream: &Stream,
+        args: &ExecArgs,
+        deps: &[Event],
+    ) -> Result<Option<Event>> {
+        let engine = &self.engine;
+        match (engine.backend(), stream.engine().backend()) {
+            (Backend::Cpu, Backend::Cpu) => {}
+            (Backend::Ocl(a), Backend::Ocl(b))
+                if a.context() == b.context() && a.device() == b.device() => {}
+            _ => {
+                return Err(Error::invalid(
+                    "the stream's engine is not the primitive's engine",
+                ));
+            }
+        }
+        for memory in args.values() {
+            check_memory_engine(engine, memory)?;
+        }
+        if let StreamBackend::Cpu = stream.backend() {
+            if !deps.is_empty() {
+                return Err(Error::invalid("a CPU stream takes no OpenCL events"));
+            }
+        }
+        let ctx = ExecContext { stream, args, deps };
+        if !primitive_verbose::exec_logged() {
+            return self.implementation.execute(&ctx);
+        }
+        // Timed as upstream times without a device profiler: the stream is
+        // drained before and after.
+        stream.wait()?;
+        let start = std::time::Instant::now();
+        let done = self.implementation.execute(&ctx)?;
+        stream.wait()?;
+        primitive_verbose::log_exec(&self.pd.get()?, start.elapsed().as_secs_f64() * 1e3);
+        Ok(done)
+    }
+}
