@@ -16,6 +16,7 @@ pub mod names;
 pub mod ocl_engine;
 pub mod ocl_storage;
 pub mod primitive;
+pub mod primitive_cache;
 pub mod primitive_verbose;
 pub mod settings;
 pub mod stream;

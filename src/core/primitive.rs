@@ -22,8 +22,8 @@ use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
 use crate::core::memory::Memory;
 use crate::core::memory_desc::MemoryDesc;
-use crate::core::primitive_verbose;
 use crate::core::stream::{Stream, StreamBackend};
+use crate::core::{primitive_cache, primitive_verbose};
 use crate::runtime::ocl::Event;
 
 /// What a primitive computes, independent of how.
@@ -51,6 +51,12 @@ pub trait OpDesc: Send + Sync {
     /// The auxiliary field of verbose lines (`alg:eltwise_relu alpha:0 beta:0`).
     fn verbose_aux(&self) -> String {
         String::new()
+    }
+    /// A key that equals another op's exactly when both compute the same
+    /// thing (kind, shapes, layouts, types, parameters); `None` keeps the op
+    /// out of the primitive cache.
+    fn cache_key(&self) -> Option<String> {
+        None
     }
 }
 
@@ -185,8 +191,22 @@ impl PrimitiveDesc {
     /// Instantiates the implementation.
     pub fn create_primitive(&self) -> Result<Arc<Primitive>> {
         let start = std::time::Instant::now();
-        let implementation = self.candidates[self.current].create(&self.engine, &self.op)?;
-        primitive_verbose::log_create(self, start.elapsed().as_secs_f64() * 1e3);
+        let key = self.op.cache_key().map(|k| {
+            primitive_cache::Key::new(&self.engine, &self.impl_name().to_string_lossy(), &k)
+        });
+        let cached = key.as_ref().and_then(primitive_cache::get);
+        let hit = cached.is_some();
+        let implementation = match cached {
+            Some(found) => found,
+            None => {
+                let created = self.candidates[self.current].create(&self.engine, &self.op)?;
+                if let Some(key) = key {
+                    primitive_cache::put(key, &self.engine, &created);
+                }
+                created
+            }
+        };
+        primitive_verbose::log_create(self, hit, start.elapsed().as_secs_f64() * 1e3);
         Ok(Arc::new(Primitive {
             pd: Arc::new(PdCell::new(self.clone())),
             engine: self.engine.clone(),

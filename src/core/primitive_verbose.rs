@@ -89,8 +89,9 @@ fn fields(pd: &PrimitiveDesc) -> String {
     )
 }
 
-/// Logs a primitive creation that took `ms` milliseconds.
-pub fn log_create(pd: &PrimitiveDesc, ms: f64) {
+/// Logs a primitive creation that took `ms` milliseconds (`hit`: the
+/// implementation came from the primitive cache).
+pub fn log_create(pd: &PrimitiveDesc, hit: bool, ms: f64) {
     let kind = enum_str(dnnl_primitive_kind_t::ALL, pd.op().kind(), "dnnl_", "undef");
     if !verbose::enabled(verbose::flag::PROFILE_CREATE) || !verbose::passes_filter(kind) {
         return;
@@ -98,7 +99,8 @@ pub fn log_create(pd: &PrimitiveDesc, ms: f64) {
     verbose::emit_line(
         "primitive,",
         &format!(
-            "create:cache_miss,{},{},{ms:.6}",
+            "create:{},{},{},{ms:.6}",
+            if hit { "cache_hit" } else { "cache_miss" },
             engine_field(pd.engine()),
             fields(pd)
         ),

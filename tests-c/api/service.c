@@ -1,5 +1,6 @@
 /* Service functions of dnnl_common.h and dnnl.h that work without any engine:
- * verbose level, default floating-point math mode, data type sizes. */
+ * verbose level, default floating-point math mode, data type sizes, primitive
+ * cache capacity. */
 #include <stdint.h>
 
 #include "check.h"
@@ -31,6 +32,18 @@ int main(void) {
     EXPECT(dnnl_data_type_size(dnnl_s8) == 1);
     EXPECT(dnnl_data_type_size(dnnl_f64) == 8);
     EXPECT(dnnl_data_type_size(dnnl_data_type_undef) == SIZE_MAX);
+    int capacity = -1;
+    CHECK(dnnl_get_primitive_cache_capacity(&capacity));
+    EXPECT(capacity == 1024);
+    CHECK(dnnl_set_primitive_cache_capacity(0));
+    CHECK(dnnl_get_primitive_cache_capacity(&capacity));
+    EXPECT(capacity == 0);
+    CHECK_STATUS(dnnl_set_primitive_cache_capacity(-1), dnnl_invalid_arguments);
+    CHECK_STATUS(dnnl_get_primitive_cache_capacity(NULL), dnnl_invalid_arguments);
+    CHECK(dnnl_set_primitive_cache_capacity(16));
+    CHECK(dnnl_get_primitive_cache_capacity(&capacity));
+    EXPECT(capacity == 16);
+
     printf("service functions ok\n");
     return 0;
 }

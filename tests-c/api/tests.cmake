@@ -2,6 +2,9 @@
 
 dnnl_c_test(api_debug_strings SOURCES api/debug_strings.c LABELS "api;cpu")
 dnnl_c_test(api_service SOURCES api/service.c LABELS "api;cpu")
+# ONEDNN_PRIMITIVE_CACHE_CAPACITY (and its DNNL_ spelling) sets the starting capacity.
+dnnl_c_test(api_cache_capacity_env SOURCES api/cache_capacity_env.c LABELS "api;cpu"
+            ENVIRONMENT "DNNL_PRIMITIVE_CACHE_CAPACITY=7")
 
 if(NOT Python3_EXECUTABLE)
   find_package(Python3 COMPONENTS Interpreter REQUIRED)

@@ -353,6 +353,13 @@ DNNL_API dnnl_status_t dnnl_primitive_desc_destroy(dnnl_primitive_desc_t primiti
 /// returns `(size_t)-1`, as upstream does.
 DNNL_API size_t dnnl_data_type_size(dnnl_data_type_t data_type);
 
+/// Writes the primitive cache's capacity (in primitives) to `*capacity`.
+DNNL_API dnnl_status_t dnnl_get_primitive_cache_capacity(int *capacity);
+
+/// Sets the primitive cache's capacity (0 turns caching off; entries beyond
+/// the new capacity are dropped). Overrides `ONEDNN_PRIMITIVE_CACHE_CAPACITY`.
+DNNL_API dnnl_status_t dnnl_set_primitive_cache_capacity(int capacity);
+
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API
 dnnl_status_t dnnl_primitive_desc_get_attr(const_dnnl_primitive_desc_t primitive_desc,
@@ -1427,12 +1434,6 @@ dnnl_status_t dnnl_reduction_primitive_desc_create(dnnl_primitive_desc_t *primit
                                                    float p,
                                                    float eps,
                                                    const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_get_primitive_cache_capacity(int *capacity);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_set_primitive_cache_capacity(int capacity);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API dnnl_status_t dnnl_set_jit_dump(int enable);

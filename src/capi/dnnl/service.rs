@@ -15,3 +15,28 @@ pub unsafe extern "C" fn dnnl_data_type_size(data_type: dnnl_data_type_t) -> usi
             .unwrap_or(usize::MAX)
     })
 }
+
+/// Writes the primitive cache's capacity (in primitives) to `*capacity`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dnnl_get_primitive_cache_capacity(
+    capacity: *mut ::core::ffi::c_int,
+) -> dnnl_status_t {
+    boundary::guard("dnnl_get_primitive_cache_capacity", || {
+        let out = boundary::out(capacity, "capacity")?;
+        out.write(
+            crate::core::primitive_cache::capacity().min(i32::MAX as usize) as ::core::ffi::c_int,
+        );
+        Ok(())
+    })
+}
+
+/// Sets the primitive cache's capacity (0 turns caching off; entries beyond
+/// the new capacity are dropped). Overrides `ONEDNN_PRIMITIVE_CACHE_CAPACITY`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dnnl_set_primitive_cache_capacity(
+    capacity: ::core::ffi::c_int,
+) -> dnnl_status_t {
+    boundary::guard("dnnl_set_primitive_cache_capacity", || {
+        crate::core::primitive_cache::set_capacity(capacity)
+    })
+}

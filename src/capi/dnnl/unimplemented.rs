@@ -1507,18 +1507,6 @@ pub unsafe extern "C" fn dnnl_reduction_primitive_desc_create(
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_get_primitive_cache_capacity(capacity: *mut c_int) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_get_primitive_cache_capacity")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_set_primitive_cache_capacity(capacity: c_int) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_set_primitive_cache_capacity")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_set_jit_dump(enable: c_int) -> dnnl_status_t {
     boundary::unimplemented("dnnl_set_jit_dump")
 }

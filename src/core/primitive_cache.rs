@@ -1,0 +1,107 @@
+//! The primitive cache: implementations already built, reused by later
+//! `dnnl_primitive_create` calls for the same operation on the same engine.
+//!
+//! Capacity: `dnnl_set_primitive_cache_capacity`, else
+//! `ONEDNN_PRIMITIVE_CACHE_CAPACITY`, else 1024; 0 turns the cache off.
+//! Least recently used entries go first.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use crate::core::engine::Engine;
+use crate::core::env;
+use crate::core::error::{Error, Result};
+use crate::core::primitive::Implementation;
+
+const DEFAULT_CAPACITY: i64 = 1024;
+/// Not read from the environment yet.
+const UNSET: i64 = -1;
+
+static CAPACITY: AtomicI64 = AtomicI64::new(UNSET);
+
+/// The cache's capacity (entries).
+pub fn capacity() -> usize {
+    let c = CAPACITY.load(Ordering::Relaxed);
+    if c != UNSET {
+        return c as usize;
+    }
+    let from_env = env::get_int("PRIMITIVE_CACHE_CAPACITY", DEFAULT_CAPACITY).max(0);
+    let _ = CAPACITY.compare_exchange(UNSET, from_env, Ordering::Relaxed, Ordering::Relaxed);
+    CAPACITY.load(Ordering::Relaxed) as usize
+}
+
+/// Sets the capacity; entries beyond it are evicted.
+pub fn set_capacity(capacity: i32) -> Result<()> {
+    if capacity < 0 {
+        return Err(Error::invalid(format!(
+            "primitive cache capacity {capacity} is negative"
+        )));
+    }
+    CAPACITY.store(i64::from(capacity), Ordering::Relaxed);
+    let mut cache = CACHE.lock()?;
+    while cache.len() > capacity as usize {
+        cache.pop_back();
+    }
+    Ok(())
+}
+
+/// What identifies a cached implementation.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Key {
+    /// The engine's address: one engine's implementations are not another's.
+    engine: usize,
+    /// The implementation's name and the op's own key.
+    op: String,
+}
+
+impl Key {
+    /// The key of an op (its `cache_key`) implemented by `impl_name` on `engine`.
+    pub fn new(engine: &Arc<Engine>, impl_name: &str, op_key: &str) -> Key {
+        Key {
+            engine: Arc::as_ptr(engine) as usize,
+            op: format!("{impl_name}|{op_key}"),
+        }
+    }
+}
+
+struct Entry {
+    key: Key,
+    /// Kept so the engine address in the key cannot be reused while cached.
+    _engine: Arc<Engine>,
+    implementation: Arc<dyn Implementation>,
+}
+
+static CACHE: Mutex<VecDeque<Entry>> = Mutex::new(VecDeque::new());
+
+/// The cached implementation of `key`, moved to the front.
+pub fn get(key: &Key) -> Option<Arc<dyn Implementation>> {
+    let mut cache = CACHE.lock().ok()?;
+    let i = cache.iter().position(|e| e.key == *key)?;
+    let entry = cache.remove(i)?;
+    let found = entry.implementation.clone();
+    cache.push_front(entry);
+    Some(found)
+}
+
+/// Caches `implementation` under `key` (evicting the least recently used).
+pub fn put(key: Key, engine: &Arc<Engine>, implementation: &Arc<dyn Implementation>) {
+    let capacity = capacity();
+    if capacity == 0 {
+        return;
+    }
+    let Ok(mut cache) = CACHE.lock() else { return };
+    cache.retain(|e| e.key != key);
+    cache.push_front(Entry {
+        key,
+        _engine: engine.clone(),
+        implementation: implementation.clone(),
+    });
+    // Evicted entries may hold the last reference to an engine: drop them
+    // after the lock is released.
+    let evicted: Vec<Entry> = (capacity..cache.len())
+        .filter_map(|_| cache.pop_back())
+        .collect();
+    drop(cache);
+    drop(evicted);
+}
