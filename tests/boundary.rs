@@ -39,11 +39,11 @@ fn destroy_rejects_null_and_garbage_handles() {
 
 #[test]
 fn unimplemented_functions_write_nothing() {
-    let mut attr: dnnl_primitive_attr_t = garbage();
-    // SAFETY: `attr` is a valid output location.
-    let status = unsafe { dnnl_primitive_attr_create(&mut attr) };
+    let mut graph: dnnl_graph_graph_t = garbage();
+    // SAFETY: `graph` is a valid output location.
+    let status = unsafe { dnnl_graph_graph_create(&mut graph, dnnl_cpu) };
     assert_eq!(status, dnnl_unimplemented);
-    assert_eq!(attr, garbage());
+    assert_eq!(graph, garbage());
 }
 
 #[test]

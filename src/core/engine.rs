@@ -138,3 +138,11 @@ impl Engine {
         }
     }
 }
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        // Cached implementations of this engine hold its kernels (and so its
+        // OpenCL context): they go with it.
+        crate::core::primitive_cache::purge_engine(self);
+    }
+}

@@ -193,8 +193,8 @@ handle_kinds! {
     abi::dnnl_memory_desc => crate::core::memory_desc::MemoryDesc, "memory descriptor";
     abi::dnnl_memory => crate::core::memory::Memory, "memory";
     abi::dnnl_primitive_desc => crate::core::primitive::PdCell, "primitive descriptor";
-    abi::dnnl_primitive_attr => NotYetImplemented, "primitive attributes";
-    abi::dnnl_post_ops => NotYetImplemented, "post-ops";
+    abi::dnnl_primitive_attr => crate::core::attr::AttrCell, "primitive attributes";
+    abi::dnnl_post_ops => crate::core::attr::PostOpsCell, "post-ops";
     abi::dnnl_primitive => crate::core::primitive::Primitive, "primitive";
     abi::dnnl_graph_partition => NotYetImplemented, "graph partition";
     abi::dnnl_graph_graph => NotYetImplemented, "graph";

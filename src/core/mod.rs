@@ -4,6 +4,7 @@
 //! Layer: below `capi`, above `runtime` and `prims`. Ordinary safe Rust: it
 //! never sees a C caller's pointer and never calls back into `capi`.
 
+pub mod attr;
 pub mod cache_blob;
 pub mod engine;
 pub mod env;

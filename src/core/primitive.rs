@@ -94,7 +94,9 @@ impl ExecContext<'_> {
     }
 }
 
-/// A primitive's compiled form.
+/// A primitive's compiled form. It must not hold its engine (the primitive
+/// cache keeps implementations, and must not keep engines alive): the
+/// engine comes with the stream at execution.
 pub trait Implementation: Send + Sync {
     /// Runs (CPU) or enqueues (OpenCL) the computation. On OpenCL it returns
     /// the event of its last command.

@@ -4,10 +4,15 @@
 //! Capacity: `dnnl_set_primitive_cache_capacity`, else
 //! `ONEDNN_PRIMITIVE_CACHE_CAPACITY`, else 1024; 0 turns the cache off.
 //! Least recently used entries go first.
+//!
+//! The cache never keeps an engine alive: entries hold it weakly, and an
+//! engine's entries are dropped when the engine is (so the OpenCL context a
+//! user handed to an engine is released with it, as oneDNN does). That is
+//! why implementations must not hold their engine.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 use crate::core::engine::Engine;
 use crate::core::env;
@@ -67,8 +72,8 @@ impl Key {
 
 struct Entry {
     key: Key,
-    /// Kept so the engine address in the key cannot be reused while cached.
-    _engine: Arc<Engine>,
+    /// The engine, to tell a live one from a new engine at a reused address.
+    engine: Weak<Engine>,
     implementation: Arc<dyn Implementation>,
 }
 
@@ -77,7 +82,9 @@ static CACHE: Mutex<VecDeque<Entry>> = Mutex::new(VecDeque::new());
 /// The cached implementation of `key`, moved to the front.
 pub fn get(key: &Key) -> Option<Arc<dyn Implementation>> {
     let mut cache = CACHE.lock().ok()?;
-    let i = cache.iter().position(|e| e.key == *key)?;
+    let i = cache
+        .iter()
+        .position(|e| e.key == *key && e.engine.strong_count() > 0)?;
     let entry = cache.remove(i)?;
     let found = entry.implementation.clone();
     cache.push_front(entry);
@@ -94,7 +101,7 @@ pub fn put(key: Key, engine: &Arc<Engine>, implementation: &Arc<dyn Implementati
     cache.retain(|e| e.key != key);
     cache.push_front(Entry {
         key,
-        _engine: engine.clone(),
+        engine: Arc::downgrade(engine),
         implementation: implementation.clone(),
     });
     // Evicted entries may hold the last reference to an engine: drop them
@@ -104,4 +111,22 @@ pub fn put(key: Key, engine: &Arc<Engine>, implementation: &Arc<dyn Implementati
         .collect();
     drop(cache);
     drop(evicted);
+}
+
+/// Drops every entry of the engine at `engine` (called when it is dropped).
+pub fn purge_engine(engine: *const Engine) {
+    let Ok(mut cache) = CACHE.lock() else { return };
+    let mut kept = VecDeque::with_capacity(cache.len());
+    let mut gone = Vec::new();
+    for entry in cache.drain(..) {
+        if entry.key.engine == engine as usize || entry.engine.strong_count() == 0 {
+            gone.push(entry);
+        } else {
+            kept.push_back(entry);
+        }
+    }
+    *cache = kept;
+    drop(cache);
+    // Releasing kernels may call into the driver: outside the lock.
+    drop(gone);
 }

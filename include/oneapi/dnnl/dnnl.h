@@ -16,13 +16,267 @@
 extern "C" {
 #endif // __cplusplus
 
-/// Releases the caller's primitive attributes handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// Creates default attributes (the floating-point math mode is the current
+/// default, see `dnnl_set_default_fpmath_mode`). The caller owns `*attr` and
+/// releases it with `dnnl_primitive_attr_destroy`.
+DNNL_API dnnl_status_t dnnl_primitive_attr_create(dnnl_primitive_attr_t *attr);
+
+/// Writes an independent copy of `existing_attr` (post-ops included) to
+/// `*attr`; the caller owns it and releases it with
+/// `dnnl_primitive_attr_destroy`.
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_clone(dnnl_primitive_attr_t *attr,
+                                        const_dnnl_primitive_attr_t existing_attr);
+
+/// Releases the caller's primitive attributes handle; the post-ops handle
+/// `dnnl_primitive_attr_get_post_ops` returned dies with it.
+/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed
+/// handle (upstream accepts NULL), and for attributes the caller does not own
+/// (those of a primitive descriptor).
 DNNL_API dnnl_status_t dnnl_primitive_attr_destroy(dnnl_primitive_attr_t attr);
 
-/// Releases the caller's post-ops handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
-DNNL_API dnnl_status_t dnnl_post_ops_destroy(dnnl_post_ops_t post_ops);
+/// Writes the scratchpad mode (`dnnl_scratchpad_mode_library` by default).
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_get_scratchpad_mode(const_dnnl_primitive_attr_t attr,
+                                                      dnnl_scratchpad_mode_t *mode);
+
+/// Sets the scratchpad mode: `dnnl_scratchpad_mode_library` or
+/// `dnnl_scratchpad_mode_user` (then the scratchpad is passed at execution
+/// as `DNNL_ARG_SCRATCHPAD`).
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_set_scratchpad_mode(dnnl_primitive_attr_t attr,
+                                                      dnnl_scratchpad_mode_t mode);
+
+/// Writes the floating-point math mode.
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_get_fpmath_mode(const_dnnl_primitive_attr_t attr,
+                                                  dnnl_fpmath_mode_t *mode);
+
+/// Sets the floating-point math mode (and clears "apply to integer
+/// primitives", as upstream does).
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_set_fpmath_mode(dnnl_primitive_attr_t attr,
+                                                  dnnl_fpmath_mode_t mode);
+
+/// Writes the floating-point math mode and whether it applies to integer
+/// primitives (0 or 1). Either output may be NULL.
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_get_fpmath_mode_v2(const_dnnl_primitive_attr_t attr,
+                                                     dnnl_fpmath_mode_t *mode,
+                                                     int *apply_to_int);
+
+/// Sets the floating-point math mode and whether it applies to integer
+/// primitives (any non-zero `apply_to_int` is true).
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_set_fpmath_mode_v2(dnnl_primitive_attr_t attr,
+                                                     dnnl_fpmath_mode_t mode,
+                                                     int apply_to_int);
+
+/// Writes the deterministic attribute (0 or 1).
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_get_deterministic(const_dnnl_primitive_attr_t attr,
+                                                    int *value);
+
+/// Sets the deterministic attribute (any non-zero `value` is true).
+DNNL_API dnnl_status_t dnnl_primitive_attr_set_deterministic(dnnl_primitive_attr_t attr, int value);
+
+/// Writes the accumulation mode (`dnnl_accumulation_mode_strict` by default).
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_get_accumulation_mode(const_dnnl_primitive_attr_t attr,
+                                                        dnnl_accumulation_mode_t *mode);
+
+/// Sets the accumulation mode.
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_set_accumulation_mode(dnnl_primitive_attr_t attr,
+                                                        dnnl_accumulation_mode_t mode);
+
+/// Sets the rounding mode of `arg`. As upstream, `dnnl_rounding_mode_environment`
+/// (the default) changes nothing, for any `arg`; `dnnl_rounding_mode_stochastic`
+/// applies to `DNNL_ARG_DST`, `DNNL_ARG_DIFF_SRC` and `DNNL_ARG_DIFF_WEIGHTS`.
+/// Unlike upstream, a `mode` that is not a rounding mode is refused.
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_set_rounding(dnnl_primitive_attr_t attr,
+                                               int arg,
+                                               dnnl_rounding_mode_t mode);
+
+/// Writes the rounding mode of `arg` (`dnnl_rounding_mode_environment` unless
+/// set; any `arg` may be asked about).
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_get_rounding(dnnl_primitive_attr_t attr,
+                                               int arg,
+                                               dnnl_rounding_mode_t *mode);
+
+/// Writes the dropout mask descriptor: a handle owned by the attributes
+/// (valid while they live and until the next `set_dropout`; not to be
+/// destroyed), the zero descriptor when dropout is not set or the mask is
+/// not written. `mask_desc` may be NULL.
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_get_dropout(const_dnnl_primitive_attr_t attr,
+                                              const_dnnl_memory_desc_t *mask_desc);
+
+/// Sets dropout with an `s32` seed, no offset and no host scalars. The mask
+/// descriptor is of type `u8`, or the zero descriptor (the mask is then not
+/// written); it is copied.
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_set_dropout(dnnl_primitive_attr_t attr,
+                                              const_dnnl_memory_desc_t mask_desc);
+
+/// Writes the dropout parameters; every output may be NULL. Without dropout:
+/// the zero descriptor, `dnnl_data_type_undef`, 0 and 0. The descriptor
+/// handle is owned by the attributes (see `dnnl_primitive_attr_get_dropout`).
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_get_dropout_v2(const_dnnl_primitive_attr_t attr,
+                                                 const_dnnl_memory_desc_t *mask_desc,
+                                                 dnnl_data_type_t *seed_dt,
+                                                 int *use_offset,
+                                                 int *use_host_scalars);
+
+/// Sets dropout: the mask descriptor (`u8`, or the zero descriptor; copied),
+/// the seed type (`dnnl_s32` or `dnnl_s64`), whether an offset argument is
+/// used and whether probability, seed and offset are host scalars (non-zero
+/// is true).
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_set_dropout_v2(dnnl_primitive_attr_t attr,
+                                                 const_dnnl_memory_desc_t mask_desc,
+                                                 dnnl_data_type_t seed_dt,
+                                                 int use_offset,
+                                                 int use_host_scalars);
+
+/// Writes a handle to the attributes' post-ops. The attributes own it: it is
+/// the same handle for their whole life, shows later changes, and is not to
+/// be destroyed (`dnnl_post_ops_destroy` refuses it). As upstream, appending
+/// through it changes the attributes.
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_get_post_ops(const_dnnl_primitive_attr_t attr,
+                                               const_dnnl_post_ops_t *post_ops);
+
+/// Replaces the attributes' post-ops with a copy of `post_ops`.
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_set_post_ops(dnnl_primitive_attr_t attr,
+                                               const_dnnl_post_ops_t post_ops);
+
+/// Sets the RNN data quantization: `scale * data + shift`.
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_set_rnn_data_qparams(dnnl_primitive_attr_t attr,
+                                                       float scale,
+                                                       float shift);
+
+/// Writes the RNN data scale and shift (1 and 0 by default); either output
+/// may be NULL.
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_get_rnn_data_qparams(const_dnnl_primitive_attr_t attr,
+                                                       float *scale,
+                                                       float *shift);
+
+/// Sets the RNN weights scales: `count` values (at least one) read from
+/// `scales`, selected by `mask` (`>= 0`).
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_set_rnn_weights_qparams(dnnl_primitive_attr_t attr,
+                                                          dnnl_dim_t count,
+                                                          int mask,
+                                                          const float *scales);
+
+/// Writes the RNN weights scales (see `set`); each output may be NULL, and
+/// the scales array belongs to the attributes.
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_get_rnn_weights_qparams(const_dnnl_primitive_attr_t attr,
+                                                          dnnl_dim_t *count,
+                                                          int *mask,
+                                                          const float **scales);
+
+/// Sets the RNN projection weights scales, as
+/// `dnnl_primitive_attr_set_rnn_weights_qparams`.
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_set_rnn_weights_projection_qparams(dnnl_primitive_attr_t attr,
+                                                                     dnnl_dim_t count,
+                                                                     int mask,
+                                                                     const float *scales);
+
+/// Writes the RNN projection weights scales, as
+/// `dnnl_primitive_attr_get_rnn_weights_qparams`.
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_get_rnn_weights_projection_qparams(const_dnnl_primitive_attr_t attr,
+                                                                     dnnl_dim_t *count,
+                                                                     int *mask,
+                                                                     const float **scales);
+
+/// Sets scales for `arg` with `mask`, values of type `f32`, no groups.
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_set_scales_mask(dnnl_primitive_attr_t attr,
+                                                  int arg,
+                                                  int mask);
+
+/// Sets scales for `arg`: `mask`, 0 or 2 group dimensions (positive; they
+/// need a non-zero mask) and the values' data type (`f32`, `bf16`, `f16`;
+/// with a non-zero mask also `f8_e4m3`, `e8m0`).
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_set_scales(dnnl_primitive_attr_t attr,
+                                             int arg,
+                                             int mask,
+                                             int group_ndims,
+                                             const dnnl_dim_t *group_dims,
+                                             dnnl_data_type_t data_type);
+
+/// As `dnnl_primitive_attr_set_scales`; with `is_on_host` non-zero the
+/// scale is one host-scalar value (mask 0, no groups).
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_set_scales_v2(dnnl_primitive_attr_t attr,
+                                                int arg,
+                                                int mask,
+                                                int ndims,
+                                                const dnnl_dim_t *group_dims,
+                                                dnnl_data_type_t data_type,
+                                                int is_on_host);
+
+/// As `dnnl_primitive_attr_set_scales_v2`, with a quantization mode
+/// (`static_sazp`, `dynamic_mx` or `dynamic_fp`).
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_set_scales_v3(dnnl_primitive_attr_t attr,
+                                                int arg,
+                                                int mask,
+                                                int ndims,
+                                                const dnnl_dim_t *group_dims,
+                                                dnnl_data_type_t data_type,
+                                                int is_on_host,
+                                                dnnl_quantization_mode_t qmode);
+
+/// Sets zero points for `arg` with `mask`, values of type `s32`, no groups.
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_set_zero_points_mask(dnnl_primitive_attr_t attr,
+                                                       int arg,
+                                                       int mask);
+
+/// Sets zero points for `arg` (`DNNL_ARG_SRC`, `_SRC_2`, `_DST`,
+/// `_WEIGHTS_0..2`): `mask`, 0 or 2 group dimensions and the values' type
+/// (`s32`, `s8`, `u8`; with a non-zero mask also `s4`, `u4`).
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_set_zero_points(dnnl_primitive_attr_t attr,
+                                                  int arg,
+                                                  int mask,
+                                                  int group_ndims,
+                                                  const dnnl_dim_t *group_dims,
+                                                  dnnl_data_type_t data_type);
+
+/// Sets precomputed reductions for `arg` (`DNNL_ARG_SRC` only, type `s32`):
+/// `mask` and 0 or 2 group dimensions.
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_set_precomputed_reductions(dnnl_primitive_attr_t attr,
+                                                             int arg,
+                                                             int mask,
+                                                             int group_ndims,
+                                                             const dnnl_dim_t *group_dims,
+                                                             dnnl_data_type_t data_type);
+
+/// As `dnnl_primitive_attr_set_zero_points`; with `is_on_host` non-zero the
+/// zero point is one host-scalar value (mask 0, no groups).
+DNNL_API
+dnnl_status_t dnnl_primitive_attr_set_zero_points_v2(dnnl_primitive_attr_t attr,
+                                                     int arg,
+                                                     int mask,
+                                                     int ndims,
+                                                     const dnnl_dim_t *group_dims,
+                                                     dnnl_data_type_t data_type,
+                                                     int is_on_host);
 
 /// Creates a memory object for `memory_desc` on `engine`. `handle` is
 /// `DNNL_MEMORY_ALLOCATE` (the library allocates and owns the buffer),
@@ -287,6 +541,134 @@ DNNL_API size_t dnnl_memory_desc_get_size(const_dnnl_memory_desc_t memory_desc);
 /// 4-bit types count two elements per byte.
 DNNL_API size_t dnnl_memory_desc_get_size_v2(const_dnnl_memory_desc_t memory_desc, int index);
 
+/// Creates an empty post-op chain; the caller owns `*post_ops` and releases
+/// it with `dnnl_post_ops_destroy`.
+DNNL_API dnnl_status_t dnnl_post_ops_create(dnnl_post_ops_t *post_ops);
+
+/// Releases the caller's post-ops handle.
+/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed
+/// handle (upstream accepts NULL), and for the post-ops of attributes
+/// (`dnnl_primitive_attr_get_post_ops`), which the caller does not own.
+DNNL_API dnnl_status_t dnnl_post_ops_destroy(dnnl_post_ops_t post_ops);
+
+/// Writes an independent copy of `existing_post_ops` to `*post_ops`; the
+/// caller owns it and releases it with `dnnl_post_ops_destroy`.
+DNNL_API
+dnnl_status_t dnnl_post_ops_clone(dnnl_post_ops_t *post_ops,
+                                  const_dnnl_post_ops_t existing_post_ops);
+
+/// Returns the number of entries; 0 for an invalid handle (logged).
+DNNL_API int dnnl_post_ops_len(const_dnnl_post_ops_t post_ops);
+
+/// Returns the kind of entry `index` (`dnnl_sum`, `dnnl_eltwise`,
+/// `dnnl_binary`, `dnnl_prelu`, `dnnl_convolution` for depthwise), or
+/// `dnnl_undefined_primitive` for an index out of range or an invalid handle
+/// (the latter is logged).
+DNNL_API dnnl_primitive_kind_t dnnl_post_ops_get_kind(const_dnnl_post_ops_t post_ops, int index);
+
+/// Appends a sum: `dst = scale * (dst - zero_point) + result`, reading `dst`
+/// as `data_type` unless that is `dnnl_data_type_undef`. Unlike upstream, a
+/// `data_type` that is not a data type is refused.
+DNNL_API
+dnnl_status_t dnnl_post_ops_append_sum(dnnl_post_ops_t post_ops,
+                                       float scale,
+                                       int32_t zero_point,
+                                       dnnl_data_type_t data_type);
+
+/// Writes the parameters of sum entry `index`; each output may be NULL.
+DNNL_API
+dnnl_status_t dnnl_post_ops_get_params_sum(const_dnnl_post_ops_t post_ops,
+                                           int index,
+                                           float *scale,
+                                           int32_t *zero_point,
+                                           dnnl_data_type_t *data_type);
+
+/// Appends an eltwise post-op (`alg_kind` one of `dnnl_eltwise_*`; the clip
+/// algorithms need `beta >= alpha`, `relu`/`elu_use_dst_for_bwd` need
+/// `alpha >= 0`).
+DNNL_API
+dnnl_status_t dnnl_post_ops_append_eltwise(dnnl_post_ops_t post_ops,
+                                           dnnl_alg_kind_t alg_kind,
+                                           float alpha,
+                                           float beta);
+
+/// Writes the parameters of eltwise entry `index`; each output may be NULL.
+DNNL_API
+dnnl_status_t dnnl_post_ops_get_params_eltwise(const_dnnl_post_ops_t post_ops,
+                                               int index,
+                                               dnnl_alg_kind_t *alg_kind,
+                                               float *alpha,
+                                               float *beta);
+
+/// Appends a fused depthwise convolution: weights and destination types
+/// defined, kernel and stride positive, left padding below the kernel size.
+/// Stored and reported faithfully; a primitive that cannot fuse it refuses
+/// the attributes at descriptor creation. Unlike upstream, values that are
+/// not data types are refused.
+DNNL_API
+dnnl_status_t dnnl_post_ops_append_dw(dnnl_post_ops_t post_ops,
+                                      dnnl_data_type_t weights_data_type,
+                                      dnnl_data_type_t bias_data_type,
+                                      dnnl_data_type_t dst_data_type,
+                                      dnnl_dim_t kernel_size,
+                                      dnnl_dim_t stride_size,
+                                      dnnl_dim_t padding_l_size);
+
+/// Writes the parameters of depthwise entry `index`; each output may be NULL.
+DNNL_API
+dnnl_status_t dnnl_post_ops_get_params_dw(const_dnnl_post_ops_t post_ops,
+                                          int index,
+                                          dnnl_data_type_t *weights_data_type,
+                                          dnnl_data_type_t *bias_data_type,
+                                          dnnl_data_type_t *dst_data_type,
+                                          dnnl_dim_t *kernel_size,
+                                          dnnl_dim_t *stride_size,
+                                          dnnl_dim_t *padding_l_size);
+
+/// Appends a binary post-op with a second operand described by `src1_desc`
+/// (copied). `dnnl_binary_select` needs a third operand: use
+/// `dnnl_post_ops_append_binary_v2` (here it is `dnnl_invalid_arguments`).
+DNNL_API
+dnnl_status_t dnnl_post_ops_append_binary(dnnl_post_ops_t post_ops,
+                                          dnnl_alg_kind_t alg_kind,
+                                          const_dnnl_memory_desc_t src1_desc);
+
+/// Appends a binary post-op; `src2_desc` describes the third operand of
+/// `dnnl_binary_select` (required there) and is stored, if given, for the
+/// other algorithms. Both descriptors are copied.
+DNNL_API
+dnnl_status_t dnnl_post_ops_append_binary_v2(dnnl_post_ops_t post_ops,
+                                             dnnl_alg_kind_t alg_kind,
+                                             const_dnnl_memory_desc_t src1_desc,
+                                             const_dnnl_memory_desc_t src2_desc);
+
+/// Writes the algorithm and second-operand descriptor of binary entry
+/// `index`; each output may be NULL.
+DNNL_API
+dnnl_status_t dnnl_post_ops_get_params_binary(const_dnnl_post_ops_t post_ops,
+                                              int index,
+                                              dnnl_alg_kind_t *alg_kind,
+                                              const_dnnl_memory_desc_t *src1_desc);
+
+/// As `dnnl_post_ops_get_params_binary`, with the third operand's descriptor
+/// (the zero descriptor when none was given).
+DNNL_API
+dnnl_status_t dnnl_post_ops_get_params_binary_v2(const_dnnl_post_ops_t post_ops,
+                                                 int index,
+                                                 dnnl_alg_kind_t *alg_kind,
+                                                 const_dnnl_memory_desc_t *src1_desc,
+                                                 const_dnnl_memory_desc_t *src2_desc);
+
+/// Appends a PReLU post-op whose weights are selected by `mask` (stored as
+/// given, as upstream).
+DNNL_API dnnl_status_t dnnl_post_ops_append_prelu(dnnl_post_ops_t post_ops, int mask);
+
+/// Writes the mask of PReLU entry `index`; `mask` may be NULL.
+DNNL_API
+dnnl_status_t dnnl_post_ops_get_params_prelu(const_dnnl_post_ops_t post_ops,
+                                             int index,
+                                             int *mask);
+
 /// Creates a primitive from `primitive_desc` (building its kernels). The
 /// caller owns `*primitive`.
 DNNL_API
@@ -377,284 +759,6 @@ DNNL_API
 dnnl_status_t dnnl_primitive_get_cache_blob(const_dnnl_primitive_t primitive,
                                             size_t *size,
                                             uint8_t *cache_blob);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_primitive_attr_create(dnnl_primitive_attr_t *attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_clone(dnnl_primitive_attr_t *attr,
-                                        const_dnnl_primitive_attr_t existing_attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_get_dropout(const_dnnl_primitive_attr_t attr,
-                                              const_dnnl_memory_desc_t *mask_desc);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_set_dropout(dnnl_primitive_attr_t attr,
-                                              const_dnnl_memory_desc_t mask_desc);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_get_dropout_v2(const_dnnl_primitive_attr_t attr,
-                                                 const_dnnl_memory_desc_t *mask_desc,
-                                                 dnnl_data_type_t *seed_dt,
-                                                 int *use_offset,
-                                                 int *use_host_scalars);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_set_dropout_v2(dnnl_primitive_attr_t attr,
-                                                 const_dnnl_memory_desc_t mask_desc,
-                                                 dnnl_data_type_t seed_dt,
-                                                 int use_offset,
-                                                 int use_host_scalars);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_get_fpmath_mode(const_dnnl_primitive_attr_t attr,
-                                                  dnnl_fpmath_mode_t *mode);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_set_fpmath_mode(dnnl_primitive_attr_t attr,
-                                                  dnnl_fpmath_mode_t mode);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_get_fpmath_mode_v2(const_dnnl_primitive_attr_t attr,
-                                                     dnnl_fpmath_mode_t *mode,
-                                                     int *apply_to_int);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_set_fpmath_mode_v2(dnnl_primitive_attr_t attr,
-                                                     dnnl_fpmath_mode_t mode,
-                                                     int apply_to_int);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_get_deterministic(const_dnnl_primitive_attr_t attr,
-                                                    int *value);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_primitive_attr_set_deterministic(dnnl_primitive_attr_t attr, int value);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_get_accumulation_mode(const_dnnl_primitive_attr_t attr,
-                                                        dnnl_accumulation_mode_t *mode);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_set_accumulation_mode(dnnl_primitive_attr_t attr,
-                                                        dnnl_accumulation_mode_t mode);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_get_scratchpad_mode(const_dnnl_primitive_attr_t attr,
-                                                      dnnl_scratchpad_mode_t *mode);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_set_scratchpad_mode(dnnl_primitive_attr_t attr,
-                                                      dnnl_scratchpad_mode_t mode);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_set_scales_mask(dnnl_primitive_attr_t attr,
-                                                  int arg,
-                                                  int mask);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_set_scales(dnnl_primitive_attr_t attr,
-                                             int arg,
-                                             int mask,
-                                             int group_ndims,
-                                             const dnnl_dim_t *group_dims,
-                                             dnnl_data_type_t data_type);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_set_scales_v2(dnnl_primitive_attr_t attr,
-                                                int arg,
-                                                int mask,
-                                                int ndims,
-                                                const dnnl_dim_t *group_dims,
-                                                dnnl_data_type_t data_type,
-                                                int is_on_host);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_set_scales_v3(dnnl_primitive_attr_t attr,
-                                                int arg,
-                                                int mask,
-                                                int ndims,
-                                                const dnnl_dim_t *group_dims,
-                                                dnnl_data_type_t data_type,
-                                                int is_on_host,
-                                                dnnl_quantization_mode_t qmode);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_set_zero_points_mask(dnnl_primitive_attr_t attr,
-                                                       int arg,
-                                                       int mask);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_set_zero_points(dnnl_primitive_attr_t attr,
-                                                  int arg,
-                                                  int mask,
-                                                  int group_ndims,
-                                                  const dnnl_dim_t *group_dims,
-                                                  dnnl_data_type_t data_type);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_set_precomputed_reductions(dnnl_primitive_attr_t attr,
-                                                             int arg,
-                                                             int mask,
-                                                             int group_ndims,
-                                                             const dnnl_dim_t *group_dims,
-                                                             dnnl_data_type_t data_type);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_set_zero_points_v2(dnnl_primitive_attr_t attr,
-                                                     int arg,
-                                                     int mask,
-                                                     int ndims,
-                                                     const dnnl_dim_t *group_dims,
-                                                     dnnl_data_type_t data_type,
-                                                     int is_on_host);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_set_rounding(dnnl_primitive_attr_t attr,
-                                               int arg,
-                                               dnnl_rounding_mode_t mode);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_get_rounding(dnnl_primitive_attr_t attr,
-                                               int arg,
-                                               dnnl_rounding_mode_t *mode);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_get_post_ops(const_dnnl_primitive_attr_t attr,
-                                               const_dnnl_post_ops_t *post_ops);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_set_post_ops(dnnl_primitive_attr_t attr,
-                                               const_dnnl_post_ops_t post_ops);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_post_ops_create(dnnl_post_ops_t *post_ops);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_post_ops_clone(dnnl_post_ops_t *post_ops,
-                                  const_dnnl_post_ops_t existing_post_ops);
-
-/// Not implemented yet: returns 0 (the neutral value of its type).
-DNNL_API int dnnl_post_ops_len(const_dnnl_post_ops_t post_ops);
-
-/// Not implemented yet: returns 0 (the neutral value of its type).
-DNNL_API dnnl_primitive_kind_t dnnl_post_ops_get_kind(const_dnnl_post_ops_t post_ops, int index);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_post_ops_append_sum(dnnl_post_ops_t post_ops,
-                                       float scale,
-                                       int32_t zero_point,
-                                       dnnl_data_type_t data_type);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_post_ops_get_params_sum(const_dnnl_post_ops_t post_ops,
-                                           int index,
-                                           float *scale,
-                                           int32_t *zero_point,
-                                           dnnl_data_type_t *data_type);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_post_ops_append_eltwise(dnnl_post_ops_t post_ops,
-                                           dnnl_alg_kind_t alg_kind,
-                                           float alpha,
-                                           float beta);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_post_ops_get_params_eltwise(const_dnnl_post_ops_t post_ops,
-                                               int index,
-                                               dnnl_alg_kind_t *alg_kind,
-                                               float *alpha,
-                                               float *beta);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_post_ops_append_dw(dnnl_post_ops_t post_ops,
-                                      dnnl_data_type_t weights_data_type,
-                                      dnnl_data_type_t bias_data_type,
-                                      dnnl_data_type_t dst_data_type,
-                                      dnnl_dim_t kernel_size,
-                                      dnnl_dim_t stride_size,
-                                      dnnl_dim_t padding_l_size);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_post_ops_get_params_dw(const_dnnl_post_ops_t post_ops,
-                                          int index,
-                                          dnnl_data_type_t *weights_data_type,
-                                          dnnl_data_type_t *bias_data_type,
-                                          dnnl_data_type_t *dst_data_type,
-                                          dnnl_dim_t *kernel_size,
-                                          dnnl_dim_t *stride_size,
-                                          dnnl_dim_t *padding_l_size);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_post_ops_append_binary(dnnl_post_ops_t post_ops,
-                                          dnnl_alg_kind_t alg_kind,
-                                          const_dnnl_memory_desc_t src1_desc);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_post_ops_append_binary_v2(dnnl_post_ops_t post_ops,
-                                             dnnl_alg_kind_t alg_kind,
-                                             const_dnnl_memory_desc_t src1_desc,
-                                             const_dnnl_memory_desc_t src2_desc);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_post_ops_get_params_binary(const_dnnl_post_ops_t post_ops,
-                                              int index,
-                                              dnnl_alg_kind_t *alg_kind,
-                                              const_dnnl_memory_desc_t *src1_desc);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_post_ops_get_params_binary_v2(const_dnnl_post_ops_t post_ops,
-                                                 int index,
-                                                 dnnl_alg_kind_t *alg_kind,
-                                                 const_dnnl_memory_desc_t *src1_desc,
-                                                 const_dnnl_memory_desc_t *src2_desc);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_post_ops_append_prelu(dnnl_post_ops_t post_ops, int mask);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_post_ops_get_params_prelu(const_dnnl_post_ops_t post_ops,
-                                             int index,
-                                             int *mask);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API
@@ -1087,46 +1191,6 @@ dnnl_status_t dnnl_inner_product_backward_weights_primitive_desc_create(dnnl_pri
                                                                         const_dnnl_memory_desc_t diff_dst_desc,
                                                                         const_dnnl_primitive_desc_t hint_fwd_pd,
                                                                         const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_set_rnn_data_qparams(dnnl_primitive_attr_t attr,
-                                                       float scale,
-                                                       float shift);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_get_rnn_data_qparams(const_dnnl_primitive_attr_t attr,
-                                                       float *scale,
-                                                       float *shift);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_set_rnn_weights_qparams(dnnl_primitive_attr_t attr,
-                                                          dnnl_dim_t count,
-                                                          int mask,
-                                                          const float *scales);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_get_rnn_weights_qparams(const_dnnl_primitive_attr_t attr,
-                                                          dnnl_dim_t *count,
-                                                          int *mask,
-                                                          const float **scales);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_set_rnn_weights_projection_qparams(dnnl_primitive_attr_t attr,
-                                                                     dnnl_dim_t count,
-                                                                     int mask,
-                                                                     const float *scales);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_attr_get_rnn_weights_projection_qparams(const_dnnl_primitive_attr_t attr,
-                                                                     dnnl_dim_t *count,
-                                                                     int *mask,
-                                                                     const float **scales);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API

@@ -1,16 +1,20 @@
 //! Entry points of `dnnl.h`.
 
 pub mod attr;
+pub mod attr_quant;
 pub mod memory;
 pub mod memory_desc;
+pub mod post_ops;
 pub mod primitive;
 pub mod primitive_desc;
 pub mod service;
 pub mod unimplemented;
 
 pub use attr::*;
+pub use attr_quant::*;
 pub use memory::*;
 pub use memory_desc::*;
+pub use post_ops::*;
 pub use primitive::*;
 pub use primitive_desc::*;
 pub use service::*;
