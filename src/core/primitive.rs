@@ -18,6 +18,7 @@ use std::ffi::CStr;
 use std::sync::Arc;
 
 use crate::abi::*;
+use crate::core::attr::{AttrCell, PrimitiveAttr};
 use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
 use crate::core::memory::Memory;
@@ -111,6 +112,9 @@ pub struct PrimitiveDesc {
     current: usize,
     /// The zero descriptor, for the scratchpad (no implementation needs one yet).
     scratchpad_md: Arc<MemoryDesc>,
+    /// The attributes the descriptor was created with (a snapshot; the
+    /// handle `dnnl_primitive_desc_get_attr` returns).
+    attr: Arc<AttrCell>,
 }
 
 impl PrimitiveDesc {
@@ -122,7 +126,7 @@ impl PrimitiveDesc {
         candidates: Vec<Arc<dyn ImplCandidate>>,
     ) -> Result<PrimitiveDesc> {
         let candidates: Arc<[Arc<dyn ImplCandidate>]> = candidates.into();
-        PrimitiveDesc::find(engine, op, candidates, 0)
+        PrimitiveDesc::find(engine, op, candidates, 0, AttrCell::new())
     }
 
     fn find(
@@ -130,6 +134,7 @@ impl PrimitiveDesc {
         op: Arc<dyn OpDesc>,
         candidates: Arc<[Arc<dyn ImplCandidate>]>,
         from: usize,
+        attr: Arc<AttrCell>,
     ) -> Result<PrimitiveDesc> {
         let mut reasons = Vec::new();
         for (i, candidate) in candidates.iter().enumerate().skip(from) {
@@ -141,6 +146,7 @@ impl PrimitiveDesc {
                         candidates: candidates.clone(),
                         current: i,
                         scratchpad_md: Arc::new(MemoryDesc::zero()),
+                        attr,
                     });
                 }
                 Err(e) => reasons.push(format!("{}: {e}", candidate.name().to_string_lossy())),
@@ -162,6 +168,7 @@ impl PrimitiveDesc {
             self.op.clone(),
             self.candidates.clone(),
             self.current + 1,
+            self.attr.clone(),
         )
     }
 
@@ -185,9 +192,24 @@ impl PrimitiveDesc {
         &self.scratchpad_md
     }
 
-    /// The attributes as the verbose log spells them (none are applied yet).
+    /// Records the attributes the descriptor was created with. The kind has
+    /// already refused what it cannot honour.
+    pub fn with_attr(mut self, attr: PrimitiveAttr) -> PrimitiveDesc {
+        self.attr = AttrCell::from_snapshot(attr);
+        self
+    }
+
+    /// The attributes (owned by the descriptor).
+    pub fn attr(&self) -> &Arc<AttrCell> {
+        &self.attr
+    }
+
+    /// The attributes as the verbose log spells them.
     pub fn attr_verbose(&self) -> String {
-        String::new()
+        self.attr
+            .snapshot()
+            .map(|a| a.to_verbose())
+            .unwrap_or_default()
     }
 
     /// Instantiates the implementation.
@@ -225,6 +247,7 @@ impl Clone for PrimitiveDesc {
             candidates: self.candidates.clone(),
             current: self.current,
             scratchpad_md: self.scratchpad_md.clone(),
+            attr: self.attr.clone(),
         }
     }
 }

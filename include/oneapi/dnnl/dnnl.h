@@ -703,6 +703,12 @@ DNNL_API
 dnnl_status_t dnnl_primitive_desc_clone(dnnl_primitive_desc_t *primitive_desc,
                                         const_dnnl_primitive_desc_t existing_primitive_desc);
 
+/// Writes the attributes `primitive_desc` was created with to `*attr`. They
+/// belong to the primitive descriptor: do not destroy or change them.
+DNNL_API
+dnnl_status_t dnnl_primitive_desc_get_attr(const_dnnl_primitive_desc_t primitive_desc,
+                                           const_dnnl_primitive_attr_t *attr);
+
 /// Answers query `what` (with `index` for memory descriptors, or the
 /// argument for `dnnl_query_exec_arg_md`) into `*result`, whose type the query
 /// fixes. Handles written (engine, memory descriptors) belong to the
@@ -741,11 +747,6 @@ DNNL_API dnnl_status_t dnnl_get_primitive_cache_capacity(int *capacity);
 /// Sets the primitive cache's capacity (0 turns caching off; entries beyond
 /// the new capacity are dropped). Overrides `ONEDNN_PRIMITIVE_CACHE_CAPACITY`.
 DNNL_API dnnl_status_t dnnl_set_primitive_cache_capacity(int capacity);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_desc_get_attr(const_dnnl_primitive_desc_t primitive_desc,
-                                           const_dnnl_primitive_attr_t *attr);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API

@@ -42,6 +42,21 @@ pub unsafe extern "C" fn dnnl_primitive_desc_clone(
     })
 }
 
+/// Writes the attributes `primitive_desc` was created with to `*attr`. They
+/// belong to the primitive descriptor: do not destroy or change them.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dnnl_primitive_desc_get_attr(
+    primitive_desc: const_dnnl_primitive_desc_t,
+    attr: *mut const_dnnl_primitive_attr_t,
+) -> dnnl_status_t {
+    boundary::guard("dnnl_primitive_desc_get_attr", || {
+        let out = boundary::out(attr, "attr")?;
+        let pd = handles::resolve(primitive_desc)?.get()?;
+        out.write(handles::expose::<dnnl_primitive_attr>(pd.attr()).cast_const());
+        Ok(())
+    })
+}
+
 /// The argument a `*_md` query with `index` asks for.
 fn md_query_arg(what: dnnl_query_t, index: c_int) -> Option<i32> {
     let base = match what {

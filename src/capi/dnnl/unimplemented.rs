@@ -15,15 +15,6 @@ use crate::capi::boundary;
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_desc_get_attr(
-    primitive_desc: const_dnnl_primitive_desc_t,
-    attr: *mut const_dnnl_primitive_attr_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_primitive_desc_get_attr")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_primitive_create_from_cache_blob(
     primitive: *mut dnnl_primitive_t,
     primitive_desc: const_dnnl_primitive_desc_t,
