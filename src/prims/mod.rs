@@ -1,4 +1,7 @@
 //! One folder per primitive kind: descriptor logic, CPU kernels and OpenCL
 //! launch code with their `.cl` sources.
 //!
-//! Layer: uses `core` and `runtime`. The primitives arrive with issue 4.
+//! Layer: uses `core` and `runtime`; `capi` calls in, nothing here calls back.
+
+pub mod common;
+pub mod eltwise;

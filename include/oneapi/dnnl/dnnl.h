@@ -278,6 +278,47 @@ dnnl_status_t dnnl_primitive_attr_set_zero_points_v2(dnnl_primitive_attr_t attr,
                                                      dnnl_data_type_t data_type,
                                                      int is_on_host);
 
+/// Creates a primitive descriptor for eltwise forward (`prop_kind`
+/// `dnnl_forward_training` or `dnnl_forward_inference`): `dst = f(src)` with
+/// the algorithm's `alpha` and `beta`. `dst_desc` may use `format_tag::any`
+/// (it then takes `src_desc`'s layout). On success the caller owns
+/// `*primitive_desc` and releases it with `dnnl_primitive_desc_destroy`.
+/// Attributes other than the scratchpad and floating-point math modes
+/// (post-ops, scales, ...) are `dnnl_unimplemented` for now.
+/// Deliberate difference: different data types or layouts for source and
+/// destination are computed rather than refused.
+DNNL_API
+dnnl_status_t dnnl_eltwise_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                         dnnl_engine_t engine,
+                                                         dnnl_prop_kind_t prop_kind,
+                                                         dnnl_alg_kind_t alg_kind,
+                                                         const_dnnl_memory_desc_t src_desc,
+                                                         const_dnnl_memory_desc_t dst_desc,
+                                                         float alpha,
+                                                         float beta,
+                                                         const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for eltwise backward:
+/// `diff_src = f'(data) * diff_dst`, where `data_desc` describes the source,
+/// or the destination for the `*_use_dst_for_bwd` algorithms (execution
+/// arguments `DNNL_ARG_SRC` or `DNNL_ARG_DST`, `DNNL_ARG_DIFF_DST`, and
+/// `DNNL_ARG_DIFF_SRC`). `hint_fwd_pd` may be NULL; like upstream, it does
+/// not change the result (a non-NULL one must be a live handle). Descriptors
+/// given as `any` follow the first that is not. On success the caller owns
+/// `*primitive_desc`. Attributes other than the scratchpad and
+/// floating-point math modes are `dnnl_unimplemented`, as upstream's.
+DNNL_API
+dnnl_status_t dnnl_eltwise_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                          dnnl_engine_t engine,
+                                                          dnnl_alg_kind_t alg_kind,
+                                                          const_dnnl_memory_desc_t diff_src_desc,
+                                                          const_dnnl_memory_desc_t diff_dst_desc,
+                                                          const_dnnl_memory_desc_t data_desc,
+                                                          float alpha,
+                                                          float beta,
+                                                          const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                          const_dnnl_primitive_attr_t attr);
+
 /// Creates a memory object for `memory_desc` on `engine`. `handle` is
 /// `DNNL_MEMORY_ALLOCATE` (the library allocates and owns the buffer),
 /// `DNNL_MEMORY_NONE` (no buffer yet), or the caller's buffer: a host pointer on
@@ -924,31 +965,6 @@ dnnl_status_t dnnl_shuffle_backward_primitive_desc_create(dnnl_primitive_desc_t 
                                                           const_dnnl_memory_desc_t diff_dst_desc,
                                                           int axis,
                                                           dnnl_dim_t group_size,
-                                                          const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                          const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_eltwise_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                         dnnl_engine_t engine,
-                                                         dnnl_prop_kind_t prop_kind,
-                                                         dnnl_alg_kind_t alg_kind,
-                                                         const_dnnl_memory_desc_t src_desc,
-                                                         const_dnnl_memory_desc_t dst_desc,
-                                                         float alpha,
-                                                         float beta,
-                                                         const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_eltwise_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                          dnnl_engine_t engine,
-                                                          dnnl_alg_kind_t alg_kind,
-                                                          const_dnnl_memory_desc_t diff_src_desc,
-                                                          const_dnnl_memory_desc_t diff_dst_desc,
-                                                          const_dnnl_memory_desc_t data_desc,
-                                                          float alpha,
-                                                          float beta,
                                                           const_dnnl_primitive_desc_t hint_fwd_pd,
                                                           const_dnnl_primitive_attr_t attr);
 

@@ -2,6 +2,7 @@
 
 pub mod attr;
 pub mod attr_quant;
+pub mod eltwise;
 pub mod memory;
 pub mod memory_desc;
 pub mod post_ops;
@@ -12,6 +13,7 @@ pub mod unimplemented;
 
 pub use attr::*;
 pub use attr_quant::*;
+pub use eltwise::*;
 pub use memory::*;
 pub use memory_desc::*;
 pub use post_ops::*;

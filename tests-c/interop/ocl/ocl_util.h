@@ -25,6 +25,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,6 +162,27 @@ static inline cl_uint ocl_mem_refcount(cl_mem m) {
     cl_uint n = 0;
     OCL_CHECK(clGetMemObjectInfo(m, CL_MEM_REFERENCE_COUNT, sizeof(n), &n, NULL));
     return n;
+}
+
+/* Runtimes may drop the references that finished commands hold from their own
+ * threads, a little after the work completes (PoCL does): these poll for up to
+ * 200 ms for a count to settle at `want` before judging it. */
+static inline double ocl_now_ms_(void) {
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static inline int ocl_queue_refcount_settles(cl_command_queue q, cl_uint want) {
+    double until = ocl_now_ms_() + 200.0;
+    while (ocl_queue_refcount(q) != want && ocl_now_ms_() < until) {}
+    return ocl_queue_refcount(q) == want;
+}
+
+static inline int ocl_context_refcount_settles(cl_context ctx, cl_uint want) {
+    double until = ocl_now_ms_() + 200.0;
+    while (ocl_context_refcount(ctx) != want && ocl_now_ms_() < until) {}
+    return ocl_context_refcount(ctx) == want;
 }
 
 static inline int ocl_device_has_extension(cl_device_id dev, const char *ext) {

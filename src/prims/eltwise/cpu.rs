@@ -1,0 +1,588 @@
+//! Eltwise on the CPU engine: the `f32` formulas, and two kernels over them.
+//!
+//! Layer: prims. Safe Rust over byte slices of the arguments' buffers (the
+//! only `unsafe` is making those slices, in `common::buffers`). Work is split
+//! over the host's threads: the dense kernel splits the flat arrays, the
+//! strided one splits the output's walk in memory order, so each thread owns
+//! a disjoint slice of the output. Elements go through blocks of `f32`: load
+//! (converting), compute (one tight loop per algorithm), store (converting).
+//!
+//! In-place execution: an input that is the output's very buffer with the
+//! same layout is read from the output slice itself, element by element
+//! before it is written; an input that overlaps the output any other way is
+//! copied first.
+
+use std::ffi::CStr;
+use std::sync::Arc;
+
+use super::{Alg, Direction, EltwiseOp};
+use crate::core::engine::{Backend, Engine};
+use crate::core::error::{Error, Result};
+use crate::core::memory_desc::MAX_NDIMS;
+use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
+use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
+use crate::prims::common::dt;
+use crate::prims::common::layout::{Layout, Walker};
+use crate::prims::common::parallel;
+use crate::runtime::ocl::Event;
+
+// ---------------------------------------------------------------------------
+// The formulas (upstream's, in f32).
+
+/// Beyond this, `exp` overflows f32 (upstream's bound for soft ReLU).
+const EXP_OVERFLOW: f32 = 88.722_83;
+const SQRT_2_OVER_PI: f32 = 0.797_884_6;
+const GELU_TANH_C: f32 = 0.044_715;
+const SQRT1_2: f32 = std::f32::consts::FRAC_1_SQRT_2;
+/// 1 / sqrt(2 pi).
+const INV_SQRT_2PI: f32 = 0.398_942_3;
+
+fn logistic(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn soft_relu(x: f32, alpha: f32) -> f32 {
+    let v = alpha * x;
+    if v < EXP_OVERFLOW {
+        v.exp().ln_1p() / alpha
+    } else {
+        x
+    }
+}
+
+/// erfc with a relative error below 1.2e-7 everywhere (Numerical Recipes'
+/// Chebyshev fit), evaluated in f64: accurate in the tails, where
+/// `1 - erf` would cancel.
+pub(crate) fn erfc(x: f32) -> f32 {
+    let z = f64::from(x).abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let poly = -z * z - 1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98
+                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let r = t * poly.exp();
+    (if x >= 0.0 { r } else { 2.0 - r }) as f32
+}
+
+/// Beyond this, tanh(soft_relu(x)) is 1 in f32 (and e^2x would overflow soon).
+const MISH_ONE: f32 = 20.0;
+
+/// tanh(soft_relu(x)) = p / (p + 2) with p = e^x (e^x + 2): one exp instead
+/// of exp, log1p and tanh (the OpenCL kernel uses the same form).
+fn mish_tanh(x: f32) -> f32 {
+    if x > MISH_ONE {
+        return 1.0;
+    }
+    let n = x.exp();
+    let p = n * (n + 2.0);
+    p / (p + 2.0)
+}
+
+fn hardsigmoid(x: f32, alpha: f32, beta: f32) -> f32 {
+    (alpha * x + beta).clamp(0.0, 1.0)
+}
+
+fn clip(x: f32, alpha: f32, beta: f32) -> f32 {
+    let v = if x > alpha { x } else { alpha };
+    if v > beta { beta } else { v }
+}
+
+/// The forward function of `alg` at `s`.
+pub(crate) fn fwd(alg: Alg, alpha: f32, beta: f32, s: f32) -> f32 {
+    match alg.forward_base() {
+        Alg::Relu => {
+            if s > 0.0 {
+                s
+            } else {
+                s * alpha
+            }
+        }
+        Alg::Tanh => s.tanh(),
+        Alg::Elu => {
+            if s > 0.0 {
+                s
+            } else {
+                alpha * s.exp_m1()
+            }
+        }
+        Alg::Square => s * s,
+        Alg::Abs => s.abs(),
+        Alg::Sqrt => s.sqrt(),
+        Alg::Linear => alpha * s + beta,
+        Alg::SoftRelu => soft_relu(s, alpha),
+        Alg::HardSigmoid => hardsigmoid(s, alpha, beta),
+        Alg::Logistic => logistic(s),
+        Alg::Exp => s.exp(),
+        // 0.5 (1 + tanh(g)) = logistic(2g): no cancellation in the left tail.
+        Alg::GeluTanh => s * logistic(2.0 * SQRT_2_OVER_PI * s * (1.0 + GELU_TANH_C * s * s)),
+        Alg::Swish => s * logistic(alpha * s),
+        Alg::Log => s.ln(),
+        Alg::Clip | Alg::ClipV2 => clip(s, alpha, beta),
+        Alg::Pow => alpha * s.powf(beta),
+        Alg::GeluErf => 0.5 * s * erfc(-s * SQRT1_2),
+        Alg::Round => s.round_ties_even(),
+        Alg::Mish => s * mish_tanh(s),
+        Alg::HardSwish => s * hardsigmoid(s, alpha, beta),
+        // forward_base() never returns a `_use_dst_for_bwd` variant.
+        _ => f32::NAN,
+    }
+}
+
+/// The source gradient of `alg` for destination gradient `dd`, where `x` is
+/// the source (or the destination, for the `_use_dst_for_bwd` algorithms).
+pub(crate) fn bwd(alg: Alg, alpha: f32, beta: f32, dd: f32, x: f32) -> f32 {
+    match alg {
+        Alg::Relu | Alg::ReluDst => {
+            if x > 0.0 {
+                dd
+            } else {
+                dd * alpha
+            }
+        }
+        Alg::Tanh => {
+            let t = x.tanh();
+            dd * (1.0 - t * t)
+        }
+        Alg::TanhDst => dd * (1.0 - x * x),
+        Alg::Elu => {
+            if x > 0.0 {
+                dd
+            } else {
+                dd * alpha * x.exp()
+            }
+        }
+        Alg::EluDst => {
+            if x > 0.0 {
+                dd
+            } else {
+                dd * (x + alpha)
+            }
+        }
+        Alg::Square => dd * 2.0 * x,
+        Alg::Abs => {
+            if x > 0.0 {
+                dd
+            } else if x < 0.0 {
+                -dd
+            } else {
+                0.0
+            }
+        }
+        Alg::Sqrt => dd / (2.0 * x.sqrt()),
+        Alg::SqrtDst => dd / (2.0 * x),
+        Alg::Linear => dd * alpha,
+        Alg::SoftRelu => dd * logistic(alpha * x),
+        Alg::HardSigmoid => {
+            let v = alpha * x + beta;
+            if v > 0.0 && v < 1.0 { dd * alpha } else { 0.0 }
+        }
+        Alg::Logistic => {
+            let v = logistic(x);
+            dd * v * (1.0 - v)
+        }
+        Alg::LogisticDst => dd * x * (1.0 - x),
+        Alg::Exp => dd * x.exp(),
+        Alg::ExpDst => dd * x,
+        Alg::GeluTanh => {
+            // 0.5 (1 + tanh(g)) (1 + x (1 - tanh(g)) g'), with
+            // 1 + tanh(g) = 2 logistic(2g) and 1 - tanh(g) = 2 logistic(-2g).
+            let g = SQRT_2_OVER_PI * x * (1.0 + GELU_TANH_C * x * x);
+            let dg = SQRT_2_OVER_PI * (1.0 + 3.0 * GELU_TANH_C * x * x);
+            dd * logistic(2.0 * g) * (1.0 + 2.0 * x * logistic(-2.0 * g) * dg)
+        }
+        Alg::Swish => {
+            let v = logistic(alpha * x);
+            dd * (v + alpha * x * v * (1.0 - v))
+        }
+        Alg::Log => dd / x,
+        Alg::Clip => {
+            if alpha < x && x <= beta {
+                dd
+            } else {
+                0.0
+            }
+        }
+        Alg::ClipV2 | Alg::ClipV2Dst => {
+            if alpha < x && x < beta {
+                dd
+            } else {
+                0.0
+            }
+        }
+        Alg::Pow => {
+            if beta == 0.0 {
+                0.0
+            } else {
+                dd * alpha * beta * x.powf(beta - 1.0)
+            }
+        }
+        Alg::GeluErf => {
+            let cdf = 0.5 * erfc(-x * SQRT1_2);
+            let pdf = INV_SQRT_2PI * (-0.5 * x * x).exp();
+            dd * (cdf + x * pdf)
+        }
+        Alg::Mish => {
+            // t = tanh(soft_relu(x)) = p / q, 1 - t^2 = 4 (p + 1) / q^2,
+            // logistic(x) = n / (n + 1), with n = e^x, p = n (n + 2), q = p + 2.
+            if x > MISH_ONE {
+                return dd;
+            }
+            let n = x.exp();
+            let p = n * (n + 2.0);
+            let q = p + 2.0;
+            dd * (p / q + x * (4.0 * (p + 1.0) / (q * q)) * (n / (n + 1.0)))
+        }
+        Alg::HardSwish => {
+            let v = alpha * x + beta;
+            if v <= 0.0 {
+                0.0
+            } else if v >= 1.0 {
+                dd
+            } else {
+                dd * (2.0 * alpha * x + beta)
+            }
+        }
+        // Descriptor checks refuse round backward.
+        Alg::Round => f32::NAN,
+    }
+}
+
+/// Applies `f` to every value (a tight loop the compiler specialises per `f`).
+fn map(values: &mut [f32], f: impl Fn(f32) -> f32) {
+    for v in values {
+        *v = f(*v);
+    }
+}
+
+/// Applies `f(dd, x)` to every pair, leaving the results in `dd`.
+fn map2(dd: &mut [f32], x: &[f32], f: impl Fn(f32, f32) -> f32) {
+    for (d, &s) in dd.iter_mut().zip(x) {
+        *d = f(*d, s);
+    }
+}
+
+/// The forward function over a block, one loop per algorithm.
+fn fwd_block(alg: Alg, a: f32, b: f32, v: &mut [f32]) {
+    match alg.forward_base() {
+        Alg::Relu => map(v, |s| fwd(Alg::Relu, a, b, s)),
+        Alg::Tanh => map(v, |s| fwd(Alg::Tanh, a, b, s)),
+        Alg::Elu => map(v, |s| fwd(Alg::Elu, a, b, s)),
+        Alg::Square => map(v, |s| fwd(Alg::Square, a, b, s)),
+        Alg::Abs => map(v, |s| fwd(Alg::Abs, a, b, s)),
+        Alg::Sqrt => map(v, |s| fwd(Alg::Sqrt, a, b, s)),
+        Alg::Linear => map(v, |s| fwd(Alg::Linear, a, b, s)),
+        Alg::Exp => map(v, |s| fwd(Alg::Exp, a, b, s)),
+        Alg::Logistic => map(v, |s| fwd(Alg::Logistic, a, b, s)),
+        Alg::Clip | Alg::ClipV2 => map(v, |s| fwd(Alg::Clip, a, b, s)),
+        other => map(v, |s| fwd(other, a, b, s)),
+    }
+}
+
+/// The backward function over a block: `dd` becomes the source gradient.
+fn bwd_block(alg: Alg, a: f32, b: f32, dd: &mut [f32], x: &[f32]) {
+    match alg {
+        Alg::Relu | Alg::ReluDst => map2(dd, x, |d, s| bwd(Alg::Relu, a, b, d, s)),
+        Alg::Linear => map2(dd, x, |d, s| bwd(Alg::Linear, a, b, d, s)),
+        Alg::Tanh => map2(dd, x, |d, s| bwd(Alg::Tanh, a, b, d, s)),
+        Alg::TanhDst => map2(dd, x, |d, s| bwd(Alg::TanhDst, a, b, d, s)),
+        Alg::LogisticDst => map2(dd, x, |d, s| bwd(Alg::LogisticDst, a, b, d, s)),
+        other => map2(dd, x, |d, s| bwd(other, a, b, d, s)),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Kernels.
+
+/// Elements per block of the conversion/compute loops.
+const BLOCK: usize = 512;
+/// The fewest elements worth a thread of their own.
+const MIN_PER_THREAD: usize = 1 << 15;
+
+/// Where an input's values come from.
+#[derive(Clone, Copy)]
+enum Input<'a> {
+    /// Its own bytes, starting at the layout's `offset0`.
+    Bytes(&'a [u8]),
+    /// The output itself (same buffer, same layout: in-place).
+    Output,
+}
+
+/// What one execution computes with.
+struct Work<'a> {
+    alg: Alg,
+    alpha: f32,
+    beta: f32,
+    backward: bool,
+    /// Input 0 (source or data) and input 1 (diff_dst, backward only).
+    inputs: [(Input<'a>, &'a Layout); 2],
+    out: &'a Layout,
+}
+
+impl Work<'_> {
+    /// Computes a block: `a` holds input 0 and `b` input 1 (backward); the
+    /// result is left in `a`.
+    fn compute(&self, a: &mut [f32], b: &mut [f32]) {
+        if self.backward {
+            bwd_block(self.alg, self.alpha, self.beta, b, a);
+            a.copy_from_slice(b);
+        } else {
+            fwd_block(self.alg, self.alpha, self.beta, a);
+        }
+    }
+
+    fn num_inputs(&self) -> usize {
+        if self.backward { 2 } else { 1 }
+    }
+
+    /// Elements `range` of flat arrays; `out` holds exactly those elements.
+    fn dense(&self, range: std::ops::Range<usize>, out: &mut [u8]) {
+        let mut a = [0f32; BLOCK];
+        let mut b = [0f32; BLOCK];
+        let mut start = range.start;
+        while start < range.end {
+            let n = BLOCK.min(range.end - start);
+            let local = start - range.start;
+            for (k, buf) in [&mut a, &mut b]
+                .into_iter()
+                .enumerate()
+                .take(self.num_inputs())
+            {
+                let (input, layout) = self.inputs[k];
+                match input {
+                    Input::Bytes(bytes) => dt::load_run(layout.elem, bytes, start, &mut buf[..n]),
+                    Input::Output => dt::load_run(self.out.elem, out, local, &mut buf[..n]),
+                }
+            }
+            self.compute(&mut a[..n], &mut b[..n]);
+            dt::store_run(self.out.elem, out, local, &a[..n]);
+            start += n;
+        }
+    }
+
+    /// Elements `range` of the output's walk; `out` starts at the element
+    /// whose offset (from the output's `offset0`) is `base`.
+    fn strided(&self, walker: &Walker, range: std::ops::Range<usize>, out: &mut [u8], base: i64) {
+        let mut a = [0f32; BLOCK];
+        let mut b = [0f32; BLOCK];
+        let mut offs = [0i64; BLOCK];
+        let mut inside = [false; BLOCK];
+        let mut p = [0i64; MAX_NDIMS];
+        let mut q = [0i64; MAX_NDIMS];
+        let ndims = self.out.ndims;
+        let mut start = range.start;
+        while start < range.end {
+            let n = BLOCK.min(range.end - start);
+            for i in 0..n {
+                offs[i] = walker.at((start + i) as i64, &mut p) - base;
+                let logical = |d: usize| p[d] - self.out.padded_offsets[d];
+                inside[i] = (0..ndims).all(|d| (0..self.out.dims[d]).contains(&logical(d)));
+                if !inside[i] {
+                    continue;
+                }
+                for (k, buf) in [&mut a, &mut b]
+                    .into_iter()
+                    .enumerate()
+                    .take(self.num_inputs())
+                {
+                    let (input, layout) = self.inputs[k];
+                    buf[i] = match input {
+                        Input::Bytes(bytes) => {
+                            for (d, qd) in q.iter_mut().enumerate().take(ndims) {
+                                *qd = logical(d) + layout.padded_offsets[d];
+                            }
+                            let at = layout.offset(&q) - layout.offset0;
+                            dt::load(layout.elem, bytes, at as usize)
+                        }
+                        Input::Output => dt::load(self.out.elem, out, offs[i] as usize),
+                    };
+                }
+            }
+            self.compute(&mut a[..n], &mut b[..n]);
+            for i in 0..n {
+                let v = if inside[i] { a[i] } else { 0.0 };
+                dt::store(self.out.elem, out, offs[i] as usize, v);
+            }
+            start += n;
+        }
+    }
+}
+
+/// Runs `op` on host buffers: `inputs` (with their buffers) into `out`.
+fn execute(op: &EltwiseOp, dense: bool, inputs: &[Buffer], out: &Buffer) -> Result<()> {
+    let layouts = op.layouts();
+    let out_layout = &layouts.out;
+    if out_layout.padded_nelems() == 0 {
+        return Ok(());
+    }
+    let in_layouts: Vec<&Layout> = std::iter::once(&layouts.data)
+        .chain(layouts.diff_dst.as_ref())
+        .collect();
+    let (out_begin, out_end) = out_layout.byte_range();
+    out.check_holds(out_end, "output")?;
+    let out_addr = out.host_addr();
+    // Inputs that overlap the output: read in place, or copied first.
+    let mut copies: Vec<Option<Vec<u8>>> = Vec::new();
+    let mut aliased = Vec::new();
+    for (buffer, layout) in inputs.iter().zip(&in_layouts) {
+        let (begin, end) = layout.byte_range();
+        buffer.check_holds(end, "input")?;
+        let addr = buffer.host_addr();
+        let overlaps = addr + begin < out_addr + out_end && out_addr + out_begin < addr + end;
+        let same = addr == out_addr
+            && layout.offset0 == out_layout.offset0
+            && layout.elem == out_layout.elem
+            && layout.same_layout(out_layout);
+        aliased.push(overlaps && same);
+        copies.push((overlaps && !same).then(|| {
+            // SAFETY: the C contract: the handle points to a buffer of at least
+            // the descriptor's size; no mutable view exists yet.
+            unsafe { host_bytes(addr + begin, end - begin) }.to_vec()
+        }));
+    }
+    // SAFETY: the C contract on the output's handle; the inputs that overlap
+    // it were copied above or are read through this very slice.
+    let out_bytes = unsafe { host_bytes_mut(out_addr + out_begin, out_end - out_begin) };
+    let mut views = [(Input::Output, in_layouts[0]); 2];
+    for (k, layout) in in_layouts.iter().enumerate() {
+        let (begin, end) = layout.byte_range();
+        views[k] = if aliased[k] {
+            (Input::Output, layout)
+        } else if let Some(copy) = &copies[k] {
+            (Input::Bytes(copy), layout)
+        } else {
+            // SAFETY: the C contract on the input's handle; it does not
+            // overlap the output (checked above), and it is only read.
+            (
+                Input::Bytes(unsafe { host_bytes(inputs[k].host_addr() + begin, end - begin) }),
+                layout,
+            )
+        };
+    }
+    let work = Work {
+        alg: op.alg(),
+        alpha: op.alpha(),
+        beta: op.beta(),
+        backward: op.direction() == Direction::Backward,
+        inputs: views,
+        out: out_layout,
+    };
+    let size = out_layout.elem.size();
+    if dense {
+        let n = out_layout.nelems() as usize;
+        let mut rest = out_bytes;
+        let mut parts = Vec::new();
+        for range in parallel::split(n, MIN_PER_THREAD) {
+            let (mine, tail) = rest.split_at_mut(range.len() * size);
+            rest = tail;
+            parts.push((range, mine));
+        }
+        parallel::run_all(parts, |(range, out)| work.dense(range, out));
+        return Ok(());
+    }
+    let walker = Walker::new(out_layout);
+    let total = walker.total() as usize;
+    let mut p = [0i64; MAX_NDIMS];
+    let ranges = if out_layout.is_non_overlapping() {
+        parallel::split(total, MIN_PER_THREAD)
+    } else {
+        std::iter::once(0..total).collect()
+    };
+    // Each range's elements lie in increasing order from the offset of its first.
+    let mut parts = Vec::new();
+    let mut rest = out_bytes;
+    let mut consumed = 0i64;
+    for (i, range) in ranges.iter().enumerate() {
+        let first = if i == 0 {
+            0
+        } else {
+            walker.at(range.start as i64, &mut p)
+        };
+        let next = match ranges.get(i + 1) {
+            Some(r) => walker.at(r.start as i64, &mut p),
+            None => out_layout.extent(),
+        };
+        let skip = ((first - consumed) as usize) * size;
+        let (mine, tail) =
+            std::mem::take(&mut rest)[skip..].split_at_mut(((next - first) as usize) * size);
+        rest = tail;
+        consumed = next;
+        parts.push((range.clone(), mine, first));
+    }
+    parallel::run_all(parts, |(range, out, base)| {
+        work.strided(&walker, range, out, base)
+    });
+    Ok(())
+}
+
+/// An eltwise implementation on the CPU engine.
+pub struct Candidate {
+    op: Arc<EltwiseOp>,
+    dense: bool,
+}
+
+impl Candidate {
+    /// The flat-array implementation (tensors of one dense layout).
+    pub fn dense(op: Arc<EltwiseOp>) -> Candidate {
+        Candidate { op, dense: true }
+    }
+
+    /// The implementation for any layouts.
+    pub fn strided(op: Arc<EltwiseOp>) -> Candidate {
+        Candidate { op, dense: false }
+    }
+}
+
+impl ImplCandidate for Candidate {
+    fn name(&self) -> &'static CStr {
+        if self.dense {
+            c"cpu:eltwise_dense"
+        } else {
+            c"cpu:eltwise_strided"
+        }
+    }
+
+    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
+        if !matches!(engine.backend(), Backend::Cpu) {
+            return Err(Error::unimplemented("not a CPU engine"));
+        }
+        if self.dense && !self.op.layouts().is_dense() {
+            return Err(Error::unimplemented(
+                "the tensors do not share one dense layout",
+            ));
+        }
+        Ok(())
+    }
+
+    fn create(
+        &self,
+        _engine: &Arc<Engine>,
+        _op: &Arc<dyn OpDesc>,
+    ) -> Result<Arc<dyn Implementation>> {
+        Ok(Arc::new(CpuEltwise {
+            op: self.op.clone(),
+            dense: self.dense,
+        }))
+    }
+}
+
+struct CpuEltwise {
+    op: Arc<EltwiseOp>,
+    dense: bool,
+}
+
+impl Implementation for CpuEltwise {
+    fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        let op = &self.op;
+        let mut inputs = vec![Buffer::of(ctx.arg(op.data_arg())?)?];
+        if op.direction() == Direction::Backward {
+            inputs.push(Buffer::of(ctx.arg(crate::abi::DNNL_ARG_DIFF_DST)?)?);
+        }
+        let out = Buffer::of(ctx.arg(op.out_arg())?)?;
+        execute(op, self.dense, &inputs, &out)?;
+        Ok(None)
+    }
+}

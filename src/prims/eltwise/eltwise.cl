@@ -1,0 +1,408 @@
+/* Eltwise forward and backward on OpenCL devices.
+ *
+ * Built by src/prims/eltwise/ocl.rs with -D macros:
+ *   ALG_<NAME>          the algorithm (ALG_RELU, ALG_GELU_ERF, ALG_TANH_DST, ...)
+ *   A_DT, B_DT, C_DT    element types of input 0 (src/data), input 1 (diff_dst)
+ *                       and the output: F32 F16 BF16 S32 S8 U8
+ *   eltwise_{fwd,bwd}_dense: ITEMS (float4 per work-item), IDX_T (uint or
+ *                       ulong), ALIGNED (1: every pointer is aligned to its
+ *                       4-vector)
+ *   eltwise_{fwd,bwd}_strided: TOTAL (elements of the output walk; selects
+ *                       these kernels instead of the dense ones), P<d>
+ *                       (padded positions of work-item t), A_OFF, B_OFF, C_OFF
+ *                       (element offsets), INB (inside the logical tensor)
+ * A program holds the forward and the backward kernel, so the two primitives
+ * of a training step share one build when their options agree.
+ *
+ * Everything is computed in float. f16 goes through vload_half/vstore_half
+ * (no cl_khr_fp16 needed: NVIDIA has none), bf16 through ushort bit
+ * operations. Integer stores round to nearest even and saturate. */
+
+#ifndef A_DT
+#define A_DT F32
+#endif
+#ifndef B_DT
+#define B_DT F32
+#endif
+#ifndef C_DT
+#define C_DT F32
+#endif
+#ifndef ITEMS
+#define ITEMS 1
+#endif
+#ifndef IDX_T
+#define IDX_T uint
+#endif
+#ifndef ALIGNED
+#define ALIGNED 0
+#endif
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+
+/* Storage types: f16 is stored as ushort (pointer arithmetic on half needs
+ * cl_khr_fp16) and handed to vload_half/vstore_half as a half pointer. */
+#define T_F32 float
+#define T_F16 ushort
+#define T_BF16 ushort
+#define T_S32 int
+#define T_S8 char
+#define T_U8 uchar
+
+ushort f32_to_bf16(float f) {
+    uint u = as_uint(f);
+    if (isnan(f)) return (ushort)((u >> 16) | 0x40);
+    return (ushort)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+}
+ushort4 f32_to_bf16_4(float4 f) {
+    return (ushort4)(f32_to_bf16(f.s0), f32_to_bf16(f.s1), f32_to_bf16(f.s2),
+            f32_to_bf16(f.s3));
+}
+/* Saturates at the largest float below 2^31, as oneDNN does. */
+int f32_to_s32(float f) {
+    return convert_int_sat_rte(f > 2147483520.0f ? 2147483520.0f : f);
+}
+int4 f32_to_s32_4(float4 f) {
+    return (int4)(f32_to_s32(f.s0), f32_to_s32(f.s1), f32_to_s32(f.s2), f32_to_s32(f.s3));
+}
+
+#define HALF_PTR(p) ((global half *)(p))
+
+/* Scalar element i. */
+#define LD_F32(p, i) ((p)[i])
+#define LD_F16(p, i) vload_half((i), HALF_PTR(p))
+#define LD_BF16(p, i) as_float(((uint)(p)[i]) << 16)
+#define LD_S32(p, i) convert_float((p)[i])
+#define LD_S8(p, i) convert_float((p)[i])
+#define LD_U8(p, i) convert_float((p)[i])
+#define ST_F32(p, i, v) ((p)[i] = (v))
+#define ST_F16(p, i, v) vstore_half_rte((v), (i), HALF_PTR(p))
+#define ST_BF16(p, i, v) ((p)[i] = f32_to_bf16(v))
+#define ST_S32(p, i, v) ((p)[i] = f32_to_s32(v))
+#define ST_S8(p, i, v) ((p)[i] = convert_char_sat_rte(v))
+#define ST_U8(p, i, v) ((p)[i] = convert_uchar_sat_rte(v))
+
+/* Elements 4i .. 4i+3. ALIGNED: the 4-vector at p is aligned, so plain vector
+ * loads and stores (one 16-byte access for floats). */
+#if ALIGNED
+#define LD4_F32(p, i) (((global float4 *)(p))[i])
+#define LD4_F16(p, i) vloada_half4((i), HALF_PTR(p))
+#define LD4_BF16(p, i) as_float4(convert_uint4(((global ushort4 *)(p))[i]) << 16)
+#define LD4_S32(p, i) convert_float4(((global int4 *)(p))[i])
+#define LD4_S8(p, i) convert_float4(((global char4 *)(p))[i])
+#define LD4_U8(p, i) convert_float4(((global uchar4 *)(p))[i])
+#define ST4_F32(p, i, v) (((global float4 *)(p))[i] = (v))
+#define ST4_F16(p, i, v) vstorea_half4_rte((v), (i), HALF_PTR(p))
+#define ST4_BF16(p, i, v) (((global ushort4 *)(p))[i] = f32_to_bf16_4(v))
+#define ST4_S32(p, i, v) (((global int4 *)(p))[i] = f32_to_s32_4(v))
+#define ST4_S8(p, i, v) (((global char4 *)(p))[i] = convert_char4_sat_rte(v))
+#define ST4_U8(p, i, v) (((global uchar4 *)(p))[i] = convert_uchar4_sat_rte(v))
+#else
+#define LD4_F32(p, i) vload4((i), (p))
+#define LD4_F16(p, i) vload_half4((i), HALF_PTR(p))
+#define LD4_BF16(p, i) as_float4(convert_uint4(vload4((i), (p))) << 16)
+#define LD4_S32(p, i) convert_float4(vload4((i), (p)))
+#define LD4_S8(p, i) convert_float4(vload4((i), (p)))
+#define LD4_U8(p, i) convert_float4(vload4((i), (p)))
+#define ST4_F32(p, i, v) vstore4((v), (i), (p))
+#define ST4_F16(p, i, v) vstore_half4_rte((v), (i), HALF_PTR(p))
+#define ST4_BF16(p, i, v) vstore4(f32_to_bf16_4(v), (i), (p))
+#define ST4_S32(p, i, v) vstore4(f32_to_s32_4(v), (i), (p))
+#define ST4_S8(p, i, v) vstore4(convert_char4_sat_rte(v), (i), (p))
+#define ST4_U8(p, i, v) vstore4(convert_uchar4_sat_rte(v), (i), (p))
+#endif
+
+#define A_T CAT(T_, A_DT)
+#define B_T CAT(T_, B_DT)
+#define C_T CAT(T_, C_DT)
+#define LOAD_A(p, i) CAT(LD_, A_DT)(p, i)
+#define LOAD_B(p, i) CAT(LD_, B_DT)(p, i)
+#define STORE_C(p, i, v) CAT(ST_, C_DT)(p, i, v)
+#define LOAD4_A(p, i) CAT(LD4_, A_DT)(p, i)
+#define LOAD4_B(p, i) CAT(LD4_, B_DT)(p, i)
+#define STORE4_C(p, i, v) CAT(ST4_, C_DT)(p, i, v)
+
+/* The formulas (oneDNN's). */
+#define EXP_OVERFLOW 88.72283172607421875f
+#define SQRT_2_OVER_PI 0.79788458347320556640625f
+#define GELU_TANH_C 0.044715f
+#define INV_SQRT_2PI 0.3989422804014327f
+
+float logistic_f(float x) { return 1.0f / (1.0f + exp(-x)); }
+float soft_relu_f(float x, float alpha) {
+    float v = alpha * x;
+    return v < EXP_OVERFLOW ? log1p(exp(v)) / alpha : x;
+}
+/* tanh(soft_relu(x)) = p / (p + 2) with p = e^x (e^x + 2): one exp instead of
+ * exp, log1p and tanh; exactly 1 in float beyond x = 20. */
+float mish_p(float x) {
+    float n = exp(x);
+    return n * (n + 2.0f);
+}
+float hardsigmoid_f(float x, float alpha, float beta) {
+    float v = alpha * x + beta;
+    return v <= 0.0f ? 0.0f : (v >= 1.0f ? 1.0f : v);
+}
+
+#if defined(ALG_TANH) || defined(ALG_TANH_DST)
+#define FWD_TANH
+#elif defined(ALG_ELU) || defined(ALG_ELU_DST)
+#define FWD_ELU
+#elif defined(ALG_SQRT) || defined(ALG_SQRT_DST)
+#define FWD_SQRT
+#elif defined(ALG_LOGISTIC) || defined(ALG_LOGISTIC_DST)
+#define FWD_LOGISTIC
+#elif defined(ALG_EXP) || defined(ALG_EXP_DST)
+#define FWD_EXP
+#elif defined(ALG_CLIP) || defined(ALG_CLIP_V2) || defined(ALG_CLIP_V2_DST)
+#define FWD_CLIP
+#endif
+
+float fwd(float s, float alpha, float beta) {
+#if defined(FWD_TANH)
+    return tanh(s);
+#elif defined(FWD_ELU)
+    return s > 0.0f ? s : alpha * expm1(s);
+#elif defined(ALG_SQUARE)
+    return s * s;
+#elif defined(ALG_ABS)
+    return fabs(s);
+#elif defined(FWD_SQRT)
+    return sqrt(s);
+#elif defined(ALG_LINEAR)
+    return alpha * s + beta;
+#elif defined(ALG_SOFT_RELU)
+    return soft_relu_f(s, alpha);
+#elif defined(ALG_HARDSIGMOID)
+    return hardsigmoid_f(s, alpha, beta);
+#elif defined(FWD_LOGISTIC)
+    return logistic_f(s);
+#elif defined(FWD_EXP)
+    return exp(s);
+#elif defined(ALG_GELU_TANH)
+    /* 0.5 (1 + tanh(g)) = logistic(2g): no cancellation in the left tail. */
+    return s * logistic_f(2.0f * SQRT_2_OVER_PI * s * (1.0f + GELU_TANH_C * s * s));
+#elif defined(ALG_SWISH)
+    return s * logistic_f(alpha * s);
+#elif defined(ALG_LOG)
+    return log(s);
+#elif defined(FWD_CLIP)
+    float v = s > alpha ? s : alpha;
+    return v > beta ? beta : v;
+#elif defined(ALG_POW)
+    return alpha * pow(s, beta);
+#elif defined(ALG_GELU_ERF)
+    return 0.5f * s * erfc(-s * M_SQRT1_2_F);
+#elif defined(ALG_ROUND)
+    return rint(s);
+#elif defined(ALG_MISH)
+    if (s > 20.0f) return s;
+    float p = mish_p(s);
+    return s * (p / (p + 2.0f));
+#elif defined(ALG_HARDSWISH)
+    return s * hardsigmoid_f(s, alpha, beta);
+#else /* ALG_RELU, ALG_RELU_DST */
+    return s > 0.0f ? s : s * alpha;
+#endif
+}
+
+/* The source gradient for destination gradient dd; x is the source (or the
+ * destination for the _DST algorithms). */
+float bwd(float dd, float x, float alpha, float beta) {
+#if defined(ALG_TANH)
+    float t = tanh(x);
+    return dd * (1.0f - t * t);
+#elif defined(ALG_TANH_DST)
+    return dd * (1.0f - x * x);
+#elif defined(ALG_ELU)
+    return x > 0.0f ? dd : dd * alpha * exp(x);
+#elif defined(ALG_ELU_DST)
+    return x > 0.0f ? dd : dd * (x + alpha);
+#elif defined(ALG_SQUARE)
+    return dd * 2.0f * x;
+#elif defined(ALG_ABS)
+    return x > 0.0f ? dd : (x < 0.0f ? -dd : 0.0f);
+#elif defined(ALG_SQRT)
+    return dd / (2.0f * sqrt(x));
+#elif defined(ALG_SQRT_DST)
+    return dd / (2.0f * x);
+#elif defined(ALG_LINEAR)
+    return dd * alpha;
+#elif defined(ALG_SOFT_RELU)
+    return dd * logistic_f(alpha * x);
+#elif defined(ALG_HARDSIGMOID)
+    float v = alpha * x + beta;
+    return (v > 0.0f && v < 1.0f) ? dd * alpha : 0.0f;
+#elif defined(ALG_LOGISTIC)
+    float v = logistic_f(x);
+    return dd * v * (1.0f - v);
+#elif defined(ALG_LOGISTIC_DST)
+    return dd * x * (1.0f - x);
+#elif defined(ALG_EXP)
+    return dd * exp(x);
+#elif defined(ALG_EXP_DST)
+    return dd * x;
+#elif defined(ALG_GELU_TANH)
+    /* 1 + tanh(g) = 2 logistic(2g), 1 - tanh(g) = 2 logistic(-2g). */
+    float g = SQRT_2_OVER_PI * x * (1.0f + GELU_TANH_C * x * x);
+    float dg = SQRT_2_OVER_PI * (1.0f + 3.0f * GELU_TANH_C * x * x);
+    return dd * logistic_f(2.0f * g) * (1.0f + 2.0f * x * logistic_f(-2.0f * g) * dg);
+#elif defined(ALG_SWISH)
+    float v = logistic_f(alpha * x);
+    return dd * (v + alpha * x * v * (1.0f - v));
+#elif defined(ALG_LOG)
+    return dd / x;
+#elif defined(ALG_CLIP)
+    return (alpha < x && x <= beta) ? dd : 0.0f;
+#elif defined(ALG_CLIP_V2) || defined(ALG_CLIP_V2_DST)
+    return (alpha < x && x < beta) ? dd : 0.0f;
+#elif defined(ALG_POW)
+    return beta == 0.0f ? 0.0f : dd * alpha * beta * pow(x, beta - 1.0f);
+#elif defined(ALG_GELU_ERF)
+    float cdf = 0.5f * erfc(-x * M_SQRT1_2_F);
+    float pdf = INV_SQRT_2PI * exp(-0.5f * x * x);
+    return dd * (cdf + x * pdf);
+#elif defined(ALG_MISH)
+    /* t = tanh(soft_relu(x)), 1 - t^2 = 4 (p + 1) / (p + 2)^2, logistic(x) = n / (n + 1). */
+    if (x > 20.0f) return dd;
+    float n = exp(x), p = n * (n + 2.0f), q = p + 2.0f;
+    return dd * (p / q + x * (4.0f * (p + 1.0f) / (q * q)) * (n / (n + 1.0f)));
+#elif defined(ALG_HARDSWISH)
+    float v = alpha * x + beta;
+    return v <= 0.0f ? 0.0f : (v >= 1.0f ? dd : dd * (2.0f * alpha * x + beta));
+#else /* ALG_RELU, ALG_RELU_DST */
+    return x > 0.0f ? dd : dd * alpha;
+#endif
+}
+
+float4 fwd4(float4 s, float alpha, float beta) {
+    return (float4)(fwd(s.s0, alpha, beta), fwd(s.s1, alpha, beta), fwd(s.s2, alpha, beta),
+            fwd(s.s3, alpha, beta));
+}
+float4 bwd4(float4 dd, float4 x, float alpha, float beta) {
+    return (float4)(bwd(dd.s0, x.s0, alpha, beta), bwd(dd.s1, x.s1, alpha, beta),
+            bwd(dd.s2, x.s2, alpha, beta), bwd(dd.s3, x.s3, alpha, beta));
+}
+
+#ifndef TOTAL
+/* Dense tensors of one layout, as flat arrays of n elements starting at the
+ * given element offsets. Work-item g handles 4-vectors g, g + G, ...,
+ * g + (ITEMS - 1) G (G: the global size), so every access of a work-group is
+ * contiguous and each work-item has ITEMS loads in flight; the n % 4 last
+ * elements go to the first work-items. */
+#define DENSE_BODY(LOAD_INPUTS, COMPUTE4, COMPUTE1) \
+    const IDX_T n = (IDX_T)n_; \
+    const IDX_T nvec = n / 4; \
+    const IDX_T g = (IDX_T)get_global_id(0); \
+    const IDX_T gsz = (IDX_T)get_global_size(0); \
+    /* Uniform but for the last work-items: all ITEMS vectors exist. */ \
+    const bool full = g + (ITEMS - 1) * gsz < nvec; \
+    float4 x[ITEMS], d[ITEMS]; \
+    for (int k = 0; k < ITEMS; ++k) { \
+        x[k] = d[k] = (float4)(0.0f); \
+        if (full || g + k * gsz < nvec) { \
+            LOAD_INPUTS(g + k * gsz); \
+        } \
+    } \
+    for (int k = 0; k < ITEMS; ++k) \
+        x[k] = COMPUTE4; \
+    for (int k = 0; k < ITEMS; ++k) \
+        if (full || g + k * gsz < nvec) STORE4_C(c, g + k * gsz, x[k]); \
+    if (g < n - nvec * 4) { \
+        const IDX_T i = nvec * 4 + g; \
+        STORE_C(c, i, COMPUTE1); \
+    }
+
+#define FWD_LOAD(v) x[k] = LOAD4_A(a, v)
+#define BWD_LOAD(v) \
+    x[k] = LOAD4_A(a, v); \
+    d[k] = LOAD4_B(b, v)
+
+/* c = f(a) */
+__kernel void eltwise_fwd_dense(global A_T *a, long a_off, global C_T *c, long c_off,
+        ulong n_, float alpha, float beta) {
+    a += a_off;
+    c += c_off;
+    DENSE_BODY(FWD_LOAD, fwd4(x[k], alpha, beta), fwd(LOAD_A(a, i), alpha, beta))
+}
+
+/* c = f'(a) * b */
+__kernel void eltwise_bwd_dense(global A_T *a, long a_off, global B_T *b, long b_off,
+        global C_T *c, long c_off, ulong n_, float alpha, float beta) {
+    a += a_off;
+    b += b_off;
+    c += c_off;
+    DENSE_BODY(BWD_LOAD, bwd4(d[k], x[k], alpha, beta),
+            bwd(LOAD_B(b, i), LOAD_A(a, i), alpha, beta))
+}
+
+#else
+/* Any layouts: work-item t is the t-th element of the output in memory order
+ * (so writes coalesce); its padded position gives the inputs' offsets.
+ * Padding of the output is written with zeros. */
+#ifndef B_OFF
+#define B_OFF A_OFF
+#endif
+#ifndef P0
+#define P0 0
+#endif
+#ifndef P1
+#define P1 0
+#endif
+#ifndef P2
+#define P2 0
+#endif
+#ifndef P3
+#define P3 0
+#endif
+#ifndef P4
+#define P4 0
+#endif
+#ifndef P5
+#define P5 0
+#endif
+#ifndef P6
+#define P6 0
+#endif
+#ifndef P7
+#define P7 0
+#endif
+#ifndef P8
+#define P8 0
+#endif
+#ifndef P9
+#define P9 0
+#endif
+#ifndef P10
+#define P10 0
+#endif
+#ifndef P11
+#define P11 0
+#endif
+#ifdef INB
+#define PADDING_ZERO \
+    if (!(INB)) { \
+        STORE_C(c, C_OFF, 0.0f); \
+        return; \
+    }
+#else
+#define PADDING_ZERO
+#endif
+#define POSITIONS \
+    const long t = get_global_id(0); \
+    if (t >= TOTAL) return; \
+    const long p0 = P0, p1 = P1, p2 = P2, p3 = P3, p4 = P4, p5 = P5, p6 = P6, p7 = P7, \
+               p8 = P8, p9 = P9, p10 = P10, p11 = P11; \
+    PADDING_ZERO
+
+__kernel void eltwise_fwd_strided(global A_T *a, global C_T *c, float alpha, float beta) {
+    POSITIONS
+    STORE_C(c, C_OFF, fwd(LOAD_A(a, A_OFF), alpha, beta));
+}
+
+__kernel void eltwise_bwd_strided(
+        global A_T *a, global B_T *b, global C_T *c, float alpha, float beta) {
+    POSITIONS
+    STORE_C(c, C_OFF, bwd(LOAD_B(b, B_OFF), LOAD_A(a, A_OFF), alpha, beta));
+}
+#endif

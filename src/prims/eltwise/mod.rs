@@ -1,0 +1,575 @@
+//! Eltwise: an element-wise function (ReLU, tanh, GELU, ...) forward, and its
+//! derivative backward (`dnnl_eltwise_*_primitive_desc_create`).
+//!
+//! Layer: prims. This file holds the descriptor logic: which algorithms,
+//! parameters, data types and layouts are accepted (upstream's rules, checked
+//! against oneDNN's CPU library), how `format_tag::any` is resolved, and the
+//! list of implementations, best first:
+//! - `cpu:eltwise_dense`: the tensors share one dense layout, so the buffers
+//!   are processed as flat arrays (multi-threaded, in blocks);
+//! - `cpu:eltwise_strided`: any blocked layouts (mixed, strided, padded),
+//!   walking the output in memory order;
+//! - `ocl:eltwise_dense_vec4` / `ocl:eltwise_strided`: the same two cases as
+//!   OpenCL kernels (`eltwise.cl`), specialised with `-D` macros.
+//!
+//! Every computation runs in `f32`. Integer types are forward only, for the
+//! algorithms upstream allows on them; stores round half to even and
+//! saturate. Deliberate differences from upstream: mixed data types (an f32
+//! source with a bf16 destination, say) and mixed layouts (nhwc to nchw) are
+//! computed instead of refused as unimplemented.
+//!
+//! Padding: where the output layout has padding (nChw16c with 3 channels),
+//! the padding is written with zeros, as upstream does.
+
+// The C enumerators are matched by their C names.
+#![allow(non_upper_case_globals)]
+
+mod cpu;
+mod ocl;
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+
+use crate::abi::*;
+use crate::core::error::{Error, Result};
+use crate::core::memory_desc::{Format, MemoryDesc};
+use crate::core::names;
+use crate::core::primitive::{ImplCandidate, OpDesc};
+use crate::prims::common::dt::Elem;
+use crate::prims::common::layout::Layout;
+
+/// The eltwise algorithms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Alg {
+    Relu,
+    Tanh,
+    Elu,
+    Square,
+    Abs,
+    Sqrt,
+    Linear,
+    SoftRelu,
+    HardSigmoid,
+    Logistic,
+    Exp,
+    GeluTanh,
+    Swish,
+    Log,
+    Clip,
+    ClipV2,
+    Pow,
+    GeluErf,
+    Round,
+    Mish,
+    HardSwish,
+    ReluDst,
+    TanhDst,
+    EluDst,
+    SqrtDst,
+    LogisticDst,
+    ExpDst,
+    ClipV2Dst,
+}
+
+/// Every algorithm with its C value and OpenCL macro name.
+const ALGS: [(Alg, dnnl_alg_kind_t, &str); 28] = [
+    (Alg::Relu, dnnl_eltwise_relu, "RELU"),
+    (Alg::Tanh, dnnl_eltwise_tanh, "TANH"),
+    (Alg::Elu, dnnl_eltwise_elu, "ELU"),
+    (Alg::Square, dnnl_eltwise_square, "SQUARE"),
+    (Alg::Abs, dnnl_eltwise_abs, "ABS"),
+    (Alg::Sqrt, dnnl_eltwise_sqrt, "SQRT"),
+    (Alg::Linear, dnnl_eltwise_linear, "LINEAR"),
+    (Alg::SoftRelu, dnnl_eltwise_soft_relu, "SOFT_RELU"),
+    (Alg::HardSigmoid, dnnl_eltwise_hardsigmoid, "HARDSIGMOID"),
+    (Alg::Logistic, dnnl_eltwise_logistic, "LOGISTIC"),
+    (Alg::Exp, dnnl_eltwise_exp, "EXP"),
+    (Alg::GeluTanh, dnnl_eltwise_gelu_tanh, "GELU_TANH"),
+    (Alg::Swish, dnnl_eltwise_swish, "SWISH"),
+    (Alg::Log, dnnl_eltwise_log, "LOG"),
+    (Alg::Clip, dnnl_eltwise_clip, "CLIP"),
+    (Alg::ClipV2, dnnl_eltwise_clip_v2, "CLIP_V2"),
+    (Alg::Pow, dnnl_eltwise_pow, "POW"),
+    (Alg::GeluErf, dnnl_eltwise_gelu_erf, "GELU_ERF"),
+    (Alg::Round, dnnl_eltwise_round, "ROUND"),
+    (Alg::Mish, dnnl_eltwise_mish, "MISH"),
+    (Alg::HardSwish, dnnl_eltwise_hardswish, "HARDSWISH"),
+    (Alg::ReluDst, dnnl_eltwise_relu_use_dst_for_bwd, "RELU_DST"),
+    (Alg::TanhDst, dnnl_eltwise_tanh_use_dst_for_bwd, "TANH_DST"),
+    (Alg::EluDst, dnnl_eltwise_elu_use_dst_for_bwd, "ELU_DST"),
+    (Alg::SqrtDst, dnnl_eltwise_sqrt_use_dst_for_bwd, "SQRT_DST"),
+    (
+        Alg::LogisticDst,
+        dnnl_eltwise_logistic_use_dst_for_bwd,
+        "LOGISTIC_DST",
+    ),
+    (Alg::ExpDst, dnnl_eltwise_exp_use_dst_for_bwd, "EXP_DST"),
+    (
+        Alg::ClipV2Dst,
+        dnnl_eltwise_clip_v2_use_dst_for_bwd,
+        "CLIP_V2_DST",
+    ),
+];
+
+impl Alg {
+    /// Every algorithm.
+    pub fn all() -> impl Iterator<Item = Alg> {
+        ALGS.iter().map(|a| a.0)
+    }
+
+    /// The algorithm of a C value, if it is an eltwise one.
+    pub fn from_c(alg: dnnl_alg_kind_t) -> Option<Alg> {
+        ALGS.iter().find(|a| a.1 == alg).map(|a| a.0)
+    }
+
+    /// The C value.
+    pub fn to_c(self) -> dnnl_alg_kind_t {
+        ALGS.iter()
+            .find(|a| a.0 == self)
+            .map_or(dnnl_alg_kind_undef, |a| a.1)
+    }
+
+    /// The name OpenCL kernels know it by (`-DALG_RELU`).
+    pub fn cl_name(self) -> &'static str {
+        ALGS.iter().find(|a| a.0 == self).map_or("RELU", |a| a.2)
+    }
+
+    /// Whether backward takes the forward destination instead of the source.
+    pub fn use_dst(self) -> bool {
+        matches!(
+            self,
+            Alg::ReluDst
+                | Alg::TanhDst
+                | Alg::EluDst
+                | Alg::SqrtDst
+                | Alg::LogisticDst
+                | Alg::ExpDst
+                | Alg::ClipV2Dst
+        )
+    }
+
+    /// The algorithm whose forward function this one computes (the
+    /// `_use_dst_for_bwd` variants compute their base function).
+    pub fn forward_base(self) -> Alg {
+        match self {
+            Alg::ReluDst => Alg::Relu,
+            Alg::TanhDst => Alg::Tanh,
+            Alg::EluDst => Alg::Elu,
+            Alg::SqrtDst => Alg::Sqrt,
+            Alg::LogisticDst => Alg::Logistic,
+            Alg::ExpDst => Alg::Exp,
+            Alg::ClipV2Dst => Alg::ClipV2,
+            other => other,
+        }
+    }
+}
+
+/// Upstream's `is_eltwise_ok`: the parameter rules, and the algorithms an
+/// integer source allows (ReLU and linear; upstream's rule leaves the
+/// `_use_dst_for_bwd` variants out of that restriction, and so do we).
+/// Round takes an f32 source only.
+fn params_ok(alg: Alg, dt: dnnl_data_type_t, alpha: f32, beta: f32) -> bool {
+    let int = matches!(dt, dnnl_s32 | dnnl_s8 | dnnl_u8);
+    if alg.use_dst() {
+        return match alg {
+            Alg::ReluDst | Alg::EluDst => alpha >= 0.0,
+            Alg::ClipV2Dst => beta >= alpha,
+            _ => true,
+        };
+    }
+    let ok = match alg {
+        Alg::Clip | Alg::ClipV2 => beta >= alpha,
+        Alg::Round => dt == dnnl_f32,
+        _ => true,
+    };
+    ok && (!int || matches!(alg, Alg::Relu | Alg::Linear))
+}
+
+/// Which way the op runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Forward,
+    Backward,
+}
+
+/// An eltwise operation: the `OpDesc` of both directions.
+///
+/// Forward reads `data` (the source) and writes `out` (the destination).
+/// Backward reads `data` (the source, or the destination for the
+/// `_use_dst_for_bwd` algorithms) and `diff_dst`, and writes `out` (the
+/// source gradient).
+pub struct EltwiseOp {
+    direction: Direction,
+    prop_kind: dnnl_prop_kind_t,
+    alg: Alg,
+    alpha: f32,
+    beta: f32,
+    data: Arc<MemoryDesc>,
+    diff_dst: Option<Arc<MemoryDesc>>,
+    out: Arc<MemoryDesc>,
+    layouts: Layouts,
+}
+
+/// The decoded layouts of an op's tensors.
+#[derive(Clone, Debug)]
+pub struct Layouts {
+    /// Input 0: the source (forward) or data (backward).
+    pub data: Layout,
+    /// Input 1 (backward): the destination gradient.
+    pub diff_dst: Option<Layout>,
+    /// The output: destination (forward) or source gradient (backward).
+    pub out: Layout,
+}
+
+impl Layouts {
+    /// Whether every tensor has the same dense layout without padding, so
+    /// that the buffers can be processed as flat arrays.
+    pub fn is_dense(&self) -> bool {
+        let compact = |l: &Layout| l.is_compact() && !l.has_padding();
+        compact(&self.out)
+            && compact(&self.data)
+            && self.data.same_layout(&self.out)
+            && self
+                .diff_dst
+                .as_ref()
+                .is_none_or(|d| compact(d) && d.same_layout(&self.out))
+    }
+}
+
+/// Checks what both directions share: a descriptor with dimensions, not
+/// `any` where that is not allowed, the same dimensions as `reference`.
+fn check_shape(md: &MemoryDesc, what: &str, reference: &MemoryDesc, ref_what: &str) -> Result<()> {
+    if md.is_zero() {
+        return Err(Error::invalid(format!(
+            "the {what} memory descriptor has no dimensions"
+        )));
+    }
+    if md.ndims() != reference.ndims() {
+        return Err(Error::invalid(format!(
+            "tensors {ref_what} and {what} have inconsistent number of dimensions"
+        )));
+    }
+    if md.dims() != reference.dims() {
+        return Err(Error::invalid(format!(
+            "dimensions of {ref_what} {:?} are inconsistent with {what} {:?}",
+            reference.dims(),
+            md.dims()
+        )));
+    }
+    if md.has_runtime_dims_or_strides() {
+        return Err(Error::unimplemented(format!(
+            "{what} has run-time dimensions or strides"
+        )));
+    }
+    if !matches!(md.format(), Format::Blocked(_) | Format::Any) {
+        return Err(Error::unimplemented(format!(
+            "{what}: only blocked memory formats are supported"
+        )));
+    }
+    Ok(())
+}
+
+/// A descriptor with `reference`'s dimensions and element order (the same
+/// dimension order and inner blocks), dense, of type `dt`: how `any` is
+/// resolved. Without a reference (everything `any`), plain row-major.
+fn resolve_any(
+    reference: Option<&MemoryDesc>,
+    dims: &[i64],
+    dt: dnnl_data_type_t,
+) -> Result<MemoryDesc> {
+    let Some(reference) = reference else {
+        return MemoryDesc::with_strides(dims, dt, None);
+    };
+    let layout = Layout::new(reference)?;
+    if reference.data_type() == dt && layout.is_compact() && reference.offset0() == 0 {
+        return Ok(reference.clone());
+    }
+    let blocking = reference
+        .blocking()
+        .ok_or_else(|| Error::unimplemented("not blocked"))?;
+    if blocking.inner_nblks == 0 {
+        // Dense strides in the reference's order of dimensions, outermost first.
+        let n = reference.ndims();
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| blocking.strides[b].cmp(&blocking.strides[a]));
+        let mut strides = vec![0i64; n];
+        let mut s = 1i64;
+        for &d in order.iter().rev() {
+            strides[d] = s;
+            s *= dims[d].max(1);
+        }
+        return MemoryDesc::with_strides(dims, dt, Some(&strides));
+    }
+    // A blocked reference: the format tag with that order of blocks.
+    let order = |l: &Layout| {
+        l.loops()
+            .iter()
+            .map(|p| (p.size, p.dim, p.unit))
+            .collect::<Vec<_>>()
+    };
+    let wanted = order(&layout);
+    for (_, tag) in dnnl_format_tag_t::ALL {
+        if let Ok(md) = MemoryDesc::with_tag(dims, dt, *tag) {
+            if md.ndims() == dims.len()
+                && md.padded_dims() == reference.padded_dims()
+                && Layout::new(&md).is_ok_and(|l| order(&l) == wanted)
+            {
+                return Ok(md);
+            }
+        }
+    }
+    Err(Error::unimplemented(
+        "format 'any' cannot follow this blocked layout (no format tag describes it)",
+    ))
+}
+
+/// The element type of `md`, or unimplemented.
+fn elem(md: &MemoryDesc, what: &str) -> Result<Elem> {
+    Elem::from_c(md.data_type()).ok_or_else(|| {
+        Error::unimplemented(format!(
+            "{what}: data type {} is not supported",
+            md.data_type().0
+        ))
+    })
+}
+
+impl EltwiseOp {
+    /// `dnnl_eltwise_forward_primitive_desc_create`'s checks; `dst` may be
+    /// `any` (it then takes `src`'s layout).
+    pub fn forward(
+        prop_kind: dnnl_prop_kind_t,
+        alg_kind: dnnl_alg_kind_t,
+        src: &MemoryDesc,
+        dst: &MemoryDesc,
+        alpha: f32,
+        beta: f32,
+    ) -> Result<EltwiseOp> {
+        if !matches!(prop_kind, dnnl_forward_training | dnnl_forward_inference) {
+            return Err(Error::invalid(format!(
+                "bad propagation kind {} for eltwise forward",
+                prop_kind.0
+            )));
+        }
+        let alg = Alg::from_c(alg_kind).ok_or_else(|| {
+            Error::invalid(format!("{:#x} is not an eltwise algorithm", alg_kind.0))
+        })?;
+        if !params_ok(alg, src.data_type(), alpha, beta) {
+            return Err(Error::invalid(
+                "alpha and beta parameters are not properly set (or the algorithm does not take this source data type)",
+            ));
+        }
+        if src.is_any_format() {
+            return Err(Error::invalid("unsupported format tag for src: any"));
+        }
+        check_shape(src, "src", src, "src")?;
+        check_shape(dst, "dst", src, "src")?;
+        elem(src, "src")?;
+        elem(dst, "dst")?;
+        let dst = if dst.is_any_format() {
+            resolve_any(Some(src), src.dims(), dst.data_type())?
+        } else {
+            dst.clone()
+        };
+        let layouts = Layouts {
+            data: Layout::new(src)?,
+            diff_dst: None,
+            out: Layout::new(&dst)?,
+        };
+        Ok(EltwiseOp {
+            direction: Direction::Forward,
+            prop_kind,
+            alg,
+            alpha,
+            beta,
+            data: Arc::new(src.clone()),
+            diff_dst: None,
+            out: Arc::new(dst),
+            layouts,
+        })
+    }
+
+    /// `dnnl_eltwise_backward_primitive_desc_create`'s checks. `data` is the
+    /// source, or the destination for the `_use_dst_for_bwd` algorithms.
+    /// Descriptors given as `any` take the layout of the first one that is
+    /// not (diff_dst, diff_src, data), or plain row-major.
+    pub fn backward(
+        alg_kind: dnnl_alg_kind_t,
+        diff_src: &MemoryDesc,
+        diff_dst: &MemoryDesc,
+        data: &MemoryDesc,
+        alpha: f32,
+        beta: f32,
+    ) -> Result<EltwiseOp> {
+        let alg = Alg::from_c(alg_kind).ok_or_else(|| {
+            Error::invalid(format!("{:#x} is not an eltwise algorithm", alg_kind.0))
+        })?;
+        if !params_ok(alg, data.data_type(), alpha, beta) {
+            return Err(Error::invalid(
+                "alpha and beta parameters are not properly set (or the algorithm does not take this data type)",
+            ));
+        }
+        if alg == Alg::Round {
+            return Err(Error::invalid(
+                "bad propagation kind: round has no backward",
+            ));
+        }
+        let data_name = if alg.use_dst() { "dst" } else { "src" };
+        check_shape(data, data_name, data, data_name)?;
+        check_shape(diff_dst, "diff_dst", data, data_name)?;
+        check_shape(diff_src, "diff_src", data, data_name)?;
+        for (md, what) in [
+            (data, data_name),
+            (diff_dst, "diff_dst"),
+            (diff_src, "diff_src"),
+        ] {
+            if elem(md, what)?.is_int() {
+                return Err(Error::unimplemented(format!(
+                    "eltwise backward computes floating-point types only ({what} is an integer type)"
+                )));
+            }
+        }
+        let reference = [diff_dst, diff_src, data]
+            .into_iter()
+            .find(|md| !md.is_any_format());
+        let resolve = |md: &MemoryDesc| -> Result<MemoryDesc> {
+            if md.is_any_format() {
+                resolve_any(reference, data.dims(), md.data_type())
+            } else {
+                Ok(md.clone())
+            }
+        };
+        let (data, diff_dst, diff_src) = (resolve(data)?, resolve(diff_dst)?, resolve(diff_src)?);
+        let layouts = Layouts {
+            data: Layout::new(&data)?,
+            diff_dst: Some(Layout::new(&diff_dst)?),
+            out: Layout::new(&diff_src)?,
+        };
+        Ok(EltwiseOp {
+            direction: Direction::Backward,
+            prop_kind: dnnl_backward_data,
+            alg,
+            alpha,
+            beta,
+            data: Arc::new(data),
+            diff_dst: Some(Arc::new(diff_dst)),
+            out: Arc::new(diff_src),
+            layouts,
+        })
+    }
+
+    /// Forward or backward.
+    pub fn direction(&self) -> Direction {
+        self.direction
+    }
+
+    /// The algorithm.
+    pub fn alg(&self) -> Alg {
+        self.alg
+    }
+
+    /// The algorithm's alpha parameter.
+    pub fn alpha(&self) -> f32 {
+        self.alpha
+    }
+
+    /// The algorithm's beta parameter.
+    pub fn beta(&self) -> f32 {
+        self.beta
+    }
+
+    /// The decoded layouts.
+    pub fn layouts(&self) -> &Layouts {
+        &self.layouts
+    }
+
+    /// The argument input 0 is passed as.
+    pub fn data_arg(&self) -> i32 {
+        match self.direction {
+            Direction::Forward => DNNL_ARG_SRC,
+            Direction::Backward if self.alg.use_dst() => DNNL_ARG_DST,
+            Direction::Backward => DNNL_ARG_SRC,
+        }
+    }
+
+    /// The argument the output is passed as.
+    pub fn out_arg(&self) -> i32 {
+        match self.direction {
+            Direction::Forward => DNNL_ARG_DST,
+            Direction::Backward => DNNL_ARG_DIFF_SRC,
+        }
+    }
+}
+
+impl OpDesc for EltwiseOp {
+    fn kind(&self) -> dnnl_primitive_kind_t {
+        dnnl_eltwise
+    }
+
+    fn prop_kind(&self) -> dnnl_prop_kind_t {
+        self.prop_kind
+    }
+
+    fn alg_kind(&self) -> dnnl_alg_kind_t {
+        self.alg.to_c()
+    }
+
+    fn arg_md(&self, arg: i32) -> Option<&Arc<MemoryDesc>> {
+        if arg == self.data_arg() {
+            Some(&self.data)
+        } else if arg == self.out_arg() {
+            Some(&self.out)
+        } else if arg == DNNL_ARG_DIFF_DST {
+            self.diff_dst.as_ref()
+        } else {
+            None
+        }
+    }
+
+    fn inputs(&self) -> Vec<i32> {
+        match self.direction {
+            Direction::Forward => vec![DNNL_ARG_SRC],
+            Direction::Backward => vec![self.data_arg(), DNNL_ARG_DIFF_DST],
+        }
+    }
+
+    fn outputs(&self) -> Vec<i32> {
+        vec![self.out_arg()]
+    }
+
+    fn query_f32(&self, what: dnnl_query_t) -> Option<f32> {
+        match what {
+            dnnl_query_alpha_f32 => Some(self.alpha),
+            dnnl_query_beta_f32 => Some(self.beta),
+            _ => None,
+        }
+    }
+
+    fn verbose_aux(&self) -> String {
+        let name = names::enum_str(dnnl_alg_kind_t::ALL, self.alg.to_c(), "dnnl_", "unknown");
+        format!("alg:{name} alpha:{} beta:{}", self.alpha, self.beta)
+    }
+
+    fn cache_key(&self) -> Option<String> {
+        Some(format!(
+            "eltwise,{},{},{:#x},{:#x},{:?},{:?},{:?}",
+            self.prop_kind.0,
+            self.alg.to_c().0,
+            self.alpha.to_bits(),
+            self.beta.to_bits(),
+            self.data,
+            self.diff_dst,
+            self.out
+        ))
+    }
+}
+
+/// The implementations of `op`, best first.
+pub fn candidates(op: &Arc<EltwiseOp>) -> Vec<Arc<dyn ImplCandidate>> {
+    vec![
+        Arc::new(cpu::Candidate::dense(op.clone())),
+        Arc::new(cpu::Candidate::strided(op.clone())),
+        Arc::new(ocl::Candidate::dense(op.clone())),
+        Arc::new(ocl::Candidate::strided(op.clone())),
+    ]
+}

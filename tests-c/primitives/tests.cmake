@@ -1,0 +1,14 @@
+# Primitive kinds through the official API, compared with references computed in
+# the tests. Each numeric test runs on the CPU engine (<name>) and on every OpenCL
+# runtime (<name>_ocl@pocl, <name>_ocl@intel; skipped without a device).
+# Included from tests-c/CMakeLists.txt.
+
+dnnl_c_test(primitives_eltwise SOURCES primitives/eltwise.c LABELS "api;cpu" ARGS cpu
+            TIMEOUT 120)
+dnnl_c_test(primitives_eltwise_ocl SOURCES primitives/eltwise.c LABELS "api" OPENCL ARGS gpu
+            TIMEOUT 300)
+dnnl_c_test(primitives_eltwise_args SOURCES primitives/eltwise_args.c LABELS "api;cpu"
+            TIMEOUT 60)
+# The references use libm.
+target_link_libraries(primitives_eltwise PRIVATE m)
+target_link_libraries(primitives_eltwise_ocl PRIVATE m)
