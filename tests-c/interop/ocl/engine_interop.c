@@ -41,15 +41,15 @@ static void sub_device(cl_device_id dev) {
     const cl_uint dev0 = ocl_device_refcount(sub), ctx0 = ocl_context_refcount(ctx);
     dnnl_engine_t engine = NULL;
     CHECK(dnnl_ocl_interop_engine_create(&engine, sub, ctx));
-    EXPECT(ocl_device_refcount(sub) == dev0 + 1);
-    EXPECT(ocl_context_refcount(ctx) == ctx0 + 1);
+    EXPECT(ocl_device_refcount_settles(sub, dev0 + 1));
+    EXPECT(ocl_context_refcount_settles(ctx, ctx0 + 1));
     cl_device_id got = NULL;
     CHECK(dnnl_ocl_interop_get_device(engine, &got));
     EXPECT(got == sub);
-    EXPECT(ocl_device_refcount(sub) == dev0 + 1);
+    EXPECT(ocl_device_refcount_settles(sub, dev0 + 1));
     CHECK(dnnl_engine_destroy(engine));
-    EXPECT(ocl_device_refcount(sub) == dev0);
-    EXPECT(ocl_context_refcount(ctx) == ctx0);
+    EXPECT(ocl_device_refcount_settles(sub, dev0));
+    EXPECT(ocl_context_refcount_settles(ctx, ctx0));
     OCL_CHECK(clReleaseContext(ctx));
     OCL_CHECK(clReleaseDevice(sub));
     printf("sub-device engine: device reference count %u -> %u -> %u: ok\n", dev0, dev0 + 1,
@@ -65,8 +65,8 @@ int main(void) {
     dnnl_engine_t engine = NULL;
     CHECK(dnnl_ocl_interop_engine_create(&engine, dev, ctx));
     EXPECT(engine != NULL);
-    EXPECT(ocl_context_refcount(ctx) == 2);
-    EXPECT(ocl_device_refcount(dev) == dev0);
+    EXPECT(ocl_context_refcount_settles(ctx, 2));
+    EXPECT(ocl_device_refcount_settles(dev, dev0));
 
     dnnl_engine_kind_t kind = dnnl_any_engine;
     CHECK(dnnl_engine_get_kind(engine, &kind));
@@ -80,15 +80,15 @@ int main(void) {
     EXPECT(got_ctx == ctx);
     EXPECT(got_dev == dev);
     CHECK(dnnl_ocl_interop_engine_get_context(engine, &got_ctx));
-    EXPECT(ocl_context_refcount(ctx) == 2);
-    EXPECT(ocl_device_refcount(dev) == dev0);
+    EXPECT(ocl_context_refcount_settles(ctx, 2));
+    EXPECT(ocl_device_refcount_settles(dev, dev0));
 
     /* A second engine on the same context holds its own reference. */
     dnnl_engine_t engine2 = NULL;
     CHECK(dnnl_ocl_interop_engine_create(&engine2, dev, ctx));
-    EXPECT(ocl_context_refcount(ctx) == 3);
+    EXPECT(ocl_context_refcount_settles(ctx, 3));
     CHECK(dnnl_engine_destroy(engine2));
-    EXPECT(ocl_context_refcount(ctx) == 2);
+    EXPECT(ocl_context_refcount_settles(ctx, 2));
 
     /* NULL arguments. */
     dnnl_engine_t bad = NULL;
@@ -96,7 +96,7 @@ int main(void) {
     CHECK_STATUS(dnnl_ocl_interop_engine_create(&bad, dev, NULL), dnnl_invalid_arguments);
     CHECK_STATUS(dnnl_ocl_interop_engine_create(NULL, dev, ctx), dnnl_invalid_arguments);
     EXPECT(bad == NULL);
-    EXPECT(ocl_context_refcount(ctx) == 2);
+    EXPECT(ocl_context_refcount_settles(ctx, 2));
     CHECK_STATUS(dnnl_ocl_interop_engine_get_context(engine, NULL), dnnl_invalid_arguments);
     CHECK_STATUS(dnnl_ocl_interop_get_device(engine, NULL), dnnl_invalid_arguments);
     CHECK_STATUS(dnnl_ocl_interop_engine_get_context(NULL, &got_ctx), dnnl_invalid_arguments);
@@ -110,8 +110,8 @@ int main(void) {
     CHECK(dnnl_engine_destroy(cpu));
 
     CHECK(dnnl_engine_destroy(engine));
-    EXPECT(ocl_context_refcount(ctx) == 1);
-    EXPECT(ocl_device_refcount(dev) == dev0);
+    EXPECT(ocl_context_refcount_settles(ctx, 1));
+    EXPECT(ocl_device_refcount_settles(dev, dev0));
     OCL_CHECK(clReleaseContext(ctx));
     printf("context reference count 1 -> 2 -> 1, device %u throughout: ok\n", dev0);
 

@@ -20,11 +20,11 @@ static void one_handle(dnnl_engine_t engine, cl_context ctx) {
     void *handles[1] = {user};
     CHECK(dnnl_ocl_interop_memory_create_v2(
             &mem, md, engine, dnnl_ocl_interop_buffer, 1, handles));
-    EXPECT(ocl_mem_refcount(user) == 2);
+    EXPECT(ocl_mem_refcount_settles(user, 2));
     CHECK(dnnl_ocl_interop_memory_get_mem_object(mem, &m));
     EXPECT(m == user);
     CHECK(dnnl_memory_destroy(mem));
-    EXPECT(ocl_mem_refcount(user) == 1);
+    EXPECT(ocl_mem_refcount_settles(user, 1));
 
     dnnl_memory_t bad = NULL;
     CHECK_STATUS(dnnl_ocl_interop_memory_create_v2(
@@ -44,7 +44,7 @@ static void one_handle(dnnl_engine_t engine, cl_context ctx) {
                          NULL, md, engine, dnnl_ocl_interop_buffer, 1, alloc),
             dnnl_invalid_arguments);
     EXPECT(bad == NULL);
-    EXPECT(ocl_mem_refcount(user) == 1);
+    EXPECT(ocl_mem_refcount_settles(user, 1));
 
     dnnl_memory_desc_t scalar = NULL;
     CHECK(dnnl_memory_desc_create_host_scalar(&scalar, dnnl_f32));
@@ -121,7 +121,7 @@ static void csr(dnnl_engine_t engine, cl_context ctx, cl_command_queue q) {
     CHECK(dnnl_ocl_interop_memory_create_v2(
             &mem, md, engine, dnnl_ocl_interop_buffer, 3, handles));
     for (int i = 0; i < 3; i++) {
-        EXPECT(ocl_mem_refcount(user[i]) == 2);
+        EXPECT(ocl_mem_refcount_settles(user[i], 2));
         CHECK(dnnl_memory_get_data_handle_v2(mem, &h, i));
         EXPECT(h == (void *)user[i]);
         int32_t *p = NULL;
@@ -131,7 +131,7 @@ static void csr(dnnl_engine_t engine, cl_context ctx, cl_command_queue q) {
     }
     CHECK(dnnl_memory_destroy(mem));
     for (int i = 0; i < 3; i++) {
-        EXPECT(ocl_mem_refcount(user[i]) == 1);
+        EXPECT(ocl_mem_refcount_settles(user[i], 1));
         OCL_CHECK(clReleaseMemObject(user[i]));
     }
 

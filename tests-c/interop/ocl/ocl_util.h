@@ -173,17 +173,16 @@ static inline double ocl_now_ms_(void) {
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-static inline int ocl_queue_refcount_settles(cl_command_queue q, cl_uint want) {
-    double until = ocl_now_ms_() + 200.0;
-    while (ocl_queue_refcount(q) != want && ocl_now_ms_() < until) {}
-    return ocl_queue_refcount(q) == want;
-}
-
-static inline int ocl_context_refcount_settles(cl_context ctx, cl_uint want) {
-    double until = ocl_now_ms_() + 200.0;
-    while (ocl_context_refcount(ctx) != want && ocl_now_ms_() < until) {}
-    return ocl_context_refcount(ctx) == want;
-}
+#define OCL_DEFINE_SETTLES_(name, type) \
+    static inline int ocl_##name##_refcount_settles(type obj, cl_uint want) { \
+        double until = ocl_now_ms_() + 200.0; \
+        while (ocl_##name##_refcount(obj) != want && ocl_now_ms_() < until) {} \
+        return ocl_##name##_refcount(obj) == want; \
+    }
+OCL_DEFINE_SETTLES_(queue, cl_command_queue)
+OCL_DEFINE_SETTLES_(context, cl_context)
+OCL_DEFINE_SETTLES_(device, cl_device_id)
+OCL_DEFINE_SETTLES_(mem, cl_mem)
 
 static inline int ocl_device_has_extension(cl_device_id dev, const char *ext) {
     size_t size = 0;
