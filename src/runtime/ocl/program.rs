@@ -124,6 +124,12 @@ impl Program {
         let build = entry!(clBuildProgram)?;
         let options = options_cstring(options)?;
         let raw_device = device.raw();
+        // One build at a time in the process: Intel's CPU runtime has been
+        // seen to crash inside its compiler when two threads build at once
+        // (a SIGSEGV in CI). Builds are rare (the program cache keeps them),
+        // so serialising them costs little and protects every caller.
+        static BUILD_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _serialised = BUILD_LOCK.lock().unwrap_or_else(|p| p.into_inner());
         // SAFETY: a live program, one device of its context, NUL-terminated
         // options, no callback (a synchronous build).
         let code = unsafe {
