@@ -1,10 +1,14 @@
 //! Helpers every primitive kind shares: element types and their conversions,
 //! blocked layouts as kernels walk them, the buffers behind execution
-//! arguments, and splitting CPU work over threads.
+//! arguments, splitting CPU work over threads, the binary formulas, and
+//! post-ops as kernels apply them. `types.cl` is the OpenCL counterpart of
+//! `dt`: every kernel source starts with it.
 //!
 //! Layer: prims, over `core` and `runtime`.
 
+pub mod binary_alg;
 pub mod buffers;
 pub mod dt;
 pub mod layout;
 pub mod parallel;
+pub mod post_ops;

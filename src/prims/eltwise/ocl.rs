@@ -32,8 +32,11 @@ use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::{Layout, Walker};
 use crate::runtime::ocl::{DeviceType, Event, Kernel, KernelArg};
 
-/// The kernels' source.
-pub const SOURCE: &str = include_str!("eltwise.cl");
+/// The kernels' source: the shared element types, then `eltwise.cl`.
+pub const SOURCE: &str = concat!(
+    include_str!("../common/types.cl"),
+    include_str!("eltwise.cl")
+);
 
 /// Work-group size (lowered to what the kernel allows).
 const LOCAL: usize = 256;
