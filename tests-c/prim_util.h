@@ -1,0 +1,213 @@
+/* Helpers the primitive tests share (the .c files under tests-c/<kind>/): element types with
+ * oneDNN's conversions and saturation, where a logical element lives in any
+ * blocked layout, and memory objects filled from and read back into logical
+ * (row-major) float arrays.
+ *
+ * A test defines nothing of its own for these; it sets `engine` (and `stream`)
+ * before calling memory(). One translation unit per test, so the globals and
+ * static functions here are that test's own. */
+#ifndef DNNL_TESTS_C_PRIM_UTIL_H
+#define DNNL_TESTS_C_PRIM_UTIL_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+static dnnl_engine_t engine;
+static dnnl_stream_t stream;
+
+/* ---- element types ---------------------------------------------------- */
+
+static float f16_to_f32(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff, bits;
+    float f;
+    if (exp == 0) {
+        f = (float)man / 16777216.0f;
+        return sign ? -f : f;
+    }
+    bits = exp == 0x1f ? sign | 0x7f800000u | (man << 13) : sign | ((exp + 112) << 23) | (man << 13);
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+static uint16_t f32_to_f16(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000, man = x & 0x7fffff;
+    int e = (int)((x >> 23) & 0xff) - 127;
+    if (e == 128) return (uint16_t)(sign | 0x7c00 | (man ? 0x200 : 0));
+    if (e >= 16) return (uint16_t)(sign | 0x7c00);
+    if (e < -25) return (uint16_t)sign;
+    uint32_t m = man, shift = 13, base = (uint32_t)(e + 15) << 10;
+    if (e < -14) {
+        m |= 0x800000;
+        shift = (uint32_t)(-14 - e) + 13;
+        base = 0;
+    }
+    uint32_t kept = m >> shift, half = 1u << (shift - 1);
+    uint32_t up = (m & half) && (m & (3 * half - 1));
+    return (uint16_t)(sign | (base + kept + up));
+}
+
+static float bf16_to_f32(uint16_t b) {
+    uint32_t bits = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+static uint16_t f32_to_bf16(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    return (uint16_t)((x + 0x7fff + ((x >> 16) & 1)) >> 16);
+}
+
+static size_t dt_size(dnnl_data_type_t dt) {
+    return dt == dnnl_f32 || dt == dnnl_s32 ? 4 : dt == dnnl_f16 || dt == dnnl_bf16 ? 2 : 1;
+}
+
+static float load(dnnl_data_type_t dt, const void *p, int64_t i) {
+    switch (dt) {
+        case dnnl_f32: return ((const float *)p)[i];
+        case dnnl_f16: return f16_to_f32(((const uint16_t *)p)[i]);
+        case dnnl_bf16: return bf16_to_f32(((const uint16_t *)p)[i]);
+        case dnnl_s32: return (float)((const int32_t *)p)[i];
+        case dnnl_s8: return (float)((const int8_t *)p)[i];
+        default: return (float)((const uint8_t *)p)[i];
+    }
+}
+
+/* Integers: round half to even, saturate (s32 at the largest float below 2^31). */
+static double saturate(dnnl_data_type_t dt, double v) {
+    double lo = dt == dnnl_s8 ? -128 : dt == dnnl_u8 ? 0 : -2147483648.0;
+    double hi = dt == dnnl_s8 ? 127 : dt == dnnl_u8 ? 255 : 2147483520.0;
+    v = nearbyint(v);
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static void store(dnnl_data_type_t dt, void *p, int64_t i, float v) {
+    switch (dt) {
+        case dnnl_f32: ((float *)p)[i] = v; break;
+        case dnnl_f16: ((uint16_t *)p)[i] = f32_to_f16(v); break;
+        case dnnl_bf16: ((uint16_t *)p)[i] = f32_to_bf16(v); break;
+        case dnnl_s32: ((int32_t *)p)[i] = (int32_t)saturate(dt, v); break;
+        case dnnl_s8: ((int8_t *)p)[i] = (int8_t)saturate(dt, v); break;
+        default: ((uint8_t *)p)[i] = (uint8_t)saturate(dt, v); break;
+    }
+}
+
+/* The value an element of type dt holds for v. */
+static float rounded(dnnl_data_type_t dt, float v) {
+    unsigned char b[4];
+    store(dt, b, 0, v);
+    return load(dt, b, 0);
+}
+
+/* ---- layouts: where logical element idx lives ----------------------------- */
+
+typedef struct {
+    int ndims, nblks;
+    dnnl_dims_t dims, padded_offsets, strides, blks, idxs;
+    dnnl_data_type_t dt;
+    int64_t offset0, nelems;
+} layout_t;
+
+static layout_t layout_of(const_dnnl_memory_desc_t md) {
+    layout_t l;
+    memset(&l, 0, sizeof l);
+    const dnnl_dims_t *p;
+    CHECK(dnnl_memory_desc_query(md, dnnl_query_ndims_s32, &l.ndims));
+    CHECK(dnnl_memory_desc_query(md, dnnl_query_data_type, &l.dt));
+    CHECK(dnnl_memory_desc_query(md, dnnl_query_dims, &p));
+    memcpy(l.dims, *p, sizeof l.dims);
+    CHECK(dnnl_memory_desc_query(md, dnnl_query_padded_offsets, &p));
+    memcpy(l.padded_offsets, *p, sizeof l.dims);
+    CHECK(dnnl_memory_desc_query(md, dnnl_query_strides, &p));
+    memcpy(l.strides, *p, sizeof l.dims);
+    CHECK(dnnl_memory_desc_query(md, dnnl_query_inner_nblks_s32, &l.nblks));
+    CHECK(dnnl_memory_desc_query(md, dnnl_query_inner_blks, &p));
+    memcpy(l.blks, *p, sizeof l.dims);
+    CHECK(dnnl_memory_desc_query(md, dnnl_query_inner_idxs, &p));
+    memcpy(l.idxs, *p, sizeof l.dims);
+    CHECK(dnnl_memory_desc_query(md, dnnl_query_submemory_offset_s64, &l.offset0));
+    l.nelems = 1;
+    for (int d = 0; d < l.ndims; d++)
+        l.nelems *= l.dims[d];
+    return l;
+}
+
+/* The element offset of the idx-th logical element (row-major numbering). */
+static int64_t offset_of(const layout_t *l, int64_t idx) {
+    int64_t pos[DNNL_MAX_NDIMS], off = l->offset0, inner = 0, istride = 1;
+    for (int d = l->ndims - 1; d >= 0; d--) {
+        pos[d] = idx % l->dims[d] + l->padded_offsets[d];
+        idx /= l->dims[d];
+    }
+    for (int b = l->nblks - 1; b >= 0; b--) {
+        int d = (int)l->idxs[b];
+        inner += pos[d] % l->blks[b] * istride;
+        pos[d] /= l->blks[b];
+        istride *= l->blks[b];
+    }
+    for (int d = 0; d < l->ndims; d++)
+        off += pos[d] * l->strides[d];
+    return off + inner;
+}
+
+/* ---- memory --------------------------------------------------------------- */
+
+static dnnl_memory_desc_t md_tag(int ndims, const dnnl_dim_t *dims, dnnl_data_type_t dt,
+        dnnl_format_tag_t tag) {
+    dnnl_memory_desc_t md = NULL;
+    CHECK(dnnl_memory_desc_create_with_tag(&md, ndims, dims, dt, tag));
+    return md;
+}
+
+static dnnl_memory_t memory(const_dnnl_memory_desc_t md) {
+    dnnl_memory_t m = NULL;
+    CHECK(dnnl_memory_create(&m, md, engine, DNNL_MEMORY_ALLOCATE));
+    return m;
+}
+
+static void fill(dnnl_memory_t m, const float *values) {
+    const_dnnl_memory_desc_t md;
+    CHECK(dnnl_memory_get_memory_desc(m, &md));
+    layout_t l = layout_of(md);
+    if (l.nelems == 0) return;
+    void *p = NULL;
+    CHECK(dnnl_memory_map_data(m, &p));
+    /* Padding zero (allocations need not be zeroed). */
+    memset(p, 0, dnnl_memory_desc_get_size(md));
+    for (int64_t i = 0; i < l.nelems; i++)
+        store(l.dt, p, offset_of(&l, i), values[i]);
+    CHECK(dnnl_memory_unmap_data(m, p));
+}
+
+/* Reads the logical values; *padding_ok is 0 if an element outside the tensor
+ * (the padding of blocked layouts) is not zero. */
+static void read_back(dnnl_memory_t m, float *values, int *padding_ok) {
+    const_dnnl_memory_desc_t md;
+    CHECK(dnnl_memory_get_memory_desc(m, &md));
+    layout_t l = layout_of(md);
+    *padding_ok = 1;
+    if (l.nelems == 0) return;
+    size_t n = dnnl_memory_desc_get_size(md) / dt_size(l.dt);
+    unsigned char *inside = calloc(n, 1);
+    void *p = NULL;
+    CHECK(dnnl_memory_map_data(m, &p));
+    for (int64_t i = 0; i < l.nelems; i++) {
+        int64_t off = offset_of(&l, i);
+        values[i] = load(l.dt, p, off);
+        inside[off] = 1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!inside[i] && load(l.dt, p, (int64_t)i) != 0.0f) *padding_ok = 0;
+    CHECK(dnnl_memory_unmap_data(m, p));
+    free(inside);
+}
+
+#endif
