@@ -1,6 +1,8 @@
 /* The binary algorithms (prims::common::binary_alg): binary_op(alg, a, b, c)
  * with alg the index of BinaryAlg::cl_id, always a compile-time constant at
  * the call, so the switch folds away. c is select's condition. */
+#ifndef DNNL_BINARY_ALG_CL
+#define DNNL_BINARY_ALG_CL
 #define BINARY_ADD 0
 #define BINARY_MUL 1
 #define BINARY_MAX 2
@@ -32,3 +34,5 @@ inline float binary_op(int alg, float a, float b, float c) {
     default: return c != 0.0f ? a : b;
     }
 }
+
+#endif

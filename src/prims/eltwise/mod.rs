@@ -24,8 +24,8 @@
 // The C enumerators are matched by their C names.
 #![allow(non_upper_case_globals)]
 
-mod cpu;
-mod ocl;
+pub(crate) mod cpu;
+pub(crate) mod ocl;
 #[cfg(test)]
 mod tests;
 
@@ -133,6 +133,13 @@ impl Alg {
     /// The name OpenCL kernels know it by (`-DALG_RELU`).
     pub fn cl_name(self) -> &'static str {
         ALGS.iter().find(|a| a.0 == self).map_or("RELU", |a| a.2)
+    }
+
+    /// The number `eltwise_fwd.cl` knows the forward function by (`ELT_ID`):
+    /// the position of [`Alg::forward_base`] in the table.
+    pub fn cl_id(self) -> usize {
+        let base = self.forward_base();
+        ALGS.iter().position(|a| a.0 == base).unwrap_or(0)
     }
 
     /// Whether backward takes the forward destination instead of the source.

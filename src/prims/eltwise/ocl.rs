@@ -32,9 +32,15 @@ use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::{Layout, Walker};
 use crate::runtime::ocl::{DeviceType, Event, Kernel, KernelArg};
 
-/// The kernels' source: the shared element types, then `eltwise.cl`.
+/// The forward formulas (`eltwise_fwd(alg, s, alpha, beta)`), which
+/// post-ops use too.
+pub const FWD_SOURCE: &str = include_str!("eltwise_fwd.cl");
+
+/// The kernels' source: the shared element types, the forward formulas,
+/// then `eltwise.cl`.
 pub const SOURCE: &str = concat!(
     include_str!("../common/types.cl"),
+    include_str!("eltwise_fwd.cl"),
     include_str!("eltwise.cl")
 );
 
@@ -125,8 +131,9 @@ fn common_options(op: &EltwiseOp) -> String {
     let l = op.layouts();
     let b = l.diff_dst.as_ref().map_or("F32", |d| d.elem.cl_name());
     format!(
-        "-DALG_{} -DA_DT={} -DB_DT={b} -DC_DT={}",
+        "-DALG_{} -DELT_ID={} -DA_DT={} -DB_DT={b} -DC_DT={}",
         op.alg().cl_name(),
+        op.alg().cl_id(),
         l.data.elem.cl_name(),
         l.out.elem.cl_name()
     )

@@ -1032,3 +1032,13 @@ fn misaligned_usm_pointers() {
         println!("{}: misaligned USM pointers: ok", engine_name(&engine));
     }
 }
+
+/// `eltwise_fwd.cl` numbers the forward functions as `Alg::cl_id` does.
+#[test]
+fn opencl_forward_ids_match_the_table() {
+    let source = super::ocl::FWD_SOURCE;
+    for alg in Alg::all().filter(|a| a.forward_base() == *a) {
+        let define = format!("#define ELT_{} {}\n", alg.cl_name(), alg.cl_id());
+        assert!(source.contains(&define), "missing {define:?}");
+    }
+}
