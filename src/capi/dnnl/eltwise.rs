@@ -9,29 +9,32 @@ use std::sync::Arc;
 use crate::abi::*;
 use crate::capi::boundary;
 use crate::capi::dnnl::primitive_desc::publish;
-use crate::core::attr::resolve_attr;
+use crate::core::attr::{PrimitiveAttr, resolve_attr};
 use crate::core::handles;
 use crate::core::memory_desc::resolve_md;
 use crate::core::primitive::PrimitiveDesc;
 use crate::core::{Error, Result};
 use crate::prims::eltwise::{self, EltwiseOp};
 
-/// Refuses attributes the primitive does not apply: eltwise honours the
-/// defaults only (the scratchpad and floating-point math modes change
-/// nothing for it). Upstream also applies post-ops forward; those are not
-/// done yet. NULL means the defaults.
-fn check_attr(attr: const_dnnl_primitive_attr_t) -> Result<()> {
-    let Some(attr) = resolve_attr(attr)? else {
-        return Ok(());
+/// Checks the attributes against what eltwise applies: post-ops (forward),
+/// and the scratchpad and floating-point math modes, which change nothing
+/// for it. Anything else is refused. NULL means the defaults.
+fn with_attr(op: EltwiseOp, attr: Option<&PrimitiveAttr>) -> Result<EltwiseOp> {
+    let Some(attr) = attr else {
+        return Ok(op);
     };
-    let parts = attr.non_default_parts();
-    if parts.is_empty() {
-        return Ok(());
+    let refused: Vec<&str> = attr
+        .non_default_parts()
+        .into_iter()
+        .filter(|part| *part != "post-ops")
+        .collect();
+    if !refused.is_empty() {
+        return Err(Error::unimplemented(format!(
+            "eltwise does not apply these attributes: {}",
+            refused.join(", ")
+        )));
     }
-    Err(Error::unimplemented(format!(
-        "eltwise does not apply these attributes yet: {}",
-        parts.join(", ")
-    )))
+    op.with_post_ops(&attr.post_ops)
 }
 
 fn create(
@@ -42,10 +45,13 @@ fn create(
 ) -> Result<()> {
     let out = boundary::out(primitive_desc, "primitive_desc")?;
     let engine = handles::resolve(engine)?;
-    let op = Arc::new(op()?);
-    check_attr(attr)?;
+    let attr = resolve_attr(attr)?;
+    let op = Arc::new(with_attr(op()?, attr.as_deref())?);
     let candidates = eltwise::candidates(&op);
-    let pd = PrimitiveDesc::create(engine, op, candidates)?;
+    let mut pd = PrimitiveDesc::create(engine, op, candidates)?;
+    if let Some(attr) = attr {
+        pd = pd.with_attr((*attr).clone());
+    }
     out.write(publish(pd));
     Ok(())
 }
@@ -55,8 +61,9 @@ fn create(
 /// the algorithm's `alpha` and `beta`. `dst_desc` may use `format_tag::any`
 /// (it then takes `src_desc`'s layout). On success the caller owns
 /// `*primitive_desc` and releases it with `dnnl_primitive_desc_destroy`.
-/// Attributes other than the scratchpad and floating-point math modes
-/// (post-ops, scales, ...) are `dnnl_unimplemented` for now.
+/// Post-ops are applied (sum, eltwise, binary with broadcast, prelu; not a
+/// fused depthwise convolution); attributes other than those, the scratchpad
+/// and floating-point math modes are `dnnl_unimplemented`.
 /// Deliberate difference: different data types or layouts for source and
 /// destination are computed rather than refused.
 #[unsafe(no_mangle)]

@@ -9,6 +9,10 @@
 
 #![allow(non_upper_case_globals)]
 
+/// The OpenCL counterpart of this module (`types.cl`): every kernel source
+/// starts with it.
+pub const CL_TYPES: &str = include_str!("types.cl");
+
 use crate::abi::*;
 
 /// An element type a primitive reads or writes.

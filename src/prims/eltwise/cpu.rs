@@ -24,6 +24,7 @@ use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
 use crate::prims::common::dt;
 use crate::prims::common::layout::{Layout, Walker};
 use crate::prims::common::parallel;
+use crate::prims::common::post_ops::HostPostOps;
 use crate::runtime::ocl::Event;
 
 // ---------------------------------------------------------------------------
@@ -320,6 +321,8 @@ struct Work<'a> {
     /// Input 0 (source or data) and input 1 (diff_dst, backward only).
     inputs: [(Input<'a>, &'a Layout); 2],
     out: &'a Layout,
+    /// Forward post-ops, with the type the sum reads the output as.
+    post: Option<(HostPostOps<'a>, Option<dt::Elem>)>,
 }
 
 impl Work<'_> {
@@ -403,7 +406,15 @@ impl Work<'_> {
             }
             self.compute(&mut a[..n], &mut b[..n]);
             for i in 0..n {
-                let v = if inside[i] { a[i] } else { 0.0 };
+                let mut v = if inside[i] { a[i] } else { 0.0 };
+                if let (Some((post, sum)), true) = (&self.post, inside[i]) {
+                    walker.at((start + i) as i64, &mut p);
+                    for (d, qd) in q.iter_mut().enumerate().take(ndims) {
+                        *qd = p[d] - self.out.padded_offsets[d];
+                    }
+                    let old = sum.map_or(0.0, |e| dt::load(e, out, offs[i] as usize));
+                    v = post.apply(v, old, &q[..ndims]);
+                }
                 dt::store(self.out.elem, out, offs[i] as usize, v);
             }
             start += n;
@@ -412,7 +423,13 @@ impl Work<'_> {
 }
 
 /// Runs `op` on host buffers: `inputs` (with their buffers) into `out`.
-fn execute(op: &EltwiseOp, dense: bool, inputs: &[Buffer], out: &Buffer) -> Result<()> {
+fn execute(
+    op: &EltwiseOp,
+    dense: bool,
+    inputs: &[Buffer],
+    out: &Buffer,
+    post: Option<HostPostOps>,
+) -> Result<()> {
     let layouts = op.layouts();
     let out_layout = &layouts.out;
     if out_layout.padded_nelems() == 0 {
@@ -469,6 +486,7 @@ fn execute(op: &EltwiseOp, dense: bool, inputs: &[Buffer], out: &Buffer) -> Resu
         backward: op.direction() == Direction::Backward,
         inputs: views,
         out: out_layout,
+        post: post.map(|p| (p, op.post_ops().sum_elem(out_layout.elem))),
     };
     let size = out_layout.elem.size();
     if dense {
@@ -549,9 +567,9 @@ impl ImplCandidate for Candidate {
         if !matches!(engine.backend(), Backend::Cpu) {
             return Err(Error::unimplemented("not a CPU engine"));
         }
-        if self.dense && !self.op.layouts().is_dense() {
+        if self.dense && !self.op.flat() {
             return Err(Error::unimplemented(
-                "the tensors do not share one dense layout",
+                "the tensors do not share one dense layout, or there are post-ops",
             ));
         }
         Ok(())
@@ -582,7 +600,12 @@ impl Implementation for CpuEltwise {
             inputs.push(Buffer::of(ctx.arg(crate::abi::DNNL_ARG_DIFF_DST)?)?);
         }
         let out = Buffer::of(ctx.arg(op.out_arg())?)?;
-        execute(op, self.dense, &inputs, &out)?;
+        let post = if op.post_ops().is_empty() {
+            None
+        } else {
+            Some(op.post_ops().bind(ctx)?)
+        };
+        execute(op, self.dense, &inputs, &out, post)?;
         Ok(None)
     }
 }

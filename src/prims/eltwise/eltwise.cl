@@ -239,9 +239,59 @@ __kernel void eltwise_bwd_dense(global A_T *a, long a_off, global B_T *b, long b
                p8 = P8, p9 = P9, p10 = P10, p11 = P11; \
     PADDING_ZERO
 
-__kernel void eltwise_fwd_strided(global A_T *a, global C_T *c, float alpha, float beta) {
+/* Post-ops (WITH_POST_OPS; the prelude of prims::common::post_ops) take the
+ * logical position: the padded one less O<d>, the padded offsets. */
+#ifndef O0
+#define O0 0
+#endif
+#ifndef O1
+#define O1 0
+#endif
+#ifndef O2
+#define O2 0
+#endif
+#ifndef O3
+#define O3 0
+#endif
+#ifndef O4
+#define O4 0
+#endif
+#ifndef O5
+#define O5 0
+#endif
+#ifndef O6
+#define O6 0
+#endif
+#ifndef O7
+#define O7 0
+#endif
+#ifndef O8
+#define O8 0
+#endif
+#ifndef O9
+#define O9 0
+#endif
+#ifndef O10
+#define O10 0
+#endif
+#ifndef O11
+#define O11 0
+#endif
+
+__kernel void eltwise_fwd_strided(
+        global A_T *a, global C_T *c, float alpha, float beta POST_OPS_PARAMS) {
     POSITIONS
-    STORE_C(c, C_OFF, fwd(LOAD_A(a, A_OFF), alpha, beta));
+    float v = fwd(LOAD_A(a, A_OFF), alpha, beta);
+#ifdef WITH_POST_OPS
+    const long pos[12] = {p0 - O0, p1 - O1, p2 - O2, p3 - O3, p4 - O4, p5 - O5, p6 - O6,
+            p7 - O7, p8 - O8, p9 - O9, p10 - O10, p11 - O11};
+    float old = 0.0f;
+#if POST_OPS_SUM
+    old = CAT(LD_, PO_SUM_DT)((global CAT(T_, PO_SUM_DT) *)c, C_OFF);
+#endif
+    v = post_ops(v, old, pos POST_OPS_ARGS);
+#endif
+    STORE_C(c, C_OFF, v);
 }
 
 __kernel void eltwise_bwd_strided(

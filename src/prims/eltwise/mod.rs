@@ -38,6 +38,7 @@ use crate::core::names;
 use crate::core::primitive::{ImplCandidate, OpDesc};
 use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::Layout;
+use crate::prims::common::post_ops::PostOpsPlan;
 
 /// The eltwise algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -216,6 +217,8 @@ pub struct EltwiseOp {
     diff_dst: Option<Arc<MemoryDesc>>,
     out: Arc<MemoryDesc>,
     layouts: Layouts,
+    /// Forward post-ops (empty backward).
+    post_ops: PostOpsPlan,
 }
 
 /// The decoded layouts of an op's tensors.
@@ -393,6 +396,7 @@ impl EltwiseOp {
             diff_dst: None,
             out: Arc::new(dst),
             layouts,
+            post_ops: PostOpsPlan::none(),
         })
     }
 
@@ -462,7 +466,32 @@ impl EltwiseOp {
             diff_dst: Some(Arc::new(diff_dst)),
             out: Arc::new(diff_src),
             layouts,
+            post_ops: PostOpsPlan::none(),
         })
+    }
+
+    /// Adds forward post-ops from `post_ops`, checked against the
+    /// destination (backward takes none: unimplemented).
+    pub fn with_post_ops(mut self, post_ops: &crate::core::attr::PostOps) -> Result<EltwiseOp> {
+        if post_ops.is_empty() {
+            return Ok(self);
+        }
+        if self.direction == Direction::Backward {
+            return Err(Error::unimplemented("eltwise backward applies no post-ops"));
+        }
+        self.post_ops = PostOpsPlan::new(post_ops, &self.out)?;
+        Ok(self)
+    }
+
+    /// The post-ops (forward).
+    pub fn post_ops(&self) -> &PostOpsPlan {
+        &self.post_ops
+    }
+
+    /// Whether the dense (flat-array) kernels apply: one dense layout and no
+    /// post-ops (which need each element's position).
+    pub fn flat(&self) -> bool {
+        self.layouts.is_dense() && self.post_ops.is_empty()
     }
 
     /// Forward or backward.
@@ -529,13 +558,13 @@ impl OpDesc for EltwiseOp {
         } else if arg == DNNL_ARG_DIFF_DST {
             self.diff_dst.as_ref()
         } else {
-            None
+            self.post_ops.arg_md(arg)
         }
     }
 
     fn inputs(&self) -> Vec<i32> {
         match self.direction {
-            Direction::Forward => vec![DNNL_ARG_SRC],
+            Direction::Forward => [vec![DNNL_ARG_SRC], self.post_ops.inputs()].concat(),
             Direction::Backward => vec![self.data_arg(), DNNL_ARG_DIFF_DST],
         }
     }
@@ -559,14 +588,15 @@ impl OpDesc for EltwiseOp {
 
     fn cache_key(&self) -> Option<String> {
         Some(format!(
-            "eltwise,{},{},{:#x},{:#x},{:?},{:?},{:?}",
+            "eltwise,{},{},{:#x},{:#x},{:?},{:?},{:?},{}",
             self.prop_kind.0,
             self.alg.to_c().0,
             self.alpha.to_bits(),
             self.beta.to_bits(),
             self.data,
             self.diff_dst,
-            self.out
+            self.out,
+            self.post_ops.cache_key()
         ))
     }
 }

@@ -28,7 +28,7 @@ use crate::core::ocl_engine::OclEngine;
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
 use crate::core::stream::StreamBackend;
 use crate::prims::common::buffers::Buffer;
-use crate::prims::common::dt::Elem;
+use crate::prims::common::dt::{self, Elem};
 use crate::prims::common::layout::{Layout, Walker};
 use crate::runtime::ocl::{DeviceType, Event, Kernel, KernelArg};
 
@@ -36,13 +36,15 @@ use crate::runtime::ocl::{DeviceType, Event, Kernel, KernelArg};
 /// post-ops use too.
 pub const FWD_SOURCE: &str = include_str!("eltwise_fwd.cl");
 
-/// The kernels' source: the shared element types, the forward formulas,
-/// then `eltwise.cl`.
-pub const SOURCE: &str = concat!(
-    include_str!("../common/types.cl"),
-    include_str!("eltwise_fwd.cl"),
-    include_str!("eltwise.cl")
-);
+/// The kernels' source after the element types and the post-ops prelude:
+/// the forward formulas, then `eltwise.cl`.
+const BODY: &str = concat!(include_str!("eltwise_fwd.cl"), include_str!("eltwise.cl"));
+
+/// The source of `op`'s program: the shared element types, its post-ops,
+/// then the kernels.
+fn source(op: &EltwiseOp) -> String {
+    format!("{}{}{BODY}", dt::CL_TYPES, op.post_ops().cl_source())
+}
 
 /// Work-group size (lowered to what the kernel allows).
 const LOCAL: usize = 256;
@@ -78,9 +80,9 @@ impl ImplCandidate for Candidate {
         if !matches!(engine.backend(), Backend::Ocl(_)) {
             return Err(Error::unimplemented("not an OpenCL engine"));
         }
-        if self.dense && !self.op.layouts().is_dense() {
+        if self.dense && !self.op.flat() {
             return Err(Error::unimplemented(
-                "the tensors do not share one dense layout",
+                "the tensors do not share one dense layout, or there are post-ops",
             ));
         }
         Ok(())
@@ -98,6 +100,7 @@ impl ImplCandidate for Candidate {
             let items = items(&op, ocl);
             let kernel = build(
                 ocl,
+                &op,
                 &dense_options(&op, aligned, items),
                 kernel_name(&op, true),
             )?;
@@ -109,7 +112,7 @@ impl ImplCandidate for Candidate {
             }
         } else {
             Mode::Strided {
-                kernel: build(ocl, &strided_options(&op), kernel_name(&op, false))?,
+                kernel: build(ocl, &op, &strided_options(&op), kernel_name(&op, false))?,
             }
         };
         let kernel = match &mode {
@@ -120,8 +123,8 @@ impl ImplCandidate for Candidate {
     }
 }
 
-fn build(ocl: &OclEngine, options: &str, name: &str) -> Result<Kernel> {
-    ocl.kernel(SOURCE, options, name)
+fn build(ocl: &OclEngine, op: &EltwiseOp, options: &str, name: &str) -> Result<Kernel> {
+    ocl.kernel(&source(op), options, name)
 }
 
 /// The options every build shares: algorithm and types. The direction is
@@ -266,6 +269,14 @@ fn strided_options(op: &EltwiseOp) -> String {
     if !bounds.is_empty() {
         opts += &format!(" -DINB=({})", bounds.join("&&"));
     }
+    if !op.post_ops().is_empty() {
+        opts += " -DWITH_POST_OPS";
+        for d in 0..out.ndims {
+            if out.padded_offsets[d] != 0 {
+                opts += &format!(" -DO{d}={}", out.padded_offsets[d]);
+            }
+        }
+    }
     opts
 }
 
@@ -319,6 +330,7 @@ impl Implementation for OclEltwise {
         }
         out.check_holds(l.out.byte_range().1, "output")?;
         let (alpha, beta) = (op.alpha(), op.beta());
+        let post = op.post_ops().cl_buffers(ctx)?;
         let event = match &self.mode {
             Mode::Dense {
                 aligned,
@@ -339,6 +351,7 @@ impl Implementation for OclEltwise {
                         let name = kernel_name(op, true);
                         *slot = Some(Arc::new(build(
                             ocl,
+                            op,
                             &dense_options(op, false, *items),
                             name,
                         )?));
@@ -371,6 +384,9 @@ impl Implementation for OclEltwise {
                 args.push(out.kernel_arg()?);
                 args.push(KernelArg::F32(alpha));
                 args.push(KernelArg::F32(beta));
+                for buffer in &post {
+                    args.push(buffer.kernel_arg()?);
+                }
                 let local = self.local;
                 let global = round_up(l.out.padded_nelems() as usize, local);
                 queue.enqueue_kernel(kernel, &args, &[global], Some(&[local]), ctx.deps)?

@@ -1042,3 +1042,155 @@ fn opencl_forward_ids_match_the_table() {
         assert!(source.contains(&define), "missing {define:?}");
     }
 }
+
+/// Forward post-ops: sum (scale, zero point), an eltwise, binary with
+/// per-channel and full broadcast (an s8 operand), prelu per channel, and
+/// binary select; on a padded blocked destination (nChw16c, 19 channels) and
+/// a plain one, in place (the sum reads what the source was).
+#[test]
+fn post_ops_follow_the_reference() {
+    use crate::core::attr::{PostOp, PostOps};
+    use crate::prims::common::post_ops::post_op_arg;
+    let dims = [2i64, 19, 3, 5];
+    let n: usize = dims.iter().product::<i64>() as usize;
+    let per_c = [1i64, 19, 1, 1];
+    let src = inputs(n);
+    let old: Vec<f32> = (0..n).map(|i| ((i * 7) % 11) as f32 * 0.25 - 1.0).collect();
+    let b1: Vec<f32> = (0..19).map(|c| c as f32 * 0.1 - 0.9).collect();
+    let b2: Vec<f32> = (0..n).map(|i| ((i * 5) % 9) as f32 - 4.0).collect();
+    let w: Vec<f32> = (0..19).map(|c| 0.05 * c as f32).collect();
+    let cond: Vec<f32> = (0..n).map(|i| (i % 3 == 0) as u8 as f32).collect();
+    let f32_any = |d: &[i64]| md(d, dnnl_f32, dnnl_abcd);
+    let mut chain = PostOps::default();
+    chain
+        .append(|| PostOp::sum(0.5, 1, dnnl_data_type_undef))
+        .unwrap();
+    chain
+        .append(|| PostOp::eltwise(dnnl_eltwise_tanh, 0.0, 0.0))
+        .unwrap();
+    chain
+        .append(|| PostOp::binary(dnnl_binary_add, &f32_any(&per_c), None))
+        .unwrap();
+    chain
+        .append(|| PostOp::binary(dnnl_binary_mul, &md(&dims, dnnl_s8, dnnl_abcd), None))
+        .unwrap();
+    chain.append(|| Ok(PostOp::Prelu { mask: 2 })).unwrap();
+    chain
+        .append(|| {
+            PostOp::binary(
+                dnnl_binary_select,
+                &f32_any(&[1, 1, 1, 1]),
+                Some(&md(&dims, dnnl_u8, dnnl_abcd)),
+            )
+        })
+        .unwrap();
+    let reference = |i: usize, idx: &[i64; MAX_NDIMS]| -> f64 {
+        let c = idx[1] as usize;
+        let mut v = fwd_ref(Alg::Relu, 0.1, 0.0, src[i]) as f32 as f64;
+        v += 0.5 * (f64::from(old[i]) - 1.0);
+        v = v.tanh();
+        v += f64::from(b1[c]);
+        v *= f64::from(b2[i]);
+        if v <= 0.0 {
+            v *= f64::from(w[c]);
+        }
+        if cond[i] != 0.0 { v } else { -3.0 }
+    };
+    for engine in engines() {
+        for tag in [dnnl_abcd, dnnl_aBcd16b] {
+            let dst_md = md(&dims, dnnl_f32, tag);
+            let op = fwd_op(Alg::Relu, 0.1, 0.0, &dst_md, &dst_md)
+                .with_post_ops(&chain)
+                .unwrap();
+            let data = memory(&engine, &dst_md, &src);
+            let dst = memory(&engine, &dst_md, &old);
+            let operands = [
+                (
+                    post_op_arg(2, DNNL_ARG_SRC_1),
+                    memory(&engine, &f32_any(&per_c), &b1),
+                ),
+                (
+                    post_op_arg(3, DNNL_ARG_SRC_1),
+                    memory(&engine, &md(&dims, dnnl_s8, dnnl_abcd), &b2),
+                ),
+                (
+                    post_op_arg(4, DNNL_ARG_WEIGHTS),
+                    memory(&engine, &f32_any(&per_c), &w),
+                ),
+                (
+                    post_op_arg(5, DNNL_ARG_SRC_1),
+                    memory(&engine, &f32_any(&[1, 1, 1, 1]), &[-3.0]),
+                ),
+                (
+                    post_op_arg(5, DNNL_ARG_SRC_2),
+                    memory(&engine, &md(&dims, dnnl_u8, dnnl_abcd), &cond),
+                ),
+            ];
+            assert_eq!(op.inputs().len(), 6);
+            for (arg, _) in &operands {
+                assert!(op.arg_md(*arg).is_some(), "arg {arg:#x}");
+            }
+            let mut args = vec![(DNNL_ARG_SRC, &data), (DNNL_ARG_DST, &dst)];
+            args.extend(operands.iter().map(|(a, m)| (*a, m)));
+            let name = exec(&engine, op, &args);
+            assert!(name.contains("strided"), "{name}");
+            let (got, bytes) = read(&dst);
+            for (i, idx) in indices(&dims).iter().enumerate() {
+                let want = reference(i, idx);
+                assert!(
+                    close(got[i], want, 1e-5, 1e-4),
+                    "{} {tag:?} {name} at {idx:?}: {} vs {want}",
+                    engine_name(&engine),
+                    got[i]
+                );
+            }
+            // Padding of the blocked layout stays zero.
+            let l = Layout::new(&dst_md).unwrap();
+            let inside: usize = n;
+            let nonzero = bytes.chunks(4).filter(|b| *b != [0u8; 4]).count();
+            assert!(
+                nonzero <= inside,
+                "padding written: {nonzero} > {inside} ({:?})",
+                l.dims()
+            );
+        }
+    }
+}
+
+/// What post-ops cannot do is refused at descriptor creation.
+#[test]
+fn post_ops_refusals() {
+    use crate::core::attr::{PostOp, PostOps};
+    let d = md(&[2, 3], dnnl_f32, dnnl_ab);
+    let refused = |chain: &PostOps| {
+        fwd_op(Alg::Relu, 0.0, 0.0, &d, &d)
+            .with_post_ops(chain)
+            .err()
+            .map(|e| e.status())
+    };
+    let mut bad_bcast = PostOps::default();
+    bad_bcast
+        .append(|| PostOp::binary(dnnl_binary_add, &md(&[2, 2], dnnl_f32, dnnl_ab), None))
+        .unwrap();
+    assert_eq!(refused(&bad_bcast), Some(dnnl_unimplemented));
+    let mut dw = PostOps::default();
+    dw.append(|| PostOp::depthwise(dnnl_f32, dnnl_f32, dnnl_f32, 3, 1, 1))
+        .unwrap();
+    assert_eq!(refused(&dw), Some(dnnl_unimplemented));
+    let mut two_sums = PostOps::default();
+    two_sums
+        .append(|| PostOp::sum(1.0, 0, dnnl_data_type_undef))
+        .unwrap();
+    two_sums
+        .append(|| PostOp::sum(1.0, 0, dnnl_data_type_undef))
+        .unwrap();
+    assert_eq!(refused(&two_sums), Some(dnnl_unimplemented));
+    let mut ok = PostOps::default();
+    ok.append(|| PostOp::eltwise(dnnl_eltwise_relu, 0.0, 0.0))
+        .unwrap();
+    let bwd = EltwiseOp::backward(dnnl_eltwise_relu, &d, &d, &d, 0.0, 0.0).unwrap();
+    assert_eq!(
+        bwd.with_post_ops(&ok).err().map(|e| e.status()),
+        Some(dnnl_unimplemented)
+    );
+}
