@@ -25,7 +25,7 @@ use crate::core::memory::Memory;
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::stream::{Stream, StreamBackend};
 use crate::core::{primitive_cache, primitive_verbose};
-use crate::runtime::ocl::Event;
+use crate::runtime::ocl::{self, Event, ProgramKey};
 
 /// What a primitive computes, independent of how.
 pub trait OpDesc: Send + Sync {
@@ -220,14 +220,18 @@ impl PrimitiveDesc {
         });
         let cached = key.as_ref().and_then(primitive_cache::get);
         let hit = cached.is_some();
-        let implementation = match cached {
+        let (implementation, programs) = match cached {
             Some(found) => found,
             None => {
-                let created = self.candidates[self.current].create(&self.engine, &self.op)?;
+                let (created, programs) = ocl::cache::record(|| {
+                    self.candidates[self.current].create(&self.engine, &self.op)
+                });
+                let created = created?;
+                let programs: Arc<[ProgramKey]> = programs.into();
                 if let Some(key) = key {
-                    primitive_cache::put(key, &self.engine, &created);
+                    primitive_cache::put(key, &self.engine, &created, &programs);
                 }
-                created
+                (created, programs)
             }
         };
         primitive_verbose::log_create(self, hit, start.elapsed().as_secs_f64() * 1e3);
@@ -235,6 +239,7 @@ impl PrimitiveDesc {
             pd: Arc::new(PdCell::new(self.clone())),
             engine: self.engine.clone(),
             implementation,
+            programs,
         }))
     }
 }
@@ -280,6 +285,8 @@ pub struct Primitive {
     pd: Arc<PdCell>,
     engine: Arc<Engine>,
     implementation: Arc<dyn Implementation>,
+    /// The OpenCL programs the implementation was built from.
+    programs: Arc<[ProgramKey]>,
 }
 
 /// Whether memory on `memory` can be used by a primitive on `engine`.
@@ -296,7 +303,55 @@ fn check_memory_engine(engine: &Engine, memory: &Memory) -> Result<()> {
     }
 }
 
+/// The id a primitive cache blob of `pd` carries: the engine blob id, then
+/// a hash of the implementation and op.
+fn blob_id(pd: &PrimitiveDesc) -> Result<Vec<u8>> {
+    let Backend::Ocl(ocl) = pd.engine().backend() else {
+        return Err(Error::unimplemented(
+            "a CPU primitive compiles nothing and has no cache blob",
+        ));
+    };
+    let op_key = pd
+        .op()
+        .cache_key()
+        .ok_or_else(|| Error::unimplemented("this primitive kind has no cache blob"))?;
+    let mut id = crate::core::ocl_engine::OclEngine::cache_blob_id(ocl.device())?;
+    id.extend_from_slice(b"primitive:");
+    let what = format!("{}|{op_key}", pd.impl_name().to_string_lossy());
+    id.extend_from_slice(&ocl::cache::stable_hash(what.as_bytes()).to_le_bytes());
+    Ok(id)
+}
+
 impl Primitive {
+    /// The primitive's cache blob: its programs as device binaries, under
+    /// an id naming the device, driver and library version and what the
+    /// primitive computes (its implementation and op), so that only the
+    /// same primitive descriptor on the same kind of device accepts it.
+    /// CPU primitives compile nothing and have none (unimplemented, as
+    /// upstream's).
+    pub fn cache_blob(&self) -> Result<Vec<u8>> {
+        let pd = self.pd.get()?;
+        let id = blob_id(&pd)?;
+        let ocl = self.engine.ocl("primitive cache blob")?;
+        let entries = ocl.programs().entries_of(Some(&self.programs))?;
+        Ok(crate::core::cache_blob::encode(&id, &entries))
+    }
+
+    /// The primitive of `pd`, its programs built from the binaries of
+    /// `blob` (made by [`Primitive::cache_blob`] for the same descriptor on
+    /// the same kind of device): nothing is compiled. A blob for another
+    /// primitive, device, driver or library version, or a corrupted one, is
+    /// refused (invalid arguments).
+    pub fn from_cache_blob(pd: &PrimitiveDesc, blob: &[u8]) -> Result<Arc<Primitive>> {
+        let id = blob_id(pd)?;
+        let entries = crate::core::cache_blob::decode(&id, blob)?;
+        let ocl = pd.engine().ocl("primitive cache blob")?;
+        for (key, binary) in entries {
+            ocl.programs().insert_binary(key, binary)?;
+        }
+        pd.create_primitive()
+    }
+
     /// The primitive descriptor.
     pub fn pd(&self) -> &Arc<PdCell> {
         &self.pd

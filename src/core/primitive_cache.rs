@@ -10,6 +10,7 @@
 //! user handed to an engine is released with it, as oneDNN does). That is
 //! why implementations must not hold their engine.
 
+use crate::runtime::ocl::ProgramKey;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
@@ -75,24 +76,34 @@ struct Entry {
     /// The engine, to tell a live one from a new engine at a reused address.
     engine: Weak<Engine>,
     implementation: Arc<dyn Implementation>,
+    /// The OpenCL programs it was built from (for its cache blob).
+    programs: Arc<[ProgramKey]>,
 }
+
+/// A cached implementation with the OpenCL programs it was built from.
+pub type Cached = (Arc<dyn Implementation>, Arc<[ProgramKey]>);
 
 static CACHE: Mutex<VecDeque<Entry>> = Mutex::new(VecDeque::new());
 
 /// The cached implementation of `key`, moved to the front.
-pub fn get(key: &Key) -> Option<Arc<dyn Implementation>> {
+pub fn get(key: &Key) -> Option<Cached> {
     let mut cache = CACHE.lock().ok()?;
     let i = cache
         .iter()
         .position(|e| e.key == *key && e.engine.strong_count() > 0)?;
     let entry = cache.remove(i)?;
-    let found = entry.implementation.clone();
+    let found = (entry.implementation.clone(), entry.programs.clone());
     cache.push_front(entry);
     Some(found)
 }
 
 /// Caches `implementation` under `key` (evicting the least recently used).
-pub fn put(key: Key, engine: &Arc<Engine>, implementation: &Arc<dyn Implementation>) {
+pub fn put(
+    key: Key,
+    engine: &Arc<Engine>,
+    implementation: &Arc<dyn Implementation>,
+    programs: &Arc<[ProgramKey]>,
+) {
     let capacity = capacity();
     if capacity == 0 {
         return;
@@ -103,6 +114,7 @@ pub fn put(key: Key, engine: &Arc<Engine>, implementation: &Arc<dyn Implementati
         key,
         engine: Arc::downgrade(engine),
         implementation: implementation.clone(),
+        programs: programs.clone(),
     });
     // Evicted entries may hold the last reference to an engine: drop them
     // after the lock is released.

@@ -283,8 +283,9 @@ dnnl_status_t dnnl_primitive_attr_set_zero_points_v2(dnnl_primitive_attr_t attr,
 /// the algorithm's `alpha` and `beta`. `dst_desc` may use `format_tag::any`
 /// (it then takes `src_desc`'s layout). On success the caller owns
 /// `*primitive_desc` and releases it with `dnnl_primitive_desc_destroy`.
-/// Attributes other than the scratchpad and floating-point math modes
-/// (post-ops, scales, ...) are `dnnl_unimplemented` for now.
+/// Post-ops are applied (sum, eltwise, binary with broadcast, prelu; not a
+/// fused depthwise convolution); attributes other than those, the scratchpad
+/// and floating-point math modes are `dnnl_unimplemented`.
 /// Deliberate difference: different data types or layouts for source and
 /// destination are computed rather than refused.
 DNNL_API
@@ -735,6 +736,27 @@ dnnl_status_t dnnl_primitive_get_primitive_desc(const_dnnl_primitive_t primitive
 /// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
 DNNL_API dnnl_status_t dnnl_primitive_destroy(dnnl_primitive_t primitive);
 
+/// Writes the primitive's cache blob (the device binaries of its OpenCL
+/// programs, under an id naming the device, driver, library version and
+/// what the primitive computes) to `cache_blob`, or, when `cache_blob` is
+/// NULL, its size to `*size`; otherwise `*size` must be that size. A CPU
+/// primitive compiles nothing and has no blob: `dnnl_unimplemented`.
+DNNL_API
+dnnl_status_t dnnl_primitive_get_cache_blob(const_dnnl_primitive_t primitive,
+                                            size_t *size,
+                                            uint8_t *cache_blob);
+
+/// Creates the primitive of `primitive_desc` with the programs of
+/// `cache_blob` (made by `dnnl_primitive_get_cache_blob` for the same
+/// descriptor on the same device, driver and library version): no kernel
+/// is compiled. Any other blob, or a corrupted one, is refused with
+/// `dnnl_invalid_arguments`. The caller owns `*primitive`.
+DNNL_API
+dnnl_status_t dnnl_primitive_create_from_cache_blob(dnnl_primitive_t *primitive,
+                                                    const_dnnl_primitive_desc_t primitive_desc,
+                                                    size_t size,
+                                                    const uint8_t *cache_blob);
+
 /// Moves `primitive_desc` on to the next implementation that accepts its
 /// operation; `dnnl_last_impl_reached` (and no change) after the last one.
 DNNL_API dnnl_status_t dnnl_primitive_desc_next_impl(dnnl_primitive_desc_t primitive_desc);
@@ -788,19 +810,6 @@ DNNL_API dnnl_status_t dnnl_get_primitive_cache_capacity(int *capacity);
 /// Sets the primitive cache's capacity (0 turns caching off; entries beyond
 /// the new capacity are dropped). Overrides `ONEDNN_PRIMITIVE_CACHE_CAPACITY`.
 DNNL_API dnnl_status_t dnnl_set_primitive_cache_capacity(int capacity);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_create_from_cache_blob(dnnl_primitive_t *primitive,
-                                                    const_dnnl_primitive_desc_t primitive_desc,
-                                                    size_t size,
-                                                    const uint8_t *cache_blob);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_primitive_get_cache_blob(const_dnnl_primitive_t primitive,
-                                            size_t *size,
-                                            uint8_t *cache_blob);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API

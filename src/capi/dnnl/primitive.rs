@@ -5,7 +5,7 @@ use ::core::ffi::c_int;
 use crate::abi::*;
 use crate::capi::boundary;
 use crate::core::handles;
-use crate::core::primitive::ExecArgs;
+use crate::core::primitive::{ExecArgs, Primitive};
 use crate::core::{Error, Result};
 
 /// Reads the caller's `nargs` execution arguments.
@@ -94,4 +94,47 @@ pub unsafe extern "C" fn dnnl_primitive_get_primitive_desc(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_primitive_destroy(primitive: dnnl_primitive_t) -> dnnl_status_t {
     boundary::guard("dnnl_primitive_destroy", || handles::retire(primitive))
+}
+
+/// Writes the primitive's cache blob (the device binaries of its OpenCL
+/// programs, under an id naming the device, driver, library version and
+/// what the primitive computes) to `cache_blob`, or, when `cache_blob` is
+/// NULL, its size to `*size`; otherwise `*size` must be that size. A CPU
+/// primitive compiles nothing and has no blob: `dnnl_unimplemented`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dnnl_primitive_get_cache_blob(
+    primitive: const_dnnl_primitive_t,
+    size: *mut usize,
+    cache_blob: *mut u8,
+) -> dnnl_status_t {
+    boundary::guard("dnnl_primitive_get_cache_blob", || {
+        let primitive = handles::resolve(primitive)?;
+        let blob = primitive.cache_blob()?;
+        crate::capi::ocl::cache_blob::copy_out(&blob, size, cache_blob, "the cache blob")
+    })
+}
+
+/// Creates the primitive of `primitive_desc` with the programs of
+/// `cache_blob` (made by `dnnl_primitive_get_cache_blob` for the same
+/// descriptor on the same device, driver and library version): no kernel
+/// is compiled. Any other blob, or a corrupted one, is refused with
+/// `dnnl_invalid_arguments`. The caller owns `*primitive`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dnnl_primitive_create_from_cache_blob(
+    primitive: *mut dnnl_primitive_t,
+    primitive_desc: const_dnnl_primitive_desc_t,
+    size: usize,
+    cache_blob: *const u8,
+) -> dnnl_status_t {
+    boundary::guard("dnnl_primitive_create_from_cache_blob", || {
+        let out = boundary::out(primitive, "primitive")?;
+        let pd = handles::resolve(primitive_desc)?.get()?;
+        if cache_blob.is_null() || size == 0 {
+            return Err(Error::invalid("the cache blob is NULL or empty"));
+        }
+        // SAFETY: the caller's blob holds `size` bytes.
+        let blob = unsafe { std::slice::from_raw_parts(cache_blob, size) };
+        out.write(handles::publish(Primitive::from_cache_blob(&pd, blob)?));
+        Ok(())
+    })
 }

@@ -15,27 +15,6 @@ use crate::capi::boundary;
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_create_from_cache_blob(
-    primitive: *mut dnnl_primitive_t,
-    primitive_desc: const_dnnl_primitive_desc_t,
-    size: usize,
-    cache_blob: *const u8,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_primitive_create_from_cache_blob")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_primitive_get_cache_blob(
-    primitive: const_dnnl_primitive_t,
-    size: *mut usize,
-    cache_blob: *mut u8,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_primitive_get_cache_blob")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_reorder_primitive_desc_create(
     reorder_primitive_desc: *mut dnnl_primitive_desc_t,
     src_desc: const_dnnl_memory_desc_t,

@@ -12,7 +12,7 @@ use crate::runtime::ocl::Device;
 
 /// Copies `bytes` out the way the cache-blob functions do: a NULL `data`
 /// asks for the size; otherwise `*size` must equal it.
-fn copy_out(bytes: &[u8], size: *mut usize, data: *mut u8, what: &str) -> Result<()> {
+pub(crate) fn copy_out(bytes: &[u8], size: *mut usize, data: *mut u8, what: &str) -> Result<()> {
     if size.is_null() || !size.is_aligned() {
         return Err(Error::invalid("size is NULL or misaligned"));
     }

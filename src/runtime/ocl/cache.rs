@@ -48,6 +48,37 @@ impl ProgramKey {
     }
 }
 
+thread_local! {
+    /// The keys [`record`] collects on this thread.
+    static RECORDING: std::cell::RefCell<Option<Vec<ProgramKey>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f`, collecting the key of every program it gets from any
+/// [`ProgramCache`] on this thread (a primitive's programs, for its cache
+/// blob). Nested calls each see their own programs.
+pub fn record<R>(f: impl FnOnce() -> R) -> (R, Vec<ProgramKey>) {
+    let outer = RECORDING.with(|r| r.replace(Some(Vec::new())));
+    let result = f();
+    let mine = RECORDING.with(|r| r.replace(outer)).unwrap_or_default();
+    RECORDING.with(|r| {
+        if let Some(outer) = r.borrow_mut().as_mut() {
+            outer.extend(mine.iter().cloned());
+        }
+    });
+    (result, mine)
+}
+
+fn note_use(key: &ProgramKey) {
+    RECORDING.with(|r| {
+        if let Some(keys) = r.borrow_mut().as_mut() {
+            if !keys.contains(key) {
+                keys.push(key.clone());
+            }
+        }
+    });
+}
+
 enum Slot {
     /// Built; the binary once someone asked for it (or it came from a blob).
     Built(Program, Option<Arc<[u8]>>),
@@ -89,6 +120,7 @@ impl ProgramCache {
         options: &str,
     ) -> Result<Program> {
         let key = ProgramKey::new(source, options);
+        note_use(&key);
         let saved = match self.slots.lock()?.get(&key) {
             Some(Slot::Built(program, _)) => return Ok(program.clone()),
             Some(Slot::Binary(binary)) => Some(binary.clone()),
@@ -138,10 +170,18 @@ impl ProgramCache {
     /// Every program as (key, device binary), sorted by key, so the same
     /// cache always serialises to the same bytes.
     pub fn entries(&self) -> Result<Vec<(ProgramKey, Vec<u8>)>> {
+        self.entries_of(None)
+    }
+
+    /// The programs of `keys` (all when `None`) as (key, device binary),
+    /// sorted by key; keys the cache does not hold are left out.
+    pub fn entries_of(&self, keys: Option<&[ProgramKey]>) -> Result<Vec<(ProgramKey, Vec<u8>)>> {
+        let wanted = |key: &ProgramKey| keys.is_none_or(|k| k.contains(key));
         let pending: Vec<(ProgramKey, Program)> = self
             .slots
             .lock()?
             .iter()
+            .filter(|(key, _)| wanted(key))
             .filter_map(|(key, slot)| match slot {
                 Slot::Built(program, None) => Some((key.clone(), program.clone())),
                 _ => None,
@@ -160,6 +200,7 @@ impl ProgramCache {
         }
         Ok(slots
             .iter()
+            .filter(|(key, _)| wanted(key))
             .filter_map(|(key, slot)| match slot {
                 Slot::Built(_, Some(binary)) | Slot::Binary(binary) => {
                     Some((key.clone(), binary.to_vec()))

@@ -50,6 +50,17 @@ fn options_cstring(options: &str) -> Result<CString> {
     CString::new(options).map_err(|_| Error::invalid("build options contain a NUL byte"))
 }
 
+thread_local! {
+    /// Source builds (compilations) made on this thread.
+    static SOURCE_BUILDS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many programs this thread has compiled from source (builds from
+/// binaries not counted): what tests of the cache blobs count.
+pub fn source_builds_on_this_thread() -> u64 {
+    SOURCE_BUILDS.with(|c| c.get())
+}
+
 impl Program {
     /// Builds OpenCL C `source` for `device` with `options` (`-D` macros,
     /// `-cl-std=...`).
@@ -72,6 +83,7 @@ impl Program {
         }
         // SAFETY: the driver gave us the only reference.
         let program = unsafe { Program::from_owned(raw) };
+        SOURCE_BUILDS.with(|c| c.set(c.get() + 1));
         program.build(device, options, true)?;
         Ok(program)
     }
