@@ -43,6 +43,8 @@ dnnl_ocl_test(ocl_memory_foreign_context memory_foreign_context.c OPENCL LABELS 
 dnnl_ocl_test(ocl_memory_v2 memory_v2.c OPENCL)
 dnnl_ocl_test(ocl_memory_usm memory_usm.c OPENCL)
 dnnl_ocl_test(ocl_cache_blob cache_blob.c OPENCL)
+dnnl_ocl_test(ocl_primitive_event_chain primitive_event_chain.c OPENCL)
+target_link_libraries(ocl_primitive_event_chain PRIVATE m)
 
 # Both runtimes at once: objects of one platform given to engines of the other.
 dnnl_ocl_test(ocl_two_platforms two_platforms.c
