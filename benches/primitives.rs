@@ -1,0 +1,527 @@
+//! Primitive throughput through the C API, per engine and size, each figure
+//! with the ratio to a reference measured in the same run on the same device:
+//! - memory-bound kinds (eltwise, binary, reorder, softmax): GB/s moved (each
+//!   tensor read or written once), against a plain copy of the same bytes
+//!   (OpenCL: `clEnqueueCopyBuffer`; CPU: `copy_from_slice` on every thread);
+//! - matmul: GFLOP/s (2·M·N·K), against a reference GEMM (OpenCL: the
+//!   textbook 16x16 local-memory tiled SGEMM kernel below; CPU: the `gemm`
+//!   crate called directly, one thread).
+//!
+//! Run: `cargo bench --bench primitives [-- quick] [-- cpu|gpu]` (`quick`: small
+//! sizes, for a 2-core machine). The OpenCL devices are the library's
+//! (`dnnl_engine_create(dnnl_gpu, i)`; `OCL_ICD_VENDORS` / `ONEDNN_OCL_DEVICES`
+//! choose them).
+
+#![allow(non_upper_case_globals)]
+
+use std::ffi::{CStr, c_void};
+use std::ptr::null_mut;
+use std::time::Instant;
+
+use dnnl::abi::*;
+use dnnl::capi::common::*;
+use dnnl::capi::dnnl::*;
+use dnnl::capi::ocl::*;
+use dnnl::runtime::ocl::{Context, Device, KernelArg, Mem, Program, Queue, QueueProperties};
+
+const ALLOCATE: *mut c_void = usize::MAX as *mut c_void;
+
+fn ok(status: dnnl_status_t, what: &str) {
+    assert_eq!(status, dnnl_success, "{what}");
+}
+
+fn md(dims: &[i64], dt: dnnl_data_type_t, tag: dnnl_format_tag_t) -> dnnl_memory_desc_t {
+    let mut md = null_mut();
+    // SAFETY: a valid out-pointer and dims array.
+    ok(
+        unsafe {
+            dnnl_memory_desc_create_with_tag(&mut md, dims.len() as i32, dims.as_ptr(), dt, tag)
+        },
+        "memory desc",
+    );
+    md
+}
+
+/// Memory of `md` on `engine`, filled with small values.
+fn memory(engine: dnnl_engine_t, md: dnnl_memory_desc_t) -> dnnl_memory_t {
+    let mut m = null_mut();
+    // SAFETY: valid handles and out-pointers; the mapping covers the whole buffer.
+    unsafe {
+        ok(dnnl_memory_create(&mut m, md, engine, ALLOCATE), "memory");
+        let bytes = dnnl_memory_desc_get_size(md);
+        let mut p: *mut c_void = null_mut();
+        ok(dnnl_memory_map_data(m, &mut p), "map");
+        let floats = std::slice::from_raw_parts_mut(p.cast::<u32>(), bytes / 4);
+        for (i, f) in floats.iter_mut().enumerate() {
+            *f = ((i % 97) as f32 / 97.0 - 0.5).to_bits();
+        }
+        ok(dnnl_memory_unmap_data(m, p), "unmap");
+    }
+    m
+}
+
+/// Seconds per run of `run` (after a warm-up), repeated for about 0.3 s.
+fn seconds(mut run: impl FnMut(usize)) -> f64 {
+    run(1);
+    let start = Instant::now();
+    run(1);
+    let once = start.elapsed().as_secs_f64().max(1e-6);
+    let iters = ((0.3 / once) as usize).clamp(2, 200);
+    let start = Instant::now();
+    run(iters);
+    start.elapsed().as_secs_f64() / iters as f64
+}
+
+struct Bench {
+    engine: dnnl_engine_t,
+    stream: dnnl_stream_t,
+    name: String,
+    /// The OpenCL device and context of the engine (None: CPU).
+    ocl: Option<(Device, Context)>,
+}
+
+impl Bench {
+    /// Times `pd`'s primitive with `args`; None (with the status) if the
+    /// descriptor was refused.
+    fn time(
+        &self,
+        pd: Result<dnnl_primitive_desc_t, dnnl_status_t>,
+        args: &[(i32, dnnl_memory_t)],
+    ) -> Result<(f64, String), String> {
+        let pd = pd.map_err(|s| format!("n/a ({})", status_name(s)))?;
+        let mut prim = null_mut();
+        let mut impl_str: *const std::ffi::c_char = std::ptr::null();
+        // SAFETY: live handles and valid out-pointers.
+        unsafe {
+            ok(
+                dnnl_primitive_desc_query(
+                    pd,
+                    dnnl_query_impl_info_str,
+                    0,
+                    (&mut impl_str as *mut *const std::ffi::c_char).cast(),
+                ),
+                "impl",
+            );
+            let name = CStr::from_ptr(impl_str).to_string_lossy().into_owned();
+            ok(dnnl_primitive_create(&mut prim, pd), "primitive");
+            let args: Vec<dnnl_exec_arg_t> = args
+                .iter()
+                .map(|&(arg, memory)| dnnl_exec_arg_t { arg, memory })
+                .collect();
+            let t = seconds(|n| {
+                for _ in 0..n {
+                    ok(
+                        dnnl_primitive_execute(prim, self.stream, args.len() as i32, args.as_ptr()),
+                        "execute",
+                    );
+                }
+                ok(dnnl_stream_wait(self.stream), "wait");
+            });
+            dnnl_primitive_destroy(prim);
+            dnnl_primitive_desc_destroy(pd);
+            Ok((t, name))
+        }
+    }
+
+    /// Seconds to copy `bytes` bytes once: the memory-bound reference.
+    fn copy_seconds(&self, bytes: usize) -> f64 {
+        match &self.ocl {
+            Some((device, context)) => {
+                let queue = Queue::create(context, device, QueueProperties::default()).unwrap();
+                let a = Mem::create(context, bytes).unwrap();
+                let b = Mem::create(context, bytes).unwrap();
+                seconds(|n| {
+                    for _ in 0..n {
+                        queue.copy_buffer(&a, 0, &b, 0, bytes, &[]).unwrap();
+                    }
+                    queue.finish().unwrap();
+                })
+            }
+            None => {
+                let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+                let a = vec![1u8; bytes];
+                let mut b = vec![0u8; bytes];
+                let chunk = bytes.div_ceil(threads);
+                seconds(|n| {
+                    for _ in 0..n {
+                        std::thread::scope(|s| {
+                            for (src, dst) in a.chunks(chunk).zip(b.chunks_mut(chunk)) {
+                                s.spawn(move || dst.copy_from_slice(src));
+                            }
+                        });
+                    }
+                })
+            }
+        }
+    }
+
+    /// Seconds of the reference GEMM for `m x n x k` f32.
+    fn gemm_reference_seconds(&self, m: usize, n: usize, k: usize) -> (f64, &'static str) {
+        match &self.ocl {
+            Some((device, context)) => {
+                let queue = Queue::create(context, device, QueueProperties::default()).unwrap();
+                let program = Program::build_source(context, device, TILED_SGEMM, "").unwrap();
+                let kernel = program.kernel("sgemm16").unwrap();
+                let a = Mem::create(context, 4 * m * k).unwrap();
+                let b = Mem::create(context, 4 * k * n).unwrap();
+                let c = Mem::create(context, 4 * m * n).unwrap();
+                let args = [
+                    KernelArg::I32(m as i32),
+                    KernelArg::I32(n as i32),
+                    KernelArg::I32(k as i32),
+                    KernelArg::Mem(&a),
+                    KernelArg::Mem(&b),
+                    KernelArg::Mem(&c),
+                ];
+                let global = [n.div_ceil(16) * 16, m.div_ceil(16) * 16];
+                let t = seconds(|iters| {
+                    for _ in 0..iters {
+                        queue
+                            .enqueue_kernel(&kernel, &args, &global, Some(&[16, 16]), &[])
+                            .unwrap();
+                    }
+                    queue.finish().unwrap();
+                });
+                (t, "16x16 tiled OpenCL SGEMM")
+            }
+            None => {
+                let a = vec![0.5f32; m * k];
+                let b = vec![0.25f32; k * n];
+                let mut c = vec![0f32; m * n];
+                let t = seconds(|iters| {
+                    for _ in 0..iters {
+                        // SAFETY: row-major buffers of the stated sizes.
+                        unsafe {
+                            gemm::gemm(
+                                m,
+                                n,
+                                k,
+                                c.as_mut_ptr(),
+                                1,
+                                n as isize,
+                                false,
+                                a.as_ptr(),
+                                1,
+                                k as isize,
+                                b.as_ptr(),
+                                1,
+                                n as isize,
+                                0.0,
+                                1.0,
+                                false,
+                                false,
+                                false,
+                                gemm::Parallelism::None,
+                            );
+                        }
+                    }
+                });
+                (t, "gemm crate, 1 thread")
+            }
+        }
+    }
+}
+
+/// The textbook local-memory tiled SGEMM (row-major C = A B), the OpenCL reference.
+const TILED_SGEMM: &str = r"
+__kernel void sgemm16(int M, int N, int K, __global const float *A, __global const float *B,
+        __global float *C) {
+    __local float As[16][16], Bs[16][16];
+    int tx = get_local_id(0), ty = get_local_id(1);
+    int col = get_global_id(0), row = get_global_id(1);
+    float acc = 0.0f;
+    for (int t = 0; t < K; t += 16) {
+        As[ty][tx] = (row < M && t + tx < K) ? A[row * K + t + tx] : 0.0f;
+        Bs[ty][tx] = (col < N && t + ty < K) ? B[(t + ty) * N + col] : 0.0f;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < 16; k++) acc += As[ty][k] * Bs[k][tx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (row < M && col < N) C[row * N + col] = acc;
+}
+";
+
+fn status_name(s: dnnl_status_t) -> String {
+    // SAFETY: returns a static string or NULL.
+    let p = unsafe { dnnl::capi::debug::dnnl_status2str(s) };
+    if p.is_null() {
+        format!("{}", s.0)
+    } else {
+        // SAFETY: a non-NULL static C string of the library.
+        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    }
+}
+
+fn pd_of(
+    f: impl FnOnce(*mut dnnl_primitive_desc_t) -> dnnl_status_t,
+) -> Result<dnnl_primitive_desc_t, dnnl_status_t> {
+    let mut pd = null_mut();
+    match f(&mut pd) {
+        s if s == dnnl_success => Ok(pd),
+        s => Err(s),
+    }
+}
+
+fn row(
+    b: &Bench,
+    op: &str,
+    size: &str,
+    r: Result<(f64, String), String>,
+    amount: f64,
+    unit: &str,
+    reference: (f64, &str),
+) {
+    let (ref_t, ref_name) = reference;
+    let ref_fig = amount / ref_t / 1e9;
+    match r {
+        Ok((t, name)) => {
+            let fig = amount / t / 1e9;
+            println!(
+                "{:<26} {:<22} {:<16} {:>9.3} {:>9.1} {unit:<7} {:>9.1} {:<22} {:>6.2} {name}",
+                b.name,
+                op,
+                size,
+                t * 1e3,
+                fig,
+                ref_fig,
+                ref_name,
+                fig / ref_fig
+            );
+        }
+        Err(why) => println!("{:<26} {:<22} {:<16} {why}", b.name, op, size),
+    }
+}
+
+fn run(b: &Bench, quick: bool) {
+    let e = b.engine;
+    let big = b.ocl.is_some() && !quick;
+    // Eltwise ReLU: read + write.
+    let n: i64 = if big {
+        1 << 26
+    } else if quick {
+        1 << 22
+    } else {
+        1 << 24
+    };
+    let v = md(&[n], dnnl_f32, dnnl_a);
+    let (src, dst) = (memory(e, v), memory(e, v));
+    let bytes = 8.0 * n as f64;
+    let copy = b.copy_seconds(4 * n as usize);
+    let copy_ref = (copy, "copy");
+    // SAFETY: a valid out-pointer, a live engine and descriptors.
+    let pd = pd_of(|pd| unsafe {
+        dnnl_eltwise_forward_primitive_desc_create(
+            pd,
+            e,
+            dnnl_forward_inference,
+            dnnl_eltwise_relu,
+            v,
+            v,
+            0.0,
+            0.0,
+            null_mut(),
+        )
+    });
+    row(
+        b,
+        "eltwise relu f32",
+        &format!("{n}"),
+        b.time(pd, &[(DNNL_ARG_SRC, src), (DNNL_ARG_DST, dst)]),
+        bytes,
+        "GB/s",
+        copy_ref,
+    );
+    // SAFETY: a valid out-pointer, a live engine and descriptors.
+    let pd = pd_of(|pd| unsafe {
+        dnnl_eltwise_forward_primitive_desc_create(
+            pd,
+            e,
+            dnnl_forward_inference,
+            dnnl_eltwise_gelu_erf,
+            v,
+            v,
+            0.0,
+            0.0,
+            null_mut(),
+        )
+    });
+    row(
+        b,
+        "eltwise gelu_erf f32",
+        &format!("{n}"),
+        b.time(pd, &[(DNNL_ARG_SRC, src), (DNNL_ARG_DST, dst)]),
+        bytes,
+        "GB/s",
+        copy_ref,
+    );
+    // Binary add: two reads, one write (the copy moves 2/3 of that: scaled).
+    let src1 = memory(e, v);
+    // SAFETY: a valid out-pointer, a live engine and descriptors.
+    let pd = pd_of(|pd| unsafe {
+        dnnl_binary_primitive_desc_create(pd, e, dnnl_binary_add, v, v, v, null_mut())
+    });
+    row(
+        b,
+        "binary add f32",
+        &format!("{n}"),
+        b.time(
+            pd,
+            &[
+                (DNNL_ARG_SRC_0, src),
+                (DNNL_ARG_SRC_1, src1),
+                (DNNL_ARG_DST, dst),
+            ],
+        ),
+        12.0 * n as f64,
+        "GB/s",
+        (copy * 1.5, "copy"),
+    );
+    // Reorder nchw -> nhwc.
+    let dims: [i64; 4] = if big {
+        [64, 128, 56, 56]
+    } else if quick {
+        [8, 64, 56, 56]
+    } else {
+        [32, 64, 56, 56]
+    };
+    let elems: i64 = dims.iter().product();
+    let (a, bb) = (
+        md(&dims, dnnl_f32, dnnl_nchw),
+        md(&dims, dnnl_f32, dnnl_nhwc),
+    );
+    let (ra, rb) = (memory(e, a), memory(e, bb));
+    // SAFETY: a valid out-pointer, a live engine and descriptors.
+    let pd = pd_of(|pd| unsafe { dnnl_reorder_primitive_desc_create(pd, a, e, bb, e, null_mut()) });
+    let rcopy = (b.copy_seconds(4 * elems as usize), "copy");
+    row(
+        b,
+        "reorder nchw>nhwc f32",
+        &format!("{dims:?}"),
+        b.time(pd, &[(DNNL_ARG_FROM, ra), (DNNL_ARG_TO, rb)]),
+        8.0 * elems as f64,
+        "GB/s",
+        rcopy,
+    );
+    // Softmax over rows of 1024.
+    let rows: i64 = if big {
+        65536
+    } else if quick {
+        2048
+    } else {
+        16384
+    };
+    let s = md(&[rows, 1024], dnnl_f32, dnnl_ab);
+    let (sa, sb) = (memory(e, s), memory(e, s));
+    // SAFETY: a valid out-pointer, a live engine and descriptors.
+    let pd = pd_of(|pd| unsafe {
+        dnnl_softmax_forward_primitive_desc_create(
+            pd,
+            e,
+            dnnl_forward_inference,
+            dnnl_softmax_accurate,
+            s,
+            s,
+            1,
+            null_mut(),
+        )
+    });
+    let scopy = (b.copy_seconds(4 * 1024 * rows as usize), "copy");
+    row(
+        b,
+        "softmax f32 axis 1",
+        &format!("{rows}x1024"),
+        b.time(pd, &[(DNNL_ARG_SRC, sa), (DNNL_ARG_DST, sb)]),
+        8.0 * 1024.0 * rows as f64,
+        "GB/s",
+        scopy,
+    );
+    // Matmul, square.
+    let sizes: &[i64] = if big {
+        &[1024, 2048, 4096]
+    } else if quick {
+        &[256, 512]
+    } else {
+        &[512, 1024, 2048]
+    };
+    for &m in sizes {
+        let sq = md(&[m, m], dnnl_f32, dnnl_ab);
+        let (ma, mb, mc) = (memory(e, sq), memory(e, sq), memory(e, sq));
+        // SAFETY: a valid out-pointer, a live engine and descriptors.
+        let pd = pd_of(|pd| unsafe {
+            dnnl_matmul_primitive_desc_create(pd, e, sq, sq, null_mut(), sq, null_mut())
+        });
+        let reference = b.gemm_reference_seconds(m as usize, m as usize, m as usize);
+        row(
+            b,
+            "matmul f32",
+            &format!("{m}^3"),
+            b.time(
+                pd,
+                &[
+                    (DNNL_ARG_SRC, ma),
+                    (DNNL_ARG_WEIGHTS, mb),
+                    (DNNL_ARG_DST, mc),
+                ],
+            ),
+            2.0 * (m * m * m) as f64,
+            "GFLOP/s",
+            reference,
+        );
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "quick");
+    let cpu = !args.iter().any(|a| a == "gpu");
+    let gpu = !args.iter().any(|a| a == "cpu");
+    println!(
+        "{:<26} {:<22} {:<16} {:>9} {:>17} {:>9} {:<22} {:>6} implementation",
+        "engine", "op", "size", "time ms", "figure", "ref", "reference", "ratio"
+    );
+    let mut benches = Vec::new();
+    // SAFETY (engine and stream calls): valid out-pointers and live handles.
+    unsafe {
+        if cpu {
+            let mut engine = null_mut();
+            ok(dnnl_engine_create(&mut engine, dnnl_cpu, 0), "cpu engine");
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            benches.push((engine, format!("cpu ({threads} threads)"), None));
+        }
+        if gpu {
+            for i in 0..dnnl_engine_get_count(dnnl_gpu) {
+                let mut engine = null_mut();
+                ok(dnnl_engine_create(&mut engine, dnnl_gpu, i), "gpu engine");
+                let (mut device, mut context) = (null_mut(), null_mut());
+                ok(dnnl_ocl_interop_get_device(engine, &mut device), "device");
+                ok(
+                    dnnl_ocl_interop_engine_get_context(engine, &mut context),
+                    "context",
+                );
+                let device = Device::retain_borrowed(device.cast()).unwrap();
+                let context = Context::retain_borrowed(context.cast()).unwrap();
+                let name = device.name().unwrap();
+                benches.push((
+                    engine,
+                    format!("ocl:{}", name.chars().take(24).collect::<String>()),
+                    Some((device, context)),
+                ));
+            }
+        }
+    }
+    for (engine, name, ocl) in benches {
+        let mut stream = null_mut();
+        // SAFETY: a live engine, a valid out-pointer.
+        ok(
+            unsafe { dnnl_stream_create(&mut stream, engine, dnnl_stream_default_flags.0) },
+            "stream",
+        );
+        let b = Bench {
+            engine,
+            stream,
+            name,
+            ocl,
+        };
+        run(&b, quick);
+    }
+}
