@@ -480,7 +480,7 @@ fn main() {
         "engine", "op", "size", "time ms", "figure", "ref", "reference", "ratio"
     );
     let mut benches = Vec::new();
-    // SAFETY (engine and stream calls): valid out-pointers and live handles.
+    // SAFETY: engine calls with valid out-pointers and live handles.
     unsafe {
         if cpu {
             let mut engine = null_mut();
