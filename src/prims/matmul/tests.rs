@@ -666,3 +666,80 @@ fn descriptor_checks() {
     attr.accumulation = dnnl_accumulation_mode_relaxed;
     assert!(with(&attr).is_ok());
 }
+
+/// The GPU tile configuration (128 x 128 block tiles), run on whatever
+/// OpenCL devices are present (CPU runtimes otherwise get the small one).
+#[test]
+fn gpu_tiles_on_every_device() {
+    use crate::core::primitive::ExecContext;
+    let f = dnnl_f32;
+    for engine in engines().into_iter().skip(1) {
+        let ocl = engine.ocl("test").unwrap();
+        let cases = [
+            case2(129, 131, 33, f),
+            Case {
+                src: mds(&[2, 37, 20], f, &[1, 2, 74]),
+                wei: md(&[1, 20, 150], f),
+                bias: Some(md(&[1, 1, 150], f)),
+                dst: md(&[2, 37, 150], f),
+            },
+        ];
+        for (i, c) in cases.iter().enumerate() {
+            let nel = |md: &MemoryDesc| md.dims().iter().product::<i64>() as usize;
+            let s = values(nel(&c.src), 1);
+            let w = values(nel(&c.wei), 2);
+            let b = c.bias.as_ref().map(|b| values(nel(b), 3));
+            let g = build_gemm(&c.src, &c.wei, c.bias.as_ref(), &c.dst).unwrap();
+            let kernels = ocl::GemmKernels::new(
+                g.a.elem,
+                g.b.elem,
+                g.c.elem,
+                g.bias.map(|b| b.elem),
+                &Epilogue::default(),
+                ocl::Tiles::GPU,
+            );
+            let sm = memory(&engine, &c.src, &s);
+            let wm = memory(&engine, &c.wei, &w);
+            let dm = memory(&engine, &c.dst, &vec![0.0; nel(&c.dst)]);
+            let mut args: ExecArgs = [(DNNL_ARG_SRC, sm), (DNNL_ARG_WEIGHTS, wm)]
+                .into_iter()
+                .collect();
+            args.insert(DNNL_ARG_DST, dm.clone());
+            if let (Some(bmd), Some(bv)) = (&c.bias, &b) {
+                args.insert(DNNL_ARG_BIAS, memory(&engine, bmd, bv));
+            }
+            let stream = Stream::create(
+                engine.clone(),
+                StreamFlags {
+                    out_of_order: false,
+                    profiling: false,
+                },
+            )
+            .unwrap();
+            let ctx = ExecContext {
+                stream: &stream,
+                args: &args,
+                deps: &[],
+            };
+            let gargs = GemmArgs {
+                a: DNNL_ARG_SRC,
+                b: DNNL_ARG_WEIGHTS,
+                c: DNNL_ARG_DST,
+                bias: c.bias.as_ref().map(|_| DNNL_ARG_BIAS),
+            };
+            kernels
+                .enqueue(&ctx, &g, &Epilogue::default(), gargs)
+                .unwrap();
+            stream.wait().unwrap();
+            let n = c.dst.dims()[c.dst.ndims() - 1] as usize;
+            let (want, mag) = reference(c, &s, &w, b.as_deref(), (1.0, &vec![1.0; n]));
+            check(
+                &read(&dm),
+                &want,
+                &mag,
+                Elem::F32,
+                &format!("GPU tiles case {i} on {}", ocl.info().name),
+            );
+        }
+    }
+}
