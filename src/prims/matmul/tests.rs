@@ -743,3 +743,128 @@ fn gpu_tiles_on_every_device() {
         }
     }
 }
+
+/// Memory of a dense descriptor holding `values` in memory order (fast).
+fn dense_memory(engine: &Arc<Engine>, md: &MemoryDesc, values: &[f32]) -> Arc<Memory> {
+    let mem = Memory::create(engine.clone(), md.clone(), None, &[DataHandle::Allocate]).unwrap();
+    if !values.is_empty() {
+        let elem = Elem::from_c(md.data_type()).unwrap();
+        let addr = mem.map(0).unwrap();
+        // SAFETY: a mapping of the whole buffer.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(addr as *mut u8, md.size(0)) };
+        dt::store_run(elem, bytes, 0, values);
+        mem.unmap(0, addr).unwrap();
+    }
+    mem
+}
+
+/// The values of a dense f32 memory in memory order.
+fn read_dense(mem: &Memory) -> Vec<f32> {
+    let len = mem.md().size(0);
+    let addr = mem.map(0).unwrap();
+    // SAFETY: a mapping of the whole buffer.
+    let bytes = unsafe { std::slice::from_raw_parts(addr as *const u8, len) };
+    let mut out = vec![0f32; len / 4];
+    dt::load_run(Elem::F32, bytes, 0, &mut out);
+    mem.unmap(0, addr).unwrap();
+    out
+}
+
+/// Throughput of 4096³ products on the first GPU-type OpenCL device (run by
+/// hand: `cargo test --release --lib matmul_gpu_throughput -- --ignored
+/// --nocapture`); checks a sample of the f32 result against the reference.
+#[test]
+#[ignore = "benchmark: needs a GPU"]
+fn matmul_gpu_throughput() {
+    use crate::runtime::ocl::DeviceType;
+    let Some(engine) = engines().into_iter().skip(1).find(|e| {
+        e.ocl("bench")
+            .is_ok_and(|o| o.info().device_type == DeviceType::Gpu)
+    }) else {
+        eprintln!("no GPU");
+        return;
+    };
+    let size: i64 = std::env::var("MATMUL_BENCH_SIZE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(4096);
+    for (dt, wt) in [
+        (dnnl_f32, false),
+        (dnnl_f32, true),
+        (dnnl_f16, false),
+        (dnnl_bf16, false),
+    ] {
+        let c = Case {
+            src: md(&[size, size], dt),
+            wei: if wt {
+                mds(&[size, size], dt, &[1, size])
+            } else {
+                md(&[size, size], dt)
+            },
+            bias: None,
+            dst: md(&[size, size], dnnl_f32),
+        };
+        let op = Arc::new(MatmulOp::new(&c.src, &c.wei, None, &c.dst, None).unwrap());
+        let n = (size * size) as usize;
+        let s = values(n, 1);
+        let w = values(n, 2);
+        let sm = dense_memory(&engine, &c.src, &s);
+        let wm = dense_memory(&engine, &c.wei, &w);
+        let dm = dense_memory(&engine, &c.dst, &[]);
+        let pd = PrimitiveDesc::create(engine.clone(), op.clone(), candidates(&op)).unwrap();
+        let prim = pd.create_primitive().unwrap();
+        let stream = Stream::create(
+            engine.clone(),
+            StreamFlags {
+                out_of_order: false,
+                profiling: false,
+            },
+        )
+        .unwrap();
+        let args: ExecArgs = [
+            (DNNL_ARG_SRC, sm),
+            (DNNL_ARG_WEIGHTS, wm),
+            (DNNL_ARG_DST, dm.clone()),
+        ]
+        .into_iter()
+        .collect();
+        prim.execute(&stream, &args, &[]).unwrap();
+        stream.wait().unwrap();
+        let reps = 10;
+        let start = std::time::Instant::now();
+        for _ in 0..reps {
+            prim.execute(&stream, &args, &[]).unwrap();
+        }
+        stream.wait().unwrap();
+        let secs = start.elapsed().as_secs_f64() / f64::from(reps);
+        let tflops = 2.0 * (size as f64).powi(3) / secs / 1e12;
+        eprintln!(
+            "matmul {size}^3 dt {} weights {}: {:.3} ms, {tflops:.2} TFLOP/s",
+            dt.0,
+            if wt { "ba" } else { "ab" },
+            secs * 1e3
+        );
+        // A sample of rows against the reference.
+        let got = read_dense(&dm);
+        for row in [0i64, size / 3, size - 1] {
+            for col in [0i64, size / 2 + 1, size - 1] {
+                let want: f64 = (0..size)
+                    .map(|k| {
+                        let si = (row * size + k) as usize;
+                        let wi = if wt {
+                            (col * size + k) as usize
+                        } else {
+                            (k * size + col) as usize
+                        };
+                        f64::from(s[si]) * f64::from(w[wi])
+                    })
+                    .sum();
+                let g = f64::from(got[(row * size + col) as usize]);
+                assert!(
+                    (g - want).abs() <= 1e-3 * (1.0 + want.abs()),
+                    "({row},{col}): {g} vs {want}"
+                );
+            }
+        }
+    }
+}
