@@ -290,3 +290,44 @@ fn descriptor_checks() {
         unimp
     );
 }
+
+#[test]
+#[ignore = "needs PostOpsPlan (lead)"]
+fn forward_post_ops() {
+    use crate::core::attr::PostOp;
+    let f = dnnl_f32;
+    let (n, k, oc) = (5i64, 7i64, 6i64);
+    for engine in engines() {
+        let mut attr = PrimitiveAttr::default();
+        attr.post_ops
+            .append(|| PostOp::eltwise(dnnl_eltwise_relu, 0.0, 0.0))
+            .unwrap();
+        let (src, wei, dst) = (md(&[n, k], f), md(&[oc, k], f), md(&[n, oc], f));
+        let op = Arc::new(
+            InnerProductOp::forward(dnnl_forward_inference, &src, &wei, None, &dst, Some(&attr))
+                .unwrap(),
+        );
+        let x = values((n * k) as usize, 1);
+        let w = values((oc * k) as usize, 2);
+        let sm = memory(&engine, &src, &x);
+        let wm = memory(&engine, &wei, &w);
+        let dm = memory(&engine, &dst, &vec![0.0; (n * oc) as usize]);
+        let args = [
+            (DNNL_ARG_SRC, &sm),
+            (DNNL_ARG_WEIGHTS, &wm),
+            (DNNL_ARG_DST, &dm),
+        ];
+        exec(&engine, op.clone(), candidates(&op), &args).unwrap();
+        let (mut want, mut mag) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            for o in 0..oc {
+                let terms = (0..k).map(|kk| {
+                    f64::from(x[(i * k + kk) as usize]) * f64::from(w[(o * k + kk) as usize])
+                });
+                want.push(terms.clone().sum::<f64>().max(0.0));
+                mag.push(terms.map(f64::abs).sum::<f64>());
+            }
+        }
+        check(&read(&dm), &want, &mag, Elem::F32, "forward post-ops");
+    }
+}

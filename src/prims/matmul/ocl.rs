@@ -399,7 +399,7 @@ impl ImplCandidate for Candidate {
                 .and_then(|md| Elem::from_c(md.data_type()))
                 .unwrap_or(Elem::F32)
         };
-        let bias = op.args().bias.map(|arg| md(arg));
+        let bias = op.args().bias.map(&md);
         let kernels = GemmKernels::new(
             md(DNNL_ARG_SRC),
             md(DNNL_ARG_WEIGHTS),

@@ -659,11 +659,15 @@ fn descriptor_checks() {
     )
     .unwrap();
     assert_eq!(status(with(&attr)), unimp);
-    let mut attr = PrimitiveAttr::default();
-    attr.accumulation = dnnl_accumulation_mode_s32;
+    let attr = PrimitiveAttr {
+        accumulation: dnnl_accumulation_mode_s32,
+        ..Default::default()
+    };
     assert_eq!(status(with(&attr)), unimp);
-    let mut attr = PrimitiveAttr::default();
-    attr.accumulation = dnnl_accumulation_mode_relaxed;
+    let attr = PrimitiveAttr {
+        accumulation: dnnl_accumulation_mode_relaxed,
+        ..Default::default()
+    };
     assert!(with(&attr).is_ok());
 }
 
@@ -770,16 +774,19 @@ fn read_dense(mem: &Memory) -> Vec<f32> {
     out
 }
 
-/// Throughput of 4096³ products on the first GPU-type OpenCL device (run by
-/// hand: `cargo test --release --lib matmul_gpu_throughput -- --ignored
-/// --nocapture`); checks a sample of the f32 result against the reference.
+/// Throughput of 4096³ products on the first GPU-type OpenCL device, or the
+/// CPU engine with `MATMUL_BENCH_CPU=1` (`MATMUL_BENCH_SIZE` changes the size;
+/// run by hand: `cargo test --release --lib matmul_gpu_throughput --
+/// --ignored --nocapture`); checks a sample of each result against the
+/// reference.
 #[test]
 #[ignore = "benchmark: needs a GPU"]
 fn matmul_gpu_throughput() {
     use crate::runtime::ocl::DeviceType;
-    let Some(engine) = engines().into_iter().skip(1).find(|e| {
-        e.ocl("bench")
-            .is_ok_and(|o| o.info().device_type == DeviceType::Gpu)
+    let on_cpu = std::env::var_os("MATMUL_BENCH_CPU").is_some();
+    let Some(engine) = engines().into_iter().find(|e| match e.ocl("bench") {
+        Ok(o) => o.info().device_type == DeviceType::Gpu,
+        Err(_) => on_cpu,
     }) else {
         eprintln!("no GPU");
         return;
