@@ -5,3 +5,5 @@
 
 pub mod common;
 pub mod eltwise;
+pub mod inner_product;
+pub mod matmul;

@@ -320,6 +320,68 @@ dnnl_status_t dnnl_eltwise_backward_primitive_desc_create(dnnl_primitive_desc_t 
                                                           const_dnnl_primitive_desc_t hint_fwd_pd,
                                                           const_dnnl_primitive_attr_t attr);
 
+/// Creates a primitive descriptor for inner product forward (`prop_kind`
+/// `dnnl_forward_training` or `dnnl_forward_inference`):
+/// `dst = src · weightsᵀ + bias`, the source and weights flattened to
+/// `N x K` and `OC x K`. `bias_desc` may be NULL or the zero descriptor (no
+/// bias). Descriptors may use `format_tag::any` (see `prims::inner_product`
+/// for what is chosen). Attributes: post-ops. On success the caller owns
+/// `*primitive_desc` and releases it with `dnnl_primitive_desc_destroy`.
+DNNL_API
+dnnl_status_t dnnl_inner_product_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                               dnnl_engine_t engine,
+                                                               dnnl_prop_kind_t prop_kind,
+                                                               const_dnnl_memory_desc_t src_desc,
+                                                               const_dnnl_memory_desc_t weights_desc,
+                                                               const_dnnl_memory_desc_t bias_desc,
+                                                               const_dnnl_memory_desc_t dst_desc,
+                                                               const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for inner product backward data:
+/// `diff_src = diff_dst · weights`. `hint_fwd_pd` may be NULL; it does not
+/// change the result (a non-NULL one must be a live handle). On success the
+/// caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_inner_product_backward_data_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                                     dnnl_engine_t engine,
+                                                                     const_dnnl_memory_desc_t diff_src_desc,
+                                                                     const_dnnl_memory_desc_t weights_desc,
+                                                                     const_dnnl_memory_desc_t diff_dst_desc,
+                                                                     const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                                     const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for inner product backward weights:
+/// `diff_weights = diff_dstᵀ · src` and `diff_bias = Σ_n diff_dst[n, :]`.
+/// `diff_bias_desc` may be NULL or the zero descriptor (no bias gradient).
+/// `hint_fwd_pd` may be NULL; it does not change the result. On success the
+/// caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_inner_product_backward_weights_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                                        dnnl_engine_t engine,
+                                                                        const_dnnl_memory_desc_t src_desc,
+                                                                        const_dnnl_memory_desc_t diff_weights_desc,
+                                                                        const_dnnl_memory_desc_t diff_bias_desc,
+                                                                        const_dnnl_memory_desc_t diff_dst_desc,
+                                                                        const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                                        const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for matmul: `dst = src · weights + bias`
+/// over the last two dimensions, batched (with broadcast) over the others.
+/// `bias_desc` may be NULL or the zero descriptor (no bias). `src_desc`,
+/// `weights_desc` and `dst_desc` may use `format_tag::any` (plain row-major
+/// is chosen) and `DNNL_RUNTIME_DIM_VAL` dimensions and strides (the memory
+/// objects give them at execution). Attributes: scales for src, weights and
+/// dst, post-ops; see `prims::matmul` for the rest. On success the caller
+/// owns `*primitive_desc` and releases it with `dnnl_primitive_desc_destroy`.
+DNNL_API
+dnnl_status_t dnnl_matmul_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                dnnl_engine_t engine,
+                                                const_dnnl_memory_desc_t src_desc,
+                                                const_dnnl_memory_desc_t weights_desc,
+                                                const_dnnl_memory_desc_t bias_desc,
+                                                const_dnnl_memory_desc_t dst_desc,
+                                                const_dnnl_primitive_attr_t attr);
+
 /// Creates a memory object for `memory_desc` on `engine`. `handle` is
 /// `DNNL_MEMORY_ALLOCATE` (the library allocates and owns the buffer),
 /// `DNNL_MEMORY_NONE` (no buffer yet), or the caller's buffer: a host pointer on
@@ -1188,38 +1250,6 @@ dnnl_status_t dnnl_layer_normalization_backward_primitive_desc_create_v2(dnnl_pr
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API
-dnnl_status_t dnnl_inner_product_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                               dnnl_engine_t engine,
-                                                               dnnl_prop_kind_t prop_kind,
-                                                               const_dnnl_memory_desc_t src_desc,
-                                                               const_dnnl_memory_desc_t weights_desc,
-                                                               const_dnnl_memory_desc_t bias_desc,
-                                                               const_dnnl_memory_desc_t dst_desc,
-                                                               const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_inner_product_backward_data_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                                     dnnl_engine_t engine,
-                                                                     const_dnnl_memory_desc_t diff_src_desc,
-                                                                     const_dnnl_memory_desc_t weights_desc,
-                                                                     const_dnnl_memory_desc_t diff_dst_desc,
-                                                                     const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                                     const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_inner_product_backward_weights_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                                        dnnl_engine_t engine,
-                                                                        const_dnnl_memory_desc_t src_desc,
-                                                                        const_dnnl_memory_desc_t diff_weights_desc,
-                                                                        const_dnnl_memory_desc_t diff_bias_desc,
-                                                                        const_dnnl_memory_desc_t diff_dst_desc,
-                                                                        const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                                        const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
 dnnl_status_t dnnl_vanilla_rnn_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
                                                              dnnl_engine_t engine,
                                                              dnnl_prop_kind_t prop_kind,
@@ -1481,16 +1511,6 @@ dnnl_status_t dnnl_lbr_augru_backward_primitive_desc_create(dnnl_primitive_desc_
                                                             unsigned int flags,
                                                             const_dnnl_primitive_desc_t hint_fwd_pd,
                                                             const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_matmul_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                dnnl_engine_t engine,
-                                                const_dnnl_memory_desc_t src_desc,
-                                                const_dnnl_memory_desc_t weights_desc,
-                                                const_dnnl_memory_desc_t bias_desc,
-                                                const_dnnl_memory_desc_t dst_desc,
-                                                const_dnnl_primitive_attr_t attr);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API

@@ -3,6 +3,8 @@
 pub mod attr;
 pub mod attr_quant;
 pub mod eltwise;
+pub mod inner_product;
+pub mod matmul;
 pub mod memory;
 pub mod memory_desc;
 pub mod post_ops;
@@ -14,6 +16,8 @@ pub mod unimplemented;
 pub use attr::*;
 pub use attr_quant::*;
 pub use eltwise::*;
+pub use inner_product::*;
+pub use matmul::*;
 pub use memory::*;
 pub use memory_desc::*;
 pub use post_ops::*;

@@ -1,0 +1,306 @@
+/* GEMM for matmul and inner product: C[m, n] = sum_k A[m, k] * B[k, n], per
+ * batch, followed by the epilogue (scales, bias, post-ops, store conversion).
+ * Preceded by types.cl and the post-ops prelude (POST_OPS_PARAMS, post_ops).
+ *
+ * Tiling (the tuning switches, all -D macros):
+ * - WG_M x WG_N work-items per work-group (local size (WG_N, WG_M, 1));
+ * - each work-item computes an RM x RN register tile, at rows
+ *   ty + i * WG_M and columns tx + j * WG_N of the block tile, so that
+ *   neighbouring work-items store neighbouring columns (coalesced) and read
+ *   neighbouring local-memory words (no bank conflicts);
+ * - a work-group computes a TM x TN block tile (TM = WG_M * RM,
+ *   TN = WG_N * RN), walking K in steps of TK through local memory;
+ * - A_K_FAST / B_N_FAST say which index of A and B runs fastest in memory
+ *   (1: k for A, n for B, as in row-major operands): neighbouring
+ *   work-items then load neighbouring elements of that index (coalesced).
+ *   They change speed only, never results;
+ * - A_VEC4 / B_VEC4 (with A_K_FAST / B_N_FAST): the fast index has stride 1,
+ *   so tile loads are 4-wide (vload4 / vload_half4: no alignment needed).
+ * Shapes, strides and offsets are arguments (one build serves every shape,
+ * transposed operands and broadcast batches alike; stride 0 broadcasts).
+ * Edges (any M, N, K) are handled by bounds checks on loads and stores.
+ *
+ * Batches: the third NDRange dimension enumerates the two innermost
+ * (merged) batch dimensions (nb1 the inner one's size); the host loops over
+ * the outer ones, adding their offsets. batch_base is the row-major index of
+ * the launch's first batch among dst's batch dimensions (for post-ops). */
+
+#ifndef A_DT
+#define A_DT F32
+#endif
+#ifndef B_DT
+#define B_DT F32
+#endif
+#ifndef C_DT
+#define C_DT F32
+#endif
+#ifndef BIAS_DT
+#define BIAS_DT F32
+#endif
+#ifndef WITH_BIAS
+#define WITH_BIAS 0
+#endif
+#ifndef SRC_SCALES
+#define SRC_SCALES 0
+#endif
+/* 0: none, 1: one value, 2: one per n. */
+#ifndef WEI_SCALES
+#define WEI_SCALES 0
+#endif
+#ifndef DST_SCALES
+#define DST_SCALES 0
+#endif
+/* PO_ON: post-ops apply; PO_NB batch dimensions of sizes PO_BATCH_DIMS. */
+#ifndef PO_ON
+#define PO_ON 0
+#endif
+#ifndef PO_NB
+#define PO_NB 0
+#endif
+
+#ifndef WG_M
+#define WG_M 16
+#endif
+#ifndef WG_N
+#define WG_N 16
+#endif
+#ifndef RM
+#define RM 4
+#endif
+#ifndef RN
+#define RN 4
+#endif
+#ifndef TK
+#define TK 16
+#endif
+#ifndef A_K_FAST
+#define A_K_FAST 1
+#endif
+#ifndef B_N_FAST
+#define B_N_FAST 1
+#endif
+#ifndef A_VEC4
+#define A_VEC4 0
+#endif
+#ifndef B_VEC4
+#define B_VEC4 0
+#endif
+
+#define TM (WG_M * RM)
+#define TN (WG_N * RN)
+#define WG (WG_M * WG_N)
+/* Local rows padded by one word: column walks hit distinct banks. */
+#define PAD 1
+
+#define T_A CAT(T_, A_DT)
+#define T_B CAT(T_, B_DT)
+#define T_C CAT(T_, C_DT)
+#define T_BIAS CAT(T_, BIAS_DT)
+#define LD_A(p, i) CAT(LD_, A_DT)(p, i)
+#define LD_B(p, i) CAT(LD_, B_DT)(p, i)
+#define LD_C(p, i) CAT(LD_, C_DT)(p, i)
+#define ST_C(p, i, v) CAT(ST_, C_DT)(p, i, v)
+#define LD_BIAS(p, i) CAT(LD_, BIAS_DT)(p, i)
+#define LD4_A(p, i) CAT(LD4_, A_DT)(p, i)
+#define LD4_B(p, i) CAT(LD4_, B_DT)(p, i)
+
+__attribute__((reqd_work_group_size(WG_N, WG_M, 1)))
+kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
+        long a_b0, long a_b1, global const T_B *b, long b_off, long b_rs,
+        long b_cs, long b_b0, long b_b1, global T_C *c, long c_off, long c_rs,
+        long c_cs, long c_b0, long c_b1, global const T_BIAS *bias,
+        long bias_off, long bias_rs, long bias_cs, long bias_b0, long bias_b1,
+        long M, long N, long K, long nb1, long batch_base,
+        global const float *scales_src, global const float *scales_wei,
+        global const float *scales_dst POST_OPS_PARAMS) {
+    local float As[TK][TM + PAD];
+    local float Bs[TK][TN + PAD];
+
+    const int tx = get_local_id(0);
+    const int ty = get_local_id(1);
+    const int lid = ty * WG_N + tx;
+    const long n0 = (long)get_group_id(0) * TN;
+    const long m0 = (long)get_group_id(1) * TM;
+    const long g2 = get_global_id(2);
+    const long i0 = g2 / nb1, i1 = g2 % nb1;
+    const long a_base = a_off + i0 * a_b0 + i1 * a_b1;
+    const long b_base = b_off + i0 * b_b0 + i1 * b_b1;
+
+    float acc[RM][RN];
+#pragma unroll
+    for (int i = 0; i < RM; ++i)
+#pragma unroll
+        for (int j = 0; j < RN; ++j)
+            acc[i][j] = 0.0f;
+
+    for (long k0 = 0; k0 < K; k0 += TK) {
+        /* A's TM x TK tile into As[k][m]. */
+#if A_VEC4
+        for (int i = lid; i < TM * TK / 4; i += WG) {
+            const int kk = (i % (TK / 4)) * 4, mm = i / (TK / 4);
+            const long gm = m0 + mm, gk = k0 + kk;
+            float4 v = (float4)(0.0f);
+            if (gm < M) {
+                const long at = a_base + gm * a_rs + gk;
+                if (gk + 3 < K) {
+                    v = LD4_A(a + at, 0);
+                } else {
+                    if (gk < K) v.s0 = LD_A(a, at);
+                    if (gk + 1 < K) v.s1 = LD_A(a, at + 1);
+                    if (gk + 2 < K) v.s2 = LD_A(a, at + 2);
+                }
+            }
+            As[kk][mm] = v.s0;
+            As[kk + 1][mm] = v.s1;
+            As[kk + 2][mm] = v.s2;
+            As[kk + 3][mm] = v.s3;
+        }
+#else
+#pragma unroll
+        for (int t = 0; t < (TM * TK + WG - 1) / WG; ++t) {
+            const int i = lid + t * WG;
+            if (i < TM * TK) {
+#if A_K_FAST
+                const int kk = i % TK, mm = i / TK;
+#else
+                const int mm = i % TM, kk = i / TM;
+#endif
+                const long gm = m0 + mm, gk = k0 + kk;
+                As[kk][mm] = (gm < M && gk < K)
+                        ? LD_A(a, a_base + gm * a_rs + gk * a_cs)
+                        : 0.0f;
+            }
+        }
+#endif
+        /* B's TK x TN tile into Bs[k][n]. */
+#if B_VEC4
+        for (int i = lid; i < TK * TN / 4; i += WG) {
+            const int nn = (i % (TN / 4)) * 4, kk = i / (TN / 4);
+            const long gk = k0 + kk, gn = n0 + nn;
+            float4 v = (float4)(0.0f);
+            if (gk < K) {
+                const long at = b_base + gk * b_rs + gn;
+                if (gn + 3 < N) {
+                    v = LD4_B(b + at, 0);
+                } else {
+                    if (gn < N) v.s0 = LD_B(b, at);
+                    if (gn + 1 < N) v.s1 = LD_B(b, at + 1);
+                    if (gn + 2 < N) v.s2 = LD_B(b, at + 2);
+                }
+            }
+            Bs[kk][nn] = v.s0;
+            Bs[kk][nn + 1] = v.s1;
+            Bs[kk][nn + 2] = v.s2;
+            Bs[kk][nn + 3] = v.s3;
+        }
+#else
+#pragma unroll
+        for (int t = 0; t < (TK * TN + WG - 1) / WG; ++t) {
+            const int i = lid + t * WG;
+            if (i < TK * TN) {
+#if B_N_FAST
+                const int nn = i % TN, kk = i / TN;
+#else
+                const int kk = i % TK, nn = i / TK;
+#endif
+                const long gk = k0 + kk, gn = n0 + nn;
+                Bs[kk][nn] = (gk < K && gn < N)
+                        ? LD_B(b, b_base + gk * b_rs + gn * b_cs)
+                        : 0.0f;
+            }
+        }
+#endif
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+#pragma unroll
+        for (int kk = 0; kk < TK; ++kk) {
+            float ra[RM], rb[RN];
+#pragma unroll
+            for (int i = 0; i < RM; ++i)
+                ra[i] = As[kk][ty + i * WG_M];
+#pragma unroll
+            for (int j = 0; j < RN; ++j)
+                rb[j] = Bs[kk][tx + j * WG_N];
+#pragma unroll
+            for (int i = 0; i < RM; ++i)
+#pragma unroll
+                for (int j = 0; j < RN; ++j)
+                    acc[i][j] = fma(ra[i], rb[j], acc[i][j]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    /* The epilogue. */
+    const long c_base = c_off + i0 * c_b0 + i1 * c_b1;
+#if WITH_BIAS
+    const long bias_base = bias_off + i0 * bias_b0 + i1 * bias_b1;
+#endif
+    float common = 1.0f;
+#if SRC_SCALES
+    common *= scales_src[0];
+#endif
+#if WEI_SCALES == 1
+    common *= scales_wei[0];
+#endif
+#if DST_SCALES
+    const float dst_inv = 1.0f / scales_dst[0];
+#endif
+#if PO_ON
+    long pos[PO_NB + 2];
+#if PO_NB > 0
+    {
+        const long bd[PO_NB] = {PO_BATCH_DIMS};
+        long rest = batch_base + g2;
+        for (int d = PO_NB - 1; d >= 0; --d) {
+            pos[d] = rest % bd[d];
+            rest /= bd[d];
+        }
+    }
+#endif
+#endif
+#pragma unroll
+    for (int i = 0; i < RM; ++i) {
+        const long gm = m0 + ty + i * WG_M;
+        if (gm >= M) continue;
+#pragma unroll
+        for (int j = 0; j < RN; ++j) {
+            const long gn = n0 + tx + j * WG_N;
+            if (gn >= N) continue;
+            float v = acc[i][j] * common;
+#if WEI_SCALES == 2
+            v *= scales_wei[gn];
+#endif
+#if WITH_BIAS
+            v += LD_BIAS(bias, bias_base + gm * bias_rs + gn * bias_cs);
+#endif
+            const long at = c_base + gm * c_rs + gn * c_cs;
+#if PO_ON
+            pos[PO_NB] = gm;
+            pos[PO_NB + 1] = gn;
+#if POST_OPS_SUM
+            const float old = CAT(LD_, PO_SUM_DT)(
+                    (global CAT(T_, PO_SUM_DT) *)c, at);
+#else
+            const float old = 0.0f;
+#endif
+            v = post_ops(v, old, pos POST_OPS_ARGS);
+#endif
+#if DST_SCALES
+            v *= dst_inv;
+#endif
+            ST_C(c, at, v);
+        }
+    }
+}
+
+/* Column sums (inner product's bias gradient): out[j] = sum_r x[r, j]. One
+ * work-item per column; neighbours read neighbouring columns. */
+kernel void col_sum(global const T_A *x, long x_off, long x_rs, long x_cs,
+        long rows, long cols, global T_C *out, long out_off, long out_s) {
+    const long j = get_global_id(0);
+    if (j >= cols) return;
+    float s = 0.0f;
+    for (long r = 0; r < rows; ++r)
+        s += LD_A(x, x_off + r * x_rs + j * x_cs);
+    ST_C(out, out_off + j * out_s, s);
+}

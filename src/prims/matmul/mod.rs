@@ -1,0 +1,598 @@
+//! Matmul: `dst = src · weights (+ bias)`, batched, with broadcast
+//! (`dnnl_matmul_primitive_desc_create`), and the GEMM machinery that inner
+//! product shares.
+//!
+//! Layer: prims. This file holds the descriptor logic and the GEMM problem
+//! both kinds hand to the engines:
+//! - shapes: src `(…, M, K)`, weights `(…, K, N)`, dst `(…, M, N)`, 2 to 12
+//!   dimensions, all three (and the bias) with the same number; a batch
+//!   dimension of 1 in src or weights broadcasts, dst takes the larger; the
+//!   bias broadcasts over every dimension where it is 1;
+//! - layouts: plain strided ones (any strides, so transposed operands such as
+//!   weights in `ba` cost nothing); blocked layouts are unimplemented.
+//!   `format_tag::any` resolves to plain row-major (`ab`, `abc`, ...) for
+//!   src, weights and dst alike;
+//! - types: src and weights of one type among f32, f16 and bf16; dst any of
+//!   those three; the bias f32, or dst's or src's type. Everything is
+//!   accumulated in f32;
+//! - run-time values: any dimension or stride may be `DNNL_RUNTIME_DIM_VAL`
+//!   at creation; the memory objects' descriptors give the real ones at
+//!   execution, where they are checked (invalid arguments on a mismatch);
+//! - attributes: scales for src (mask 0), weights (mask 0, or per N: bit
+//!   `ndims - 1`) and dst (mask 0), f32 values passed as
+//!   `DNNL_ARG_ATTR_SCALES | DNNL_ARG_*`; post-ops (through `PostOpsPlan`).
+//!   The result is `(src_scale · wei_scale · acc + bias)`, then post-ops,
+//!   then divided by the dst scale, in oneDNN's order. Any floating-point
+//!   math mode is accepted (everything is computed in f32, which every mode
+//!   allows), as are the deterministic flag and the strict, relaxed, any and
+//!   f32 accumulation modes; zero points, other accumulation modes, rounding
+//!   modes, dropout and the rest are unimplemented.
+//!
+//! Implementations, best first: `cpu:gemm` (the `gemm` crate, see `cpu.rs`)
+//! and `ocl:gemm_tiled` (`matmul.cl`, see `ocl.rs`).
+
+// The C enumerators are matched by their C names.
+#![allow(non_upper_case_globals)]
+
+pub(crate) mod cpu;
+pub(crate) mod ocl;
+#[cfg(test)]
+pub(crate) mod tests;
+
+use std::sync::Arc;
+
+use crate::abi::*;
+use crate::core::attr::PrimitiveAttr;
+use crate::core::error::{Error, Result};
+use crate::core::memory_desc::{Format, MemoryDesc, RUNTIME_DIM};
+use crate::core::primitive::{ExecContext, ImplCandidate, OpDesc};
+use crate::prims::common::dt::Elem;
+use crate::prims::common::layout::Layout;
+use crate::prims::common::post_ops::PostOpsPlan;
+
+/// One operand of a GEMM: element `(r, c)` of batch offset `b` sits at
+/// element `off + b + r * rs + c * cs` of its buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Operand {
+    pub elem: Elem,
+    pub off: i64,
+    pub rs: i64,
+    pub cs: i64,
+    /// Bytes the buffer must hold.
+    pub bytes: usize,
+}
+
+/// One batch dimension of a GEMM: its size, and the stride of each operand
+/// along it (0 where the operand broadcasts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BatchDim {
+    pub size: i64,
+    pub a: i64,
+    pub b: i64,
+    pub c: i64,
+    pub bias: i64,
+}
+
+/// A GEMM with concrete shapes: `C[m, n] = Σ_k A[m, k] · B[k, n]` per batch,
+/// batches enumerated row-major over `batch` (dst's batch dimensions).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Gemm {
+    pub m: i64,
+    pub n: i64,
+    pub k: i64,
+    pub batch: Vec<BatchDim>,
+    pub a: Operand,
+    pub b: Operand,
+    pub c: Operand,
+    /// Indexed by `(m, n)` like `C`.
+    pub bias: Option<Operand>,
+}
+
+impl Gemm {
+    /// The number of batches.
+    pub fn batches(&self) -> i64 {
+        self.batch.iter().map(|d| d.size).product()
+    }
+
+    /// The element offsets of batch `index` in A, B, C and the bias (without
+    /// the operands' own `off`).
+    pub fn batch_offsets(&self, mut index: i64) -> [i64; 4] {
+        let mut offs = [0i64; 4];
+        for d in self.batch.iter().rev() {
+            let i = index % d.size.max(1);
+            index /= d.size.max(1);
+            offs[0] += i * d.a;
+            offs[1] += i * d.b;
+            offs[2] += i * d.c;
+            offs[3] += i * d.bias;
+        }
+        offs
+    }
+}
+
+/// How the weights are scaled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum WeiScale {
+    Common,
+    PerN,
+}
+
+/// What happens to each accumulated value before it is stored.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Epilogue {
+    pub src_scale: bool,
+    pub wei_scale: Option<WeiScale>,
+    pub dst_scale: bool,
+    pub post_ops: PostOpsPlan,
+}
+
+impl Epilogue {
+    /// What distinguishes it in a cache key.
+    pub fn key(&self) -> String {
+        format!(
+            "{},{:?},{},{}",
+            self.src_scale,
+            self.wei_scale,
+            self.dst_scale,
+            self.post_ops.cache_key()
+        )
+    }
+}
+
+/// The execution arguments behind a GEMM's operands.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GemmArgs {
+    pub a: i32,
+    pub b: i32,
+    pub c: i32,
+    pub bias: Option<i32>,
+}
+
+/// Plain strides of `md` (unimplemented for blocked or non-blocked formats).
+pub(crate) fn plain_strides(md: &MemoryDesc, what: &str) -> Result<Vec<i64>> {
+    match md.format() {
+        Format::Blocked(b) if b.inner_nblks == 0 => Ok(b.strides[..md.ndims()].to_vec()),
+        Format::Blocked(_) => Err(Error::unimplemented(format!(
+            "{what}: blocked layouts are not supported (plain strided layouts only)"
+        ))),
+        _ => Err(Error::unimplemented(format!(
+            "{what}: only blocked memory formats are supported"
+        ))),
+    }
+}
+
+/// The bytes a tensor spans from its buffer's start (0 when empty).
+pub(crate) fn span_bytes(md: &MemoryDesc) -> Result<usize> {
+    Ok(Layout::new(md)?.byte_range().1)
+}
+
+/// The element type of `md`: f32, f16 or bf16, else unimplemented.
+pub(crate) fn float_elem(md: &MemoryDesc, what: &str) -> Result<Elem> {
+    match Elem::from_c(md.data_type()) {
+        Some(e @ (Elem::F32 | Elem::F16 | Elem::Bf16)) => Ok(e),
+        _ => Err(Error::unimplemented(format!(
+            "{what}: data type {} is not supported (f32, f16 and bf16 are)",
+            md.data_type().0
+        ))),
+    }
+}
+
+/// Whether two dimensions agree (a run-time one agrees with anything).
+fn same(a: i64, b: i64) -> bool {
+    a == b || a == RUNTIME_DIM || b == RUNTIME_DIM
+}
+
+/// Checks the shapes of a matmul (invalid arguments where they disagree);
+/// run-time dimensions are skipped.
+fn check_shapes(
+    src: &MemoryDesc,
+    wei: &MemoryDesc,
+    bias: Option<&MemoryDesc>,
+    dst: &MemoryDesc,
+) -> Result<()> {
+    let n = dst.ndims();
+    if !(2..=12).contains(&n) {
+        return Err(Error::invalid(format!(
+            "matmul takes 2 to 12 dimensions, not {n}"
+        )));
+    }
+    if src.ndims() != n || wei.ndims() != n {
+        return Err(Error::invalid(format!(
+            "src, weights and dst have different numbers of dimensions ({}, {}, {n})",
+            src.ndims(),
+            wei.ndims()
+        )));
+    }
+    let (s, w, d) = (src.dims(), wei.dims(), dst.dims());
+    if !same(s[n - 1], w[n - 2]) {
+        return Err(Error::invalid(format!(
+            "K differs: src has {}, weights {}",
+            s[n - 1],
+            w[n - 2]
+        )));
+    }
+    if !same(s[n - 2], d[n - 2]) || !same(w[n - 1], d[n - 1]) {
+        return Err(Error::invalid(
+            "dst's M or N differs from src's or weights'",
+        ));
+    }
+    for i in 0..n - 2 {
+        let ok = if s[i] == RUNTIME_DIM || w[i] == RUNTIME_DIM || d[i] == RUNTIME_DIM {
+            true
+        } else {
+            (s[i] == w[i] || s[i] == 1 || w[i] == 1) && d[i] == s[i].max(w[i])
+        };
+        if !ok {
+            return Err(Error::invalid(format!(
+                "batch dimension {i} does not broadcast: src {}, weights {}, dst {}",
+                s[i], w[i], d[i]
+            )));
+        }
+    }
+    if let Some(b) = bias {
+        if b.ndims() != n {
+            return Err(Error::invalid(format!(
+                "the bias has {} dimensions, dst {n}",
+                b.ndims()
+            )));
+        }
+        for (i, (&bd, &dd)) in b.dims().iter().zip(d).enumerate() {
+            if !(bd == 1 || same(bd, dd)) {
+                return Err(Error::invalid(format!(
+                    "bias dimension {i} is {bd}, neither 1 nor dst's {dd}"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The GEMM of a matmul with concrete descriptors.
+fn build_gemm(
+    src: &MemoryDesc,
+    wei: &MemoryDesc,
+    bias: Option<&MemoryDesc>,
+    dst: &MemoryDesc,
+) -> Result<Gemm> {
+    check_shapes(src, wei, bias, dst)?;
+    let n = dst.ndims();
+    let (ss, ws, ds) = (
+        plain_strides(src, "src")?,
+        plain_strides(wei, "weights")?,
+        plain_strides(dst, "dst")?,
+    );
+    let bs = bias.map(|b| plain_strides(b, "bias")).transpose()?;
+    let (sd, wd) = (src.dims(), wei.dims());
+    let bcast = |dims: &[i64], strides: &[i64], i: usize| if dims[i] == 1 { 0 } else { strides[i] };
+    let batch = (0..n - 2)
+        .map(|i| BatchDim {
+            size: dst.dims()[i],
+            a: bcast(sd, &ss, i),
+            b: bcast(wd, &ws, i),
+            c: ds[i],
+            bias: match (bias, &bs) {
+                (Some(b), Some(s)) => bcast(b.dims(), s, i),
+                _ => 0,
+            },
+        })
+        .collect();
+    if !dst.has_zero_dim() && !Layout::new(dst)?.is_non_overlapping() {
+        return Err(Error::unimplemented("dst has overlapping elements"));
+    }
+    let operand = |md: &MemoryDesc, s: &[i64], what| -> Result<Operand> {
+        let (r, c) = if md.dims()[n - 2] == 1 && md.dims()[n - 1] == 1 {
+            (0, 0)
+        } else {
+            (bcast(md.dims(), s, n - 2), bcast(md.dims(), s, n - 1))
+        };
+        Ok(Operand {
+            elem: float_elem(md, what)?,
+            off: md.offset0(),
+            rs: r,
+            cs: c,
+            bytes: span_bytes(md)?,
+        })
+    };
+    Ok(Gemm {
+        m: dst.dims()[n - 2],
+        n: dst.dims()[n - 1],
+        k: sd[n - 1],
+        batch,
+        a: operand(src, &ss, "src")?,
+        b: operand(wei, &ws, "weights")?,
+        c: operand(dst, &ds, "dst")?,
+        bias: match (bias, &bs) {
+            (Some(b), Some(s)) => Some(operand(b, s, "bias")?),
+            _ => None,
+        },
+    })
+}
+
+/// Resolves `any` to plain row-major; other descriptors are kept.
+fn resolve_any(md: &MemoryDesc) -> Result<MemoryDesc> {
+    if !md.is_any_format() {
+        return Ok(md.clone());
+    }
+    let n = md.ndims();
+    let dims = md.dims();
+    if dims.contains(&RUNTIME_DIM) {
+        // Row-major strides are then only known at execution.
+        let mut strides = vec![RUNTIME_DIM; n];
+        strides[n - 1] = 1;
+        return MemoryDesc::with_strides(dims, md.data_type(), Some(&strides));
+    }
+    MemoryDesc::with_strides(dims, md.data_type(), None)
+}
+
+/// Whether descriptor `given` (at execution) fits `declared` (at creation,
+/// maybe with run-time values).
+fn fits(declared: &MemoryDesc, given: &MemoryDesc) -> bool {
+    if declared.ndims() != given.ndims()
+        || declared.data_type() != given.data_type()
+        || given.has_runtime_dims_or_strides()
+    {
+        return false;
+    }
+    let dims_ok = declared
+        .dims()
+        .iter()
+        .zip(given.dims())
+        .all(|(&a, &b)| a == RUNTIME_DIM || a == b);
+    let strides_ok = match (declared.blocking(), given.blocking()) {
+        (Some(a), Some(b)) => {
+            a.inner_nblks == 0
+                && b.inner_nblks == 0
+                && (0..declared.ndims()).all(|i| {
+                    a.strides[i] == RUNTIME_DIM
+                        || a.strides[i] == b.strides[i]
+                        || given.dims()[i] == 1
+                })
+        }
+        _ => false,
+    };
+    let off_ok = declared.offset0() == RUNTIME_DIM || declared.offset0() == given.offset0();
+    dims_ok && strides_ok && off_ok
+}
+
+/// Checks the attributes matmul and inner product take, and builds the
+/// epilogue. `scales_ndims` is `Some(ndims)` where scales are allowed.
+pub(crate) fn epilogue(
+    attr: Option<&PrimitiveAttr>,
+    dst: &MemoryDesc,
+    scales_ndims: Option<usize>,
+    kind: &str,
+) -> Result<Epilogue> {
+    let Some(attr) = attr else {
+        return Ok(Epilogue::default());
+    };
+    let refused: Vec<&str> = attr
+        .non_default_parts()
+        .into_iter()
+        .filter(|p| !matches!(*p, "post-ops" | "deterministic" | "acc-mode" | "scales"))
+        .collect();
+    if !refused.is_empty() {
+        return Err(Error::unimplemented(format!(
+            "{kind} does not apply these attributes: {}",
+            refused.join(", ")
+        )));
+    }
+    if !matches!(
+        attr.accumulation,
+        dnnl_accumulation_mode_strict
+            | dnnl_accumulation_mode_relaxed
+            | dnnl_accumulation_mode_any
+            | dnnl_accumulation_mode_f32
+    ) {
+        return Err(Error::unimplemented(format!(
+            "{kind} accumulates in f32: accumulation mode {} is not supported",
+            attr.accumulation.0
+        )));
+    }
+    let mut epi = Epilogue::default();
+    if !attr.scales.is_empty() {
+        let Some(n) = scales_ndims else {
+            return Err(Error::unimplemented(format!(
+                "{kind} does not apply scales"
+            )));
+        };
+        for (&arg, spec) in &attr.scales {
+            if spec.data_type != dnnl_f32 || spec.groups.is_some() || spec.on_host {
+                return Err(Error::unimplemented(
+                    "scales: only f32 values in device memory, without groups, are supported",
+                ));
+            }
+            if spec.qmode != dnnl_quantization_mode_static_sazp {
+                return Err(Error::unimplemented("scales: only the static mode"));
+            }
+            let per_n = 1 << (n - 1);
+            match (arg, spec.mask) {
+                (DNNL_ARG_SRC, 0) => epi.src_scale = true,
+                (DNNL_ARG_DST, 0) => epi.dst_scale = true,
+                (DNNL_ARG_WEIGHTS, 0) => epi.wei_scale = Some(WeiScale::Common),
+                (DNNL_ARG_WEIGHTS, m) if m == per_n => epi.wei_scale = Some(WeiScale::PerN),
+                _ => {
+                    return Err(Error::unimplemented(format!(
+                        "scales for argument {arg} with mask {} are not supported",
+                        spec.mask
+                    )));
+                }
+            }
+        }
+    }
+    epi.post_ops = PostOpsPlan::new(&attr.post_ops, dst)?;
+    Ok(epi)
+}
+
+/// A matmul operation.
+pub struct MatmulOp {
+    src: Arc<MemoryDesc>,
+    weights: Arc<MemoryDesc>,
+    bias: Option<Arc<MemoryDesc>>,
+    dst: Arc<MemoryDesc>,
+    epilogue: Epilogue,
+    /// The GEMM, when nothing is left to execution.
+    gemm: Option<Gemm>,
+}
+
+impl MatmulOp {
+    /// `dnnl_matmul_primitive_desc_create`'s checks (`bias` None or the zero
+    /// descriptor: no bias).
+    pub fn new(
+        src: &MemoryDesc,
+        weights: &MemoryDesc,
+        bias: Option<&MemoryDesc>,
+        dst: &MemoryDesc,
+        attr: Option<&PrimitiveAttr>,
+    ) -> Result<MatmulOp> {
+        let bias = bias.filter(|b| !b.is_zero());
+        for (md, what) in [(src, "src"), (weights, "weights"), (dst, "dst")] {
+            if md.is_zero() {
+                return Err(Error::invalid(format!(
+                    "the {what} memory descriptor has no dimensions"
+                )));
+            }
+        }
+        check_shapes(src, weights, bias, dst)?;
+        let (s, w, d) = (
+            float_elem(src, "src")?,
+            float_elem(weights, "weights")?,
+            float_elem(dst, "dst")?,
+        );
+        if s != w {
+            return Err(Error::unimplemented(
+                "src and weights of different data types are not supported",
+            ));
+        }
+        if let Some(b) = bias {
+            let e = float_elem(b, "bias")?;
+            if e != Elem::F32 && e != d && e != s {
+                return Err(Error::unimplemented(
+                    "the bias must be f32, or of dst's or src's data type",
+                ));
+            }
+            if b.is_any_format() {
+                return Err(Error::unimplemented("format any for the bias"));
+            }
+        }
+        let src = resolve_any(src)?;
+        let weights = resolve_any(weights)?;
+        let dst = resolve_any(dst)?;
+        for (md, what) in [(&src, "src"), (&weights, "weights"), (&dst, "dst")] {
+            plain_strides(md, what)?;
+        }
+        if let Some(b) = bias {
+            plain_strides(b, "bias")?;
+        }
+        let epilogue = epilogue(attr, &dst, Some(dst.ndims()), "matmul")?;
+        let runtime = [Some(&src), Some(&weights), bias, Some(&dst)]
+            .into_iter()
+            .flatten()
+            .any(|md| md.has_runtime_dims_or_strides());
+        let gemm = if runtime {
+            None
+        } else {
+            Some(build_gemm(&src, &weights, bias, &dst)?)
+        };
+        Ok(MatmulOp {
+            src: Arc::new(src),
+            weights: Arc::new(weights),
+            bias: bias.map(|b| Arc::new(b.clone())),
+            dst: Arc::new(dst),
+            epilogue,
+            gemm,
+        })
+    }
+
+    /// The epilogue.
+    pub(crate) fn epilogue(&self) -> &Epilogue {
+        &self.epilogue
+    }
+
+    /// The GEMM when it is fully known at creation.
+    pub(crate) fn static_gemm(&self) -> Option<&Gemm> {
+        self.gemm.as_ref()
+    }
+
+    /// The arguments behind the GEMM's operands.
+    pub(crate) fn args(&self) -> GemmArgs {
+        GemmArgs {
+            a: DNNL_ARG_SRC,
+            b: DNNL_ARG_WEIGHTS,
+            c: DNNL_ARG_DST,
+            bias: self.bias.as_ref().map(|_| DNNL_ARG_BIAS),
+        }
+    }
+
+    /// The GEMM of one execution: the one known at creation, or one built
+    /// from the memory objects' descriptors (checked against the op's).
+    pub(crate) fn gemm(&self, ctx: &ExecContext) -> Result<Gemm> {
+        if let Some(g) = &self.gemm {
+            return Ok(g.clone());
+        }
+        let md = |arg: i32, declared: &MemoryDesc, what: &str| -> Result<Arc<MemoryDesc>> {
+            let given = ctx.arg(arg)?.md().clone();
+            if !fits(declared, &given) {
+                return Err(Error::invalid(format!(
+                    "the {what} memory does not fit the descriptor given at creation"
+                )));
+            }
+            Ok(given)
+        };
+        let src = md(DNNL_ARG_SRC, &self.src, "src")?;
+        let wei = md(DNNL_ARG_WEIGHTS, &self.weights, "weights")?;
+        let dst = md(DNNL_ARG_DST, &self.dst, "dst")?;
+        let bias = match &self.bias {
+            Some(b) => Some(md(DNNL_ARG_BIAS, b, "bias")?),
+            None => None,
+        };
+        build_gemm(&src, &wei, bias.as_deref(), &dst)
+    }
+}
+
+impl OpDesc for MatmulOp {
+    fn kind(&self) -> dnnl_primitive_kind_t {
+        dnnl_matmul
+    }
+
+    fn arg_md(&self, arg: i32) -> Option<&Arc<MemoryDesc>> {
+        match arg {
+            DNNL_ARG_SRC => Some(&self.src),
+            DNNL_ARG_WEIGHTS => Some(&self.weights),
+            DNNL_ARG_BIAS | DNNL_ARG_WEIGHTS_1 => self.bias.as_ref(),
+            DNNL_ARG_DST => Some(&self.dst),
+            _ => self.epilogue.post_ops.arg_md(arg),
+        }
+    }
+
+    fn inputs(&self) -> Vec<i32> {
+        let mut v = vec![DNNL_ARG_SRC, DNNL_ARG_WEIGHTS];
+        if self.bias.is_some() {
+            v.push(DNNL_ARG_BIAS);
+        }
+        v.extend(self.epilogue.post_ops.inputs());
+        v
+    }
+
+    fn outputs(&self) -> Vec<i32> {
+        vec![DNNL_ARG_DST]
+    }
+
+    fn cache_key(&self) -> Option<String> {
+        Some(format!(
+            "matmul,{:?},{:?},{:?},{:?},{}",
+            self.src,
+            self.weights,
+            self.bias,
+            self.dst,
+            self.epilogue.key()
+        ))
+    }
+}
+
+/// The implementations of `op`, best first.
+pub fn candidates(op: &Arc<MatmulOp>) -> Vec<Arc<dyn ImplCandidate>> {
+    vec![
+        Arc::new(cpu::Candidate::matmul(op.clone())),
+        Arc::new(ocl::Candidate::matmul(op.clone())),
+    ]
+}

@@ -1,0 +1,877 @@
+//! Matmul against an f64 reference, on the CPU engine and on every OpenCL
+//! device present: odd and empty shapes, batch broadcast, transposed
+//! operands, bias broadcast, f16/bf16, run-time dimensions, scales; and the
+//! descriptor checks. The helpers are shared with inner product's tests.
+
+#![allow(non_upper_case_globals)]
+
+use std::sync::Arc;
+
+use super::*;
+use crate::core::attr::{QuantKind, QuantSpec};
+use crate::core::engine::{Engine, EngineKind};
+use crate::core::memory::{DataHandle, Memory};
+use crate::core::memory_desc::MAX_NDIMS;
+use crate::core::primitive::{ExecArgs, PrimitiveDesc};
+use crate::core::stream::{Stream, StreamFlags};
+use crate::prims::common::dt;
+
+// ---------------------------------------------------------------------------
+// Shared helpers.
+
+pub(crate) fn engines() -> Vec<Arc<Engine>> {
+    let mut all = vec![Engine::create(EngineKind::Cpu, 0).unwrap()];
+    for i in 0..Engine::count(EngineKind::Gpu) {
+        all.push(Engine::create(EngineKind::Gpu, i).unwrap());
+    }
+    all
+}
+
+pub(crate) fn engine_name(engine: &Engine) -> String {
+    match engine.ocl("name") {
+        Ok(ocl) => format!("ocl:{}", ocl.info().name),
+        Err(_) => "cpu".to_string(),
+    }
+}
+
+/// Plain row-major.
+pub(crate) fn md(dims: &[i64], dt: dnnl_data_type_t) -> MemoryDesc {
+    MemoryDesc::with_strides(dims, dt, None).unwrap()
+}
+
+/// Plain with strides.
+pub(crate) fn mds(dims: &[i64], dt: dnnl_data_type_t, strides: &[i64]) -> MemoryDesc {
+    MemoryDesc::with_strides(dims, dt, Some(strides)).unwrap()
+}
+
+/// Every logical index of `dims`, row-major.
+pub(crate) fn indices(dims: &[i64]) -> Vec<[i64; MAX_NDIMS]> {
+    let n: i64 = dims.iter().product();
+    (0..n)
+        .map(|mut i| {
+            let mut idx = [0; MAX_NDIMS];
+            for d in (0..dims.len()).rev() {
+                idx[d] = i % dims[d];
+                i /= dims[d];
+            }
+            idx
+        })
+        .collect()
+}
+
+/// Deterministic values, exact in bf16 and f16: multiples of 1/8 in [-1.125, 1.125].
+pub(crate) fn values(n: usize, seed: usize) -> Vec<f32> {
+    (0..n)
+        .map(|i| ((i * 37 + seed * 11) % 19) as f32 / 8.0 - 1.125)
+        .collect()
+}
+
+/// Memory of `md` on `engine`, holding `values` (logical order).
+pub(crate) fn memory(engine: &Arc<Engine>, md: &MemoryDesc, values: &[f32]) -> Arc<Memory> {
+    let mem = Memory::create(engine.clone(), md.clone(), None, &[DataHandle::Allocate]).unwrap();
+    write(&mem, values);
+    mem
+}
+
+fn byte_len(md: &MemoryDesc) -> usize {
+    Layout::new(md).map_or(0, |l| l.byte_range().1)
+}
+
+pub(crate) fn write(mem: &Memory, values: &[f32]) {
+    let md = mem.md().clone();
+    let len = byte_len(&md);
+    if len == 0 {
+        return;
+    }
+    let elem = Elem::from_c(md.data_type()).unwrap();
+    let addr = mem.map(0).unwrap();
+    // SAFETY: a mapping of the whole buffer.
+    let bytes = unsafe { std::slice::from_raw_parts_mut(addr as *mut u8, len) };
+    for (idx, v) in indices(md.dims()).iter().zip(values) {
+        let off = md.element_offset(&idx[..md.ndims()]).unwrap() as usize;
+        dt::store(elem, bytes, off, *v);
+    }
+    mem.unmap(0, addr).unwrap();
+}
+
+/// The logical values of `mem`.
+pub(crate) fn read(mem: &Memory) -> Vec<f32> {
+    let md = mem.md().clone();
+    let len = byte_len(&md);
+    if len == 0 {
+        return Vec::new();
+    }
+    let elem = Elem::from_c(md.data_type()).unwrap();
+    let addr = mem.map(0).unwrap();
+    // SAFETY: a mapping of the whole buffer.
+    let bytes = unsafe { std::slice::from_raw_parts(addr as *const u8, len) }.to_vec();
+    mem.unmap(0, addr).unwrap();
+    indices(md.dims())
+        .iter()
+        .map(|idx| {
+            let off = md.element_offset(&idx[..md.ndims()]).unwrap() as usize;
+            dt::load(elem, &bytes, off)
+        })
+        .collect()
+}
+
+/// Creates and executes a primitive; returns the implementation's name.
+pub(crate) fn exec(
+    engine: &Arc<Engine>,
+    op: Arc<dyn OpDesc>,
+    candidates: Vec<Arc<dyn ImplCandidate>>,
+    args: &[(i32, &Arc<Memory>)],
+) -> Result<String> {
+    let pd = PrimitiveDesc::create(engine.clone(), op, candidates)?;
+    let name = pd.impl_name().to_string_lossy().into_owned();
+    let prim = pd.create_primitive()?;
+    let stream = Stream::create(
+        engine.clone(),
+        StreamFlags {
+            out_of_order: false,
+            profiling: false,
+        },
+    )?;
+    let args: ExecArgs = args.iter().map(|(a, m)| (*a, (*m).clone())).collect();
+    prim.execute(&stream, &args, &[])?;
+    stream.wait()?;
+    Ok(name)
+}
+
+/// Relative tolerance of a result stored as `elem`.
+pub(crate) fn tolerance(elem: Elem) -> f64 {
+    match elem {
+        Elem::F32 => 1e-5,
+        Elem::F16 => 1e-3,
+        _ => 8e-3,
+    }
+}
+
+/// Compares `got` with `want`, where `scale` bounds each value's magnitude
+/// (the sum of the absolute terms).
+pub(crate) fn check(got: &[f32], want: &[f64], scale: &[f64], elem: Elem, what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: size");
+    let tol = tolerance(elem);
+    for (i, ((&g, &w), &s)) in got.iter().zip(want).zip(scale).enumerate() {
+        let err = (f64::from(g) - w).abs();
+        assert!(
+            err <= tol * (s + w.abs()) + 1e-6,
+            "{what}: element {i}: got {g}, want {w}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The matmul reference.
+
+struct Case {
+    src: MemoryDesc,
+    wei: MemoryDesc,
+    bias: Option<MemoryDesc>,
+    dst: MemoryDesc,
+}
+
+/// The f64 reference of `dst = src_scale · wei_scale · (src · wei) + bias`
+/// (dst scale not applied), with the sum of absolute terms per element.
+fn reference(
+    c: &Case,
+    s: &[f32],
+    w: &[f32],
+    b: Option<&[f32]>,
+    scales: (f32, &[f32]),
+) -> (Vec<f64>, Vec<f64>) {
+    let (sd, wd, dd) = (c.src.dims(), c.wei.dims(), c.dst.dims());
+    let n = dd.len();
+    let k = sd[n - 1];
+    let flat = |dims: &[i64], idx: &[i64]| -> usize {
+        let mut f = 0i64;
+        for d in 0..dims.len() {
+            f = f * dims[d] + if dims[d] == 1 { 0 } else { idx[d] };
+        }
+        f as usize
+    };
+    let mut out = Vec::new();
+    let mut mag = Vec::new();
+    for idx in indices(dd) {
+        let idx = &idx[..n];
+        let (mut acc, mut abs) = (0f64, 0f64);
+        for kk in 0..k {
+            let mut si = idx.to_vec();
+            si[n - 1] = kk;
+            let mut wi = idx.to_vec();
+            wi[n - 2] = kk;
+            let p = f64::from(s[flat(sd, &si)]) * f64::from(w[flat(wd, &wi)]);
+            acc += p;
+            abs += p.abs();
+        }
+        let sc = f64::from(scales.0) * f64::from(scales.1[idx[n - 1] as usize]);
+        let mut v = acc * sc;
+        abs *= sc.abs();
+        if let (Some(bias), Some(bmd)) = (b, &c.bias) {
+            let bv = f64::from(bias[flat(bmd.dims(), idx)]);
+            v += bv;
+            abs += bv.abs();
+        }
+        out.push(v);
+        mag.push(abs);
+    }
+    (out, mag)
+}
+
+/// Runs `c` on `engine` and compares with the reference.
+fn run_case(engine: &Arc<Engine>, c: &Case, what: &str) {
+    let nel = |md: &MemoryDesc| md.dims().iter().product::<i64>() as usize;
+    let s = values(nel(&c.src), 1);
+    let w = values(nel(&c.wei), 2);
+    let b = c.bias.as_ref().map(|b| values(nel(b), 3));
+    let op = Arc::new(MatmulOp::new(&c.src, &c.wei, c.bias.as_ref(), &c.dst, None).unwrap());
+    let sm = memory(engine, &op.src, &s);
+    let wm = memory(engine, &op.weights, &w);
+    let dm = memory(engine, &op.dst, &vec![7.0; nel(&c.dst)]);
+    let mut args = vec![
+        (DNNL_ARG_SRC, &sm),
+        (DNNL_ARG_WEIGHTS, &wm),
+        (DNNL_ARG_DST, &dm),
+    ];
+    let bm = c
+        .bias
+        .as_ref()
+        .map(|md| memory(engine, md, b.as_ref().unwrap()));
+    if let Some(bm) = &bm {
+        args.push((DNNL_ARG_BIAS, bm));
+    }
+    let name = exec(engine, op.clone(), candidates(&op), &args).unwrap();
+    let n = c.dst.dims()[c.dst.ndims() - 1] as usize;
+    let (want, mag) = reference(c, &s, &w, b.as_deref(), (1.0, &vec![1.0; n]));
+    let elem = Elem::from_c(c.dst.data_type()).unwrap();
+    check(
+        &read(&dm),
+        &want,
+        &mag,
+        elem,
+        &format!("{what} on {} ({name})", engine_name(engine)),
+    );
+}
+
+fn case2(m: i64, n: i64, k: i64, dt: dnnl_data_type_t) -> Case {
+    Case {
+        src: md(&[m, k], dt),
+        wei: md(&[k, n], dt),
+        bias: None,
+        dst: md(&[m, n], dt),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Tests.
+
+#[test]
+fn odd_and_empty_shapes() {
+    let shapes = [
+        (1, 1, 1),
+        (7, 33, 65),
+        (65, 7, 33),
+        (33, 129, 7),
+        (129, 65, 3),
+        (5, 3, 0),
+        (0, 4, 3),
+        (4, 0, 3),
+    ];
+    for engine in engines() {
+        for &(m, n, k) in &shapes {
+            run_case(&engine, &case2(m, n, k, dnnl_f32), &format!("{m}x{n}x{k}"));
+        }
+    }
+}
+
+#[test]
+fn batch_broadcast_and_bias_patterns() {
+    for engine in engines() {
+        let f = dnnl_f32;
+        let cases = [
+            Case {
+                src: md(&[2, 1, 5, 7], f),
+                wei: md(&[1, 3, 7, 4], f),
+                bias: Some(md(&[1, 3, 1, 4], f)),
+                dst: md(&[2, 3, 5, 4], f),
+            },
+            // Alternating broadcast: no merging, launches looped on the host.
+            Case {
+                src: md(&[2, 1, 3, 1, 6, 5], f),
+                wei: md(&[1, 2, 1, 2, 5, 9], f),
+                bias: Some(md(&[2, 2, 1, 1, 6, 1], f)),
+                dst: md(&[2, 2, 3, 2, 6, 9], f),
+            },
+            Case {
+                src: md(&[3, 17, 9], f),
+                wei: md(&[3, 9, 10], f),
+                bias: Some(md(&[1, 1, 1], f)),
+                dst: md(&[3, 17, 10], f),
+            },
+            Case {
+                src: md(&[17, 9], f),
+                wei: md(&[9, 10], f),
+                bias: Some(md(&[17, 10], f)),
+                dst: md(&[17, 10], f),
+            },
+            Case {
+                src: md(&[17, 9], f),
+                wei: md(&[9, 10], f),
+                bias: Some(md(&[17, 1], f)),
+                dst: md(&[17, 10], f),
+            },
+        ];
+        for (i, c) in cases.iter().enumerate() {
+            run_case(&engine, c, &format!("batch/bias case {i}"));
+        }
+    }
+}
+
+#[test]
+fn transposed_operands_through_strides() {
+    let f = dnnl_f32;
+    let (m, n, k) = (19i64, 13i64, 21i64);
+    for engine in engines() {
+        let cases = [
+            // weights `ba`, src `ab`.
+            Case {
+                src: md(&[m, k], f),
+                wei: mds(&[k, n], f, &[1, k]),
+                bias: Some(md(&[1, n], f)),
+                dst: md(&[m, n], f),
+            },
+            // src `ba`, dst `ba`.
+            Case {
+                src: mds(&[m, k], f, &[1, m]),
+                wei: md(&[k, n], f),
+                bias: None,
+                dst: mds(&[m, n], f, &[1, m]),
+            },
+            // Padded row strides, batched `acb`.
+            Case {
+                src: mds(&[2, m, k], f, &[k + 3, 2 * (k + 3), 1]),
+                wei: mds(&[2, k, n], f, &[1, 2 * n, 2]),
+                bias: None,
+                dst: mds(&[2, m, n], f, &[m * n, n, 1]),
+            },
+        ];
+        for (i, c) in cases.iter().enumerate() {
+            run_case(&engine, c, &format!("strided case {i}"));
+        }
+    }
+}
+
+#[test]
+fn half_types() {
+    for engine in engines() {
+        for (s, d, b) in [
+            (dnnl_f16, dnnl_f16, dnnl_f32),
+            (dnnl_f16, dnnl_f32, dnnl_f16),
+            (dnnl_bf16, dnnl_bf16, dnnl_bf16),
+            (dnnl_bf16, dnnl_f32, dnnl_f32),
+        ] {
+            let c = Case {
+                src: md(&[2, 23, 37], s),
+                wei: mds(&[2, 37, 18], s, &[37 * 18, 1, 37]),
+                bias: Some(md(&[1, 1, 18], b)),
+                dst: md(&[2, 23, 18], d),
+            };
+            run_case(&engine, &c, &format!("types {} {} {}", s.0, d.0, b.0));
+        }
+    }
+}
+
+#[test]
+fn format_any_resolves_to_row_major() {
+    let any = |dims: &[i64]| MemoryDesc::with_tag(dims, dnnl_f32, dnnl_format_tag_any).unwrap();
+    let op = MatmulOp::new(
+        &any(&[2, 3, 4]),
+        &any(&[2, 4, 5]),
+        None,
+        &any(&[2, 3, 5]),
+        None,
+    )
+    .unwrap();
+    assert_eq!(*op.src, md(&[2, 3, 4], dnnl_f32));
+    assert_eq!(*op.weights, md(&[2, 4, 5], dnnl_f32));
+    assert_eq!(*op.dst, md(&[2, 3, 5], dnnl_f32));
+    assert_eq!(op.inputs(), vec![DNNL_ARG_SRC, DNNL_ARG_WEIGHTS]);
+}
+
+#[test]
+fn runtime_dimensions() {
+    let r = RUNTIME_DIM;
+    let f = dnnl_f32;
+    for engine in engines() {
+        let src = mds(&[r, r], f, &[r, 1]);
+        let wei = mds(&[r, r], f, &[r, r]);
+        let dst = mds(&[r, r], f, &[r, 1]);
+        let bias = mds(&[1, r], f, &[r, 1]);
+        let op = Arc::new(MatmulOp::new(&src, &wei, Some(&bias), &dst, None).unwrap());
+        for &(m, n, k, wt) in &[(9i64, 14i64, 11i64, false), (3, 5, 40, true)] {
+            let c = Case {
+                src: md(&[m, k], f),
+                wei: if wt {
+                    mds(&[k, n], f, &[1, k])
+                } else {
+                    md(&[k, n], f)
+                },
+                bias: Some(md(&[1, n], f)),
+                dst: md(&[m, n], f),
+            };
+            let s = values((m * k) as usize, 1);
+            let w = values((k * n) as usize, 2);
+            let b = values(n as usize, 3);
+            let sm = memory(&engine, &c.src, &s);
+            let wm = memory(&engine, &c.wei, &w);
+            let bm = memory(&engine, c.bias.as_ref().unwrap(), &b);
+            let dm = memory(&engine, &c.dst, &vec![0.0; (m * n) as usize]);
+            let args = [
+                (DNNL_ARG_SRC, &sm),
+                (DNNL_ARG_WEIGHTS, &wm),
+                (DNNL_ARG_BIAS, &bm),
+                (DNNL_ARG_DST, &dm),
+            ];
+            exec(&engine, op.clone(), candidates(&op), &args).unwrap();
+            let (want, mag) = reference(&c, &s, &w, Some(&b), (1.0, &vec![1.0; n as usize]));
+            check(&read(&dm), &want, &mag, Elem::F32, "run-time dims");
+        }
+        // A K that disagrees at execution.
+        let sm = memory(&engine, &md(&[4, 5], f), &values(20, 1));
+        let wm = memory(&engine, &md(&[6, 3], f), &values(18, 2));
+        let bm = memory(&engine, &md(&[1, 3], f), &values(3, 3));
+        let dm = memory(&engine, &md(&[4, 3], f), &values(12, 3));
+        let args = [
+            (DNNL_ARG_SRC, &sm),
+            (DNNL_ARG_WEIGHTS, &wm),
+            (DNNL_ARG_BIAS, &bm),
+            (DNNL_ARG_DST, &dm),
+        ];
+        let err = exec(&engine, op.clone(), candidates(&op), &args).unwrap_err();
+        assert_eq!(err.status(), dnnl_invalid_arguments);
+    }
+}
+
+#[test]
+fn scales() {
+    let f = dnnl_f32;
+    let (m, n, k) = (11i64, 10i64, 9i64);
+    for engine in engines() {
+        for per_n in [false, true] {
+            let mut attr = PrimitiveAttr::default();
+            let spec = |mask| QuantSpec::with_mask(QuantKind::Scales, mask).unwrap();
+            attr.set_quant(QuantKind::Scales, DNNL_ARG_SRC, spec(0))
+                .unwrap();
+            let wmask = if per_n { 2 } else { 0 };
+            attr.set_quant(QuantKind::Scales, DNNL_ARG_WEIGHTS, spec(wmask))
+                .unwrap();
+            attr.set_quant(QuantKind::Scales, DNNL_ARG_DST, spec(0))
+                .unwrap();
+            let c = Case {
+                src: md(&[m, k], f),
+                wei: md(&[k, n], f),
+                bias: Some(md(&[1, n], f)),
+                dst: md(&[m, n], f),
+            };
+            let op = Arc::new(
+                MatmulOp::new(&c.src, &c.wei, c.bias.as_ref(), &c.dst, Some(&attr)).unwrap(),
+            );
+            let s = values((m * k) as usize, 1);
+            let w = values((k * n) as usize, 2);
+            let b = values(n as usize, 3);
+            let wsc: Vec<f32> = if per_n {
+                (0..n).map(|i| 0.25 * (i + 1) as f32).collect()
+            } else {
+                vec![1.5]
+            };
+            let sm = memory(&engine, &c.src, &s);
+            let wm = memory(&engine, &c.wei, &w);
+            let bm = memory(&engine, c.bias.as_ref().unwrap(), &b);
+            let dm = memory(&engine, &c.dst, &vec![0.0; (m * n) as usize]);
+            let ssm = memory(&engine, &md(&[1], f), &[0.5]);
+            let wsm = memory(&engine, &md(&[wsc.len() as i64], f), &wsc);
+            let dsm = memory(&engine, &md(&[1], f), &[4.0]);
+            let args = [
+                (DNNL_ARG_SRC, &sm),
+                (DNNL_ARG_WEIGHTS, &wm),
+                (DNNL_ARG_BIAS, &bm),
+                (DNNL_ARG_DST, &dm),
+                (DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC, &ssm),
+                (DNNL_ARG_ATTR_SCALES | DNNL_ARG_WEIGHTS, &wsm),
+                (DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST, &dsm),
+            ];
+            exec(&engine, op.clone(), candidates(&op), &args).unwrap();
+            let per: Vec<f32> = (0..n as usize)
+                .map(|i| if per_n { wsc[i] } else { wsc[0] })
+                .collect();
+            let (want, mag) = reference(&c, &s, &w, Some(&b), (0.5, &per));
+            let want: Vec<f64> = want.iter().map(|v| v / 4.0).collect();
+            check(&read(&dm), &want, &mag, Elem::F32, "scales");
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs PostOpsPlan (lead)"]
+fn post_ops_relu_and_sum() {
+    use crate::core::attr::PostOp;
+    let f = dnnl_f32;
+    let (m, n, k) = (9i64, 7i64, 5i64);
+    for engine in engines() {
+        let mut attr = PrimitiveAttr::default();
+        attr.post_ops
+            .append(|| PostOp::sum(1.0, 0, dnnl_data_type_undef))
+            .unwrap();
+        attr.post_ops
+            .append(|| PostOp::eltwise(dnnl_eltwise_relu, 0.0, 0.0))
+            .unwrap();
+        let c = case2(m, n, k, f);
+        let op = Arc::new(MatmulOp::new(&c.src, &c.wei, None, &c.dst, Some(&attr)).unwrap());
+        let s = values((m * k) as usize, 1);
+        let w = values((k * n) as usize, 2);
+        let old = values((m * n) as usize, 4);
+        let sm = memory(&engine, &c.src, &s);
+        let wm = memory(&engine, &c.wei, &w);
+        let dm = memory(&engine, &c.dst, &old);
+        let args = [
+            (DNNL_ARG_SRC, &sm),
+            (DNNL_ARG_WEIGHTS, &wm),
+            (DNNL_ARG_DST, &dm),
+        ];
+        exec(&engine, op.clone(), candidates(&op), &args).unwrap();
+        let (want, mag) = reference(&c, &s, &w, None, (1.0, &vec![1.0; n as usize]));
+        let want: Vec<f64> = want
+            .iter()
+            .zip(&old)
+            .map(|(v, o)| (v + f64::from(*o)).max(0.0))
+            .collect();
+        check(&read(&dm), &want, &mag, Elem::F32, "post-ops");
+    }
+}
+
+#[test]
+fn descriptor_checks() {
+    let f = dnnl_f32;
+    let status = |r: Result<MatmulOp>| r.err().map(|e| e.status());
+    let new = |s: &MemoryDesc, w: &MemoryDesc, b: Option<&MemoryDesc>, d: &MemoryDesc| {
+        MatmulOp::new(s, w, b, d, None)
+    };
+    let inv = Some(dnnl_invalid_arguments);
+    let unimp = Some(dnnl_unimplemented);
+    // K mismatch, M / N mismatch, ndims, batch.
+    assert_eq!(
+        status(new(&md(&[2, 3], f), &md(&[4, 5], f), None, &md(&[2, 5], f))),
+        inv
+    );
+    assert_eq!(
+        status(new(&md(&[2, 3], f), &md(&[3, 5], f), None, &md(&[3, 5], f))),
+        inv
+    );
+    assert_eq!(
+        status(new(
+            &md(&[2, 3], f),
+            &md(&[1, 3, 5], f),
+            None,
+            &md(&[2, 5], f)
+        )),
+        inv
+    );
+    assert_eq!(
+        status(new(&md(&[3], f), &md(&[3], f), None, &md(&[3], f))),
+        inv
+    );
+    assert_eq!(
+        status(new(
+            &md(&[2, 2, 3], f),
+            &md(&[3, 3, 5], f),
+            None,
+            &md(&[3, 2, 5], f)
+        )),
+        inv
+    );
+    // Bias that does not broadcast.
+    let bad_bias = md(&[2, 4], f);
+    assert_eq!(
+        status(new(
+            &md(&[2, 3], f),
+            &md(&[3, 5], f),
+            Some(&bad_bias),
+            &md(&[2, 5], f)
+        )),
+        inv
+    );
+    // The zero descriptor as bias means none.
+    let op = new(
+        &md(&[2, 3], f),
+        &md(&[3, 5], f),
+        Some(&MemoryDesc::zero()),
+        &md(&[2, 5], f),
+    )
+    .unwrap();
+    assert!(op.arg_md(DNNL_ARG_BIAS).is_none());
+    // int8, mixed src/weights types, blocked layouts: unimplemented.
+    assert_eq!(
+        status(new(
+            &md(&[2, 3], dnnl_s8),
+            &md(&[3, 5], dnnl_s8),
+            None,
+            &md(&[2, 5], f)
+        )),
+        unimp
+    );
+    assert_eq!(
+        status(new(
+            &md(&[2, 3], f),
+            &md(&[3, 5], dnnl_bf16),
+            None,
+            &md(&[2, 5], f)
+        )),
+        unimp
+    );
+    let blocked = MemoryDesc::with_tag(&[16, 16], f, dnnl_AB16b16a).unwrap();
+    assert_eq!(
+        status(new(&md(&[16, 16], f), &blocked, None, &md(&[16, 16], f))),
+        unimp
+    );
+    // Zero points and a bad weights scale mask: unimplemented.
+    let mut attr = PrimitiveAttr::default();
+    attr.set_quant(
+        QuantKind::ZeroPoints,
+        DNNL_ARG_SRC,
+        QuantSpec::with_mask(QuantKind::ZeroPoints, 0).unwrap(),
+    )
+    .unwrap();
+    let with = |attr: &PrimitiveAttr| {
+        MatmulOp::new(
+            &md(&[2, 3], f),
+            &md(&[3, 5], f),
+            None,
+            &md(&[2, 5], f),
+            Some(attr),
+        )
+    };
+    assert_eq!(status(with(&attr)), unimp);
+    let mut attr = PrimitiveAttr::default();
+    attr.set_quant(
+        QuantKind::Scales,
+        DNNL_ARG_WEIGHTS,
+        QuantSpec::with_mask(QuantKind::Scales, 1).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(status(with(&attr)), unimp);
+    let attr = PrimitiveAttr {
+        accumulation: dnnl_accumulation_mode_s32,
+        ..Default::default()
+    };
+    assert_eq!(status(with(&attr)), unimp);
+    let attr = PrimitiveAttr {
+        accumulation: dnnl_accumulation_mode_relaxed,
+        ..Default::default()
+    };
+    assert!(with(&attr).is_ok());
+}
+
+/// The GPU tile configuration (128 x 128 block tiles), run on whatever
+/// OpenCL devices are present (CPU runtimes otherwise get the small one).
+#[test]
+fn gpu_tiles_on_every_device() {
+    use crate::core::primitive::ExecContext;
+    let f = dnnl_f32;
+    for engine in engines().into_iter().skip(1) {
+        let ocl = engine.ocl("test").unwrap();
+        let cases = [
+            case2(129, 131, 33, f),
+            Case {
+                src: mds(&[2, 37, 20], f, &[1, 2, 74]),
+                wei: md(&[1, 20, 150], f),
+                bias: Some(md(&[1, 1, 150], f)),
+                dst: md(&[2, 37, 150], f),
+            },
+        ];
+        for (i, c) in cases.iter().enumerate() {
+            let nel = |md: &MemoryDesc| md.dims().iter().product::<i64>() as usize;
+            let s = values(nel(&c.src), 1);
+            let w = values(nel(&c.wei), 2);
+            let b = c.bias.as_ref().map(|b| values(nel(b), 3));
+            let g = build_gemm(&c.src, &c.wei, c.bias.as_ref(), &c.dst).unwrap();
+            let kernels = ocl::GemmKernels::new(
+                g.a.elem,
+                g.b.elem,
+                g.c.elem,
+                g.bias.map(|b| b.elem),
+                &Epilogue::default(),
+                ocl::Tiles::GPU,
+            );
+            let sm = memory(&engine, &c.src, &s);
+            let wm = memory(&engine, &c.wei, &w);
+            let dm = memory(&engine, &c.dst, &vec![0.0; nel(&c.dst)]);
+            let mut args: ExecArgs = [(DNNL_ARG_SRC, sm), (DNNL_ARG_WEIGHTS, wm)]
+                .into_iter()
+                .collect();
+            args.insert(DNNL_ARG_DST, dm.clone());
+            if let (Some(bmd), Some(bv)) = (&c.bias, &b) {
+                args.insert(DNNL_ARG_BIAS, memory(&engine, bmd, bv));
+            }
+            let stream = Stream::create(
+                engine.clone(),
+                StreamFlags {
+                    out_of_order: false,
+                    profiling: false,
+                },
+            )
+            .unwrap();
+            let ctx = ExecContext {
+                stream: &stream,
+                args: &args,
+                deps: &[],
+            };
+            let gargs = GemmArgs {
+                a: DNNL_ARG_SRC,
+                b: DNNL_ARG_WEIGHTS,
+                c: DNNL_ARG_DST,
+                bias: c.bias.as_ref().map(|_| DNNL_ARG_BIAS),
+            };
+            kernels
+                .enqueue(&ctx, &g, &Epilogue::default(), gargs)
+                .unwrap();
+            stream.wait().unwrap();
+            let n = c.dst.dims()[c.dst.ndims() - 1] as usize;
+            let (want, mag) = reference(c, &s, &w, b.as_deref(), (1.0, &vec![1.0; n]));
+            check(
+                &read(&dm),
+                &want,
+                &mag,
+                Elem::F32,
+                &format!("GPU tiles case {i} on {}", ocl.info().name),
+            );
+        }
+    }
+}
+
+/// Memory of a dense descriptor holding `values` in memory order (fast).
+fn dense_memory(engine: &Arc<Engine>, md: &MemoryDesc, values: &[f32]) -> Arc<Memory> {
+    let mem = Memory::create(engine.clone(), md.clone(), None, &[DataHandle::Allocate]).unwrap();
+    if !values.is_empty() {
+        let elem = Elem::from_c(md.data_type()).unwrap();
+        let addr = mem.map(0).unwrap();
+        // SAFETY: a mapping of the whole buffer.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(addr as *mut u8, md.size(0)) };
+        dt::store_run(elem, bytes, 0, values);
+        mem.unmap(0, addr).unwrap();
+    }
+    mem
+}
+
+/// The values of a dense f32 memory in memory order.
+fn read_dense(mem: &Memory) -> Vec<f32> {
+    let len = mem.md().size(0);
+    let addr = mem.map(0).unwrap();
+    // SAFETY: a mapping of the whole buffer.
+    let bytes = unsafe { std::slice::from_raw_parts(addr as *const u8, len) };
+    let mut out = vec![0f32; len / 4];
+    dt::load_run(Elem::F32, bytes, 0, &mut out);
+    mem.unmap(0, addr).unwrap();
+    out
+}
+
+/// Throughput of 4096³ products on the first GPU-type OpenCL device, or the
+/// CPU engine with `MATMUL_BENCH_CPU=1` (`MATMUL_BENCH_SIZE` changes the size;
+/// run by hand: `cargo test --release --lib matmul_gpu_throughput --
+/// --ignored --nocapture`); checks a sample of each result against the
+/// reference.
+#[test]
+#[ignore = "benchmark: needs a GPU"]
+fn matmul_gpu_throughput() {
+    use crate::runtime::ocl::DeviceType;
+    let on_cpu = std::env::var_os("MATMUL_BENCH_CPU").is_some();
+    let Some(engine) = engines().into_iter().find(|e| match e.ocl("bench") {
+        Ok(o) => o.info().device_type == DeviceType::Gpu,
+        Err(_) => on_cpu,
+    }) else {
+        eprintln!("no GPU");
+        return;
+    };
+    let size: i64 = std::env::var("MATMUL_BENCH_SIZE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(4096);
+    for (dt, wt) in [
+        (dnnl_f32, false),
+        (dnnl_f32, true),
+        (dnnl_f16, false),
+        (dnnl_bf16, false),
+    ] {
+        let c = Case {
+            src: md(&[size, size], dt),
+            wei: if wt {
+                mds(&[size, size], dt, &[1, size])
+            } else {
+                md(&[size, size], dt)
+            },
+            bias: None,
+            dst: md(&[size, size], dnnl_f32),
+        };
+        let op = Arc::new(MatmulOp::new(&c.src, &c.wei, None, &c.dst, None).unwrap());
+        let n = (size * size) as usize;
+        let s = values(n, 1);
+        let w = values(n, 2);
+        let sm = dense_memory(&engine, &c.src, &s);
+        let wm = dense_memory(&engine, &c.wei, &w);
+        let dm = dense_memory(&engine, &c.dst, &[]);
+        let pd = PrimitiveDesc::create(engine.clone(), op.clone(), candidates(&op)).unwrap();
+        let prim = pd.create_primitive().unwrap();
+        let stream = Stream::create(
+            engine.clone(),
+            StreamFlags {
+                out_of_order: false,
+                profiling: false,
+            },
+        )
+        .unwrap();
+        let args: ExecArgs = [
+            (DNNL_ARG_SRC, sm),
+            (DNNL_ARG_WEIGHTS, wm),
+            (DNNL_ARG_DST, dm.clone()),
+        ]
+        .into_iter()
+        .collect();
+        prim.execute(&stream, &args, &[]).unwrap();
+        stream.wait().unwrap();
+        let reps = 10;
+        let start = std::time::Instant::now();
+        for _ in 0..reps {
+            prim.execute(&stream, &args, &[]).unwrap();
+        }
+        stream.wait().unwrap();
+        let secs = start.elapsed().as_secs_f64() / f64::from(reps);
+        let tflops = 2.0 * (size as f64).powi(3) / secs / 1e12;
+        eprintln!(
+            "matmul {size}^3 dt {} weights {}: {:.3} ms, {tflops:.2} TFLOP/s",
+            dt.0,
+            if wt { "ba" } else { "ab" },
+            secs * 1e3
+        );
+        // A sample of rows against the reference.
+        let got = read_dense(&dm);
+        for row in [0i64, size / 3, size - 1] {
+            for col in [0i64, size / 2 + 1, size - 1] {
+                let want: f64 = (0..size)
+                    .map(|k| {
+                        let si = (row * size + k) as usize;
+                        let wi = if wt {
+                            (col * size + k) as usize
+                        } else {
+                            (k * size + col) as usize
+                        };
+                        f64::from(s[si]) * f64::from(w[wi])
+                    })
+                    .sum();
+                let g = f64::from(got[(row * size + col) as usize]);
+                assert!(
+                    (g - want).abs() <= 1e-3 * (1.0 + want.abs()),
+                    "({row},{col}): {g} vs {want}"
+                );
+            }
+        }
+    }
+}
