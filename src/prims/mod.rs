@@ -3,5 +3,7 @@
 //!
 //! Layer: uses `core` and `runtime`; `capi` calls in, nothing here calls back.
 
+pub mod binary;
 pub mod common;
 pub mod eltwise;
+pub mod softmax;
