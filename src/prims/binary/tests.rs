@@ -302,9 +302,8 @@ fn check(engine: &Arc<Engine>, c: &Case) -> String {
     let dims = c.dst.dims();
     let flat = |md: &MemoryDesc, idx: &[i64; MAX_NDIMS]| {
         let mut f = 0i64;
-        for d in 0..dims.len() {
-            let x = if md.dims()[d] == 1 { 0 } else { idx[d] };
-            f = f * md.dims()[d] + x;
+        for (&size, &i) in md.dims().iter().zip(idx) {
+            f = f * size + if size == 1 { 0 } else { i };
         }
         f as usize
     };
