@@ -3,7 +3,7 @@
  *   - queries (src0/src1/src2/dst memory descriptors, algorithm, inputs,
  *     implementation string) and dst `any`;
  *   - every algorithm (select through _v2 with an s8 / u8 condition),
- *     broadcasting (scalar, per-channel, spatial), blocked layouts with
+ *     broadcasting (scalar, per-channel, spatial, of src0 too), blocked layouts with
  *     padding, mixed data types, scales of src0 / src1, in-place;
  *   - bad input: mismatched dimensions, wrong broadcast, select without src2,
  *     src2 on another algorithm, NULL handles.
@@ -136,7 +136,7 @@ static void run_case(dnnl_alg_kind_t alg, const_dnnl_memory_desc_t s0md,
         failures++;
     }
     for (int64_t i = 0; i < ld.nelems; i++) {
-        double a = v0[i] * (s0 != 0 ? s0 : 1.f);
+        double a = v0[bcast(&l0, &ld, i)] * (s0 != 0 ? s0 : 1.f);
         double b = v1[bcast(&l1, &ld, i)] * (s1 != 0 ? s1 : 1.f);
         double c = v2 ? v2[bcast(&l2, &ld, i)] : 0;
         double want = rounded(ld.dt, (float)ref(alg, a, b, c));
@@ -197,6 +197,7 @@ int main(int argc, char **argv) {
     run_case(dnnl_binary_sub, h, scalar, NULL, i8, 0.5f, 3.f, 0);
     run_case(dnnl_binary_add, nchw, nchw, NULL, nchw, 2.f, 0, 1);
     run_case(dnnl_binary_max, blk, nchw, NULL, anyh, 0, 0, 0);
+    run_case(dnnl_binary_sub, chan, nhwc, NULL, nchw, 0, 0, 0); /* src0 broadcast */
 
     /* Bad input. */
     dnnl_primitive_desc_t pd = NULL;
@@ -204,7 +205,7 @@ int main(int argc, char **argv) {
             dnnl_invalid_arguments);
     CHECK_STATUS(dnnl_binary_primitive_desc_create(&pd, engine, dnnl_binary_add, nchw, nchw, bad, NULL),
             dnnl_invalid_arguments);
-    CHECK_STATUS(dnnl_binary_primitive_desc_create(&pd, engine, dnnl_binary_add, chan, nchw, nchw, NULL),
+    CHECK_STATUS(dnnl_binary_primitive_desc_create(&pd, engine, dnnl_binary_add, chan, chan, nchw, NULL),
             dnnl_invalid_arguments);
     CHECK_STATUS(dnnl_binary_primitive_desc_create(&pd, engine, dnnl_binary_add, nchw, three, nchw, NULL),
             dnnl_invalid_arguments);

@@ -12,12 +12,14 @@
 //!   OpenCL kernels (`binary.cl`).
 //!
 //! Rules (oneDNN v3.13): src0, src1 (and src2) have dst's number of
-//! dimensions; src0's dimensions are dst's; src1's and src2's are dst's or 1
-//! (broadcast). `select` takes src2 (its own data type, `s8`/`u8` typically;
+//! dimensions; each of their dimensions is dst's or 1 (broadcast), and in
+//! each dimension src0 or src1 has dst's size. (Broadcasting src0 is
+//! accepted and computed; where an upstream build refuses it, that is a
+//! deliberate difference.) `select` takes src2 (its own data type, `s8`/`u8` typically;
 //! any nonzero value picks src0); the other algorithms take none. src0 may
-//! not be `any`; dst `any` takes src0's layout with dst's data type; src1 or
-//! src2 `any` take src0's layout where their dimensions equal src0's, plain
-//! row-major otherwise. Every computation runs in `f32`. Attributes: scales
+//! not be `any`; dst `any` takes src0's layout with dst's data type (src1's
+//! when src0 is broadcast); src1 or src2 `any` likewise where their
+//! dimensions are dst's, plain row-major otherwise. Every computation runs in `f32`. Attributes: scales
 //! of `DNNL_ARG_SRC_0` / `DNNL_ARG_SRC_1` (mask 0, f32, passed at execution
 //! as `DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC_{0,1}`), and post-ops; anything
 //! else is unimplemented. Padding of dst is written with zeros.
@@ -173,13 +175,6 @@ impl BinaryOp {
         if src0.is_any_format() {
             return Err(Error::invalid("unsupported format tag for src0: any"));
         }
-        if src0.dims() != dst.dims() {
-            return Err(Error::invalid(format!(
-                "dimensions of dst {:?} are inconsistent with src0 {:?}",
-                dst.dims(),
-                src0.dims()
-            )));
-        }
         let broadcast_ok = |md: &MemoryDesc, what: &str| -> Result<()> {
             for (d, (&s, &o)) in md.dims().iter().zip(dst.dims()).enumerate() {
                 if s != o && s != 1 {
@@ -190,18 +185,31 @@ impl BinaryOp {
             }
             Ok(())
         };
+        broadcast_ok(src0, "src0")?;
+        for (d, (&a, &b)) in src0.dims().iter().zip(src1.dims()).enumerate() {
+            if a != dst.dims()[d] && b != dst.dims()[d] {
+                return Err(Error::invalid(format!(
+                    "dimension {d}: src0 ({a}) or src1 ({b}) must have dst's size ({})",
+                    dst.dims()[d]
+                )));
+            }
+        }
         broadcast_ok(src1, "src1")?;
         if let Some(s2) = src2 {
             broadcast_ok(s2, "src2")?;
         }
+        // `any` follows the first of src0, src1 with the same dimensions.
+        let reference = [src0, src1]
+            .into_iter()
+            .find(|r| r.dims() == dst.dims() && !r.is_any_format())
+            .cloned();
         let resolve = |md: &MemoryDesc| -> Result<MemoryDesc> {
             if !md.is_any_format() {
                 return Ok(md.clone());
             }
-            if md.dims() == src0.dims() {
-                resolve_any(Some(src0), md.dims(), md.data_type())
-            } else {
-                resolve_any(None, md.dims(), md.data_type())
+            match &reference {
+                Some(r) if r.dims() == md.dims() => resolve_any(Some(r), md.dims(), md.data_type()),
+                _ => resolve_any(None, md.dims(), md.data_type()),
             }
         };
         let dst = resolve(dst)?;

@@ -421,6 +421,9 @@ fn layouts_padding_any_and_in_place() {
         );
         let c = case(BinaryAlg::Mul, &blocked, &blocked, &any);
         check(&engine, &c);
+        // src0 broadcast, dst `any` following src1.
+        let any32 = md(&dims, dnnl_f32, dnnl_format_tag_any);
+        check(&engine, &case(BinaryAlg::Sub, &chan_blocked, &nhwc, &any32));
         for (s0, s1) in [(&blocked, &chan_blocked), (&nchw, &nchw), (&nhwc, &spatial)] {
             let mut c = case(BinaryAlg::Sub, s0, s1, s0);
             c.in_place = true;
@@ -472,8 +475,9 @@ fn descriptor_checks() {
         new(dnnl_binary_add, &a, &bad, None, &a),
         Some(dnnl_invalid_arguments)
     );
+    assert_eq!(new(dnnl_binary_add, &one, &a, None, &a), None);
     assert_eq!(
-        new(dnnl_binary_add, &one, &a, None, &a),
+        new(dnnl_binary_add, &one, &one, None, &a),
         Some(dnnl_invalid_arguments)
     );
     assert_eq!(
