@@ -280,9 +280,10 @@ dnnl_status_t dnnl_primitive_attr_set_zero_points_v2(dnnl_primitive_attr_t attr,
 
 /// Creates a primitive descriptor for binary:
 /// `dst = op(scale0 * src0, scale1 * src1)` for the `dnnl_binary_*`
-/// algorithms but `select` (which needs `_v2`). `src1_desc` dimensions are
-/// `dst_desc`'s or 1 (broadcast); `src0_desc` has `dst_desc`'s. `dst_desc`
-/// may be `any` (it takes `src0_desc`'s layout with its own data type).
+/// algorithms but `select` (which needs `_v2`). Each dimension of
+/// `src0_desc` and `src1_desc` is `dst_desc`'s or 1 (broadcast), one of the
+/// two having `dst_desc`'s. `dst_desc` may be `any` (it takes `src0_desc`'s
+/// layout with its own data type, or `src1_desc`'s when src0 is broadcast).
 /// Attributes: scales of `DNNL_ARG_SRC_0` / `DNNL_ARG_SRC_1` (mask 0) and
 /// post-ops; others are `dnnl_unimplemented`. On success the caller owns
 /// `*primitive_desc` and releases it with `dnnl_primitive_desc_destroy`.

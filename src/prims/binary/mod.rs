@@ -311,18 +311,7 @@ impl OpDesc for BinaryOp {
 
     fn verbose_aux(&self) -> String {
         let name = names::enum_str(dnnl_alg_kind_t::ALL, self.alg.to_c(), "dnnl_", "unknown");
-        let dims = |md: &MemoryDesc| {
-            md.dims()
-                .iter()
-                .map(|d| d.to_string())
-                .collect::<Vec<_>>()
-                .join("x")
-        };
-        let mut s = format!("alg:{name} {}:{}", dims(&self.src0), dims(&self.src1));
-        if let Some(s2) = &self.src2 {
-            s += &format!(":{}", dims(s2));
-        }
-        s
+        format!("alg:{name}")
     }
 
     fn cache_key(&self) -> Option<String> {
