@@ -6,8 +6,8 @@
 //! - `cpu:softmax_rows`: any blocked layouts; rows (every position but the
 //!   axis) are split over the host's threads;
 //! - `ocl:softmax_rows` (`softmax.cl`): one work-group per row with
-//!   local-memory reductions when the axis is long (128 elements or more),
-//!   one work-item per row otherwise.
+//!   local-memory reductions when the axis is long (128 elements or more,
+//!   or 16 contiguous ones), one work-item per row otherwise.
 //!
 //! Algorithms: `dnnl_softmax_accurate` (`exp(x - max) / sum`) and
 //! `dnnl_softmax_log` (`x - max - log(sum)`), computed in `f32` with the

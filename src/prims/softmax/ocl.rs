@@ -4,7 +4,8 @@
 //! Layer: prims, over `core` and `runtime::ocl`. Shapes, strides and
 //! offsets are baked in with `-D` (constants, so divisions fold). A row of
 //! 128 elements or more gets a work-group of 128 work-items that reduce
-//! through local memory; shorter rows get one work-item each.
+//! through local memory, a contiguous row of 16 or more one of 32; other
+//! rows get one work-item each.
 
 use std::ffi::CStr;
 use std::sync::Arc;
@@ -21,6 +22,8 @@ use crate::runtime::ocl::{Event, Kernel};
 
 /// Work-items per row for long rows.
 const WG: usize = 128;
+/// Work-items per row for shorter contiguous rows.
+const SHORT_WG: usize = 32;
 /// Work-group size of the one-row-per-work-item kernel (lowered to what the
 /// kernel allows).
 const LOCAL: usize = 64;
@@ -82,10 +85,22 @@ impl ImplCandidate for Candidate {
     }
 }
 
-/// Work-items per row: `WG` for long rows, 0 (one row per work-item) else.
+/// Work-items per row: `WG` for long rows; `SHORT_WG` for rows of 16 or
+/// more contiguous elements (so that a row's loads coalesce); else 0 (one
+/// row per work-item: neighbouring rows are then neighbours in memory
+/// when the axis is not the innermost dimension).
 fn work_group(op: &SoftmaxOp) -> usize {
-    if op.out_layout().dims[op.axis()] >= WG as i64 {
+    let out = op.out_layout();
+    let axis = op.axis();
+    let len = out.dims[axis];
+    let mut p = [0i64; crate::core::memory_desc::MAX_NDIMS];
+    let first = out.offset(&p);
+    p[axis] = 1;
+    let contiguous = out.offset(&p) - first == 1;
+    if len >= WG as i64 {
         WG
+    } else if contiguous && len >= 16 {
+        SHORT_WG
     } else {
         0
     }

@@ -256,16 +256,20 @@ fn algorithms_and_axes() {
     }
 }
 
-/// Long rows (work-group reductions on OpenCL), odd lengths.
+/// Long rows and shorter contiguous ones (work-group reductions on
+/// OpenCL), odd lengths.
 #[test]
 fn long_rows() {
     let last = md(&[5, 1037], dnnl_f32, dnnl_ab);
     let first = md(&[300, 3], dnnl_f32, dnnl_ab);
+    let mid = md(&[6, 45], dnnl_f32, dnnl_ab);
     for engine in engines() {
         for alg in [Alg::Accurate, Alg::Log] {
             check_fwd(&engine, alg, &last, &last, 1, false, (None, None), None);
             check_bwd(&engine, alg, &last, &last, 1, false);
             check_fwd(&engine, alg, &first, &first, 0, false, (None, None), None);
+            check_fwd(&engine, alg, &mid, &mid, 1, false, (None, None), None);
+            check_bwd(&engine, alg, &mid, &mid, 1, false);
         }
     }
 }
