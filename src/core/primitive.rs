@@ -49,6 +49,10 @@ pub trait OpDesc: Send + Sync {
     fn query_f32(&self, _what: dnnl_query_t) -> Option<f32> {
         None
     }
+    /// An integer parameter (`dnnl_query_axis_s32`, ...).
+    fn query_s32(&self, _what: dnnl_query_t) -> Option<i32> {
+        None
+    }
     /// The auxiliary field of verbose lines (`alg:eltwise_relu alpha:0 beta:0`).
     fn verbose_aux(&self) -> String {
         String::new()

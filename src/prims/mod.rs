@@ -3,7 +3,9 @@
 //!
 //! Layer: uses `core` and `runtime`; `capi` calls in, nothing here calls back.
 
+pub mod binary;
 pub mod common;
 pub mod eltwise;
 pub mod inner_product;
 pub mod matmul;
+pub mod softmax;

@@ -278,6 +278,40 @@ dnnl_status_t dnnl_primitive_attr_set_zero_points_v2(dnnl_primitive_attr_t attr,
                                                      dnnl_data_type_t data_type,
                                                      int is_on_host);
 
+/// Creates a primitive descriptor for binary:
+/// `dst = op(scale0 * src0, scale1 * src1)` for the `dnnl_binary_*`
+/// algorithms but `select` (which needs `_v2`). Each dimension of
+/// `src0_desc` and `src1_desc` is `dst_desc`'s or 1 (broadcast), one of the
+/// two having `dst_desc`'s. `dst_desc` may be `any` (it takes `src0_desc`'s
+/// layout with its own data type, or `src1_desc`'s when src0 is broadcast).
+/// Attributes: scales of `DNNL_ARG_SRC_0` / `DNNL_ARG_SRC_1` (mask 0) and
+/// post-ops; others are `dnnl_unimplemented`. On success the caller owns
+/// `*primitive_desc` and releases it with `dnnl_primitive_desc_destroy`.
+DNNL_API
+dnnl_status_t dnnl_binary_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                dnnl_engine_t engine,
+                                                dnnl_alg_kind_t alg_kind,
+                                                const_dnnl_memory_desc_t src0_desc,
+                                                const_dnnl_memory_desc_t src1_desc,
+                                                const_dnnl_memory_desc_t dst_desc,
+                                                const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for binary with a third input:
+/// `dnnl_binary_select` computes `dst = src2 != 0 ? src0 : src1` (src2, the
+/// condition, has its own data type, and broadcasts like src1); the other
+/// algorithms take a NULL or zero `src2_desc`. Otherwise as
+/// `dnnl_binary_primitive_desc_create`. On success the caller owns
+/// `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_binary_primitive_desc_create_v2(dnnl_primitive_desc_t *primitive_desc,
+                                                   dnnl_engine_t engine,
+                                                   dnnl_alg_kind_t alg_kind,
+                                                   const_dnnl_memory_desc_t src0_desc,
+                                                   const_dnnl_memory_desc_t src1_desc,
+                                                   const_dnnl_memory_desc_t src2_desc,
+                                                   const_dnnl_memory_desc_t dst_desc,
+                                                   const_dnnl_primitive_attr_t attr);
+
 /// Creates a primitive descriptor for eltwise forward (`prop_kind`
 /// `dnnl_forward_training` or `dnnl_forward_inference`): `dst = f(src)` with
 /// the algorithm's `alpha` and `beta`. `dst_desc` may use `format_tag::any`
@@ -873,6 +907,41 @@ DNNL_API dnnl_status_t dnnl_get_primitive_cache_capacity(int *capacity);
 /// the new capacity are dropped). Overrides `ONEDNN_PRIMITIVE_CACHE_CAPACITY`.
 DNNL_API dnnl_status_t dnnl_set_primitive_cache_capacity(int capacity);
 
+/// Creates a primitive descriptor for softmax forward (`prop_kind`
+/// `dnnl_forward_training` or `dnnl_forward_inference`) along
+/// `softmax_axis`, with `alg_kind` `dnnl_softmax_accurate` or
+/// `dnnl_softmax_log`. `dst_desc` may be `any` (it takes `src_desc`'s
+/// layout). Attributes: scales of `DNNL_ARG_SRC` / `DNNL_ARG_DST` (mask 0)
+/// and post-ops; others are `dnnl_unimplemented`. On success the caller
+/// owns `*primitive_desc` and releases it with `dnnl_primitive_desc_destroy`.
+DNNL_API
+dnnl_status_t dnnl_softmax_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                         dnnl_engine_t engine,
+                                                         dnnl_prop_kind_t prop_kind,
+                                                         dnnl_alg_kind_t alg_kind,
+                                                         const_dnnl_memory_desc_t src_desc,
+                                                         const_dnnl_memory_desc_t dst_desc,
+                                                         int softmax_axis,
+                                                         const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for softmax backward along
+/// `softmax_axis` (execution arguments `DNNL_ARG_DST`, `DNNL_ARG_DIFF_DST`,
+/// `DNNL_ARG_DIFF_SRC`). `diff_src_desc` and `diff_dst_desc` may be `any`
+/// (they take `dst_desc`'s layout). `hint_fwd_pd` may be NULL (a non-NULL
+/// one must be a live handle); it does not change the result. Attributes
+/// other than the defaults are `dnnl_unimplemented`. On success the caller
+/// owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_softmax_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                          dnnl_engine_t engine,
+                                                          dnnl_alg_kind_t alg_kind,
+                                                          const_dnnl_memory_desc_t diff_src_desc,
+                                                          const_dnnl_memory_desc_t diff_dst_desc,
+                                                          const_dnnl_memory_desc_t dst_desc,
+                                                          int softmax_axis,
+                                                          const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                          const_dnnl_primitive_attr_t attr);
+
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API
 dnnl_status_t dnnl_reorder_primitive_desc_create(dnnl_primitive_desc_t *reorder_primitive_desc,
@@ -901,27 +970,6 @@ dnnl_status_t dnnl_sum_primitive_desc_create(dnnl_primitive_desc_t *sum_primitiv
                                              const float *scales,
                                              const const_dnnl_memory_desc_t *src_descs,
                                              const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_binary_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                dnnl_engine_t engine,
-                                                dnnl_alg_kind_t alg_kind,
-                                                const_dnnl_memory_desc_t src0_desc,
-                                                const_dnnl_memory_desc_t src1_desc,
-                                                const_dnnl_memory_desc_t dst_desc,
-                                                const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_binary_primitive_desc_create_v2(dnnl_primitive_desc_t *primitive_desc,
-                                                   dnnl_engine_t engine,
-                                                   dnnl_alg_kind_t alg_kind,
-                                                   const_dnnl_memory_desc_t src0_desc,
-                                                   const_dnnl_memory_desc_t src1_desc,
-                                                   const_dnnl_memory_desc_t src2_desc,
-                                                   const_dnnl_memory_desc_t dst_desc,
-                                                   const_dnnl_primitive_attr_t attr);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API
@@ -1036,29 +1084,6 @@ dnnl_status_t dnnl_shuffle_backward_primitive_desc_create(dnnl_primitive_desc_t 
                                                           const_dnnl_memory_desc_t diff_dst_desc,
                                                           int axis,
                                                           dnnl_dim_t group_size,
-                                                          const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                          const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_softmax_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                         dnnl_engine_t engine,
-                                                         dnnl_prop_kind_t prop_kind,
-                                                         dnnl_alg_kind_t alg_kind,
-                                                         const_dnnl_memory_desc_t src_desc,
-                                                         const_dnnl_memory_desc_t dst_desc,
-                                                         int softmax_axis,
-                                                         const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_softmax_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                          dnnl_engine_t engine,
-                                                          dnnl_alg_kind_t alg_kind,
-                                                          const_dnnl_memory_desc_t diff_src_desc,
-                                                          const_dnnl_memory_desc_t diff_dst_desc,
-                                                          const_dnnl_memory_desc_t dst_desc,
-                                                          int softmax_axis,
                                                           const_dnnl_primitive_desc_t hint_fwd_pd,
                                                           const_dnnl_primitive_attr_t attr);
 

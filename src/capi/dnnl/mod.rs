@@ -2,6 +2,7 @@
 
 pub mod attr;
 pub mod attr_quant;
+pub mod binary;
 pub mod eltwise;
 pub mod inner_product;
 pub mod matmul;
@@ -11,6 +12,7 @@ pub mod post_ops;
 pub mod primitive;
 pub mod primitive_desc;
 pub mod service;
+pub mod softmax;
 pub mod unimplemented;
 
 pub use attr::*;

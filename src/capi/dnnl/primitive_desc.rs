@@ -112,6 +112,9 @@ fn query(pd: &PrimitiveDesc, what: dnnl_query_t, index: c_int, result: *mut c_vo
             if let Some(value) = op.query_f32(what) {
                 return write(result, value);
             }
+            if let Some(value) = op.query_s32(what) {
+                return write(result, value as c_int);
+            }
             if let Some(md) = query_md(pd, what, index) {
                 return write::<const_dnnl_memory_desc_t>(
                     result,
@@ -178,7 +181,7 @@ pub unsafe extern "C" fn dnnl_primitive_desc_query_s32(
                 let _ = query(&pd, what, index, (&mut value as *mut c_int).cast());
                 value
             }
-            _ => 0,
+            _ => pd.op().query_s32(what).unwrap_or(0),
         }
     })
 }

@@ -56,35 +56,6 @@ pub unsafe extern "C" fn dnnl_sum_primitive_desc_create(
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_binary_primitive_desc_create(
-    primitive_desc: *mut dnnl_primitive_desc_t,
-    engine: dnnl_engine_t,
-    alg_kind: dnnl_alg_kind_t,
-    src0_desc: const_dnnl_memory_desc_t,
-    src1_desc: const_dnnl_memory_desc_t,
-    dst_desc: const_dnnl_memory_desc_t,
-    attr: const_dnnl_primitive_attr_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_binary_primitive_desc_create")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_binary_primitive_desc_create_v2(
-    primitive_desc: *mut dnnl_primitive_desc_t,
-    engine: dnnl_engine_t,
-    alg_kind: dnnl_alg_kind_t,
-    src0_desc: const_dnnl_memory_desc_t,
-    src1_desc: const_dnnl_memory_desc_t,
-    src2_desc: const_dnnl_memory_desc_t,
-    dst_desc: const_dnnl_memory_desc_t,
-    attr: const_dnnl_primitive_attr_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_binary_primitive_desc_create_v2")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_convolution_forward_primitive_desc_create(
     primitive_desc: *mut dnnl_primitive_desc_t,
     engine: dnnl_engine_t,
@@ -229,37 +200,6 @@ pub unsafe extern "C" fn dnnl_shuffle_backward_primitive_desc_create(
     attr: const_dnnl_primitive_attr_t,
 ) -> dnnl_status_t {
     boundary::unimplemented("dnnl_shuffle_backward_primitive_desc_create")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_softmax_forward_primitive_desc_create(
-    primitive_desc: *mut dnnl_primitive_desc_t,
-    engine: dnnl_engine_t,
-    prop_kind: dnnl_prop_kind_t,
-    alg_kind: dnnl_alg_kind_t,
-    src_desc: const_dnnl_memory_desc_t,
-    dst_desc: const_dnnl_memory_desc_t,
-    softmax_axis: c_int,
-    attr: const_dnnl_primitive_attr_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_softmax_forward_primitive_desc_create")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_softmax_backward_primitive_desc_create(
-    primitive_desc: *mut dnnl_primitive_desc_t,
-    engine: dnnl_engine_t,
-    alg_kind: dnnl_alg_kind_t,
-    diff_src_desc: const_dnnl_memory_desc_t,
-    diff_dst_desc: const_dnnl_memory_desc_t,
-    dst_desc: const_dnnl_memory_desc_t,
-    softmax_axis: c_int,
-    hint_fwd_pd: const_dnnl_primitive_desc_t,
-    attr: const_dnnl_primitive_attr_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_softmax_backward_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.

@@ -283,7 +283,7 @@ fn check_shape(md: &MemoryDesc, what: &str, reference: &MemoryDesc, ref_what: &s
 /// A descriptor with `reference`'s dimensions and element order (the same
 /// dimension order and inner blocks), dense, of type `dt`: how `any` is
 /// resolved. Without a reference (everything `any`), plain row-major.
-fn resolve_any(
+pub(crate) fn resolve_any(
     reference: Option<&MemoryDesc>,
     dims: &[i64],
     dt: dnnl_data_type_t,

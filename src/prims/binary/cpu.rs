@@ -1,0 +1,177 @@
+//! Binary on the CPU engine: two kernels over `host::Raw` element access.
+//!
+//! Layer: prims. The destination's walk (memory order) is split over the
+//! host's threads; each thread owns disjoint destination elements. The dense
+//! kernel indexes every tensor by the flat element number; the generic one
+//! maps each destination position to each input's (broadcast dimensions at
+//! 0). An input that overlaps the destination other than element for
+//! element (in-place with the same layout) is copied first.
+
+use std::ffi::CStr;
+use std::sync::Arc;
+
+use super::BinaryOp;
+use super::host::{self, Raw};
+use crate::abi::{DNNL_ARG_DST, DNNL_ARG_SRC_0, DNNL_ARG_SRC_1};
+use crate::core::engine::{Backend, Engine};
+use crate::core::error::{Error, Result};
+use crate::core::memory_desc::MAX_NDIMS;
+use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
+use crate::prims::common::buffers::Buffer;
+use crate::prims::common::layout::Walker;
+use crate::prims::common::parallel;
+use crate::runtime::ocl::Event;
+
+/// The fewest elements worth a thread of their own.
+const MIN_PER_THREAD: usize = 1 << 14;
+
+/// A binary implementation on the CPU engine.
+pub struct Candidate {
+    op: Arc<BinaryOp>,
+    dense: bool,
+}
+
+impl Candidate {
+    pub fn new(op: Arc<BinaryOp>, dense: bool) -> Candidate {
+        Candidate { op, dense }
+    }
+}
+
+impl ImplCandidate for Candidate {
+    fn name(&self) -> &'static CStr {
+        if self.dense {
+            c"cpu:binary_dense"
+        } else {
+            c"cpu:binary_generic"
+        }
+    }
+
+    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
+        if !matches!(engine.backend(), Backend::Cpu) {
+            return Err(Error::unimplemented("not a CPU engine"));
+        }
+        if self.dense && !self.op.is_dense() {
+            return Err(Error::unimplemented(
+                "broadcasting, padding, post-ops or different layouts",
+            ));
+        }
+        Ok(())
+    }
+
+    fn create(
+        &self,
+        _engine: &Arc<Engine>,
+        _op: &Arc<dyn OpDesc>,
+    ) -> Result<Arc<dyn Implementation>> {
+        Ok(Arc::new(CpuBinary {
+            op: self.op.clone(),
+            dense: self.dense,
+        }))
+    }
+}
+
+struct CpuBinary {
+    op: Arc<BinaryOp>,
+    dense: bool,
+}
+
+impl Implementation for CpuBinary {
+    fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        let op = &self.op;
+        let lo = op.out();
+        let out_buf = Buffer::of(ctx.arg(DNNL_ARG_DST)?)?;
+        let mut bufs = Vec::new();
+        for &arg in op.input_args() {
+            bufs.push(Buffer::of(ctx.arg(arg)?)?);
+        }
+        let [s0, s1] = op.scales();
+        let scales = [
+            host::scale(ctx, DNNL_ARG_SRC_0, s0)?,
+            host::scale(ctx, DNNL_ARG_SRC_1, s1)?,
+        ];
+        if lo.padded_nelems() == 0 {
+            return Ok(None);
+        }
+        let out = Raw::of(&out_buf, lo, "dst")?;
+        let mut copies = Vec::new();
+        let mut ins = Vec::new();
+        for (k, l) in op.inputs_layouts().iter().enumerate() {
+            let raw = Raw::of(&bufs[k], l, "input")?;
+            if host::must_copy(&raw, l, &out, lo) {
+                copies.push(host::copy(&raw, l));
+                ins.push((k, None));
+            } else {
+                ins.push((k, Some(raw)));
+            }
+        }
+        let mut copied = copies.iter();
+        let raws: Vec<Raw> = ins
+            .iter()
+            .map(|&(k, r)| {
+                r.unwrap_or_else(|| {
+                    let bytes = copied.next().map_or(&[][..], |c| c.as_slice());
+                    Raw::over(bytes, op.inputs_layouts()[k].elem)
+                })
+            })
+            .collect();
+        let post = op.post_ops().bind(ctx)?;
+        let sum = op.post_ops().sum_elem(lo.elem).map(|e| out.with_elem(e));
+        let alg = op.alg();
+        let layouts = op.inputs_layouts();
+        let third = raws.len() > 2;
+        if self.dense {
+            let n = lo.nelems() as usize;
+            parallel::run_all(parallel::split(n, MIN_PER_THREAD), |range| {
+                for i in range {
+                    let i = i as i64;
+                    let a = raws[0].load(layouts[0].offset0 + i) * scales[0];
+                    let b = raws[1].load(layouts[1].offset0 + i) * scales[1];
+                    let c = if third {
+                        raws[2].load(layouts[2].offset0 + i)
+                    } else {
+                        0.0
+                    };
+                    out.store(lo.offset0 + i, alg.apply(a, b, c));
+                }
+            });
+            return Ok(None);
+        }
+        let walker = Walker::new(lo);
+        let total = walker.total() as usize;
+        let ranges = if lo.is_non_overlapping() {
+            parallel::split(total, MIN_PER_THREAD)
+        } else {
+            std::iter::once(0..total).collect()
+        };
+        let ndims = lo.ndims;
+        parallel::run_all(ranges, |range| {
+            let mut p = [0i64; MAX_NDIMS];
+            let mut logical = [0i64; MAX_NDIMS];
+            let mut q = [0i64; MAX_NDIMS];
+            for t in range {
+                let off = walker.at(t as i64, &mut p) + lo.offset0;
+                let mut inside = true;
+                for d in 0..ndims {
+                    logical[d] = p[d] - lo.padded_offsets[d];
+                    inside &= (0..lo.dims[d]).contains(&logical[d]);
+                }
+                if !inside {
+                    out.store(off, 0.0);
+                    continue;
+                }
+                let mut v = [0f32; 3];
+                for (k, l) in layouts.iter().enumerate() {
+                    for d in 0..ndims {
+                        let x = if l.dims[d] == 1 { 0 } else { logical[d] };
+                        q[d] = x + l.padded_offsets[d];
+                    }
+                    v[k] = raws[k].load(l.offset(&q));
+                }
+                let r = alg.apply(v[0] * scales[0], v[1] * scales[1], v[2]);
+                let old = sum.map_or(0.0, |s| s.load(off));
+                out.store(off, post.apply(r, old, &logical[..ndims]));
+            }
+        });
+        Ok(None)
+    }
+}

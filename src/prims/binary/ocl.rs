@@ -1,0 +1,296 @@
+//! Binary on OpenCL engines: builds `binary.cl` specialised for one op and
+//! enqueues it.
+//!
+//! Layer: prims, over `core` and `runtime::ocl`. Two kernels:
+//! - `binary_dense` (`ocl:binary_dense_vec4`): one dense layout, no
+//!   broadcasting; a work-item computes one float4 (unaligned vector
+//!   accesses, so sub-memory offsets need no second build). Algorithm,
+//!   types and scales are baked in; sizes and offsets are arguments, so one
+//!   program serves every shape.
+//! - `binary_generic` (`ocl:binary_generic`): any layouts and broadcasting;
+//!   one work-item per padded dst element in memory order; shapes, strides
+//!   and offsets are baked in with `-D` (constants, so divisions fold).
+
+use std::ffi::CStr;
+use std::sync::Arc;
+
+use super::BinaryOp;
+use crate::abi::{DNNL_ARG_ATTR_SCALES, DNNL_ARG_DST, DNNL_ARG_SRC_0, DNNL_ARG_SRC_1};
+use crate::core::engine::{Backend, Engine};
+use crate::core::error::{Error, Result};
+use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
+use crate::core::stream::StreamBackend;
+use crate::prims::common::binary_alg;
+use crate::prims::common::buffers::Buffer;
+use crate::prims::common::layout::{Layout, Walker};
+use crate::runtime::ocl::{Event, Kernel, KernelArg};
+
+/// Work-group size (lowered to what the kernel allows).
+const LOCAL: usize = 256;
+
+/// The kernels' source: element types, the formulas, the post-ops prelude,
+/// then `binary.cl`.
+fn source(op: &BinaryOp) -> String {
+    format!(
+        "{}{}{}{}",
+        include_str!("../common/types.cl"),
+        binary_alg::CL_SOURCE,
+        op.post_ops().cl_source(),
+        include_str!("binary.cl")
+    )
+}
+
+/// A binary implementation on OpenCL engines.
+pub struct Candidate {
+    op: Arc<BinaryOp>,
+    dense: bool,
+}
+
+impl Candidate {
+    pub fn new(op: Arc<BinaryOp>, dense: bool) -> Candidate {
+        Candidate { op, dense }
+    }
+}
+
+impl ImplCandidate for Candidate {
+    fn name(&self) -> &'static CStr {
+        if self.dense {
+            c"ocl:binary_dense_vec4"
+        } else {
+            c"ocl:binary_generic"
+        }
+    }
+
+    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
+        if !matches!(engine.backend(), Backend::Ocl(_)) {
+            return Err(Error::unimplemented("not an OpenCL engine"));
+        }
+        if self.dense && !self.op.is_dense() {
+            return Err(Error::unimplemented(
+                "broadcasting, padding, post-ops or different layouts",
+            ));
+        }
+        Ok(())
+    }
+
+    fn create(
+        &self,
+        engine: &Arc<Engine>,
+        _op: &Arc<dyn OpDesc>,
+    ) -> Result<Arc<dyn Implementation>> {
+        let ocl = engine.ocl("binary")?;
+        let op = self.op.clone();
+        let (options, name) = if self.dense {
+            (common_options(&op), "binary_dense")
+        } else {
+            (generic_options(&op), "binary_generic")
+        };
+        let kernel = ocl.kernel(&source(&op), &options, name)?;
+        let local = kernel.work_group_size(ocl.device())?.clamp(1, LOCAL);
+        Ok(Arc::new(OclBinary {
+            op,
+            dense: self.dense,
+            kernel,
+            local,
+        }))
+    }
+}
+
+fn common_options(op: &BinaryOp) -> String {
+    let l = op.inputs_layouts();
+    let [s0, s1] = op.scales();
+    let mut o = format!(
+        "-DALG={} -DA_DT={} -DB_DT={} -DD_DT={} -DSCALE0={} -DSCALE1={}",
+        op.alg().cl_id(),
+        l[0].elem.cl_name(),
+        l[1].elem.cl_name(),
+        op.out().elem.cl_name(),
+        u8::from(s0),
+        u8::from(s1)
+    );
+    if let Some(c) = l.get(2) {
+        o += &format!(" -DHAS_C=1 -DC_DT={}", c.elem.cl_name());
+    }
+    o
+}
+
+/// The generic kernel's options: dst's walk and every offset as expressions
+/// of the work-item index `t`.
+fn generic_options(op: &BinaryOp) -> String {
+    let out = op.out();
+    let walker = Walker::new(out);
+    let mut opts = common_options(op);
+    opts += &format!(" -DTOTAL={} -DNDIMS={}", walker.total(), out.ndims.max(1));
+    let index = |i: usize| {
+        let lp = walker.loops()[i];
+        let div = walker.div(i);
+        let q = if div == 1 {
+            "t".to_string()
+        } else {
+            format!("(t/{div})")
+        };
+        if i == 0 {
+            q
+        } else {
+            format!("({q}%{})", lp.size)
+        }
+    };
+    let mut d_off = vec![out.offset0.to_string()];
+    let mut pos = vec![Vec::new(); out.ndims];
+    for (i, lp) in walker.loops().iter().enumerate() {
+        d_off.push(format!("{}*{}", index(i), lp.stride));
+        pos[lp.dim].push(format!("{}*{}", index(i), lp.unit));
+    }
+    for (d, terms) in pos.iter().enumerate() {
+        let expr = if terms.is_empty() {
+            "0".to_string()
+        } else {
+            terms.join("+")
+        };
+        opts += &format!(" -DP{d}=({expr})");
+    }
+    opts += &format!(" -DD_OFF=({})", d_off.join("+"));
+    // Inputs: the same logical position in their own padding, broadcast
+    // dimensions at 0.
+    let input_off = |layout: &Layout| {
+        layout.cl_offset_expr(&|d: usize| {
+            if layout.dims[d] == 1 {
+                layout.padded_offsets[d].to_string()
+            } else {
+                let shift = layout.padded_offsets[d] - out.padded_offsets[d];
+                if shift == 0 {
+                    format!("p{d}")
+                } else {
+                    format!("(p{d}+({shift}))")
+                }
+            }
+        })
+    };
+    for (layout, name) in op.inputs_layouts().iter().zip(["A_OFF", "B_OFF", "C_OFF"]) {
+        opts += &format!(" -D{name}={}", input_off(layout));
+    }
+    let lpos: Vec<String> = (0..out.ndims)
+        .map(|d| {
+            if out.padded_offsets[d] == 0 {
+                format!("p{d}")
+            } else {
+                format!("p{d}-{}", out.padded_offsets[d])
+            }
+        })
+        .collect();
+    opts += &format!(
+        " -DLPOS={}",
+        if lpos.is_empty() {
+            "0".to_string()
+        } else {
+            lpos.join(",")
+        }
+    );
+    let bounds: Vec<String> = (0..out.ndims)
+        .filter(|&d| out.padded_dims[d] != out.dims[d] || out.padded_offsets[d] != 0)
+        .map(|d| {
+            let (lo, hi) = (out.padded_offsets[d], out.padded_offsets[d] + out.dims[d]);
+            if lo == 0 {
+                format!("(p{d}<{hi})")
+            } else {
+                format!("(p{d}>={lo}&&p{d}<{hi})")
+            }
+        })
+        .collect();
+    if !bounds.is_empty() {
+        opts += &format!(" -DINB=({})", bounds.join("&&"));
+    }
+    opts
+}
+
+/// The implementation; it holds no engine (see eltwise's).
+struct OclBinary {
+    op: Arc<BinaryOp>,
+    dense: bool,
+    kernel: Kernel,
+    local: usize,
+}
+
+/// Rounds `n` up to a multiple of `m`.
+fn round_up(n: usize, m: usize) -> usize {
+    n.div_ceil(m) * m
+}
+
+impl Implementation for OclBinary {
+    fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        let op = &self.op;
+        let StreamBackend::Ocl(queue) = ctx.stream.backend() else {
+            return Err(Error::invalid("an OpenCL primitive needs an OpenCL stream"));
+        };
+        let queue = queue.queue();
+        let layouts = op.inputs_layouts();
+        let mut ins = Vec::new();
+        for &arg in op.input_args() {
+            ins.push(Buffer::of(ctx.arg(arg)?)?);
+        }
+        let out = Buffer::of(ctx.arg(DNNL_ARG_DST)?)?;
+        let [s0, s1] = op.scales();
+        let scale = |arg: i32, on: bool| -> Result<Buffer> {
+            if !on {
+                return Ok(Buffer::None);
+            }
+            let b = Buffer::of(ctx.arg(DNNL_ARG_ATTR_SCALES | arg)?)?;
+            b.check_holds(4, "scale")?;
+            Ok(b)
+        };
+        let scales = [scale(DNNL_ARG_SRC_0, s0)?, scale(DNNL_ARG_SRC_1, s1)?];
+        let lo = op.out();
+        if lo.padded_nelems() == 0 {
+            return Ok(Some(queue.marker(ctx.deps)?));
+        }
+        for (b, l) in ins.iter().zip(layouts) {
+            b.check_holds(l.byte_range().1, "input")?;
+        }
+        out.check_holds(lo.byte_range().1, "dst")?;
+        let none = Buffer::None;
+        let c = ins.get(2).unwrap_or(&none);
+        let mut args = Vec::new();
+        let event = if self.dense {
+            let n = lo.nelems() as usize;
+            for (b, l) in [(&ins[0], &layouts[0]), (&ins[1], &layouts[1])] {
+                args.push(b.kernel_arg()?);
+                args.push(KernelArg::I64(l.offset0));
+            }
+            args.push(c.kernel_arg()?);
+            args.push(KernelArg::I64(layouts.get(2).map_or(0, |l| l.offset0)));
+            args.push(out.kernel_arg()?);
+            args.push(KernelArg::I64(lo.offset0));
+            args.push(KernelArg::U64(n as u64));
+            args.push(scales[0].kernel_arg()?);
+            args.push(scales[1].kernel_arg()?);
+            let global = round_up((n / 4).max(n % 4).max(1), self.local);
+            queue.enqueue_kernel(
+                &self.kernel,
+                &args,
+                &[global],
+                Some(&[self.local]),
+                ctx.deps,
+            )?
+        } else {
+            let post = op.post_ops().cl_buffers(ctx)?;
+            args.push(ins[0].kernel_arg()?);
+            args.push(ins[1].kernel_arg()?);
+            args.push(c.kernel_arg()?);
+            args.push(out.kernel_arg()?);
+            args.push(scales[0].kernel_arg()?);
+            args.push(scales[1].kernel_arg()?);
+            for b in &post {
+                args.push(b.kernel_arg()?);
+            }
+            let global = round_up(lo.padded_nelems() as usize, self.local);
+            queue.enqueue_kernel(
+                &self.kernel,
+                &args,
+                &[global],
+                Some(&[self.local]),
+                ctx.deps,
+            )?
+        };
+        Ok(Some(event))
+    }
+}

@@ -1,0 +1,199 @@
+//! Softmax on the CPU engine: rows split over the host's threads.
+//!
+//! Layer: prims. Each row (a position of every dimension but the axis) is
+//! gathered into `f32`, computed, and stored through `binary::host::Raw`
+//! one element at a time, so rows on different threads never share a view.
+//! An input that overlaps the output other than element for element is
+//! copied first (in-place with the same layout reads each row before it
+//! writes it).
+
+use std::ffi::CStr;
+use std::sync::Arc;
+
+use super::{Alg, Rows, SoftmaxOp};
+use crate::abi::{DNNL_ARG_DST, DNNL_ARG_SRC};
+use crate::core::engine::{Backend, Engine};
+use crate::core::error::{Error, Result};
+use crate::core::memory_desc::MAX_NDIMS;
+use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
+use crate::prims::binary::host::{self, Raw};
+use crate::prims::common::buffers::Buffer;
+use crate::prims::common::parallel;
+use crate::runtime::ocl::Event;
+
+/// A softmax implementation on the CPU engine.
+pub struct Candidate {
+    pub op: Arc<SoftmaxOp>,
+}
+
+impl ImplCandidate for Candidate {
+    fn name(&self) -> &'static CStr {
+        c"cpu:softmax_rows"
+    }
+
+    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
+        if !matches!(engine.backend(), Backend::Cpu) {
+            return Err(Error::unimplemented("not a CPU engine"));
+        }
+        Ok(())
+    }
+
+    fn create(
+        &self,
+        _engine: &Arc<Engine>,
+        _op: &Arc<dyn OpDesc>,
+    ) -> Result<Arc<dyn Implementation>> {
+        Ok(Arc::new(CpuSoftmax {
+            op: self.op.clone(),
+        }))
+    }
+}
+
+struct CpuSoftmax {
+    op: Arc<SoftmaxOp>,
+}
+
+/// Forward over one row, in place in `v`.
+pub fn forward_row(alg: Alg, v: &mut [f32]) {
+    let max = v.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x));
+    let mut sum = 0f32;
+    for x in v.iter_mut() {
+        *x -= max;
+        sum += x.exp();
+    }
+    match alg {
+        Alg::Accurate => {
+            for x in v.iter_mut() {
+                *x = x.exp() / sum;
+            }
+        }
+        Alg::Log => {
+            let l = sum.ln();
+            for x in v.iter_mut() {
+                *x -= l;
+            }
+        }
+    }
+}
+
+/// Backward over one row: `dd` (diff_dst) becomes diff_src; `y` is dst.
+pub fn backward_row(alg: Alg, y: &[f32], dd: &mut [f32]) {
+    match alg {
+        Alg::Accurate => {
+            let s: f32 = y.iter().zip(dd.iter()).map(|(a, b)| a * b).sum();
+            for (d, &yy) in dd.iter_mut().zip(y) {
+                *d = yy * (*d - s);
+            }
+        }
+        Alg::Log => {
+            let s: f32 = dd.iter().sum();
+            for (d, &yy) in dd.iter_mut().zip(y) {
+                *d -= yy.exp() * s;
+            }
+        }
+    }
+}
+
+impl Implementation for CpuSoftmax {
+    fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        let op = &self.op;
+        let lo = op.out_layout();
+        let out_buf = Buffer::of(ctx.arg(op.out_arg())?)?;
+        let mut bufs = Vec::new();
+        for arg in op.input_args() {
+            bufs.push(Buffer::of(ctx.arg(arg)?)?);
+        }
+        let [s_src, s_dst] = op.scales();
+        let src_scale = host::scale(ctx, DNNL_ARG_SRC, s_src)?;
+        let dst_scale = host::scale(ctx, DNNL_ARG_DST, s_dst)?;
+        if lo.padded_nelems() == 0 {
+            return Ok(None);
+        }
+        let out = Raw::of(&out_buf, lo, "output")?;
+        let layouts = op.in_layouts();
+        let mut copies = Vec::new();
+        for (k, l) in layouts.iter().enumerate() {
+            let raw = Raw::of(&bufs[k], l, "input")?;
+            copies.push(host::must_copy(&raw, l, &out, lo).then(|| host::copy(&raw, l)));
+        }
+        let raws: Vec<Raw> = layouts
+            .iter()
+            .enumerate()
+            .map(|(k, l)| match &copies[k] {
+                Some(c) => Ok(Raw::over(c, l.elem)),
+                None => Raw::of(&bufs[k], l, "input"),
+            })
+            .collect::<Result<_>>()?;
+        let post = op.post_ops().bind(ctx)?;
+        let sum = op.post_ops().sum_elem(lo.elem).map(|e| out.with_elem(e));
+        let axis = op.axis();
+        let rows = Rows::of(lo, axis);
+        let len = lo.dims[axis] as usize;
+        let (lo_ax, padded_ax) = (lo.padded_offsets[axis], lo.padded_dims[axis]);
+        let ndims = lo.ndims;
+        let per_thread = (1usize << 14).div_ceil(padded_ax.max(1) as usize);
+        let ranges = if lo.is_non_overlapping() {
+            parallel::split(rows.count as usize, per_thread)
+        } else {
+            std::iter::once(0..rows.count as usize).collect()
+        };
+        let alg = op.alg();
+        let backward = op.is_backward();
+        parallel::run_all(ranges, |range| {
+            let mut p = [0i64; MAX_NDIMS];
+            let mut q = [0i64; MAX_NDIMS];
+            let mut logical = [0i64; MAX_NDIMS];
+            let mut a = vec![0f32; len];
+            let mut b = vec![0f32; len];
+            for r in range {
+                let r = r as i64;
+                let mut inside = true;
+                for &(d, size, div) in &rows.dims {
+                    p[d] = r / div % size;
+                    logical[d] = p[d] - lo.padded_offsets[d];
+                    inside &= (0..lo.dims[d]).contains(&logical[d]);
+                }
+                if !inside {
+                    for i in 0..padded_ax {
+                        p[axis] = i;
+                        out.store(lo.offset(&p), 0.0);
+                    }
+                    continue;
+                }
+                for (k, l) in layouts.iter().enumerate() {
+                    let buf = if k == 0 { &mut a } else { &mut b };
+                    for d in 0..ndims {
+                        q[d] = logical[d] + l.padded_offsets[d];
+                    }
+                    for (i, x) in buf.iter_mut().enumerate() {
+                        q[axis] = i as i64 + l.padded_offsets[axis];
+                        *x = raws[k].load(l.offset(&q));
+                    }
+                }
+                if backward {
+                    backward_row(alg, &a, &mut b);
+                    a.copy_from_slice(&b);
+                } else {
+                    forward_row(alg, &mut a);
+                }
+                for i in 0..padded_ax {
+                    p[axis] = i;
+                    let off = lo.offset(&p);
+                    let j = i - lo_ax;
+                    if !(0..len as i64).contains(&j) {
+                        out.store(off, 0.0);
+                        continue;
+                    }
+                    let mut v = a[j as usize];
+                    if !backward {
+                        logical[axis] = j;
+                        let old = sum.map_or(0.0, |s| s.load(off));
+                        v = post.apply(v * src_scale, old, &logical[..ndims]) / dst_scale;
+                    }
+                    out.store(off, v);
+                }
+            }
+        });
+        Ok(None)
+    }
+}
