@@ -4,4 +4,7 @@
 //! Layer: uses `core` and `runtime`; `capi` calls in, nothing here calls back.
 
 pub mod common;
+pub mod concat;
 pub mod eltwise;
+pub mod reorder;
+pub mod sum;

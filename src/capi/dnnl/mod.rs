@@ -8,7 +8,9 @@ pub mod memory_desc;
 pub mod post_ops;
 pub mod primitive;
 pub mod primitive_desc;
+pub mod reorder;
 pub mod service;
+pub mod sum_concat;
 pub mod unimplemented;
 
 pub use attr::*;
@@ -19,5 +21,7 @@ pub use memory_desc::*;
 pub use post_ops::*;
 pub use primitive::*;
 pub use primitive_desc::*;
+pub use reorder::*;
 pub use service::*;
+pub use sum_concat::*;
 pub use unimplemented::*;
