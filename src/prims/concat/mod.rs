@@ -157,6 +157,7 @@ impl ConcatOp {
                 dst_arg: DNNL_ARG_DST,
                 dst: dl,
                 passes,
+                scratch: None,
             }),
             key,
         })

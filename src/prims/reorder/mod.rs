@@ -250,6 +250,7 @@ impl ReorderOp {
             dst_arg: DNNL_ARG_DST,
             dst: dl,
             passes: vec![pass],
+            scratch: None,
         });
         let key = format!("reorder,{cross},{src:?},{dst:?},{key}");
         Ok(ReorderOp {

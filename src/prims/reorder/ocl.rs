@@ -18,7 +18,7 @@
 use std::ffi::CStr;
 use std::sync::Arc;
 
-use super::plan::{Pass, Plan, QuantArg, plan_inputs, run_host};
+use super::plan::{Pass, Plan, QuantArg, SCRATCH_ARG, plan_inputs, run_host};
 use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
@@ -171,19 +171,30 @@ fn find(buffers: &[(i32, Buffer)], arg: i32) -> Result<&Buffer> {
 /// Enqueues every pass of `plan` with `kernel`.
 fn enqueue_plan(plan: &Plan, kernel: &Kernel, local: usize, ctx: &ExecContext) -> Result<Event> {
     let queue = ocl_queue(ctx)?;
-    let bufs = buffers(plan, ctx)?;
-    let dst = find(&bufs, plan.dst_arg)?;
+    let mut bufs = buffers(plan, ctx)?;
+    if let Some(l) = &plan.scratch {
+        if l.padded_nelems() > 0 {
+            let ocl = ctx.stream.engine().ocl("reorder")?;
+            let mem = crate::runtime::ocl::Mem::create(ocl.context(), l.byte_range().1)?;
+            bufs.push((SCRATCH_ARG, Buffer::Mem(mem)));
+        }
+    }
     let mut last: Option<Event> = None;
     if plan.dst.padded_nelems() > 0 {
         for pass in plan.passes.iter().filter(|p| p.total > 0) {
+            let (tgt, tgt_arg) = match (&plan.scratch, pass.to_scratch) {
+                (Some(l), true) => (l, SCRATCH_ARG),
+                _ => (&plan.dst, plan.dst_arg),
+            };
+            let dst = find(&bufs, tgt_arg)?;
             let null = Buffer::None;
             let (src, src_lay) = match &pass.src {
                 Some((arg, l)) => (find(&bufs, *arg)?, lay_bytes(l, &pass.shift)),
-                None => (&null, lay_bytes(&plan.dst, &[0; MAXD])),
+                None => (&null, lay_bytes(tgt, &[0; MAXD])),
             };
             let sdt = pass.src.as_ref().map_or(0, |(_, l)| elem_code(l.elem));
-            let dst_lay = lay_bytes(&plan.dst, &[0; MAXD]);
-            let walk = walk_bytes(pass, &plan.dst);
+            let dst_lay = lay_bytes(tgt, &[0; MAXD]);
+            let walk = walk_bytes(pass, tgt);
             let q = pass.quant;
             let mut flags = 0;
             let mut quant = Vec::new();
@@ -205,7 +216,7 @@ fn enqueue_plan(plan: &Plan, kernel: &Kernel, local: usize, ctx: &ExecContext) -
                 KernelArg::I32(sdt),
                 dst.kernel_arg()?,
                 KernelArg::Bytes(&dst_lay),
-                KernelArg::I32(elem_code(plan.dst.elem)),
+                KernelArg::I32(elem_code(tgt.elem)),
                 KernelArg::Bytes(&walk),
                 KernelArg::F32(pass.alpha),
                 KernelArg::F32(pass.beta),
@@ -304,6 +315,7 @@ pub fn is_plain_copy(plan: &Plan) -> bool {
         && pass.alpha == 1.0
         && pass.beta == 0.0
         && pass.quant == Default::default()
+        && plan.scratch.is_none()
 }
 
 impl ImplCandidate for Copy {

@@ -63,7 +63,12 @@ pub struct Pass {
     /// Leave positions inside the logical tensor alone (padding fill only).
     pub skip_inside: bool,
     pub quant: Quant,
+    /// Write the plan's f32 scratch tensor instead of the destination.
+    pub to_scratch: bool,
 }
+
+/// The argument number passes read the scratch tensor by (no `DNNL_ARG_*`).
+pub const SCRATCH_ARG: i32 = -1;
 
 /// Everything an implementation executes: the destination and the passes,
 /// run in order.
@@ -72,6 +77,10 @@ pub struct Plan {
     pub dst_arg: i32,
     pub dst: Layout,
     pub passes: Vec<Pass>,
+    /// An f32 tensor with the destination's dimensions that passes with
+    /// `to_scratch` accumulate in (allocated per execution), read back as
+    /// [`SCRATCH_ARG`].
+    pub scratch: Option<Layout>,
 }
 
 impl Pass {
@@ -94,6 +103,7 @@ impl Pass {
             beta: 0.0,
             skip_inside: false,
             quant: Quant::default(),
+            to_scratch: false,
         }
     }
 
@@ -138,6 +148,7 @@ impl Pass {
             beta: 0.0,
             skip_inside: false,
             quant: Quant::default(),
+            to_scratch: false,
         }
     }
 }
@@ -212,10 +223,23 @@ pub fn run_host(plan: &Plan, addr: &dyn Fn(i32) -> Result<usize>) -> Result<()> 
         return Err(Error::invalid("the destination memory has a NULL data handle"));
     }
     let dims = dst.dims();
+    let mut scratch_buf = Vec::<u64>::new();
+    let scratch_addr = match &plan.scratch {
+        Some(l) => {
+            scratch_buf.resize(l.byte_range().1.div_ceil(8), 0);
+            scratch_buf.as_mut_ptr() as usize
+        }
+        None => 0,
+    };
+    let addr = |arg: i32| if arg == SCRATCH_ARG { Ok(scratch_addr) } else { addr(arg) };
     for pass in &plan.passes {
         if pass.total == 0 {
             continue;
         }
+        let (dst, dst_addr) = match (&plan.scratch, pass.to_scratch) {
+            (Some(l), true) => (l, scratch_addr),
+            _ => (&plan.dst, dst_addr),
+        };
         let src = match &pass.src {
             Some((arg, layout)) => {
                 let a = addr(*arg)?;
@@ -311,7 +335,7 @@ pub fn plan_inputs(plan: &Plan) -> Vec<(i32, usize)> {
     let mut out = Vec::new();
     for pass in &plan.passes {
         if let Some((arg, l)) = &pass.src {
-            if pass.total > 0 {
+            if pass.total > 0 && *arg != SCRATCH_ARG {
                 out.push((*arg, l.byte_range().1));
             }
         }

@@ -6,9 +6,10 @@
 //! [`Plan`](crate::prims::reorder::plan::Plan) of one pass per source (the
 //! first writes `scales[0] * src_0`, each next one adds `scales[i] * src_i`
 //! to the destination), executed by `cpu:sum`, `ocl:sum_copy` (one source,
-//! scale 1, same type and dense layout) or `ocl:sum_generic`. The running
-//! sum is kept in the destination's type (as upstream's per-source GPU
-//! kernels do): a low-precision destination rounds after every source.
+//! scale 1, same type and dense layout) or `ocl:sum_generic`. With more
+//! than one source and a destination other than f32, the running sum is
+//! kept in an f32 scratch tensor (allocated per execution) and converted to
+//! the destination by a last pass, so it rounds once.
 //!
 //! The destination: a NULL `dst_desc`, or one with `format_tag::any`, is
 //! resolved from source 0: its dimensions, its layout (the same order of
@@ -22,7 +23,8 @@ use crate::core::attr::PrimitiveAttr;
 use crate::core::error::{Error, Result};
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::{ImplCandidate, OpDesc};
-use crate::prims::reorder::plan::{Pass, Plan};
+use crate::prims::common::layout::Layout;
+use crate::prims::reorder::plan::{Pass, Plan, SCRATCH_ARG};
 use crate::prims::reorder::{check_md, plan_candidates, resolve_like};
 
 #[cfg(test)]
@@ -94,16 +96,30 @@ impl SumOp {
             _ => resolve_like(src0, src0.dims(), src0.data_type())?,
         };
         let dl = check_md(&dst, "dst")?;
-        let passes = layouts
+        // More than one source into a destination other than f32: the sum
+        // runs in an f32 scratch tensor of the destination's layout.
+        let scratch = if layouts.len() > 1 && dst.data_type() != dnnl_f32 {
+            let md = resolve_like(&dst, dst.dims(), dnnl_f32)
+                .or_else(|_| MemoryDesc::with_strides(dst.dims(), dnnl_f32, None))?;
+            Some(Layout::new(&md)?)
+        } else {
+            None
+        };
+        let target = scratch.as_ref().unwrap_or(&dl);
+        let mut passes: Vec<Pass> = layouts
             .iter()
             .enumerate()
             .map(|(i, l)| {
-                let mut p = Pass::full(&dl, Some((DNNL_ARG_MULTIPLE_SRC + i as i32, l)));
+                let mut p = Pass::full(target, Some((DNNL_ARG_MULTIPLE_SRC + i as i32, l)));
                 p.alpha = scales[i];
                 p.beta = if i == 0 { 0.0 } else { 1.0 };
+                p.to_scratch = scratch.is_some();
                 p
             })
             .collect();
+        if let Some(s) = &scratch {
+            passes.push(Pass::full(&dl, Some((SCRATCH_ARG, s))));
+        }
         let key = format!(
             "sum,{:?},{srcs:?},{dst:?}",
             scales.iter().map(|s| s.to_bits()).collect::<Vec<_>>()
@@ -115,6 +131,7 @@ impl SumOp {
                 dst_arg: DNNL_ARG_DST,
                 dst: dl,
                 passes,
+                scratch,
             }),
             key,
         })
