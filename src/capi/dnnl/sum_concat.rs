@@ -21,14 +21,18 @@ use crate::prims::sum::{self, SumOp};
 /// The `n` source descriptors behind `src_descs`.
 fn sources(n: c_int, src_descs: *const const_dnnl_memory_desc_t) -> Result<Vec<MemoryDesc>> {
     if n <= 0 {
-        return Err(Error::invalid(format!("{n} sources: at least one is needed")));
+        return Err(Error::invalid(format!(
+            "{n} sources: at least one is needed"
+        )));
     }
     if src_descs.is_null() {
         return Err(Error::invalid("src_descs is NULL"));
     }
     // SAFETY: the caller passes an array of `n` descriptors.
     let mds = unsafe { std::slice::from_raw_parts(src_descs, n as usize) };
-    mds.iter().map(|&md| Ok((*resolve_md(md)?).clone())).collect()
+    mds.iter()
+        .map(|&md| Ok((*resolve_md(md)?).clone()))
+        .collect()
 }
 
 /// The destination descriptor, or `None` for NULL.

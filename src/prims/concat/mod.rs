@@ -66,9 +66,7 @@ impl ConcatOp {
         for (i, s) in srcs.iter().enumerate() {
             let what = format!("src_{i}");
             let l = check_md(s, &what)?;
-            if s.ndims() != n
-                || (0..n).any(|d| d != a && s.dims()[d] != src0.dims()[d])
-            {
+            if s.ndims() != n || (0..n).any(|d| d != a && s.dims()[d] != src0.dims()[d]) {
                 return Err(Error::invalid(format!(
                     "dimensions of {what} {:?} are inconsistent with src_0 {:?} outside dimension {axis}",
                     s.dims(),
@@ -123,7 +121,9 @@ impl ConcatOp {
             }
             Some(d) if d.is_any_format() => {
                 if d.ndims() != n || d.dims() != &dims[..] {
-                    return Err(Error::invalid("dst dimensions are not the concatenated ones"));
+                    return Err(Error::invalid(
+                        "dst dimensions are not the concatenated ones",
+                    ));
                 }
                 let dt = if d.data_type() == dnnl_data_type_undef {
                     src0.data_type()

@@ -42,8 +42,8 @@ pub(crate) mod testutil;
 use std::sync::Arc;
 
 use crate::abi::*;
-use crate::core::attr::PrimitiveAttr;
 use crate::core::attr::PostOp;
+use crate::core::attr::PrimitiveAttr;
 use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
 use crate::core::memory_desc::{Format, MemoryDesc};
@@ -67,10 +67,14 @@ pub struct ReorderOp {
 /// blocked (not `any`), no run-time values, a supported type.
 pub(crate) fn check_md(md: &MemoryDesc, what: &str) -> Result<Layout> {
     if md.is_zero() {
-        return Err(Error::invalid(format!("the {what} memory descriptor has no dimensions")));
+        return Err(Error::invalid(format!(
+            "the {what} memory descriptor has no dimensions"
+        )));
     }
     if md.is_any_format() {
-        return Err(Error::invalid(format!("unsupported format tag for {what}: any")));
+        return Err(Error::invalid(format!(
+            "unsupported format tag for {what}: any"
+        )));
     }
     if md.has_runtime_dims_or_strides() {
         return Err(Error::unimplemented(format!(
@@ -140,7 +144,11 @@ fn quant_arg(
     ndims: usize,
     what: &str,
 ) -> Result<QuantArg> {
-    let want = if base == DNNL_ARG_ATTR_SCALES { dnnl_f32 } else { dnnl_s32 };
+    let want = if base == DNNL_ARG_ATTR_SCALES {
+        dnnl_f32
+    } else {
+        dnnl_s32
+    };
     if spec.data_type != want || spec.groups.is_some() || spec.on_host {
         return Err(Error::unimplemented(format!(
             "{what}: only {} values with a mask (no groups, no host scalar) are supported",

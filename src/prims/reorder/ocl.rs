@@ -7,13 +7,20 @@
 //!   generic kernel (USM);
 //! - [`Generic`] (`ocl:*_generic`): `xfer.cl`'s one kernel, enqueued once
 //!   per pass, in order, after the execution's events. Everything about the
-//!   problem is a kernel argument (two by-value structs), so an engine
-//!   builds the program once for every shape, layout and type pair. It
-//!   takes up to 6 dimensions and 2 inner blocks per layout;
+//!   problem is a kernel argument (by-value structs, under the 1024 bytes
+//!   of parameters every device takes), so an engine builds the program
+//!   once for every shape, layout and type pair (twice with tensors too
+//!   large for `int` indices). Where offsets are linear in the walk (plain,
+//!   permuted and strided layouts, a blocked layout walked along its own
+//!   blocks) the kernel adds strides instead of dividing. It takes up to 6
+//!   dimensions and 2 inner blocks per layout;
 //! - [`CrossEngine`] (`ocl:cross_engine_host`): one side is host memory of
 //!   a CPU engine. The stream is drained, the OpenCL side mapped, the plan
 //!   run on the host (`run_host`), and the mapping written back: a reorder
 //!   between engines is a host transfer in any case.
+
+// Dimension loops index several parallel arrays by the same `d`.
+#![allow(clippy::needless_range_loop)]
 
 use std::ffi::CStr;
 use std::sync::Arc;
@@ -25,14 +32,11 @@ use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc}
 use crate::core::stream::StreamBackend;
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::dt::Elem;
-use crate::prims::common::layout::Layout;
+use crate::prims::common::layout::{Layout, PhysLoop};
 use crate::runtime::ocl::{Event, Kernel, KernelArg};
 
 /// The kernel's source: the shared element types, then `xfer.cl`.
-pub const SOURCE: &str = concat!(
-    include_str!("../common/types.cl"),
-    include_str!("xfer.cl")
-);
+pub const SOURCE: &str = concat!(include_str!("../common/types.cl"), include_str!("xfer.cl"));
 
 const MAXD: usize = 6;
 const MAXL: usize = 8;
@@ -52,7 +56,9 @@ pub fn kernel_limits(layout: &Layout) -> Result<()> {
 fn plan_limits(plan: &Plan) -> Result<()> {
     kernel_limits(&plan.dst)?;
     if !plan.dst.is_non_overlapping() {
-        return Err(Error::unimplemented("the destination layout overlaps itself"));
+        return Err(Error::unimplemented(
+            "the destination layout overlaps itself",
+        ));
     }
     for pass in &plan.passes {
         if pass.loops.len() > MAXL {
@@ -76,62 +82,164 @@ fn elem_code(e: Elem) -> i32 {
     }
 }
 
-/// `lay_t`'s bytes.
+/// `lay_t`'s bytes: `shift` maps the kernel's logical positions to the
+/// layout's padded ones.
 fn lay_bytes(l: &Layout, shift: &[i64]) -> Vec<u8> {
     let mut v = vec![l.offset0];
     let mut outer = [0i64; MAXD];
     let mut blk = [1i64; MAXD];
     let mut sh = [0i64; MAXD];
-    for d in 0..l.ndims {
-        outer[d] = l.outer_strides()[d];
-        blk[d] = l.block_sizes()[d];
-        sh[d] = shift[d];
-    }
+    let n = l.ndims;
+    outer[..n].copy_from_slice(l.outer_strides());
+    blk[..n].copy_from_slice(l.block_sizes());
+    sh[..n].copy_from_slice(&shift[..n]);
     v.extend(outer);
     v.extend(blk);
     v.extend(sh);
     let inner = l.inner_blocks();
-    let mut cols = [[0i64; MAXI], [1i64; MAXI], [1i64; MAXI], [0i64; MAXI]];
+    let mut cols = [[1i64; MAXI], [1i64; MAXI], [0i64; MAXI]];
+    let mut dims = [0i32; MAXI];
     for (b, &(dim, div, size, stride)) in inner.iter().enumerate() {
-        cols[0][b] = dim as i64;
-        cols[1][b] = div;
-        cols[2][b] = size;
-        cols[3][b] = stride;
+        dims[b] = dim as i32;
+        cols[0][b] = div;
+        cols[1][b] = size;
+        cols[2][b] = stride;
     }
     for c in cols {
         v.extend(c);
     }
-    v.iter().flat_map(|x| x.to_ne_bytes()).collect()
+    let mut bytes: Vec<u8> = v.iter().flat_map(|x| x.to_ne_bytes()).collect();
+    bytes.extend(dims.iter().flat_map(|x| x.to_ne_bytes()));
+    bytes
 }
 
-/// `walk_t`'s bytes.
-fn walk_bytes(pass: &Pass, dst: &Layout) -> Vec<u8> {
-    let mut v = vec![pass.total];
+/// Where a layout's offset is linear in a walk's loop indices: the offset
+/// at the walk's start and the stride of each loop. A dimension without
+/// blocks always is; a blocked one when the walk goes through exactly the
+/// layout's own loops of it, from padded position 0.
+fn linear(l: &Layout, loops: &[PhysLoop], start: &[i64]) -> Option<(i64, Vec<i64>)> {
+    let phys = l.loops();
+    let (blk, outer) = (l.block_sizes(), l.outer_strides());
+    let mut off0 = l.offset0;
+    for d in 0..l.ndims {
+        if blk[d] == 1 {
+            off0 += start[d] * outer[d];
+            continue;
+        }
+        if start[d] != 0 {
+            return None;
+        }
+        let pick = |ls: &[PhysLoop]| {
+            let mut v: Vec<(i64, i64)> = ls
+                .iter()
+                .filter(|x| x.dim == d)
+                .map(|x| (x.size, x.unit))
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        if pick(loops) != pick(&phys) {
+            return None;
+        }
+    }
+    let strides = loops
+        .iter()
+        .map(|lp| {
+            if blk[lp.dim] == 1 {
+                lp.unit * outer[lp.dim]
+            } else {
+                phys.iter()
+                    .find(|x| x.dim == lp.dim && x.size == lp.size && x.unit == lp.unit)
+                    .map_or(0, |x| x.stride)
+            }
+        })
+        .collect();
+    Some((off0, strides))
+}
+
+/// Flags of the kernel for a pass's linear walks.
+const F_LIN_SRC: i32 = 32;
+const F_LIN_DST: i32 = 64;
+const F_BOUNDS: i32 = 128;
+
+/// `walk_t`'s bytes, and the flags for linear offsets and bounds.
+fn walk_bytes(pass: &Pass, dst: &Layout) -> (Vec<u8>, i32) {
+    let n = dst.ndims;
+    let mut flags = 0;
+    let (mut soff0, mut sstr_v) = (0, vec![0; pass.loops.len()]);
+    if let Some((_, sl)) = &pass.src {
+        let start: Vec<i64> = (0..n).map(|d| pass.base[d] + pass.shift[d]).collect();
+        if let Some((o, s)) = linear(sl, &pass.loops, &start) {
+            flags |= F_LIN_SRC;
+            (soff0, sstr_v) = (o, s);
+        }
+    }
+    let (mut doff0, mut dstr_v) = (0, vec![0; pass.loops.len()]);
+    if let Some((o, s)) = linear(dst, &pass.loops, &pass.base[..n]) {
+        flags |= F_LIN_DST;
+        (doff0, dstr_v) = (o, s);
+    }
+    if dst.has_padding() || pass.skip_inside {
+        flags |= F_BOUNDS;
+    }
     let mut size = [1i64; MAXL];
-    let mut dim = [0i64; MAXL];
+    let mut dim = [0i32; MAXL];
     let mut unit = [0i64; MAXL];
+    let mut sstr = [0i64; MAXL];
+    let mut dstr = [0i64; MAXL];
     // Right-aligned: the kernel peels loops from the last one.
     let off = MAXL - pass.loops.len();
     for (k, l) in pass.loops.iter().enumerate() {
         size[off + k] = l.size;
-        dim[off + k] = l.dim as i64;
+        dim[off + k] = l.dim as i32;
         unit[off + k] = l.unit;
+        sstr[off + k] = sstr_v[k];
+        dstr[off + k] = dstr_v[k];
     }
+    let mut v = vec![pass.total];
     v.extend(size);
-    v.extend(dim);
     v.extend(unit);
+    v.extend(sstr);
+    v.extend(dstr);
+    v.push(soff0);
+    v.push(doff0);
     let mut base = [0i64; MAXD];
-    let mut poff = [0i64; MAXD];
     let mut dims = [1i64; MAXD];
-    for d in 0..dst.ndims {
-        base[d] = pass.base[d];
-        poff[d] = dst.padded_offsets[d];
+    for d in 0..n {
+        base[d] = pass.base[d] - dst.padded_offsets[d];
         dims[d] = dst.dims[d];
     }
     v.extend(base);
-    v.extend(poff);
     v.extend(dims);
-    v.iter().flat_map(|x| x.to_ne_bytes()).collect()
+    let mut bytes: Vec<u8> = v.iter().flat_map(|x| x.to_ne_bytes()).collect();
+    bytes.extend(dim.iter().flat_map(|x| x.to_ne_bytes()));
+    (bytes, flags)
+}
+
+/// Whether every index of `plan` fits the kernel's `int` build.
+fn fits_int(plan: &Plan) -> bool {
+    let limit = i64::from(i32::MAX) / 2;
+    let ext = |l: &Layout| l.offset0 + l.extent() < limit && l.padded_nelems() < limit;
+    ext(&plan.dst)
+        && plan.scratch.as_ref().is_none_or(ext)
+        && plan
+            .passes
+            .iter()
+            .all(|p| p.total < limit && p.src.as_ref().is_none_or(|(_, l)| ext(l)))
+}
+
+/// The generic kernel for `plan` on `engine`.
+fn build(engine: &Engine, plan: &Plan) -> Result<(Kernel, usize)> {
+    build_with(engine, !fits_int(plan))
+}
+
+/// The generic kernel with `int` or (`long_idx`) `long` indices.
+fn build_with(engine: &Engine, long_idx: bool) -> Result<(Kernel, usize)> {
+    let ocl = engine.ocl("reorder")?;
+    let options = if long_idx { "-DIDX_T=long" } else { "" };
+    let kernel = ocl.kernel(SOURCE, options, "xfer")?;
+    let local = kernel.work_group_size(ocl.device())?.clamp(1, LOCAL);
+    Ok((kernel, local))
 }
 
 fn ocl_queue<'a>(ctx: &'a ExecContext) -> Result<&'a crate::runtime::ocl::Queue> {
@@ -188,17 +296,27 @@ fn enqueue_plan(plan: &Plan, kernel: &Kernel, local: usize, ctx: &ExecContext) -
             };
             let dst = find(&bufs, tgt_arg)?;
             let null = Buffer::None;
+            let n = tgt.ndims;
+            let dst_shift: Vec<i64> = tgt.padded_offsets[..n].to_vec();
             let (src, src_lay) = match &pass.src {
-                Some((arg, l)) => (find(&bufs, *arg)?, lay_bytes(l, &pass.shift)),
-                None => (&null, lay_bytes(tgt, &[0; MAXD])),
+                Some((arg, l)) => {
+                    let shift: Vec<i64> = (0..n).map(|d| pass.shift[d] + dst_shift[d]).collect();
+                    (find(&bufs, *arg)?, lay_bytes(l, &shift))
+                }
+                None => (&null, lay_bytes(tgt, &dst_shift)),
             };
             let sdt = pass.src.as_ref().map_or(0, |(_, l)| elem_code(l.elem));
-            let dst_lay = lay_bytes(tgt, &[0; MAXD]);
-            let walk = walk_bytes(pass, tgt);
+            let dst_lay = lay_bytes(tgt, &dst_shift);
+            let (walk, lin_flags) = walk_bytes(pass, tgt);
             let q = pass.quant;
-            let mut flags = 0;
+            let mut flags = lin_flags;
             let mut quant = Vec::new();
-            for (bit, p) in [(1, q.src_scale), (2, q.dst_scale), (4, q.src_zp), (8, q.dst_zp)] {
+            for (bit, p) in [
+                (1, q.src_scale),
+                (2, q.dst_scale),
+                (4, q.src_zp),
+                (8, q.dst_zp),
+            ] {
                 match p {
                     Some(QuantArg { arg, mask }) => {
                         flags |= bit;
@@ -268,10 +386,12 @@ impl ImplCandidate for Generic {
         plan_limits(&self.plan)
     }
 
-    fn create(&self, engine: &Arc<Engine>, _op: &Arc<dyn OpDesc>) -> Result<Arc<dyn Implementation>> {
-        let ocl = engine.ocl("reorder")?;
-        let kernel = ocl.kernel(SOURCE, "", "xfer")?;
-        let local = kernel.work_group_size(ocl.device())?.clamp(1, LOCAL);
+    fn create(
+        &self,
+        engine: &Arc<Engine>,
+        _op: &Arc<dyn OpDesc>,
+    ) -> Result<Arc<dyn Implementation>> {
+        let (kernel, local) = build(engine, &self.plan)?;
         Ok(Arc::new(GenericImpl {
             plan: self.plan.clone(),
             kernel,
@@ -286,9 +406,26 @@ struct GenericImpl {
     local: usize,
 }
 
+/// The generic implementation built with `long` indices whatever the size
+/// (tests of the build used for huge tensors).
+#[cfg(test)]
+pub fn generic_long(engine: &Engine, plan: Arc<Plan>) -> Result<Arc<dyn Implementation>> {
+    let (kernel, local) = build_with(engine, true)?;
+    Ok(Arc::new(GenericImpl {
+        plan,
+        kernel,
+        local,
+    }))
+}
+
 impl Implementation for GenericImpl {
     fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
-        Ok(Some(enqueue_plan(&self.plan, &self.kernel, self.local, ctx)?))
+        Ok(Some(enqueue_plan(
+            &self.plan,
+            &self.kernel,
+            self.local,
+            ctx,
+        )?))
     }
 }
 
@@ -335,11 +472,13 @@ impl ImplCandidate for Copy {
         plan_limits(&self.plan)
     }
 
-    fn create(&self, engine: &Arc<Engine>, _op: &Arc<dyn OpDesc>) -> Result<Arc<dyn Implementation>> {
-        let ocl = engine.ocl("reorder")?;
+    fn create(
+        &self,
+        engine: &Arc<Engine>,
+        _op: &Arc<dyn OpDesc>,
+    ) -> Result<Arc<dyn Implementation>> {
         // Built now for USM memory, which clEnqueueCopyBuffer cannot copy.
-        let kernel = ocl.kernel(SOURCE, "", "xfer")?;
-        let local = kernel.work_group_size(ocl.device())?.clamp(1, LOCAL);
+        let (kernel, local) = build(engine, &self.plan)?;
         Ok(Arc::new(CopyImpl {
             plan: self.plan.clone(),
             kernel,
@@ -396,15 +535,23 @@ impl ImplCandidate for CrossEngine {
 
     fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
         if !is_ocl(engine) || !self.cross {
-            return Err(Error::unimplemented("not a reorder between a CPU and an OpenCL engine"));
+            return Err(Error::unimplemented(
+                "not a reorder between a CPU and an OpenCL engine",
+            ));
         }
         if !self.plan.dst.is_non_overlapping() {
-            return Err(Error::unimplemented("the destination layout overlaps itself"));
+            return Err(Error::unimplemented(
+                "the destination layout overlaps itself",
+            ));
         }
         Ok(())
     }
 
-    fn create(&self, _engine: &Arc<Engine>, _op: &Arc<dyn OpDesc>) -> Result<Arc<dyn Implementation>> {
+    fn create(
+        &self,
+        _engine: &Arc<Engine>,
+        _op: &Arc<dyn OpDesc>,
+    ) -> Result<Arc<dyn Implementation>> {
         Ok(Arc::new(CrossImpl {
             plan: self.plan.clone(),
         }))
@@ -471,12 +618,18 @@ impl ImplCandidate for Host {
             return Err(Error::unimplemented("not the CPU engine"));
         }
         if !self.plan.dst.is_non_overlapping() {
-            return Err(Error::unimplemented("the destination layout overlaps itself"));
+            return Err(Error::unimplemented(
+                "the destination layout overlaps itself",
+            ));
         }
         Ok(())
     }
 
-    fn create(&self, _engine: &Arc<Engine>, _op: &Arc<dyn OpDesc>) -> Result<Arc<dyn Implementation>> {
+    fn create(
+        &self,
+        _engine: &Arc<Engine>,
+        _op: &Arc<dyn OpDesc>,
+    ) -> Result<Arc<dyn Implementation>> {
         Ok(Arc::new(HostImpl {
             plan: self.plan.clone(),
         }))

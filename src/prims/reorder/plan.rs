@@ -179,7 +179,8 @@ struct Addr(usize);
 fn load_at(elem: Elem, addr: usize, off: i64) -> f32 {
     let size = elem.size();
     // SAFETY: the caller checked that the element lies inside the buffer.
-    let bytes = unsafe { std::slice::from_raw_parts((addr + off as usize * size) as *const u8, size) };
+    let bytes =
+        unsafe { std::slice::from_raw_parts((addr + off as usize * size) as *const u8, size) };
     dt::load(elem, bytes, 0)
 }
 
@@ -220,7 +221,9 @@ pub fn run_host(plan: &Plan, addr: &dyn Fn(i32) -> Result<usize>) -> Result<()> 
     }
     let dst_addr = addr(plan.dst_arg)?;
     if dst_addr == 0 {
-        return Err(Error::invalid("the destination memory has a NULL data handle"));
+        return Err(Error::invalid(
+            "the destination memory has a NULL data handle",
+        ));
     }
     let dims = dst.dims();
     let mut scratch_buf = Vec::<u64>::new();
@@ -231,7 +234,13 @@ pub fn run_host(plan: &Plan, addr: &dyn Fn(i32) -> Result<usize>) -> Result<()> 
         }
         None => 0,
     };
-    let addr = |arg: i32| if arg == SCRATCH_ARG { Ok(scratch_addr) } else { addr(arg) };
+    let addr = |arg: i32| {
+        if arg == SCRATCH_ARG {
+            Ok(scratch_addr)
+        } else {
+            addr(arg)
+        }
+    };
     for pass in &plan.passes {
         if pass.total == 0 {
             continue;
@@ -253,13 +262,14 @@ pub fn run_host(plan: &Plan, addr: &dyn Fn(i32) -> Result<usize>) -> Result<()> 
             None => None,
         };
         let q = &pass.quant;
-        let array = |p: Option<QuantArg>, int: bool, what: &str| -> Result<Option<(i32, Vec<f32>)>> {
-            p.map(|p| {
-                let values = read_array(addr(p.arg)?, mask_count(p.mask, dims), int, what)?;
-                Ok((p.mask, values))
-            })
-            .transpose()
-        };
+        let array =
+            |p: Option<QuantArg>, int: bool, what: &str| -> Result<Option<(i32, Vec<f32>)>> {
+                p.map(|p| {
+                    let values = read_array(addr(p.arg)?, mask_count(p.mask, dims), int, what)?;
+                    Ok((p.mask, values))
+                })
+                .transpose()
+            };
         let ssc = array(q.src_scale, false, "source scales")?;
         let dsc = array(q.dst_scale, false, "destination scales")?;
         let szp = array(q.src_zp, true, "source zero points")?;
@@ -268,7 +278,6 @@ pub fn run_host(plan: &Plan, addr: &dyn Fn(i32) -> Result<usize>) -> Result<()> 
         let dst_addr = Addr(dst_addr);
         let chunks = parallel::split(pass.total as usize, 1 << 14);
         parallel::run_all(chunks, |range| {
-            let dst_addr = dst_addr;
             let mut p = [0i64; MAX_NDIMS];
             let mut x = [0i64; MAX_NDIMS];
             let mut sp = [0i64; MAX_NDIMS];
@@ -298,7 +307,8 @@ pub fn run_host(plan: &Plan, addr: &dyn Fn(i32) -> Result<usize>) -> Result<()> 
                 }
                 let mut v = load_at(sl.elem, src_addr.0, sl.offset(&sp));
                 let at = |a: &Option<(i32, Vec<f32>)>| {
-                    a.as_ref().map(|(m, vals)| vals[mask_index(*m, &x[..n], dims)])
+                    a.as_ref()
+                        .map(|(m, vals)| vals[mask_index(*m, &x[..n], dims)])
                 };
                 if let Some(z) = at(&szp) {
                     v -= z;
@@ -340,7 +350,10 @@ pub fn plan_inputs(plan: &Plan) -> Vec<(i32, usize)> {
             }
         }
         let q = pass.quant;
-        for p in [q.src_scale, q.dst_scale, q.src_zp, q.dst_zp].into_iter().flatten() {
+        for p in [q.src_scale, q.dst_scale, q.src_zp, q.dst_zp]
+            .into_iter()
+            .flatten()
+        {
             out.push((p.arg, quant_bytes(p, dims)));
         }
     }

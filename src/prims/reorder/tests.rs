@@ -5,6 +5,7 @@
 //! and every OpenCL device.
 
 #![allow(non_upper_case_globals)]
+#![allow(clippy::needless_range_loop, clippy::cloned_ref_to_slice_refs, clippy::too_many_arguments)]
 
 use std::sync::Arc;
 
@@ -57,7 +58,12 @@ fn every_type_pair_transposing() {
                 let vals = values(n, -300.0, 300.0, sdt, i as u64);
                 let (name, got) = run(&src, &e, &dst, &e, &vals, &[], None, &[]);
                 let want: Vec<f64> = vals.iter().map(|&v| f64::from(v)).collect();
-                check(&got, &want, ddt, &format!("{} {name} {sdt:?}->{ddt:?}", engine_name(&e)));
+                check(
+                    &got,
+                    &want,
+                    ddt,
+                    &format!("{} {name} {sdt:?}->{ddt:?}", engine_name(&e)),
+                );
             }
         }
     }
@@ -65,22 +71,47 @@ fn every_type_pair_transposing() {
 
 #[test]
 fn layouts_padding_strides_offsets() {
-    let strided = MemoryDesc::with_strides(&[2, 19, 3, 5], dnnl_f32, Some(&[800, 40, 12, 2])).unwrap();
+    let strided =
+        MemoryDesc::with_strides(&[2, 19, 3, 5], dnnl_f32, Some(&[800, 40, 12, 2])).unwrap();
     let big = md(&[3, 21, 4, 6], dnnl_f32, dnnl_nchw);
     let sub = big.submemory(&[2, 19, 3, 5], &[1, 2, 1, 1]).unwrap();
     let cases: Vec<(MemoryDesc, MemoryDesc)> = vec![
-        (md(&[2, 19, 3, 5], dnnl_f32, dnnl_nchw), md(&[2, 19, 3, 5], dnnl_f32, dnnl_nChw16c)),
-        (md(&[2, 19, 3, 5], dnnl_bf16, dnnl_nChw16c), md(&[2, 19, 3, 5], dnnl_f32, dnnl_nhwc)),
-        (md(&[2, 19, 3, 5], dnnl_f32, dnnl_nChw8c), md(&[2, 19, 3, 5], dnnl_s8, dnnl_nChw16c)),
-        (md(&[17, 19, 2, 3], dnnl_f32, dnnl_oihw), md(&[17, 19, 2, 3], dnnl_f16, dnnl_ABcd16b16a)),
-        (md(&[17, 19, 2, 3], dnnl_f16, dnnl_ABcd8a8b), md(&[17, 19, 2, 3], dnnl_f32, dnnl_ABcd16b16a)),
-        (md(&[2, 3, 4, 5, 6], dnnl_f32, dnnl_abcde), md(&[2, 3, 4, 5, 6], dnnl_u8, dnnl_aBcde8b)),
-        (md(&[2, 19, 3, 5], dnnl_f32, dnnl_nchw), md(&[2, 19, 3, 5], dnnl_f32, dnnl_nchw)),
+        (
+            md(&[2, 19, 3, 5], dnnl_f32, dnnl_nchw),
+            md(&[2, 19, 3, 5], dnnl_f32, dnnl_nChw16c),
+        ),
+        (
+            md(&[2, 19, 3, 5], dnnl_bf16, dnnl_nChw16c),
+            md(&[2, 19, 3, 5], dnnl_f32, dnnl_nhwc),
+        ),
+        (
+            md(&[2, 19, 3, 5], dnnl_f32, dnnl_nChw8c),
+            md(&[2, 19, 3, 5], dnnl_s8, dnnl_nChw16c),
+        ),
+        (
+            md(&[17, 19, 2, 3], dnnl_f32, dnnl_oihw),
+            md(&[17, 19, 2, 3], dnnl_f16, dnnl_ABcd16b16a),
+        ),
+        (
+            md(&[17, 19, 2, 3], dnnl_f16, dnnl_ABcd8a8b),
+            md(&[17, 19, 2, 3], dnnl_f32, dnnl_ABcd16b16a),
+        ),
+        (
+            md(&[2, 3, 4, 5, 6], dnnl_f32, dnnl_abcde),
+            md(&[2, 3, 4, 5, 6], dnnl_u8, dnnl_aBcde8b),
+        ),
+        (
+            md(&[2, 19, 3, 5], dnnl_f32, dnnl_nchw),
+            md(&[2, 19, 3, 5], dnnl_f32, dnnl_nchw),
+        ),
         (strided.clone(), md(&[2, 19, 3, 5], dnnl_f32, dnnl_nhwc)),
         (md(&[2, 19, 3, 5], dnnl_f32, dnnl_nhwc), strided),
         (sub.clone(), md(&[2, 19, 3, 5], dnnl_s32, dnnl_nChw16c)),
         (md(&[2, 19, 3, 5], dnnl_f32, dnnl_nchw), sub),
-        (md(&[2, 0, 3], dnnl_f32, dnnl_abc), md(&[2, 0, 3], dnnl_f32, dnnl_acb)),
+        (
+            md(&[2, 0, 3], dnnl_f32, dnnl_abc),
+            md(&[2, 0, 3], dnnl_f32, dnnl_acb),
+        ),
         (md(&[1], dnnl_f32, dnnl_a), md(&[1], dnnl_s8, dnnl_a)),
     ];
     for e in engines() {
@@ -89,7 +120,12 @@ fn layouts_padding_strides_offsets() {
             let vals = values(n, -100.0, 100.0, src.data_type(), k as u64);
             let (name, got) = run(src, &e, dst, &e, &vals, &[], None, &[]);
             let want: Vec<f64> = vals.iter().map(|&v| f64::from(v)).collect();
-            check(&got, &want, dst.data_type(), &format!("{} {name} case {k}", engine_name(&e)));
+            check(
+                &got,
+                &want,
+                dst.data_type(),
+                &format!("{} {name} case {k}", engine_name(&e)),
+            );
         }
     }
 }
@@ -103,20 +139,39 @@ fn quant_attr(
 ) -> PrimitiveAttr {
     let mut a = PrimitiveAttr::default();
     let spec = |kind: QuantKind, mask| {
-        QuantSpec::new(kind, mask, &[], kind.default_data_type(), false, dnnl_quantization_mode_static_sazp)
-            .unwrap()
+        QuantSpec::new(
+            kind,
+            mask,
+            &[],
+            kind.default_data_type(),
+            false,
+            dnnl_quantization_mode_static_sazp,
+        )
+        .unwrap()
     };
     if let Some(m) = src_scale {
-        a.set_quant(QuantKind::Scales, DNNL_ARG_SRC, spec(QuantKind::Scales, m)).unwrap();
+        a.set_quant(QuantKind::Scales, DNNL_ARG_SRC, spec(QuantKind::Scales, m))
+            .unwrap();
     }
     if let Some(m) = dst_scale {
-        a.set_quant(QuantKind::Scales, DNNL_ARG_DST, spec(QuantKind::Scales, m)).unwrap();
+        a.set_quant(QuantKind::Scales, DNNL_ARG_DST, spec(QuantKind::Scales, m))
+            .unwrap();
     }
     if let Some(m) = src_zp {
-        a.set_quant(QuantKind::ZeroPoints, DNNL_ARG_SRC, spec(QuantKind::ZeroPoints, m)).unwrap();
+        a.set_quant(
+            QuantKind::ZeroPoints,
+            DNNL_ARG_SRC,
+            spec(QuantKind::ZeroPoints, m),
+        )
+        .unwrap();
     }
     if let Some(m) = dst_zp {
-        a.set_quant(QuantKind::ZeroPoints, DNNL_ARG_DST, spec(QuantKind::ZeroPoints, m)).unwrap();
+        a.set_quant(
+            QuantKind::ZeroPoints,
+            DNNL_ARG_DST,
+            spec(QuantKind::ZeroPoints, m),
+        )
+        .unwrap();
     }
     if let Some(s) = sum {
         a.post_ops
@@ -151,7 +206,15 @@ fn scales_zero_points_and_sum() {
         (dnnl_u8, dnnl_bf16, Some(5), Some(2), Some(2), Some(5), None),
         (dnnl_f32, dnnl_u8, None, Some(5), None, Some(2), Some(0.5)),
         (dnnl_f32, dnnl_f32, Some(0), None, None, None, Some(2.0)),
-        (dnnl_s32, dnnl_f16, Some(2), Some(0), Some(5), Some(0), Some(1.0)),
+        (
+            dnnl_s32,
+            dnnl_f16,
+            Some(2),
+            Some(0),
+            Some(5),
+            Some(0),
+            Some(1.0),
+        ),
     ];
     for e in engines() {
         for (k, &(sdt, ddt, ssc, dsc, szp, dzp, sum)) in cases.iter().enumerate() {
@@ -160,8 +223,12 @@ fn scales_zero_points_and_sum() {
             let dst = md(&dims, ddt, dnnl_cab);
             let vals = values(24, -20.0, 100.0, sdt, k as u64);
             let old = values(24, 0.0, 50.0, ddt, 99);
-            let sv: Vec<f32> = (0..ssc.map_or(0, mask_len)).map(|i| 0.5 + i as f32 * 0.25).collect();
-            let dv: Vec<f32> = (0..dsc.map_or(0, mask_len)).map(|i| 2.0 - i as f32 * 0.125).collect();
+            let sv: Vec<f32> = (0..ssc.map_or(0, mask_len))
+                .map(|i| 0.5 + i as f32 * 0.25)
+                .collect();
+            let dv: Vec<f32> = (0..dsc.map_or(0, mask_len))
+                .map(|i| 2.0 - i as f32 * 0.125)
+                .collect();
             let szv: Vec<i32> = (0..szp.map_or(0, mask_len)).map(|i| i as i32 - 2).collect();
             let dzv: Vec<i32> = (0..dzp.map_or(0, mask_len)).map(|i| 3 - i as i32).collect();
             let m_ssc = array_f32(&e, if sv.is_empty() { &[1.0] } else { &sv });
@@ -198,7 +265,12 @@ fn scales_zero_points_and_sum() {
                     v
                 })
                 .collect();
-            check(&got, &want, ddt, &format!("{} {name} case {k}", engine_name(&e)));
+            check(
+                &got,
+                &want,
+                ddt,
+                &format!("{} {name} case {k}", engine_name(&e)),
+            );
         }
     }
 }
@@ -226,11 +298,22 @@ fn between_cpu_and_opencl_both_ways() {
             );
             assert_eq!(name, "ocl:cross_engine_host");
             let want: Vec<f64> = vals.iter().map(|&v| f64::from(v) * 0.5).collect();
-            check(&got, &want, dnnl_bf16, &format!("{} cross", engine_name(&g)));
+            check(
+                &got,
+                &want,
+                dnnl_bf16,
+                &format!("{} cross", engine_name(&g)),
+            );
             let o = op(&src, se, &dst, de, None);
             assert!(Arc::ptr_eq(&o.pd_engine(), &g));
-            assert!(Arc::ptr_eq(&o.query_engine(dnnl_query_reorder_src_engine).unwrap(), se));
-            assert!(Arc::ptr_eq(&o.query_engine(dnnl_query_reorder_dst_engine).unwrap(), de));
+            assert!(Arc::ptr_eq(
+                &o.query_engine(dnnl_query_reorder_src_engine).unwrap(),
+                se
+            ));
+            assert!(Arc::ptr_eq(
+                &o.query_engine(dnnl_query_reorder_dst_engine).unwrap(),
+                de
+            ));
         }
     }
 }
@@ -273,14 +356,78 @@ fn refusals() {
         .append(|| PostOp::eltwise(dnnl_eltwise_relu, 0.0, 0.0))
         .unwrap();
     assert_eq!(
-        status(ReorderOp::new(&a, cpu.clone(), &a, cpu.clone(), Some(&attr))),
+        status(ReorderOp::new(
+            &a,
+            cpu.clone(),
+            &a,
+            cpu.clone(),
+            Some(&attr)
+        )),
         Some(dnnl_unimplemented)
     );
     let mut attr = PrimitiveAttr::default();
-    let spec = QuantSpec::new(QuantKind::Scales, 0, &[], dnnl_f32, false, dnnl_quantization_mode_static_sazp).unwrap();
-    attr.set_quant(QuantKind::Scales, DNNL_ARG_WEIGHTS, spec).unwrap();
+    let spec = QuantSpec::new(
+        QuantKind::Scales,
+        0,
+        &[],
+        dnnl_f32,
+        false,
+        dnnl_quantization_mode_static_sazp,
+    )
+    .unwrap();
+    attr.set_quant(QuantKind::Scales, DNNL_ARG_WEIGHTS, spec)
+        .unwrap();
     assert_eq!(
-        status(ReorderOp::new(&a, cpu.clone(), &a, cpu.clone(), Some(&attr))),
+        status(ReorderOp::new(
+            &a,
+            cpu.clone(),
+            &a,
+            cpu.clone(),
+            Some(&attr)
+        )),
         Some(dnnl_unimplemented)
     );
+}
+
+#[test]
+fn long_index_build() {
+    use crate::core::primitive::{ExecArgs, ExecContext};
+    use crate::core::stream::{Stream, StreamFlags};
+    for e in ocl_engines() {
+        let src = md(&[2, 19, 3, 5], dnnl_f32, dnnl_nChw16c);
+        let dst = md(&[2, 19, 3, 5], dnnl_s8, dnnl_nhwc);
+        let o = op(&src, &e, &dst, &e, None);
+        let imp = ocl::generic_long(&e, o.plan.clone()).unwrap();
+        let vals = values(570, -100.0, 100.0, dnnl_f32, 5);
+        let s = memory(&e, &src, &vals);
+        let d = memory(&e, &dst, &[]);
+        let stream = Stream::create(
+            e.clone(),
+            StreamFlags {
+                out_of_order: false,
+                profiling: false,
+            },
+        )
+        .unwrap();
+        let args: ExecArgs = [
+            (DNNL_ARG_SRC, s.real.clone()),
+            (DNNL_ARG_DST, d.real.clone()),
+        ]
+        .into_iter()
+        .collect();
+        imp.execute(&ExecContext {
+            stream: &stream,
+            args: &args,
+            deps: &[],
+        })
+        .unwrap();
+        stream.wait().unwrap();
+        let want: Vec<f64> = vals.iter().map(|&v| f64::from(v)).collect();
+        check(
+            &read(&d),
+            &want,
+            dnnl_s8,
+            &format!("{} long", engine_name(&e)),
+        );
+    }
 }

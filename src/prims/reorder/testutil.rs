@@ -14,7 +14,8 @@ use crate::core::stream::{Stream, StreamFlags};
 use crate::prims::common::dt::{self, Elem};
 use crate::prims::common::layout::{Layout, Walker};
 
-pub const ALL_DT: [dnnl_data_type_t; 6] = [dnnl_f32, dnnl_f16, dnnl_bf16, dnnl_s32, dnnl_s8, dnnl_u8];
+pub const ALL_DT: [dnnl_data_type_t; 6] =
+    [dnnl_f32, dnnl_f16, dnnl_bf16, dnnl_s32, dnnl_s8, dnnl_u8];
 
 pub fn engines() -> Vec<Arc<Engine>> {
     let mut all = vec![Engine::create(EngineKind::Cpu, 0).unwrap()];
@@ -93,7 +94,11 @@ pub fn memory(engine: &Arc<Engine>, md: &MemoryDesc, values: &[f32]) -> TestMem 
 
 /// A plain memory of f32 or s32 values (scales, zero points).
 pub fn array_f32(engine: &Arc<Engine>, values: &[f32]) -> TestMem {
-    memory(engine, &md(&[values.len() as i64], dnnl_f32, dnnl_a), values)
+    memory(
+        engine,
+        &md(&[values.len() as i64], dnnl_f32, dnnl_a),
+        values,
+    )
 }
 
 pub fn array_s32(engine: &Arc<Engine>, values: &[i32]) -> TestMem {
@@ -138,12 +143,22 @@ pub fn read(mem: &TestMem) -> Vec<f32> {
         let inside = (0..l.ndims)
             .all(|d| p[d] >= l.padded_offsets[d] && p[d] < l.padded_offsets[d] + l.dims[d]);
         if !inside {
-            assert_eq!(dt::load(elem, &bytes, off as usize), 0.0, "padding at {p:?}");
+            assert_eq!(
+                dt::load(elem, &bytes, off as usize),
+                0.0,
+                "padding at {p:?}"
+            );
         }
     }
     indices(md.dims())
         .iter()
-        .map(|idx| dt::load(elem, &bytes, md.element_offset(&idx[..md.ndims()]).unwrap() as usize))
+        .map(|idx| {
+            dt::load(
+                elem,
+                &bytes,
+                md.element_offset(&idx[..md.ndims()]).unwrap() as usize,
+            )
+        })
         .collect()
 }
 

@@ -47,7 +47,9 @@ impl SumOp {
         attr: Option<&PrimitiveAttr>,
     ) -> Result<SumOp> {
         if srcs.is_empty() || scales.len() != srcs.len() {
-            return Err(Error::invalid("sum needs at least one source and a scale per source"));
+            return Err(Error::invalid(
+                "sum needs at least one source and a scale per source",
+            ));
         }
         if let Some(attr) = attr {
             let parts = attr.non_default_parts();
