@@ -63,6 +63,22 @@ pub trait OpDesc: Send + Sync {
     fn cache_key(&self) -> Option<String> {
         None
     }
+    /// Whether execution argument `arg` may be memory of a CPU engine while
+    /// the primitive runs on an OpenCL engine (a reorder between engines
+    /// takes one side in host memory); no argument may by default.
+    fn host_arg(&self, _arg: i32) -> bool {
+        false
+    }
+    /// The argument `dnnl_query_src_md` with `index` names, where it is not
+    /// `DNNL_ARG_SRC_0 + index` (sum and concat: `DNNL_ARG_MULTIPLE_SRC + index`).
+    fn src_arg(&self, _index: i32) -> Option<i32> {
+        None
+    }
+    /// The engine an engine query other than `dnnl_query_engine` names
+    /// (`dnnl_query_reorder_src_engine` / `_dst_engine`), if the op has one.
+    fn query_engine(&self, _what: dnnl_query_t) -> Option<Arc<Engine>> {
+        None
+    }
 }
 
 /// One way to compute an op; it may decline (unimplemented) a problem.
@@ -241,6 +257,7 @@ impl PrimitiveDesc {
         primitive_verbose::log_create(self, hit, start.elapsed().as_secs_f64() * 1e3);
         Ok(Arc::new(Primitive {
             pd: Arc::new(PdCell::new(self.clone())),
+            op: self.op.clone(),
             engine: self.engine.clone(),
             implementation,
             programs,
@@ -287,6 +304,7 @@ impl PdCell {
 /// A primitive ready to execute.
 pub struct Primitive {
     pd: Arc<PdCell>,
+    op: Arc<dyn OpDesc>,
     engine: Arc<Engine>,
     implementation: Arc<dyn Implementation>,
     /// The OpenCL programs the implementation was built from.
@@ -380,8 +398,15 @@ impl Primitive {
                 ));
             }
         }
-        for memory in args.values() {
-            check_memory_engine(engine, memory)?;
+        for (&arg, memory) in args {
+            let host_side = self.op.host_arg(arg)
+                && matches!(
+                    (engine.backend(), memory.engine().backend()),
+                    (Backend::Ocl(_), Backend::Cpu)
+                );
+            if !host_side {
+                check_memory_engine(engine, memory)?;
+            }
         }
         if let StreamBackend::Cpu = stream.backend() {
             if !deps.is_empty() {

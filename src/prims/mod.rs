@@ -5,7 +5,10 @@
 
 pub mod binary;
 pub mod common;
+pub mod concat;
 pub mod eltwise;
 pub mod inner_product;
 pub mod matmul;
+pub mod reorder;
 pub mod softmax;
+pub mod sum;

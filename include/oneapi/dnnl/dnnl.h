@@ -895,6 +895,23 @@ int dnnl_primitive_desc_query_s32(const_dnnl_primitive_desc_t primitive_desc,
 /// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
 DNNL_API dnnl_status_t dnnl_primitive_desc_destroy(dnnl_primitive_desc_t primitive_desc);
 
+/// Creates a primitive descriptor for a reorder from `src_desc` on
+/// `src_engine` to `dst_desc` on `dst_engine` (execution arguments
+/// `DNNL_ARG_FROM` and `DNNL_ARG_TO`). The engines may be one CPU and one
+/// OpenCL engine; the primitive then runs on the OpenCL engine's stream.
+/// Attributes: scales and zero points for `DNNL_ARG_SRC`/`DNNL_ARG_DST`
+/// (f32 / s32, any mask) and one sum post-op; anything else is
+/// `dnnl_unimplemented`. `format_tag::any` on either side is
+/// `dnnl_invalid_arguments`. On success the caller owns
+/// `*reorder_primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_reorder_primitive_desc_create(dnnl_primitive_desc_t *reorder_primitive_desc,
+                                                 const_dnnl_memory_desc_t src_desc,
+                                                 dnnl_engine_t src_engine,
+                                                 const_dnnl_memory_desc_t dst_desc,
+                                                 dnnl_engine_t dst_engine,
+                                                 const_dnnl_primitive_attr_t attr);
+
 /// Returns the size in bytes of one element of `data_type`; the 4-bit types
 /// report 1. For `dnnl_data_type_undef` and values that are not data types it
 /// returns `(size_t)-1`, as upstream does.
@@ -942,26 +959,11 @@ dnnl_status_t dnnl_softmax_backward_primitive_desc_create(dnnl_primitive_desc_t 
                                                           const_dnnl_primitive_desc_t hint_fwd_pd,
                                                           const_dnnl_primitive_attr_t attr);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_reorder_primitive_desc_create(dnnl_primitive_desc_t *reorder_primitive_desc,
-                                                 const_dnnl_memory_desc_t src_desc,
-                                                 dnnl_engine_t src_engine,
-                                                 const_dnnl_memory_desc_t dst_desc,
-                                                 dnnl_engine_t dst_engine,
-                                                 const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_concat_primitive_desc_create(dnnl_primitive_desc_t *concat_primitive_desc,
-                                                dnnl_engine_t engine,
-                                                const_dnnl_memory_desc_t dst_desc,
-                                                int n,
-                                                int concat_dimension,
-                                                const const_dnnl_memory_desc_t *src_descs,
-                                                const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Creates a primitive descriptor for `dst = Σ scales[i] * src_i` over `n`
+/// sources (`DNNL_ARG_MULTIPLE_SRC + i`). `dst_desc` may be NULL or use
+/// `format_tag::any`: it then takes source 0's dimensions and layout (and
+/// its type, unless `dst_desc` names one). Attributes: the defaults only.
+/// On success the caller owns `*sum_primitive_desc`.
 DNNL_API
 dnnl_status_t dnnl_sum_primitive_desc_create(dnnl_primitive_desc_t *sum_primitive_desc,
                                              dnnl_engine_t engine,
@@ -970,6 +972,21 @@ dnnl_status_t dnnl_sum_primitive_desc_create(dnnl_primitive_desc_t *sum_primitiv
                                              const float *scales,
                                              const const_dnnl_memory_desc_t *src_descs,
                                              const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor joining `n` sources
+/// (`DNNL_ARG_MULTIPLE_SRC + i`) along `concat_dimension`. `dst_desc` may
+/// be NULL or use `format_tag::any`: it then takes the concatenated
+/// dimensions and source 0's layout (and its type, unless `dst_desc` names
+/// one). Attributes: a scale per source (mask 0) only. On success the
+/// caller owns `*concat_primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_concat_primitive_desc_create(dnnl_primitive_desc_t *concat_primitive_desc,
+                                                dnnl_engine_t engine,
+                                                const_dnnl_memory_desc_t dst_desc,
+                                                int n,
+                                                int concat_dimension,
+                                                const const_dnnl_memory_desc_t *src_descs,
+                                                const_dnnl_primitive_attr_t attr);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API

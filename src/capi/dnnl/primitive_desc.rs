@@ -77,7 +77,11 @@ fn md_query_arg(what: dnnl_query_t, index: c_int) -> Option<i32> {
 /// The memory descriptor a query names: the op's, or the zero descriptor when
 /// the primitive has no such argument (as upstream answers).
 fn query_md(pd: &PrimitiveDesc, what: dnnl_query_t, index: c_int) -> Option<Arc<MemoryDesc>> {
-    let arg = md_query_arg(what, index)?;
+    let custom = match what {
+        dnnl_query_src_md => pd.op().src_arg(index),
+        _ => None,
+    };
+    let arg = custom.or_else(|| md_query_arg(what, index))?;
     if arg == DNNL_ARG_SCRATCHPAD {
         return Some(pd.scratchpad_md().clone());
     }
@@ -100,6 +104,12 @@ fn query(pd: &PrimitiveDesc, what: dnnl_query_t, index: c_int, result: *mut c_vo
     match what {
         dnnl_query_engine | dnnl_query_scratchpad_engine => {
             write(result, handles::expose::<dnnl_engine>(pd.engine()))
+        }
+        dnnl_query_reorder_src_engine | dnnl_query_reorder_dst_engine => {
+            let engine = op.query_engine(what).ok_or_else(|| {
+                Error::unimplemented("the query applies to reorder primitive descriptors only")
+            })?;
+            write(result, handles::expose::<dnnl_engine>(&engine))
         }
         dnnl_query_primitive_kind => write(result, op.kind()),
         dnnl_query_num_of_inputs_s32 => write(result, op.inputs().len() as c_int),

@@ -15,47 +15,6 @@ use crate::capi::boundary;
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_reorder_primitive_desc_create(
-    reorder_primitive_desc: *mut dnnl_primitive_desc_t,
-    src_desc: const_dnnl_memory_desc_t,
-    src_engine: dnnl_engine_t,
-    dst_desc: const_dnnl_memory_desc_t,
-    dst_engine: dnnl_engine_t,
-    attr: const_dnnl_primitive_attr_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_reorder_primitive_desc_create")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_concat_primitive_desc_create(
-    concat_primitive_desc: *mut dnnl_primitive_desc_t,
-    engine: dnnl_engine_t,
-    dst_desc: const_dnnl_memory_desc_t,
-    n: c_int,
-    concat_dimension: c_int,
-    src_descs: *const const_dnnl_memory_desc_t,
-    attr: const_dnnl_primitive_attr_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_concat_primitive_desc_create")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_sum_primitive_desc_create(
-    sum_primitive_desc: *mut dnnl_primitive_desc_t,
-    engine: dnnl_engine_t,
-    dst_desc: const_dnnl_memory_desc_t,
-    n: c_int,
-    scales: *const f32,
-    src_descs: *const const_dnnl_memory_desc_t,
-    attr: const_dnnl_primitive_attr_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_sum_primitive_desc_create")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_convolution_forward_primitive_desc_create(
     primitive_desc: *mut dnnl_primitive_desc_t,
     engine: dnnl_engine_t,

@@ -129,6 +129,25 @@ impl Layout {
         self.dims().iter().product()
     }
 
+    /// The stride of one outer block per dimension.
+    pub fn outer_strides(&self) -> &[i64] {
+        &self.outer[..self.ndims]
+    }
+
+    /// The product of the inner blocks per dimension.
+    pub fn block_sizes(&self) -> &[i64] {
+        &self.blocks[..self.ndims]
+    }
+
+    /// The inner blocks, outermost first: `(dim, div, size, stride)`, so
+    /// that the block adds `p[dim] / div % size * stride` to an offset.
+    pub fn inner_blocks(&self) -> Vec<(usize, i64, i64, i64)> {
+        self.inner
+            .iter()
+            .map(|b| (b.dim, b.div, b.size, b.stride))
+            .collect()
+    }
+
     /// Number of elements with padding.
     pub fn padded_nelems(&self) -> i64 {
         self.padded_dims[..self.ndims].iter().product()

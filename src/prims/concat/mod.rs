@@ -1,0 +1,210 @@
+//! Concat: sources joined along one dimension
+//! (`dnnl_concat_primitive_desc_create`), sources as
+//! `DNNL_ARG_MULTIPLE_SRC + i`, any axis, any mix of blocked layouts and of
+//! f32/f16/bf16/s32/s8/u8, zero-sized sources allowed.
+//!
+//! Layer: prims. The descriptor logic; the data movement is a reorder
+//! [`Plan`](crate::prims::reorder::plan::Plan): one pass per non-empty
+//! source over its region of the destination, and one more that writes the
+//! destination's padding with zeros where it has any; executed by
+//! `cpu:concat`, `ocl:concat_copy` (one source, same type and dense layout)
+//! or `ocl:concat_generic`.
+//!
+//! The destination: a NULL `dst_desc`, or one with `format_tag::any`, is
+//! resolved from source 0: the concatenated dimensions, source 0's layout
+//! (the same order of dimensions and inner blocks, dense), and the type of
+//! `dst_desc` when that names one, else source 0's type.
+//!
+//! Attributes: scales per source (`DNNL_ARG_MULTIPLE_SRC + i`, mask 0, f32;
+//! the value at execution as `DNNL_ARG_ATTR_SCALES | DNNL_ARG_MULTIPLE_SRC +
+//! i`), as upstream allows; anything else is unimplemented.
+
+use std::sync::Arc;
+
+use crate::abi::*;
+use crate::core::attr::PrimitiveAttr;
+use crate::core::error::{Error, Result};
+use crate::core::memory_desc::MemoryDesc;
+use crate::core::primitive::{ImplCandidate, OpDesc};
+use crate::prims::reorder::plan::{Pass, Plan, QuantArg};
+use crate::prims::reorder::{check_md, plan_candidates, resolve_like};
+
+#[cfg(test)]
+mod tests;
+
+/// A concat.
+pub struct ConcatOp {
+    srcs: Vec<Arc<MemoryDesc>>,
+    dst: Arc<MemoryDesc>,
+    axis: i32,
+    plan: Arc<Plan>,
+    key: String,
+}
+
+impl ConcatOp {
+    /// `dnnl_concat_primitive_desc_create`'s checks; `dst` `None` for NULL.
+    pub fn new(
+        dst: Option<&MemoryDesc>,
+        axis: i32,
+        srcs: &[MemoryDesc],
+        attr: Option<&PrimitiveAttr>,
+    ) -> Result<ConcatOp> {
+        if srcs.is_empty() {
+            return Err(Error::invalid("concat needs at least one source"));
+        }
+        let src0 = &srcs[0];
+        let n = src0.ndims();
+        if axis < 0 || axis as usize >= n.max(1) {
+            return Err(Error::invalid(format!(
+                "concat dimension {axis} is out of range for {n} dimensions"
+            )));
+        }
+        let a = axis as usize;
+        let mut layouts = Vec::new();
+        let mut dims = src0.dims().to_vec();
+        dims[a] = 0;
+        for (i, s) in srcs.iter().enumerate() {
+            let what = format!("src_{i}");
+            let l = check_md(s, &what)?;
+            if s.ndims() != n || (0..n).any(|d| d != a && s.dims()[d] != src0.dims()[d]) {
+                return Err(Error::invalid(format!(
+                    "dimensions of {what} {:?} are inconsistent with src_0 {:?} outside dimension {axis}",
+                    s.dims(),
+                    src0.dims()
+                )));
+            }
+            dims[a] += s.dims()[a];
+            layouts.push(l);
+        }
+        let mut quant = vec![None; srcs.len()];
+        if let Some(attr) = attr {
+            let mut parts = attr.non_default_parts();
+            parts.retain(|p| *p != "scales");
+            if !parts.is_empty() {
+                return Err(Error::unimplemented(format!(
+                    "concat does not apply these attributes: {}",
+                    parts.join(", ")
+                )));
+            }
+            for (&arg, spec) in &attr.scales {
+                let i = arg - DNNL_ARG_MULTIPLE_SRC;
+                if i < 0 || i as usize >= srcs.len() {
+                    return Err(Error::invalid(format!(
+                        "concat takes scales for its sources only (not argument {arg})"
+                    )));
+                }
+                if spec.mask != 0
+                    || spec.data_type != dnnl_f32
+                    || spec.groups.is_some()
+                    || spec.on_host
+                {
+                    return Err(Error::unimplemented(
+                        "concat takes one f32 scale per source (mask 0) only",
+                    ));
+                }
+                quant[i as usize] = Some(QuantArg {
+                    arg: DNNL_ARG_ATTR_SCALES | arg,
+                    mask: 0,
+                });
+            }
+        }
+        let dst = match dst {
+            Some(d) if !d.is_any_format() && !d.is_zero() => {
+                if d.ndims() != n || d.dims() != &dims[..] {
+                    return Err(Error::invalid(format!(
+                        "dimensions of dst {:?} are not the concatenated {:?}",
+                        d.dims(),
+                        dims
+                    )));
+                }
+                d.clone()
+            }
+            Some(d) if d.is_any_format() => {
+                if d.ndims() != n || d.dims() != &dims[..] {
+                    return Err(Error::invalid(
+                        "dst dimensions are not the concatenated ones",
+                    ));
+                }
+                let dt = if d.data_type() == dnnl_data_type_undef {
+                    src0.data_type()
+                } else {
+                    d.data_type()
+                };
+                resolve_like(src0, &dims, dt)?
+            }
+            _ => resolve_like(src0, &dims, src0.data_type())?,
+        };
+        let dl = check_md(&dst, "dst")?;
+        let mut passes = Vec::new();
+        let mut origin = vec![0i64; n];
+        for (i, l) in layouts.iter().enumerate() {
+            if l.nelems() > 0 {
+                let mut p = Pass::region(&dl, DNNL_ARG_MULTIPLE_SRC + i as i32, l, &origin);
+                p.quant.src_scale = quant[i];
+                passes.push(p);
+            }
+            origin[a] += l.dims[a];
+        }
+        if dl.has_padding() {
+            passes.push(Pass::padding(&dl));
+        }
+        let key = format!("concat,{axis},{srcs:?},{dst:?},{quant:?}");
+        Ok(ConcatOp {
+            srcs: srcs.iter().map(|s| Arc::new(s.clone())).collect(),
+            dst: Arc::new(dst),
+            axis,
+            plan: Arc::new(Plan {
+                dst_arg: DNNL_ARG_DST,
+                dst: dl,
+                passes,
+                scratch: None,
+            }),
+            key,
+        })
+    }
+}
+
+impl OpDesc for ConcatOp {
+    fn kind(&self) -> dnnl_primitive_kind_t {
+        dnnl_concat
+    }
+
+    fn arg_md(&self, arg: i32) -> Option<&Arc<MemoryDesc>> {
+        if arg == DNNL_ARG_DST {
+            return Some(&self.dst);
+        }
+        let i = arg - DNNL_ARG_MULTIPLE_SRC;
+        (i >= 0).then(|| self.srcs.get(i as usize)).flatten()
+    }
+
+    fn inputs(&self) -> Vec<i32> {
+        (0..self.srcs.len() as i32)
+            .map(|i| DNNL_ARG_MULTIPLE_SRC + i)
+            .collect()
+    }
+
+    fn outputs(&self) -> Vec<i32> {
+        vec![DNNL_ARG_DST]
+    }
+
+    fn src_arg(&self, index: i32) -> Option<i32> {
+        Some(DNNL_ARG_MULTIPLE_SRC + index)
+    }
+
+    fn verbose_aux(&self) -> String {
+        format!("axis:{}", self.axis)
+    }
+
+    fn cache_key(&self) -> Option<String> {
+        Some(self.key.clone())
+    }
+}
+
+/// The implementations of `op`, best first.
+pub fn candidates(op: &Arc<ConcatOp>) -> Vec<Arc<dyn ImplCandidate>> {
+    plan_candidates(
+        [c"cpu:concat", c"ocl:concat_copy", c"ocl:concat_generic"],
+        &op.plan,
+        false,
+    )
+}

@@ -1,0 +1,371 @@
+//! Reorder: copies a tensor from one memory descriptor to another
+//! (`dnnl_reorder_primitive_desc_create`), converting layout and type, with
+//! oneDNN's quantization attributes, on one engine or between a CPU and an
+//! OpenCL engine.
+//!
+//! Layer: prims. This file holds the descriptor logic; the data movement is
+//! a [`plan::Plan`] that sum and concat share, executed by:
+//! - `cpu:reorder` (CPU engine, multi-threaded, [`plan::run_host`]);
+//! - `ocl:reorder_copy`: same type, same dense layout, no scaling: a buffer
+//!   copy;
+//! - `ocl:reorder_generic`: any blocked layouts (up to 6 dimensions and 2
+//!   inner blocks per layout), any pair of f32/f16/bf16/s32/s8/u8; one
+//!   OpenCL program per engine for every problem (`xfer.cl`), its walk in
+//!   the destination's memory order so writes coalesce;
+//! - `ocl:cross_engine_host`: between a CPU and an OpenCL engine. The
+//!   primitive descriptor's engine is the OpenCL one (the source engine if
+//!   that is not the CPU, else the destination engine, as upstream picks);
+//!   execution goes on its stream, which is drained, the OpenCL side mapped
+//!   and converted on the host.
+//!
+//! Computation, per element, in f32: `dst = src_scale * (src - src_zp) /
+//! dst_scale + dst_zp`, and with a sum post-op `dst = sum_scale * dst_old +
+//! that`; stores round to nearest even and saturate. The padding of a blocked
+//! destination is written with zeros.
+//!
+//! Attributes: scales for `DNNL_ARG_SRC` and `DNNL_ARG_DST` (f32, any mask,
+//! no groups; values at execution as `DNNL_ARG_ATTR_SCALES | arg`), zero
+//! points for them (s32, any mask, no groups; `DNNL_ARG_ATTR_ZERO_POINTS |
+//! arg`), and one sum post-op (no zero point or data type). Anything else
+//! is unimplemented. `format_tag::any` is invalid for either side, as
+//! upstream says.
+
+#![allow(non_upper_case_globals)]
+
+pub(crate) mod ocl;
+pub(crate) mod plan;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+pub(crate) mod testutil;
+
+use std::sync::Arc;
+
+use crate::abi::*;
+use crate::core::attr::PostOp;
+use crate::core::attr::PrimitiveAttr;
+use crate::core::engine::{Backend, Engine};
+use crate::core::error::{Error, Result};
+use crate::core::memory_desc::{Format, MemoryDesc};
+use crate::core::primitive::{ImplCandidate, OpDesc};
+use crate::prims::common::layout::Layout;
+use plan::{Pass, Plan, Quant, QuantArg, elem_of};
+
+/// A reorder.
+pub struct ReorderOp {
+    src: Arc<MemoryDesc>,
+    dst: Arc<MemoryDesc>,
+    src_engine: Arc<Engine>,
+    dst_engine: Arc<Engine>,
+    /// One side on the CPU engine, the other on an OpenCL one.
+    cross: bool,
+    plan: Arc<Plan>,
+    key: String,
+}
+
+/// Checks a memory descriptor every data-movement kind takes: dimensions,
+/// blocked (not `any`), no run-time values, a supported type.
+pub(crate) fn check_md(md: &MemoryDesc, what: &str) -> Result<Layout> {
+    if md.is_zero() {
+        return Err(Error::invalid(format!(
+            "the {what} memory descriptor has no dimensions"
+        )));
+    }
+    if md.is_any_format() {
+        return Err(Error::invalid(format!(
+            "unsupported format tag for {what}: any"
+        )));
+    }
+    if md.has_runtime_dims_or_strides() {
+        return Err(Error::unimplemented(format!(
+            "{what} has run-time dimensions or strides"
+        )));
+    }
+    if !matches!(md.format(), Format::Blocked(_)) {
+        return Err(Error::unimplemented(format!(
+            "{what}: only blocked memory formats are supported"
+        )));
+    }
+    elem_of(md.data_type(), what)?;
+    Layout::new(md)
+}
+
+/// A descriptor of `dims` and type `dt` laid out like `reference` (the same
+/// order of dimensions and the same inner blocks), dense: how sum and concat
+/// resolve a destination given as `any` or NULL.
+pub(crate) fn resolve_like(
+    reference: &MemoryDesc,
+    dims: &[i64],
+    dt: dnnl_data_type_t,
+) -> Result<MemoryDesc> {
+    let blocking = reference
+        .blocking()
+        .ok_or_else(|| Error::unimplemented("the reference is not blocked"))?;
+    let n = reference.ndims();
+    if blocking.inner_nblks == 0 {
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| blocking.strides[b].cmp(&blocking.strides[a]));
+        let mut strides = vec![0i64; n];
+        let mut s = 1i64;
+        for &d in order.iter().rev() {
+            strides[d] = s;
+            s *= dims[d].max(1);
+        }
+        return MemoryDesc::with_strides(dims, dt, Some(&strides));
+    }
+    let loops = |l: &Layout| {
+        l.loops()
+            .iter()
+            .map(|p| (p.size, p.dim, p.unit))
+            .collect::<Vec<_>>()
+    };
+    let wanted = loops(&Layout::new(reference)?);
+    for (_, tag) in dnnl_format_tag_t::ALL {
+        if let Ok(md) = MemoryDesc::with_tag(reference.dims(), reference.data_type(), *tag) {
+            if md.ndims() == n
+                && md.padded_dims() == reference.padded_dims()
+                && Layout::new(&md).is_ok_and(|l| loops(&l) == wanted)
+            {
+                return MemoryDesc::with_tag(dims, dt, *tag);
+            }
+        }
+    }
+    Err(Error::unimplemented(
+        "format 'any' cannot follow this blocked layout (no format tag describes it)",
+    ))
+}
+
+/// A quantization spec the plans apply: f32 scales or s32 zero points,
+/// mask only.
+fn quant_arg(
+    spec: &crate::core::attr::QuantSpec,
+    base: i32,
+    arg: i32,
+    ndims: usize,
+    what: &str,
+) -> Result<QuantArg> {
+    let want = if base == DNNL_ARG_ATTR_SCALES {
+        dnnl_f32
+    } else {
+        dnnl_s32
+    };
+    if spec.data_type != want || spec.groups.is_some() || spec.on_host {
+        return Err(Error::unimplemented(format!(
+            "{what}: only {} values with a mask (no groups, no host scalar) are supported",
+            if want == dnnl_f32 { "f32" } else { "s32" }
+        )));
+    }
+    if spec.mask >> ndims != 0 {
+        return Err(Error::invalid(format!(
+            "{what}: mask {:#x} names dimensions the tensor does not have",
+            spec.mask
+        )));
+    }
+    Ok(QuantArg {
+        arg: base | arg,
+        mask: spec.mask,
+    })
+}
+
+impl ReorderOp {
+    /// `dnnl_reorder_primitive_desc_create`'s checks.
+    pub fn new(
+        src: &MemoryDesc,
+        src_engine: Arc<Engine>,
+        dst: &MemoryDesc,
+        dst_engine: Arc<Engine>,
+        attr: Option<&PrimitiveAttr>,
+    ) -> Result<ReorderOp> {
+        let sl = check_md(src, "src")?;
+        let dl = check_md(dst, "dst")?;
+        if src.ndims() != dst.ndims() {
+            return Err(Error::invalid(
+                "tensors src and dst have inconsistent number of dimensions",
+            ));
+        }
+        if src.dims() != dst.dims() {
+            return Err(Error::invalid(format!(
+                "dimensions of src {:?} are inconsistent with dst {:?}",
+                src.dims(),
+                dst.dims()
+            )));
+        }
+        let cpu = |e: &Engine| matches!(e.backend(), Backend::Cpu);
+        let cross = cpu(&src_engine) != cpu(&dst_engine);
+        if let (Backend::Ocl(a), Backend::Ocl(b)) = (src_engine.backend(), dst_engine.backend()) {
+            if a.context() != b.context() {
+                return Err(Error::unimplemented(
+                    "a reorder between OpenCL engines of different contexts",
+                ));
+            }
+        }
+        let mut pass = Pass::full(&dl, Some((DNNL_ARG_SRC, &sl)));
+        let mut key = String::new();
+        if let Some(attr) = attr {
+            let mut parts = attr.non_default_parts();
+            parts.retain(|p| !matches!(*p, "scales" | "zero-points" | "post-ops"));
+            if !parts.is_empty() {
+                return Err(Error::unimplemented(format!(
+                    "reorder does not apply these attributes: {}",
+                    parts.join(", ")
+                )));
+            }
+            let n = dst.ndims();
+            let mut q = Quant::default();
+            for (&arg, spec) in &attr.scales {
+                let qa = quant_arg(spec, DNNL_ARG_ATTR_SCALES, arg, n, "scales")?;
+                match arg {
+                    DNNL_ARG_SRC => q.src_scale = Some(qa),
+                    DNNL_ARG_DST => q.dst_scale = Some(qa),
+                    _ => {
+                        return Err(Error::unimplemented(format!(
+                            "reorder takes scales for src and dst only (not argument {arg})"
+                        )));
+                    }
+                }
+            }
+            for (&arg, spec) in &attr.zero_points {
+                let qa = quant_arg(spec, DNNL_ARG_ATTR_ZERO_POINTS, arg, n, "zero points")?;
+                match arg {
+                    DNNL_ARG_SRC => q.src_zp = Some(qa),
+                    DNNL_ARG_DST => q.dst_zp = Some(qa),
+                    _ => {
+                        return Err(Error::unimplemented(format!(
+                            "reorder takes zero points for src and dst only (not argument {arg})"
+                        )));
+                    }
+                }
+            }
+            match attr.post_ops.entries() {
+                [] => {}
+                [
+                    PostOp::Sum {
+                        scale,
+                        zero_point: 0,
+                        data_type,
+                    },
+                ] if *data_type == dnnl_data_type_undef => pass.beta = *scale,
+                _ => {
+                    return Err(Error::unimplemented(
+                        "reorder applies one sum post-op (without zero point or data type) only",
+                    ));
+                }
+            }
+            pass.quant = q;
+            key = format!("{q:?},{:#x}", pass.beta.to_bits());
+        }
+        let plan = Arc::new(Plan {
+            dst_arg: DNNL_ARG_DST,
+            dst: dl,
+            passes: vec![pass],
+            scratch: None,
+        });
+        let key = format!("reorder,{cross},{src:?},{dst:?},{key}");
+        Ok(ReorderOp {
+            src: Arc::new(src.clone()),
+            dst: Arc::new(dst.clone()),
+            src_engine,
+            dst_engine,
+            cross,
+            plan,
+            key,
+        })
+    }
+
+    /// The engine the primitive runs on: the source's unless that is the
+    /// CPU engine, else the destination's (upstream's choice).
+    pub fn pd_engine(&self) -> Arc<Engine> {
+        if matches!(self.src_engine.backend(), Backend::Cpu) {
+            self.dst_engine.clone()
+        } else {
+            self.src_engine.clone()
+        }
+    }
+}
+
+impl OpDesc for ReorderOp {
+    fn kind(&self) -> dnnl_primitive_kind_t {
+        dnnl_reorder
+    }
+
+    fn arg_md(&self, arg: i32) -> Option<&Arc<MemoryDesc>> {
+        match arg {
+            DNNL_ARG_SRC => Some(&self.src),
+            DNNL_ARG_DST => Some(&self.dst),
+            _ => None,
+        }
+    }
+
+    fn inputs(&self) -> Vec<i32> {
+        vec![DNNL_ARG_SRC]
+    }
+
+    fn outputs(&self) -> Vec<i32> {
+        vec![DNNL_ARG_DST]
+    }
+
+    fn verbose_aux(&self) -> String {
+        let (s, d) = (self.src_engine.kind().name(), self.dst_engine.kind().name());
+        format!("src:{s} dst:{d}")
+    }
+
+    fn cache_key(&self) -> Option<String> {
+        Some(self.key.clone())
+    }
+
+    fn host_arg(&self, arg: i32) -> bool {
+        let cpu = |e: &Engine| matches!(e.backend(), Backend::Cpu);
+        self.cross
+            && match arg & !(DNNL_ARG_ATTR_SCALES | DNNL_ARG_ATTR_ZERO_POINTS) {
+                DNNL_ARG_SRC => cpu(&self.src_engine) || arg != DNNL_ARG_SRC,
+                DNNL_ARG_DST => cpu(&self.dst_engine) || arg != DNNL_ARG_DST,
+                _ => false,
+            }
+    }
+
+    fn query_engine(&self, what: dnnl_query_t) -> Option<Arc<Engine>> {
+        match what {
+            dnnl_query_reorder_src_engine => Some(self.src_engine.clone()),
+            dnnl_query_reorder_dst_engine => Some(self.dst_engine.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// The implementations of a plan for a kind named `kind` (`"reorder"`,
+/// `"sum"`, `"concat"`), best first.
+pub(crate) fn plan_candidates(
+    names: [&'static std::ffi::CStr; 3],
+    plan: &Arc<Plan>,
+    cross: bool,
+) -> Vec<Arc<dyn ImplCandidate>> {
+    vec![
+        Arc::new(ocl::Host {
+            name: names[0],
+            plan: plan.clone(),
+        }),
+        Arc::new(ocl::Copy {
+            name: names[1],
+            plan: plan.clone(),
+            cross,
+        }),
+        Arc::new(ocl::Generic {
+            name: names[2],
+            plan: plan.clone(),
+            cross,
+        }),
+        Arc::new(ocl::CrossEngine {
+            plan: plan.clone(),
+            cross,
+        }),
+    ]
+}
+
+/// The implementations of `op`, best first.
+pub fn candidates(op: &Arc<ReorderOp>) -> Vec<Arc<dyn ImplCandidate>> {
+    plan_candidates(
+        [c"cpu:reorder", c"ocl:reorder_copy", c"ocl:reorder_generic"],
+        &op.plan,
+        op.cross,
+    )
+}

@@ -1,0 +1,650 @@
+//! Plans (see `plan.rs`) on OpenCL engines, and reorders between a CPU and
+//! an OpenCL engine.
+//!
+//! Layer: prims, over `core` and `runtime::ocl`. Three implementations:
+//! - [`Copy`] (`ocl:*_copy`): one dense source, same type and layout as the
+//!   destination, no scaling: `clEnqueueCopyBuffer` (buffers), or the
+//!   generic kernel (USM);
+//! - [`Generic`] (`ocl:*_generic`): `xfer.cl`'s one kernel, enqueued once
+//!   per pass, in order, after the execution's events. Everything about the
+//!   problem is a kernel argument (by-value structs, under the 1024 bytes
+//!   of parameters every device takes), so an engine builds the program
+//!   once for every shape, layout and type pair (twice with tensors too
+//!   large for `int` indices). Where offsets are linear in the walk (plain,
+//!   permuted and strided layouts, a blocked layout walked along its own
+//!   blocks) the kernel adds strides instead of dividing. It takes up to 6
+//!   dimensions and 2 inner blocks per layout;
+//! - [`CrossEngine`] (`ocl:cross_engine_host`): one side is host memory of
+//!   a CPU engine. The stream is drained, the OpenCL side mapped, the plan
+//!   run on the host (`run_host`), and the mapping written back: a reorder
+//!   between engines is a host transfer in any case.
+
+// Dimension loops index several parallel arrays by the same `d`.
+#![allow(clippy::needless_range_loop)]
+
+use std::ffi::CStr;
+use std::sync::Arc;
+
+use super::plan::{Pass, Plan, QuantArg, SCRATCH_ARG, plan_inputs, run_host};
+use crate::core::engine::{Backend, Engine};
+use crate::core::error::{Error, Result};
+use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
+use crate::core::stream::StreamBackend;
+use crate::prims::common::buffers::Buffer;
+use crate::prims::common::dt::Elem;
+use crate::prims::common::layout::{Layout, PhysLoop};
+use crate::runtime::ocl::{Event, Kernel, KernelArg};
+
+/// The kernel's source: the shared element types, then `xfer.cl`.
+pub const SOURCE: &str = concat!(include_str!("../common/types.cl"), include_str!("xfer.cl"));
+
+const MAXD: usize = 6;
+const MAXL: usize = 8;
+const MAXI: usize = 2;
+const LOCAL: usize = 256;
+
+/// Why `layout` cannot go to the generic kernel, if it cannot.
+pub fn kernel_limits(layout: &Layout) -> Result<()> {
+    if layout.ndims > MAXD || layout.inner_blocks().len() > MAXI {
+        return Err(Error::unimplemented(format!(
+            "the OpenCL kernel takes up to {MAXD} dimensions and {MAXI} inner blocks"
+        )));
+    }
+    Ok(())
+}
+
+fn plan_limits(plan: &Plan) -> Result<()> {
+    kernel_limits(&plan.dst)?;
+    if !plan.dst.is_non_overlapping() {
+        return Err(Error::unimplemented(
+            "the destination layout overlaps itself",
+        ));
+    }
+    for pass in &plan.passes {
+        if pass.loops.len() > MAXL {
+            return Err(Error::unimplemented("too many loops for the OpenCL kernel"));
+        }
+        if let Some((_, l)) = &pass.src {
+            kernel_limits(l)?;
+        }
+    }
+    Ok(())
+}
+
+fn elem_code(e: Elem) -> i32 {
+    match e {
+        Elem::F32 => 0,
+        Elem::F16 => 1,
+        Elem::Bf16 => 2,
+        Elem::S32 => 3,
+        Elem::S8 => 4,
+        Elem::U8 => 5,
+    }
+}
+
+/// `lay_t`'s bytes: `shift` maps the kernel's logical positions to the
+/// layout's padded ones.
+fn lay_bytes(l: &Layout, shift: &[i64]) -> Vec<u8> {
+    let mut v = vec![l.offset0];
+    let mut outer = [0i64; MAXD];
+    let mut blk = [1i64; MAXD];
+    let mut sh = [0i64; MAXD];
+    let n = l.ndims;
+    outer[..n].copy_from_slice(l.outer_strides());
+    blk[..n].copy_from_slice(l.block_sizes());
+    sh[..n].copy_from_slice(&shift[..n]);
+    v.extend(outer);
+    v.extend(blk);
+    v.extend(sh);
+    let inner = l.inner_blocks();
+    let mut cols = [[1i64; MAXI], [1i64; MAXI], [0i64; MAXI]];
+    let mut dims = [0i32; MAXI];
+    for (b, &(dim, div, size, stride)) in inner.iter().enumerate() {
+        dims[b] = dim as i32;
+        cols[0][b] = div;
+        cols[1][b] = size;
+        cols[2][b] = stride;
+    }
+    for c in cols {
+        v.extend(c);
+    }
+    let mut bytes: Vec<u8> = v.iter().flat_map(|x| x.to_ne_bytes()).collect();
+    bytes.extend(dims.iter().flat_map(|x| x.to_ne_bytes()));
+    bytes
+}
+
+/// Where a layout's offset is linear in a walk's loop indices: the offset
+/// at the walk's start and the stride of each loop. A dimension without
+/// blocks always is; a blocked one when the walk goes through exactly the
+/// layout's own loops of it, from padded position 0.
+fn linear(l: &Layout, loops: &[PhysLoop], start: &[i64]) -> Option<(i64, Vec<i64>)> {
+    let phys = l.loops();
+    let (blk, outer) = (l.block_sizes(), l.outer_strides());
+    let mut off0 = l.offset0;
+    for d in 0..l.ndims {
+        if blk[d] == 1 {
+            off0 += start[d] * outer[d];
+            continue;
+        }
+        if start[d] != 0 {
+            return None;
+        }
+        let pick = |ls: &[PhysLoop]| {
+            let mut v: Vec<(i64, i64)> = ls
+                .iter()
+                .filter(|x| x.dim == d)
+                .map(|x| (x.size, x.unit))
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        if pick(loops) != pick(&phys) {
+            return None;
+        }
+    }
+    let strides = loops
+        .iter()
+        .map(|lp| {
+            if blk[lp.dim] == 1 {
+                lp.unit * outer[lp.dim]
+            } else {
+                phys.iter()
+                    .find(|x| x.dim == lp.dim && x.size == lp.size && x.unit == lp.unit)
+                    .map_or(0, |x| x.stride)
+            }
+        })
+        .collect();
+    Some((off0, strides))
+}
+
+/// Flags of the kernel for a pass's linear walks.
+const F_LIN_SRC: i32 = 32;
+const F_LIN_DST: i32 = 64;
+const F_BOUNDS: i32 = 128;
+
+/// `walk_t`'s bytes, and the flags for linear offsets and bounds.
+fn walk_bytes(pass: &Pass, dst: &Layout) -> (Vec<u8>, i32) {
+    let n = dst.ndims;
+    let mut flags = 0;
+    let (mut soff0, mut sstr_v) = (0, vec![0; pass.loops.len()]);
+    if let Some((_, sl)) = &pass.src {
+        let start: Vec<i64> = (0..n).map(|d| pass.base[d] + pass.shift[d]).collect();
+        if let Some((o, s)) = linear(sl, &pass.loops, &start) {
+            flags |= F_LIN_SRC;
+            (soff0, sstr_v) = (o, s);
+        }
+    }
+    let (mut doff0, mut dstr_v) = (0, vec![0; pass.loops.len()]);
+    if let Some((o, s)) = linear(dst, &pass.loops, &pass.base[..n]) {
+        flags |= F_LIN_DST;
+        (doff0, dstr_v) = (o, s);
+    }
+    if dst.has_padding() || pass.skip_inside {
+        flags |= F_BOUNDS;
+    }
+    let mut size = [1i64; MAXL];
+    let mut dim = [0i32; MAXL];
+    let mut unit = [0i64; MAXL];
+    let mut sstr = [0i64; MAXL];
+    let mut dstr = [0i64; MAXL];
+    // Right-aligned: the kernel peels loops from the last one.
+    let off = MAXL - pass.loops.len();
+    for (k, l) in pass.loops.iter().enumerate() {
+        size[off + k] = l.size;
+        dim[off + k] = l.dim as i32;
+        unit[off + k] = l.unit;
+        sstr[off + k] = sstr_v[k];
+        dstr[off + k] = dstr_v[k];
+    }
+    let mut v = vec![pass.total];
+    v.extend(size);
+    v.extend(unit);
+    v.extend(sstr);
+    v.extend(dstr);
+    v.push(soff0);
+    v.push(doff0);
+    let mut base = [0i64; MAXD];
+    let mut dims = [1i64; MAXD];
+    for d in 0..n {
+        base[d] = pass.base[d] - dst.padded_offsets[d];
+        dims[d] = dst.dims[d];
+    }
+    v.extend(base);
+    v.extend(dims);
+    let mut bytes: Vec<u8> = v.iter().flat_map(|x| x.to_ne_bytes()).collect();
+    bytes.extend(dim.iter().flat_map(|x| x.to_ne_bytes()));
+    (bytes, flags)
+}
+
+/// Whether every index of `plan` fits the kernel's `int` build.
+fn fits_int(plan: &Plan) -> bool {
+    let limit = i64::from(i32::MAX) / 2;
+    let ext = |l: &Layout| l.offset0 + l.extent() < limit && l.padded_nelems() < limit;
+    ext(&plan.dst)
+        && plan.scratch.as_ref().is_none_or(ext)
+        && plan
+            .passes
+            .iter()
+            .all(|p| p.total < limit && p.src.as_ref().is_none_or(|(_, l)| ext(l)))
+}
+
+/// The generic kernel for `plan` on `engine`.
+fn build(engine: &Engine, plan: &Plan) -> Result<(Kernel, usize)> {
+    build_with(engine, !fits_int(plan))
+}
+
+/// The generic kernel with `int` or (`long_idx`) `long` indices.
+fn build_with(engine: &Engine, long_idx: bool) -> Result<(Kernel, usize)> {
+    let ocl = engine.ocl("reorder")?;
+    let options = if long_idx { "-DIDX_T=long" } else { "" };
+    let kernel = ocl.kernel(SOURCE, options, "xfer")?;
+    let local = kernel.work_group_size(ocl.device())?.clamp(1, LOCAL);
+    Ok((kernel, local))
+}
+
+fn ocl_queue<'a>(ctx: &'a ExecContext) -> Result<&'a crate::runtime::ocl::Queue> {
+    match ctx.stream.backend() {
+        StreamBackend::Ocl(q) => Ok(q.queue()),
+        StreamBackend::Cpu => Err(Error::invalid("an OpenCL primitive needs an OpenCL stream")),
+    }
+}
+
+/// The buffers of a plan's arguments, checked against what the plan reads
+/// and writes.
+fn buffers(plan: &Plan, ctx: &ExecContext) -> Result<Vec<(i32, Buffer)>> {
+    let mut out = Vec::new();
+    for (arg, bytes) in plan_inputs(plan) {
+        let b = Buffer::of(ctx.arg(arg)?)?;
+        if bytes > 0 {
+            b.check_holds(bytes, "input")?;
+        }
+        out.push((arg, b));
+    }
+    let d = Buffer::of(ctx.arg(plan.dst_arg)?)?;
+    if plan.dst.padded_nelems() > 0 {
+        d.check_holds(plan.dst.byte_range().1, "destination")?;
+    }
+    out.push((plan.dst_arg, d));
+    Ok(out)
+}
+
+fn find(buffers: &[(i32, Buffer)], arg: i32) -> Result<&Buffer> {
+    buffers
+        .iter()
+        .find(|(a, _)| *a == arg)
+        .map(|(_, b)| b)
+        .ok_or_else(|| Error::invalid(format!("execution argument {arg} is missing")))
+}
+
+/// Enqueues every pass of `plan` with `kernel`.
+fn enqueue_plan(plan: &Plan, kernel: &Kernel, local: usize, ctx: &ExecContext) -> Result<Event> {
+    let queue = ocl_queue(ctx)?;
+    let mut bufs = buffers(plan, ctx)?;
+    if let Some(l) = &plan.scratch {
+        if l.padded_nelems() > 0 {
+            let ocl = ctx.stream.engine().ocl("reorder")?;
+            let mem = crate::runtime::ocl::Mem::create(ocl.context(), l.byte_range().1)?;
+            bufs.push((SCRATCH_ARG, Buffer::Mem(mem)));
+        }
+    }
+    let mut last: Option<Event> = None;
+    if plan.dst.padded_nelems() > 0 {
+        for pass in plan.passes.iter().filter(|p| p.total > 0) {
+            let (tgt, tgt_arg) = match (&plan.scratch, pass.to_scratch) {
+                (Some(l), true) => (l, SCRATCH_ARG),
+                _ => (&plan.dst, plan.dst_arg),
+            };
+            let dst = find(&bufs, tgt_arg)?;
+            let null = Buffer::None;
+            let n = tgt.ndims;
+            let dst_shift: Vec<i64> = tgt.padded_offsets[..n].to_vec();
+            let (src, src_lay) = match &pass.src {
+                Some((arg, l)) => {
+                    let shift: Vec<i64> = (0..n).map(|d| pass.shift[d] + dst_shift[d]).collect();
+                    (find(&bufs, *arg)?, lay_bytes(l, &shift))
+                }
+                None => (&null, lay_bytes(tgt, &dst_shift)),
+            };
+            let sdt = pass.src.as_ref().map_or(0, |(_, l)| elem_code(l.elem));
+            let dst_lay = lay_bytes(tgt, &dst_shift);
+            let (walk, lin_flags) = walk_bytes(pass, tgt);
+            let q = pass.quant;
+            let mut flags = lin_flags;
+            let mut quant = Vec::new();
+            for (bit, p) in [
+                (1, q.src_scale),
+                (2, q.dst_scale),
+                (4, q.src_zp),
+                (8, q.dst_zp),
+            ] {
+                match p {
+                    Some(QuantArg { arg, mask }) => {
+                        flags |= bit;
+                        quant.push((Some(find(&bufs, arg)?), mask));
+                    }
+                    None => quant.push((None, 0)),
+                }
+            }
+            if pass.skip_inside {
+                flags |= 16;
+            }
+            let mut args = vec![
+                src.kernel_arg()?,
+                KernelArg::Bytes(&src_lay),
+                KernelArg::I32(sdt),
+                dst.kernel_arg()?,
+                KernelArg::Bytes(&dst_lay),
+                KernelArg::I32(elem_code(tgt.elem)),
+                KernelArg::Bytes(&walk),
+                KernelArg::F32(pass.alpha),
+                KernelArg::F32(pass.beta),
+                KernelArg::I32(flags),
+            ];
+            for (b, mask) in &quant {
+                args.push(match b {
+                    Some(b) => b.kernel_arg()?,
+                    None => KernelArg::NullMem,
+                });
+                args.push(KernelArg::I32(*mask));
+            }
+            let global = (pass.total as usize).div_ceil(local) * local;
+            let wait: Vec<Event> = match &last {
+                Some(e) => vec![e.clone()],
+                None => ctx.deps.to_vec(),
+            };
+            last = Some(queue.enqueue_kernel(kernel, &args, &[global], Some(&[local]), &wait)?);
+        }
+    }
+    match last {
+        Some(e) => Ok(e),
+        None => queue.marker(ctx.deps),
+    }
+}
+
+/// Whether `engine` is an OpenCL engine.
+fn is_ocl(engine: &Engine) -> bool {
+    matches!(engine.backend(), Backend::Ocl(_))
+}
+
+/// The generic kernel.
+pub struct Generic {
+    pub name: &'static CStr,
+    pub plan: Arc<Plan>,
+    /// Whether the op is between a CPU and an OpenCL engine (then declined).
+    pub cross: bool,
+}
+
+impl ImplCandidate for Generic {
+    fn name(&self) -> &'static CStr {
+        self.name
+    }
+
+    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
+        if !is_ocl(engine) || self.cross {
+            return Err(Error::unimplemented("not an OpenCL engine on both sides"));
+        }
+        plan_limits(&self.plan)
+    }
+
+    fn create(
+        &self,
+        engine: &Arc<Engine>,
+        _op: &Arc<dyn OpDesc>,
+    ) -> Result<Arc<dyn Implementation>> {
+        let (kernel, local) = build(engine, &self.plan)?;
+        Ok(Arc::new(GenericImpl {
+            plan: self.plan.clone(),
+            kernel,
+            local,
+        }))
+    }
+}
+
+struct GenericImpl {
+    plan: Arc<Plan>,
+    kernel: Kernel,
+    local: usize,
+}
+
+/// The generic implementation built with `long` indices whatever the size
+/// (tests of the build used for huge tensors).
+#[cfg(test)]
+pub fn generic_long(engine: &Engine, plan: Arc<Plan>) -> Result<Arc<dyn Implementation>> {
+    let (kernel, local) = build_with(engine, true)?;
+    Ok(Arc::new(GenericImpl {
+        plan,
+        kernel,
+        local,
+    }))
+}
+
+impl Implementation for GenericImpl {
+    fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        Ok(Some(enqueue_plan(
+            &self.plan,
+            &self.kernel,
+            self.local,
+            ctx,
+        )?))
+    }
+}
+
+/// A plain copy: one pass, dense, same type and layout, no scaling.
+pub struct Copy {
+    pub name: &'static CStr,
+    pub plan: Arc<Plan>,
+    pub cross: bool,
+}
+
+/// Whether `plan` is a plain copy of its one source.
+pub fn is_plain_copy(plan: &Plan) -> bool {
+    let [pass] = &plan.passes[..] else {
+        return false;
+    };
+    let Some((_, src)) = &pass.src else {
+        return false;
+    };
+    let compact = |l: &Layout| l.is_compact();
+    src.elem == plan.dst.elem
+        && compact(src)
+        && compact(&plan.dst)
+        && src.same_layout(&plan.dst)
+        && pass.alpha == 1.0
+        && pass.beta == 0.0
+        && pass.quant == Default::default()
+        && plan.scratch.is_none()
+}
+
+impl ImplCandidate for Copy {
+    fn name(&self) -> &'static CStr {
+        self.name
+    }
+
+    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
+        if !is_ocl(engine) || self.cross {
+            return Err(Error::unimplemented("not an OpenCL engine on both sides"));
+        }
+        if !is_plain_copy(&self.plan) {
+            return Err(Error::unimplemented(
+                "not a plain copy (types, layouts or scaling differ)",
+            ));
+        }
+        plan_limits(&self.plan)
+    }
+
+    fn create(
+        &self,
+        engine: &Arc<Engine>,
+        _op: &Arc<dyn OpDesc>,
+    ) -> Result<Arc<dyn Implementation>> {
+        // Built now for USM memory, which clEnqueueCopyBuffer cannot copy.
+        let (kernel, local) = build(engine, &self.plan)?;
+        Ok(Arc::new(CopyImpl {
+            plan: self.plan.clone(),
+            kernel,
+            local,
+        }))
+    }
+}
+
+struct CopyImpl {
+    plan: Arc<Plan>,
+    kernel: Kernel,
+    local: usize,
+}
+
+impl Implementation for CopyImpl {
+    fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        let plan = &self.plan;
+        let queue = ocl_queue(ctx)?;
+        let bufs = buffers(plan, ctx)?;
+        if plan.dst.padded_nelems() == 0 {
+            return Ok(Some(queue.marker(ctx.deps)?));
+        }
+        let Some((src_arg, src)) = &plan.passes[0].src else {
+            return Err(Error::Runtime("a copy without a source".into()));
+        };
+        let (s, d) = (find(&bufs, *src_arg)?, find(&bufs, plan.dst_arg)?);
+        if let (Buffer::Mem(sm), Buffer::Mem(dm)) = (s, d) {
+            let size = plan.dst.elem.size();
+            let bytes = plan.dst.padded_nelems() as usize * size;
+            let e = queue.copy_buffer(
+                sm,
+                src.offset0 as usize * size,
+                dm,
+                plan.dst.offset0 as usize * size,
+                bytes,
+                ctx.deps,
+            )?;
+            return Ok(Some(e));
+        }
+        Ok(Some(enqueue_plan(plan, &self.kernel, self.local, ctx)?))
+    }
+}
+
+/// A reorder between a CPU and an OpenCL engine (primitive on the OpenCL one).
+pub struct CrossEngine {
+    pub plan: Arc<Plan>,
+    pub cross: bool,
+}
+
+impl ImplCandidate for CrossEngine {
+    fn name(&self) -> &'static CStr {
+        c"ocl:cross_engine_host"
+    }
+
+    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
+        if !is_ocl(engine) || !self.cross {
+            return Err(Error::unimplemented(
+                "not a reorder between a CPU and an OpenCL engine",
+            ));
+        }
+        if !self.plan.dst.is_non_overlapping() {
+            return Err(Error::unimplemented(
+                "the destination layout overlaps itself",
+            ));
+        }
+        Ok(())
+    }
+
+    fn create(
+        &self,
+        _engine: &Arc<Engine>,
+        _op: &Arc<dyn OpDesc>,
+    ) -> Result<Arc<dyn Implementation>> {
+        Ok(Arc::new(CrossImpl {
+            plan: self.plan.clone(),
+        }))
+    }
+}
+
+struct CrossImpl {
+    plan: Arc<Plan>,
+}
+
+impl Implementation for CrossImpl {
+    fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        let queue = ocl_queue(ctx)?;
+        Event::wait_all(ctx.deps)?;
+        ctx.stream.wait()?;
+        let plan = &self.plan;
+        let mut args: Vec<i32> = plan_inputs(plan).into_iter().map(|(a, _)| a).collect();
+        args.push(plan.dst_arg);
+        args.dedup();
+        // Host addresses: host memory directly, OpenCL memory mapped.
+        let mut mapped = Vec::new();
+        let mut addrs = Vec::new();
+        let result = (|| -> Result<()> {
+            for &arg in &args {
+                let memory = ctx.arg(arg)?;
+                if matches!(memory.engine().backend(), Backend::Cpu) {
+                    let b = Buffer::of(memory)?;
+                    addrs.push((arg, b.host_addr()));
+                } else {
+                    let a = memory.map(0)?;
+                    mapped.push((memory.clone(), a));
+                    addrs.push((arg, a));
+                }
+            }
+            run_host(plan, &|arg| {
+                addrs
+                    .iter()
+                    .find(|(a, _)| *a == arg)
+                    .map(|(_, addr)| *addr)
+                    .ok_or_else(|| Error::invalid(format!("execution argument {arg} is missing")))
+            })
+        })();
+        for (memory, a) in mapped {
+            memory.unmap(0, a)?;
+        }
+        result?;
+        Ok(Some(queue.marker(&[])?))
+    }
+}
+
+/// The CPU engine's implementation of a plan.
+pub struct Host {
+    pub name: &'static CStr,
+    pub plan: Arc<Plan>,
+}
+
+impl ImplCandidate for Host {
+    fn name(&self) -> &'static CStr {
+        self.name
+    }
+
+    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
+        if !matches!(engine.backend(), Backend::Cpu) {
+            return Err(Error::unimplemented("not the CPU engine"));
+        }
+        if !self.plan.dst.is_non_overlapping() {
+            return Err(Error::unimplemented(
+                "the destination layout overlaps itself",
+            ));
+        }
+        Ok(())
+    }
+
+    fn create(
+        &self,
+        _engine: &Arc<Engine>,
+        _op: &Arc<dyn OpDesc>,
+    ) -> Result<Arc<dyn Implementation>> {
+        Ok(Arc::new(HostImpl {
+            plan: self.plan.clone(),
+        }))
+    }
+}
+
+struct HostImpl {
+    plan: Arc<Plan>,
+}
+
+impl Implementation for HostImpl {
+    fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        let plan = &self.plan;
+        let bufs = buffers(plan, ctx)?;
+        run_host(plan, &|arg| Ok(find(&bufs, arg)?.host_addr()))?;
+        Ok(None)
+    }
+}

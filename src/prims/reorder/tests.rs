@@ -1,0 +1,433 @@
+//! Reorder against an f64 reference: every type pair, plain, permuted,
+//! blocked (with padding), strided and offset layouts, zero-sized tensors,
+//! scales and zero points with every mask kind, the sum post-op, between a
+//! CPU and an OpenCL engine both ways, and the refusals; on the CPU engine
+//! and every OpenCL device.
+
+#![allow(non_upper_case_globals)]
+#![allow(clippy::needless_range_loop, clippy::cloned_ref_to_slice_refs, clippy::too_many_arguments)]
+
+use std::sync::Arc;
+
+use super::testutil::*;
+use super::*;
+use crate::core::attr::{PrimitiveAttr, QuantKind, QuantSpec};
+use crate::core::engine::Engine;
+
+fn op(
+    src: &MemoryDesc,
+    se: &Arc<Engine>,
+    dst: &MemoryDesc,
+    de: &Arc<Engine>,
+    attr: Option<&PrimitiveAttr>,
+) -> Arc<ReorderOp> {
+    Arc::new(ReorderOp::new(src, se.clone(), dst, de.clone(), attr).unwrap())
+}
+
+/// Runs a reorder from `src` (on `se`) to `dst` (on `de`) of the values
+/// `vals`, dst first filled with `old`; returns (name, dst values).
+fn run(
+    src: &MemoryDesc,
+    se: &Arc<Engine>,
+    dst: &MemoryDesc,
+    de: &Arc<Engine>,
+    vals: &[f32],
+    old: &[f32],
+    attr: Option<&PrimitiveAttr>,
+    extra: &[(i32, &TestMem)],
+) -> (String, Vec<f32>) {
+    let o = op(src, se, dst, de, attr);
+    let engine = o.pd_engine();
+    let s = memory(se, src, vals);
+    let d = memory(de, dst, old);
+    let mut args = vec![(DNNL_ARG_SRC, &s), (DNNL_ARG_DST, &d)];
+    args.extend_from_slice(extra);
+    let name = exec(&engine, o.clone(), candidates(&o), &args);
+    (name, read(&d))
+}
+
+#[test]
+fn every_type_pair_transposing() {
+    let dims = [3i64, 5, 7];
+    let n = 105;
+    for e in engines() {
+        for (i, &sdt) in ALL_DT.iter().enumerate() {
+            for &ddt in &ALL_DT {
+                let src = md(&dims, sdt, dnnl_abc);
+                let dst = md(&dims, ddt, dnnl_acb);
+                let vals = values(n, -300.0, 300.0, sdt, i as u64);
+                let (name, got) = run(&src, &e, &dst, &e, &vals, &[], None, &[]);
+                let want: Vec<f64> = vals.iter().map(|&v| f64::from(v)).collect();
+                check(
+                    &got,
+                    &want,
+                    ddt,
+                    &format!("{} {name} {sdt:?}->{ddt:?}", engine_name(&e)),
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn layouts_padding_strides_offsets() {
+    let strided =
+        MemoryDesc::with_strides(&[2, 19, 3, 5], dnnl_f32, Some(&[800, 40, 12, 2])).unwrap();
+    let big = md(&[3, 21, 4, 6], dnnl_f32, dnnl_nchw);
+    let sub = big.submemory(&[2, 19, 3, 5], &[1, 2, 1, 1]).unwrap();
+    let cases: Vec<(MemoryDesc, MemoryDesc)> = vec![
+        (
+            md(&[2, 19, 3, 5], dnnl_f32, dnnl_nchw),
+            md(&[2, 19, 3, 5], dnnl_f32, dnnl_nChw16c),
+        ),
+        (
+            md(&[2, 19, 3, 5], dnnl_bf16, dnnl_nChw16c),
+            md(&[2, 19, 3, 5], dnnl_f32, dnnl_nhwc),
+        ),
+        (
+            md(&[2, 19, 3, 5], dnnl_f32, dnnl_nChw8c),
+            md(&[2, 19, 3, 5], dnnl_s8, dnnl_nChw16c),
+        ),
+        (
+            md(&[17, 19, 2, 3], dnnl_f32, dnnl_oihw),
+            md(&[17, 19, 2, 3], dnnl_f16, dnnl_ABcd16b16a),
+        ),
+        (
+            md(&[17, 19, 2, 3], dnnl_f16, dnnl_ABcd8a8b),
+            md(&[17, 19, 2, 3], dnnl_f32, dnnl_ABcd16b16a),
+        ),
+        (
+            md(&[2, 3, 4, 5, 6], dnnl_f32, dnnl_abcde),
+            md(&[2, 3, 4, 5, 6], dnnl_u8, dnnl_aBcde8b),
+        ),
+        (
+            md(&[2, 19, 3, 5], dnnl_f32, dnnl_nchw),
+            md(&[2, 19, 3, 5], dnnl_f32, dnnl_nchw),
+        ),
+        (strided.clone(), md(&[2, 19, 3, 5], dnnl_f32, dnnl_nhwc)),
+        (md(&[2, 19, 3, 5], dnnl_f32, dnnl_nhwc), strided),
+        (sub.clone(), md(&[2, 19, 3, 5], dnnl_s32, dnnl_nChw16c)),
+        (md(&[2, 19, 3, 5], dnnl_f32, dnnl_nchw), sub),
+        (
+            md(&[2, 0, 3], dnnl_f32, dnnl_abc),
+            md(&[2, 0, 3], dnnl_f32, dnnl_acb),
+        ),
+        (md(&[1], dnnl_f32, dnnl_a), md(&[1], dnnl_s8, dnnl_a)),
+    ];
+    for e in engines() {
+        for (k, (src, dst)) in cases.iter().enumerate() {
+            let n = src.dims().iter().product::<i64>() as usize;
+            let vals = values(n, -100.0, 100.0, src.data_type(), k as u64);
+            let (name, got) = run(src, &e, dst, &e, &vals, &[], None, &[]);
+            let want: Vec<f64> = vals.iter().map(|&v| f64::from(v)).collect();
+            check(
+                &got,
+                &want,
+                dst.data_type(),
+                &format!("{} {name} case {k}", engine_name(&e)),
+            );
+        }
+    }
+}
+
+fn quant_attr(
+    src_scale: Option<i32>,
+    dst_scale: Option<i32>,
+    src_zp: Option<i32>,
+    dst_zp: Option<i32>,
+    sum: Option<f32>,
+) -> PrimitiveAttr {
+    let mut a = PrimitiveAttr::default();
+    let spec = |kind: QuantKind, mask| {
+        QuantSpec::new(
+            kind,
+            mask,
+            &[],
+            kind.default_data_type(),
+            false,
+            dnnl_quantization_mode_static_sazp,
+        )
+        .unwrap()
+    };
+    if let Some(m) = src_scale {
+        a.set_quant(QuantKind::Scales, DNNL_ARG_SRC, spec(QuantKind::Scales, m))
+            .unwrap();
+    }
+    if let Some(m) = dst_scale {
+        a.set_quant(QuantKind::Scales, DNNL_ARG_DST, spec(QuantKind::Scales, m))
+            .unwrap();
+    }
+    if let Some(m) = src_zp {
+        a.set_quant(
+            QuantKind::ZeroPoints,
+            DNNL_ARG_SRC,
+            spec(QuantKind::ZeroPoints, m),
+        )
+        .unwrap();
+    }
+    if let Some(m) = dst_zp {
+        a.set_quant(
+            QuantKind::ZeroPoints,
+            DNNL_ARG_DST,
+            spec(QuantKind::ZeroPoints, m),
+        )
+        .unwrap();
+    }
+    if let Some(s) = sum {
+        a.post_ops
+            .append(|| PostOp::sum(s, 0, dnnl_data_type_undef))
+            .unwrap();
+    }
+    a
+}
+
+/// Masks over (2, 3, 4): 0, 2 (dim 1), 5 (dims 0 and 2).
+fn mask_len(mask: i32) -> usize {
+    plan::mask_count(mask, &[2, 3, 4]) as usize
+}
+
+fn mask_at(mask: i32, idx: &[i64]) -> usize {
+    let dims = [2i64, 3, 4];
+    let mut i = 0;
+    for d in 0..3 {
+        if mask >> d & 1 != 0 {
+            i = i * dims[d] + idx[d];
+        }
+    }
+    i as usize
+}
+
+#[test]
+fn scales_zero_points_and_sum() {
+    let dims = [2i64, 3, 4];
+    let cases = [
+        (dnnl_f32, dnnl_s8, Some(0), Some(0), None, Some(0), None),
+        (dnnl_s8, dnnl_f32, Some(2), None, Some(0), None, None),
+        (dnnl_u8, dnnl_bf16, Some(5), Some(2), Some(2), Some(5), None),
+        (dnnl_f32, dnnl_u8, None, Some(5), None, Some(2), Some(0.5)),
+        (dnnl_f32, dnnl_f32, Some(0), None, None, None, Some(2.0)),
+        (
+            dnnl_s32,
+            dnnl_f16,
+            Some(2),
+            Some(0),
+            Some(5),
+            Some(0),
+            Some(1.0),
+        ),
+    ];
+    for e in engines() {
+        for (k, &(sdt, ddt, ssc, dsc, szp, dzp, sum)) in cases.iter().enumerate() {
+            let attr = quant_attr(ssc, dsc, szp, dzp, sum);
+            let src = md(&dims, sdt, dnnl_abc);
+            let dst = md(&dims, ddt, dnnl_cab);
+            let vals = values(24, -20.0, 100.0, sdt, k as u64);
+            let old = values(24, 0.0, 50.0, ddt, 99);
+            let sv: Vec<f32> = (0..ssc.map_or(0, mask_len))
+                .map(|i| 0.5 + i as f32 * 0.25)
+                .collect();
+            let dv: Vec<f32> = (0..dsc.map_or(0, mask_len))
+                .map(|i| 2.0 - i as f32 * 0.125)
+                .collect();
+            let szv: Vec<i32> = (0..szp.map_or(0, mask_len)).map(|i| i as i32 - 2).collect();
+            let dzv: Vec<i32> = (0..dzp.map_or(0, mask_len)).map(|i| 3 - i as i32).collect();
+            let m_ssc = array_f32(&e, if sv.is_empty() { &[1.0] } else { &sv });
+            let m_dsc = array_f32(&e, if dv.is_empty() { &[1.0] } else { &dv });
+            let m_szp = array_s32(&e, if szv.is_empty() { &[0] } else { &szv });
+            let m_dzp = array_s32(&e, if dzv.is_empty() { &[0] } else { &dzv });
+            let extra = [
+                (DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC, &m_ssc),
+                (DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST, &m_dsc),
+                (DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, &m_szp),
+                (DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, &m_dzp),
+            ];
+            let (name, got) = run(&src, &e, &dst, &e, &vals, &old, Some(&attr), &extra);
+            let want: Vec<f64> = indices(&dims)
+                .iter()
+                .enumerate()
+                .map(|(i, idx)| {
+                    let mut v = f64::from(vals[i]);
+                    if let Some(m) = szp {
+                        v -= f64::from(szv[mask_at(m, idx)]);
+                    }
+                    if let Some(m) = ssc {
+                        v *= f64::from(sv[mask_at(m, idx)]);
+                    }
+                    if let Some(m) = dsc {
+                        v /= f64::from(dv[mask_at(m, idx)]);
+                    }
+                    if let Some(m) = dzp {
+                        v += f64::from(dzv[mask_at(m, idx)]);
+                    }
+                    if let Some(s) = sum {
+                        v += f64::from(s) * f64::from(old[i]);
+                    }
+                    v
+                })
+                .collect();
+            check(
+                &got,
+                &want,
+                ddt,
+                &format!("{} {name} case {k}", engine_name(&e)),
+            );
+        }
+    }
+}
+
+#[test]
+fn between_cpu_and_opencl_both_ways() {
+    let cpu = cpu_engine();
+    let dims = [2i64, 19, 3, 5];
+    for g in ocl_engines() {
+        for (se, de) in [(&cpu, &g), (&g, &cpu)] {
+            let src = md(&dims, dnnl_f32, dnnl_nchw);
+            let dst = md(&dims, dnnl_bf16, dnnl_nChw16c);
+            let vals = values(570, -50.0, 50.0, dnnl_f32, 7);
+            let attr = quant_attr(Some(0), None, None, None, None);
+            let sc = array_f32(&g, &[0.5]);
+            let (name, got) = run(
+                &src,
+                se,
+                &dst,
+                de,
+                &vals,
+                &[],
+                Some(&attr),
+                &[(DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC, &sc)],
+            );
+            assert_eq!(name, "ocl:cross_engine_host");
+            let want: Vec<f64> = vals.iter().map(|&v| f64::from(v) * 0.5).collect();
+            check(
+                &got,
+                &want,
+                dnnl_bf16,
+                &format!("{} cross", engine_name(&g)),
+            );
+            let o = op(&src, se, &dst, de, None);
+            assert!(Arc::ptr_eq(&o.pd_engine(), &g));
+            assert!(Arc::ptr_eq(
+                &o.query_engine(dnnl_query_reorder_src_engine).unwrap(),
+                se
+            ));
+            assert!(Arc::ptr_eq(
+                &o.query_engine(dnnl_query_reorder_dst_engine).unwrap(),
+                de
+            ));
+        }
+    }
+}
+
+#[test]
+fn implementations_chosen() {
+    for e in ocl_engines() {
+        let a = md(&[4, 5], dnnl_f32, dnnl_ab);
+        let (name, got) = run(&a, &e, &a, &e, &[1.0; 20], &[], None, &[]);
+        assert_eq!(name, "ocl:reorder_copy");
+        assert_eq!(got, vec![1.0; 20]);
+        let b = md(&[4, 5], dnnl_f32, dnnl_ba);
+        let (name, _) = run(&a, &e, &b, &e, &[1.0; 20], &[], None, &[]);
+        assert_eq!(name, "ocl:reorder_generic");
+    }
+}
+
+#[test]
+fn refusals() {
+    let cpu = cpu_engine();
+    let a = md(&[2, 3], dnnl_f32, dnnl_ab);
+    let status = |r: Result<ReorderOp>| r.err().map(|e| e.status());
+    let any = md(&[2, 3], dnnl_f32, dnnl_format_tag_any);
+    assert_eq!(
+        status(ReorderOp::new(&a, cpu.clone(), &any, cpu.clone(), None)),
+        Some(dnnl_invalid_arguments)
+    );
+    let b = md(&[3, 2], dnnl_f32, dnnl_ab);
+    assert_eq!(
+        status(ReorderOp::new(&a, cpu.clone(), &b, cpu.clone(), None)),
+        Some(dnnl_invalid_arguments)
+    );
+    let c = md(&[2, 3, 1], dnnl_f32, dnnl_abc);
+    assert_eq!(
+        status(ReorderOp::new(&a, cpu.clone(), &c, cpu.clone(), None)),
+        Some(dnnl_invalid_arguments)
+    );
+    let mut attr = PrimitiveAttr::default();
+    attr.post_ops
+        .append(|| PostOp::eltwise(dnnl_eltwise_relu, 0.0, 0.0))
+        .unwrap();
+    assert_eq!(
+        status(ReorderOp::new(
+            &a,
+            cpu.clone(),
+            &a,
+            cpu.clone(),
+            Some(&attr)
+        )),
+        Some(dnnl_unimplemented)
+    );
+    let mut attr = PrimitiveAttr::default();
+    let spec = QuantSpec::new(
+        QuantKind::Scales,
+        0,
+        &[],
+        dnnl_f32,
+        false,
+        dnnl_quantization_mode_static_sazp,
+    )
+    .unwrap();
+    attr.set_quant(QuantKind::Scales, DNNL_ARG_WEIGHTS, spec)
+        .unwrap();
+    assert_eq!(
+        status(ReorderOp::new(
+            &a,
+            cpu.clone(),
+            &a,
+            cpu.clone(),
+            Some(&attr)
+        )),
+        Some(dnnl_unimplemented)
+    );
+}
+
+#[test]
+fn long_index_build() {
+    use crate::core::primitive::{ExecArgs, ExecContext};
+    use crate::core::stream::{Stream, StreamFlags};
+    for e in ocl_engines() {
+        let src = md(&[2, 19, 3, 5], dnnl_f32, dnnl_nChw16c);
+        let dst = md(&[2, 19, 3, 5], dnnl_s8, dnnl_nhwc);
+        let o = op(&src, &e, &dst, &e, None);
+        let imp = ocl::generic_long(&e, o.plan.clone()).unwrap();
+        let vals = values(570, -100.0, 100.0, dnnl_f32, 5);
+        let s = memory(&e, &src, &vals);
+        let d = memory(&e, &dst, &[]);
+        let stream = Stream::create(
+            e.clone(),
+            StreamFlags {
+                out_of_order: false,
+                profiling: false,
+            },
+        )
+        .unwrap();
+        let args: ExecArgs = [
+            (DNNL_ARG_SRC, s.real.clone()),
+            (DNNL_ARG_DST, d.real.clone()),
+        ]
+        .into_iter()
+        .collect();
+        imp.execute(&ExecContext {
+            stream: &stream,
+            args: &args,
+            deps: &[],
+        })
+        .unwrap();
+        stream.wait().unwrap();
+        let want: Vec<f64> = vals.iter().map(|&v| f64::from(v)).collect();
+        check(
+            &read(&d),
+            &want,
+            dnnl_s8,
+            &format!("{} long", engine_name(&e)),
+        );
+    }
+}
