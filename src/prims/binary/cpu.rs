@@ -17,11 +17,14 @@ use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
-use crate::prims::common::buffers::Buffer;
+use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
+use crate::prims::common::dt;
 use crate::prims::common::layout::Walker;
 use crate::prims::common::parallel;
 use crate::runtime::ocl::Event;
 
+/// Elements per block of the dense kernel's conversion loops.
+const BLOCK: usize = 512;
 /// The fewest elements worth a thread of their own.
 const MIN_PER_THREAD: usize = 1 << 14;
 
@@ -121,17 +124,52 @@ impl Implementation for CpuBinary {
         let third = raws.len() > 2;
         if self.dense {
             let n = lo.nelems() as usize;
+            // An input at the output's very address is the output itself
+            // (`must_copy` copied any other overlap): read from its chunk.
+            let aliased: Vec<bool> = raws
+                .iter()
+                .zip(layouts)
+                .map(|(r, l)| r.addr() == out.addr() && l.offset0 == lo.offset0)
+                .collect();
             parallel::run_all(parallel::split(n, MIN_PER_THREAD), |range| {
-                for i in range {
-                    let i = i as i64;
-                    let a = raws[0].load(layouts[0].offset0 + i) * scales[0];
-                    let b = raws[1].load(layouts[1].offset0 + i) * scales[1];
-                    let c = if third {
-                        raws[2].load(layouts[2].offset0 + i)
-                    } else {
-                        0.0
+                let mut v = [[0f32; BLOCK]; 3];
+                let mut start = range.start;
+                while start < range.end {
+                    let len = BLOCK.min(range.end - start);
+                    let osize = lo.elem.size();
+                    // SAFETY: the C contract on the handle (checked against
+                    // our allocations); each thread owns the disjoint output
+                    // elements of its range, and no other view of them exists
+                    // (aliased inputs are read through this one).
+                    let chunk = unsafe {
+                        host_bytes_mut(
+                            out.addr() + (lo.offset0 as usize + start) * osize,
+                            len * osize,
+                        )
                     };
-                    out.store(lo.offset0 + i, alg.apply(a, b, c));
+                    for (k, l) in layouts.iter().enumerate() {
+                        let size = l.elem.size();
+                        if aliased[k] {
+                            dt::load_run(l.elem, chunk, 0, &mut v[k][..len]);
+                        } else {
+                            // SAFETY: the C contract; the input does not
+                            // overlap the output, and it is only read.
+                            let bytes = unsafe {
+                                host_bytes(
+                                    raws[k].addr() + (l.offset0 as usize + start) * size,
+                                    len * size,
+                                )
+                            };
+                            dt::load_run(l.elem, bytes, 0, &mut v[k][..len]);
+                        }
+                    }
+                    let [a, b, c] = &mut v;
+                    for i in 0..len {
+                        let cc = if third { c[i] } else { 0.0 };
+                        a[i] = alg.apply(a[i] * scales[0], b[i] * scales[1], cc);
+                    }
+                    dt::store_run(lo.elem, chunk, 0, &a[..len]);
+                    start += len;
                 }
             });
             return Ok(None);

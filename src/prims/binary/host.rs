@@ -37,6 +37,11 @@ impl Raw {
         }
     }
 
+    /// The address of element 0.
+    pub fn addr(&self) -> usize {
+        self.addr
+    }
+
     /// Element `off` (an element offset from the buffer start) as `f32`.
     pub fn load(&self, off: i64) -> f32 {
         let size = self.elem.size();

@@ -455,6 +455,12 @@ fn large_tensor() {
     let cpu = Engine::create(EngineKind::Cpu, 0).unwrap();
     check(&cpu, &case(BinaryAlg::Add, &a, &a, &a));
     check(&cpu, &case(BinaryAlg::Add, &a, &b, &a));
+    let mut c = case(BinaryAlg::Mul, &a, &b, &a);
+    c.in_place = true;
+    check(&cpu, &c);
+    let mut c = case(BinaryAlg::Sub, &a, &a, &a);
+    c.in_place = true;
+    assert!(check(&cpu, &c).contains("dense"));
 }
 
 #[test]

@@ -18,6 +18,7 @@ use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
 use crate::prims::binary::host::{self, Raw};
 use crate::prims::common::buffers::Buffer;
+use crate::prims::common::layout::Layout;
 use crate::prims::common::parallel;
 use crate::runtime::ocl::Event;
 
@@ -94,6 +95,21 @@ pub fn backward_row(alg: Alg, y: &[f32], dd: &mut [f32]) {
     }
 }
 
+/// The element stride along `axis` when offsets are linear in it (the axis
+/// is not blocked), `None` otherwise.
+fn axis_stride(l: &Layout, axis: usize) -> Option<i64> {
+    let mut p = [0i64; MAX_NDIMS];
+    let first = l.offset(&p);
+    p[axis] = 1;
+    let stride = l.offset(&p) - first;
+    (0..l.padded_dims[axis])
+        .all(|i| {
+            p[axis] = i;
+            l.offset(&p) - first == i * stride
+        })
+        .then_some(stride)
+}
+
 impl Implementation for CpuSoftmax {
     fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
         let op = &self.op;
@@ -139,6 +155,8 @@ impl Implementation for CpuSoftmax {
         };
         let alg = op.alg();
         let backward = op.is_backward();
+        let in_strides: Vec<Option<i64>> = layouts.iter().map(|l| axis_stride(l, axis)).collect();
+        let out_stride = axis_stride(lo, axis);
         parallel::run_all(ranges, |range| {
             let mut p = [0i64; MAX_NDIMS];
             let mut q = [0i64; MAX_NDIMS];
@@ -165,9 +183,20 @@ impl Implementation for CpuSoftmax {
                     for d in 0..ndims {
                         q[d] = logical[d] + l.padded_offsets[d];
                     }
-                    for (i, x) in buf.iter_mut().enumerate() {
-                        q[axis] = i as i64 + l.padded_offsets[axis];
-                        *x = raws[k].load(l.offset(&q));
+                    q[axis] = l.padded_offsets[axis];
+                    match in_strides[k] {
+                        Some(stride) => {
+                            let base = l.offset(&q);
+                            for (i, x) in buf.iter_mut().enumerate() {
+                                *x = raws[k].load(base + i as i64 * stride);
+                            }
+                        }
+                        None => {
+                            for (i, x) in buf.iter_mut().enumerate() {
+                                q[axis] = i as i64 + l.padded_offsets[axis];
+                                *x = raws[k].load(l.offset(&q));
+                            }
+                        }
                     }
                 }
                 if backward {
@@ -176,9 +205,16 @@ impl Implementation for CpuSoftmax {
                 } else {
                     forward_row(alg, &mut a);
                 }
+                p[axis] = 0;
+                let base = lo.offset(&p);
                 for i in 0..padded_ax {
-                    p[axis] = i;
-                    let off = lo.offset(&p);
+                    let off = match out_stride {
+                        Some(stride) => base + i * stride,
+                        None => {
+                            p[axis] = i;
+                            lo.offset(&p)
+                        }
+                    };
                     let j = i - lo_ax;
                     if !(0..len as i64).contains(&j) {
                         out.store(off, 0.0);
