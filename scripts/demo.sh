@@ -16,7 +16,7 @@ cd "$repo"
 
 bash scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
-cmake --build build -j"$(nproc)" --target engines ocl_interop
+cmake --build build -j"$(nproc)" --target engines ocl_interop ocl_matmul
 
 echo
 echo "== build/examples-c/engines (OCL_ICD_VENDORS=.venv/icd/all)"
@@ -25,3 +25,7 @@ OCL_ICD_VENDORS="$repo/.venv/icd/all" build/examples-c/engines
 echo
 echo "== build/examples-c/ocl_interop (OCL_ICD_VENDORS=.venv/icd/all, default device)"
 OCL_ICD_VENDORS="$repo/.venv/icd/all" build/examples-c/ocl_interop
+
+echo
+echo "== build/examples-c/ocl_matmul (OCL_ICD_VENDORS=.venv/icd/all, default device)"
+OCL_ICD_VENDORS="$repo/.venv/icd/all" build/examples-c/ocl_matmul
