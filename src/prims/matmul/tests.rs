@@ -396,6 +396,19 @@ fn format_any_resolves_to_row_major() {
     assert_eq!(*op.weights, md(&[2, 4, 5], dnnl_f32));
     assert_eq!(*op.dst, md(&[2, 3, 5], dnnl_f32));
     assert_eq!(op.inputs(), vec![DNNL_ARG_SRC, DNNL_ARG_WEIGHTS]);
+    let op = MatmulOp::new(
+        &any(&[3, 4]),
+        &any(&[4, 5]),
+        Some(&any(&[1, 5])),
+        &any(&[3, 5]),
+        None,
+    )
+    .unwrap();
+    assert_eq!(**op.arg_md(DNNL_ARG_BIAS).unwrap(), md(&[1, 5], dnnl_f32));
+    assert_eq!(
+        op.inputs(),
+        vec![DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_BIAS]
+    );
 }
 
 #[test]
