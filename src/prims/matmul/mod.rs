@@ -576,6 +576,30 @@ impl OpDesc for MatmulOp {
         vec![DNNL_ARG_DST]
     }
 
+    /// Upstream's problem string: `src_dims:weights_dims:dst_dims`, a
+    /// run-time dimension as `*`.
+    fn verbose_aux(&self) -> String {
+        let dims = |md: &MemoryDesc| {
+            md.dims()
+                .iter()
+                .map(|&d| {
+                    if d == RUNTIME_DIM {
+                        "*".to_string()
+                    } else {
+                        d.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("x")
+        };
+        format!(
+            "{}:{}:{}",
+            dims(&self.src),
+            dims(&self.weights),
+            dims(&self.dst)
+        )
+    }
+
     fn cache_key(&self) -> Option<String> {
         Some(format!(
             "matmul,{:?},{:?},{:?},{:?},{}",
