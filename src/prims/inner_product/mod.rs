@@ -614,7 +614,7 @@ impl ImplCandidate for Candidate {
             &op.epilogue,
             Tiles::for_device(ocl),
         );
-        kernels.kernel(ocl, g)?;
+        kernels.kernel(ocl, g, false)?;
         Ok(Arc::new(OclIp { op, kernels }))
     }
 }

@@ -15,7 +15,9 @@
  *   work-items then load neighbouring elements of that index (coalesced).
  *   They change speed only, never results;
  * - A_VEC4 / B_VEC4 (with A_K_FAST / B_N_FAST): the fast index has stride 1,
- *   so tile loads are 4-wide (vload4 / vload_half4: no alignment needed).
+ *   so tile loads are 4-wide: through aligned vector pointers when ALIGNED
+ *   is 1 (types.cl; the host sets it when every row of a 4-wide operand
+ *   starts at a multiple of 4 elements), else vload4 / vload_half4.
  * Shapes, strides and offsets are arguments (one build serves every shape,
  * transposed operands and broadcast batches alike; stride 0 broadcasts).
  * Edges (any M, N, K) are handled by bounds checks on loads and stores.
