@@ -528,6 +528,24 @@ impl OpDesc for InnerProductOp {
         }
     }
 
+    /// Upstream's problem string: `mb2ic3ih4iw5oc6` (spatial sizes by the
+    /// source's dimensions: `iw`; `ih`, `iw`; `id`, `ih`, `iw`).
+    fn verbose_aux(&self) -> String {
+        let d = self.src.dims();
+        let names: &[&str] = match d.len() {
+            3 => &["iw"],
+            4 => &["ih", "iw"],
+            5 => &["id", "ih", "iw"],
+            _ => &[],
+        };
+        let spatial: String = names
+            .iter()
+            .zip(&d[2..])
+            .map(|(n, v)| format!("{n}{v}"))
+            .collect();
+        format!("mb{}ic{}{spatial}oc{}", d[0], d[1], self.weights.dims()[0])
+    }
+
     fn cache_key(&self) -> Option<String> {
         Some(format!(
             "inner_product,{},{:?},{:?},{:?},{:?},{}",
@@ -596,7 +614,7 @@ impl ImplCandidate for Candidate {
             &op.epilogue,
             Tiles::for_device(ocl),
         );
-        kernels.kernel(ocl, g)?;
+        kernels.kernel(ocl, g, false)?;
         Ok(Arc::new(OclIp { op, kernels }))
     }
 }

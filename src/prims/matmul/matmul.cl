@@ -15,7 +15,9 @@
  *   work-items then load neighbouring elements of that index (coalesced).
  *   They change speed only, never results;
  * - A_VEC4 / B_VEC4 (with A_K_FAST / B_N_FAST): the fast index has stride 1,
- *   so tile loads are 4-wide (vload4 / vload_half4: no alignment needed).
+ *   so tile loads are 4-wide: through aligned vector pointers when ALIGNED
+ *   is 1 (types.cl; the host sets it when every row of a 4-wide operand
+ *   starts at a multiple of 4 elements), else vload4 / vload_half4.
  * Shapes, strides and offsets are arguments (one build serves every shape,
  * transposed operands and broadcast batches alike; stride 0 broadcasts).
  * Edges (any M, N, K) are handled by bounds checks on loads and stores.
@@ -104,6 +106,136 @@
 #define LD4_A(p, i) CAT(LD4_, A_DT)(p, i)
 #define LD4_B(p, i) CAT(LD4_, B_DT)(p, i)
 
+/* Loads per work-item and K step: scalar (LA, LB) or 4-wide (LA4, LB4). */
+#define LA ((TM * TK + WG - 1) / WG)
+#define LB ((TK * TN + WG - 1) / WG)
+#define LA4 ((TM * TK / 4 + WG - 1) / WG)
+#define LB4 ((TK * TN / 4 + WG - 1) / WG)
+
+/* Which tile element the t-th load of a work-item fetches: (kk, mm) of A,
+ * (kk, nn) of B, the fast index running across neighbouring work-items. */
+#if A_VEC4
+#define A_POS(i) const int kk = ((i) % (TK / 4)) * 4, mm = (i) / (TK / 4)
+#elif A_K_FAST
+#define A_POS(i) const int kk = (i) % TK, mm = (i) / TK
+#else
+#define A_POS(i) const int mm = (i) % TM, kk = (i) / TM
+#endif
+#if B_VEC4
+#define B_POS(i) const int nn = ((i) % (TN / 4)) * 4, kk = (i) / (TN / 4)
+#elif B_N_FAST
+#define B_POS(i) const int nn = (i) % TN, kk = (i) / TN
+#else
+#define B_POS(i) const int kk = (i) % TK, nn = (i) / TK
+#endif
+
+/* A's tile at K step k0 into pa (zeros outside the matrix). */
+#if A_VEC4
+#define FETCH_A(k0) \
+    _Pragma("unroll") for (int t = 0; t < LA4; ++t) { \
+        const int i = lid + t * WG; \
+        float4 v = (float4)(0.0f); \
+        if (i < TM * TK / 4) { \
+            A_POS(i); \
+            const long gm = m0 + mm, gk = (k0) + kk; \
+            if (gm < M) { \
+                const long at = a_base + gm * a_rs + gk; \
+                if (gk + 3 < K) { \
+                    v = LD4_A(a + at, 0); \
+                } else { \
+                    if (gk < K) v.s0 = LD_A(a, at); \
+                    if (gk + 1 < K) v.s1 = LD_A(a, at + 1); \
+                    if (gk + 2 < K) v.s2 = LD_A(a, at + 2); \
+                } \
+            } \
+        } \
+        pa[t] = v; \
+    }
+#define STORE_A() \
+    _Pragma("unroll") for (int t = 0; t < LA4; ++t) { \
+        const int i = lid + t * WG; \
+        if (i < TM * TK / 4) { \
+            A_POS(i); \
+            As[kk][mm] = pa[t].s0; \
+            As[kk + 1][mm] = pa[t].s1; \
+            As[kk + 2][mm] = pa[t].s2; \
+            As[kk + 3][mm] = pa[t].s3; \
+        } \
+    }
+#else
+#define FETCH_A(k0) \
+    _Pragma("unroll") for (int t = 0; t < LA; ++t) { \
+        const int i = lid + t * WG; \
+        float v = 0.0f; \
+        if (i < TM * TK) { \
+            A_POS(i); \
+            const long gm = m0 + mm, gk = (k0) + kk; \
+            if (gm < M && gk < K) v = LD_A(a, a_base + gm * a_rs + gk * a_cs); \
+        } \
+        pa[t] = v; \
+    }
+#define STORE_A() \
+    _Pragma("unroll") for (int t = 0; t < LA; ++t) { \
+        const int i = lid + t * WG; \
+        if (i < TM * TK) { \
+            A_POS(i); \
+            As[kk][mm] = pa[t]; \
+        } \
+    }
+#endif
+
+/* B's tile at K step k0 into pb. */
+#if B_VEC4
+#define FETCH_B(k0) \
+    _Pragma("unroll") for (int t = 0; t < LB4; ++t) { \
+        const int i = lid + t * WG; \
+        float4 v = (float4)(0.0f); \
+        if (i < TK * TN / 4) { \
+            B_POS(i); \
+            const long gk = (k0) + kk, gn = n0 + nn; \
+            if (gk < K) { \
+                const long at = b_base + gk * b_rs + gn; \
+                if (gn + 3 < N) { \
+                    v = LD4_B(b + at, 0); \
+                } else { \
+                    if (gn < N) v.s0 = LD_B(b, at); \
+                    if (gn + 1 < N) v.s1 = LD_B(b, at + 1); \
+                    if (gn + 2 < N) v.s2 = LD_B(b, at + 2); \
+                } \
+            } \
+        } \
+        pb[t] = v; \
+    }
+#define STORE_B() \
+    _Pragma("unroll") for (int t = 0; t < LB4; ++t) { \
+        const int i = lid + t * WG; \
+        if (i < TK * TN / 4) { \
+            B_POS(i); \
+            vstore4(pb[t], 0, &Bs[kk][nn]); \
+        } \
+    }
+#else
+#define FETCH_B(k0) \
+    _Pragma("unroll") for (int t = 0; t < LB; ++t) { \
+        const int i = lid + t * WG; \
+        float v = 0.0f; \
+        if (i < TK * TN) { \
+            B_POS(i); \
+            const long gk = (k0) + kk, gn = n0 + nn; \
+            if (gk < K && gn < N) v = LD_B(b, b_base + gk * b_rs + gn * b_cs); \
+        } \
+        pb[t] = v; \
+    }
+#define STORE_B() \
+    _Pragma("unroll") for (int t = 0; t < LB; ++t) { \
+        const int i = lid + t * WG; \
+        if (i < TK * TN) { \
+            B_POS(i); \
+            Bs[kk][nn] = pb[t]; \
+        } \
+    }
+#endif
+
 __attribute__((reqd_work_group_size(WG_N, WG_M, 1)))
 kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
         long a_b0, long a_b1, global const T_B *b, long b_off, long b_rs,
@@ -133,84 +265,29 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
         for (int j = 0; j < RN; ++j)
             acc[i][j] = 0.0f;
 
-    for (long k0 = 0; k0 < K; k0 += TK) {
-        /* A's TM x TK tile into As[k][m]. */
+    /* Tile loads go through registers: the next K step's global loads are
+     * issued before the current step's products, so their latency hides
+     * behind the arithmetic (one local buffer, two barriers per step). */
 #if A_VEC4
-        for (int i = lid; i < TM * TK / 4; i += WG) {
-            const int kk = (i % (TK / 4)) * 4, mm = i / (TK / 4);
-            const long gm = m0 + mm, gk = k0 + kk;
-            float4 v = (float4)(0.0f);
-            if (gm < M) {
-                const long at = a_base + gm * a_rs + gk;
-                if (gk + 3 < K) {
-                    v = LD4_A(a + at, 0);
-                } else {
-                    if (gk < K) v.s0 = LD_A(a, at);
-                    if (gk + 1 < K) v.s1 = LD_A(a, at + 1);
-                    if (gk + 2 < K) v.s2 = LD_A(a, at + 2);
-                }
-            }
-            As[kk][mm] = v.s0;
-            As[kk + 1][mm] = v.s1;
-            As[kk + 2][mm] = v.s2;
-            As[kk + 3][mm] = v.s3;
-        }
+    float4 pa[LA4];
 #else
-#pragma unroll
-        for (int t = 0; t < (TM * TK + WG - 1) / WG; ++t) {
-            const int i = lid + t * WG;
-            if (i < TM * TK) {
-#if A_K_FAST
-                const int kk = i % TK, mm = i / TK;
-#else
-                const int mm = i % TM, kk = i / TM;
+    float pa[LA];
 #endif
-                const long gm = m0 + mm, gk = k0 + kk;
-                As[kk][mm] = (gm < M && gk < K)
-                        ? LD_A(a, a_base + gm * a_rs + gk * a_cs)
-                        : 0.0f;
-            }
-        }
-#endif
-        /* B's TK x TN tile into Bs[k][n]. */
 #if B_VEC4
-        for (int i = lid; i < TK * TN / 4; i += WG) {
-            const int nn = (i % (TN / 4)) * 4, kk = i / (TN / 4);
-            const long gk = k0 + kk, gn = n0 + nn;
-            float4 v = (float4)(0.0f);
-            if (gk < K) {
-                const long at = b_base + gk * b_rs + gn;
-                if (gn + 3 < N) {
-                    v = LD4_B(b + at, 0);
-                } else {
-                    if (gn < N) v.s0 = LD_B(b, at);
-                    if (gn + 1 < N) v.s1 = LD_B(b, at + 1);
-                    if (gn + 2 < N) v.s2 = LD_B(b, at + 2);
-                }
-            }
-            Bs[kk][nn] = v.s0;
-            Bs[kk][nn + 1] = v.s1;
-            Bs[kk][nn + 2] = v.s2;
-            Bs[kk][nn + 3] = v.s3;
-        }
+    float4 pb[LB4];
 #else
-#pragma unroll
-        for (int t = 0; t < (TK * TN + WG - 1) / WG; ++t) {
-            const int i = lid + t * WG;
-            if (i < TK * TN) {
-#if B_N_FAST
-                const int nn = i % TN, kk = i / TN;
-#else
-                const int kk = i % TK, nn = i / TK;
+    float pb[LB];
 #endif
-                const long gk = k0 + kk, gn = n0 + nn;
-                Bs[kk][nn] = (gk < K && gn < N)
-                        ? LD_B(b, b_base + gk * b_rs + gn * b_cs)
-                        : 0.0f;
-            }
-        }
-#endif
+    FETCH_A(0);
+    FETCH_B(0);
+    for (long k0 = 0; k0 < K; k0 += TK) {
+        STORE_A();
+        STORE_B();
         barrier(CLK_LOCAL_MEM_FENCE);
+        if (k0 + TK < K) {
+            FETCH_A(k0 + TK);
+            FETCH_B(k0 + TK);
+        }
 
 #pragma unroll
         for (int kk = 0; kk < TK; ++kk) {

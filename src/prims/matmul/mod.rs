@@ -11,7 +11,7 @@
 //! - layouts: plain strided ones (any strides, so transposed operands such as
 //!   weights in `ba` cost nothing); blocked layouts are unimplemented.
 //!   `format_tag::any` resolves to plain row-major (`ab`, `abc`, ...) for
-//!   src, weights and dst alike;
+//!   src, weights, dst and the bias alike;
 //! - types: src and weights of one type among f32, f16 and bf16; dst any of
 //!   those three; the bias f32, or dst's or src's type. Everything is
 //!   accumulated in f32;
@@ -470,13 +470,12 @@ impl MatmulOp {
                     "the bias must be f32, or of dst's or src's data type",
                 ));
             }
-            if b.is_any_format() {
-                return Err(Error::unimplemented("format any for the bias"));
-            }
         }
         let src = resolve_any(src)?;
         let weights = resolve_any(weights)?;
         let dst = resolve_any(dst)?;
+        let bias = bias.map(resolve_any).transpose()?;
+        let bias = bias.as_ref();
         for (md, what) in [(&src, "src"), (&weights, "weights"), (&dst, "dst")] {
             plain_strides(md, what)?;
         }
@@ -575,6 +574,30 @@ impl OpDesc for MatmulOp {
 
     fn outputs(&self) -> Vec<i32> {
         vec![DNNL_ARG_DST]
+    }
+
+    /// Upstream's problem string: `src_dims:weights_dims:dst_dims`, a
+    /// run-time dimension as `*`.
+    fn verbose_aux(&self) -> String {
+        let dims = |md: &MemoryDesc| {
+            md.dims()
+                .iter()
+                .map(|&d| {
+                    if d == RUNTIME_DIM {
+                        "*".to_string()
+                    } else {
+                        d.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("x")
+        };
+        format!(
+            "{}:{}:{}",
+            dims(&self.src),
+            dims(&self.weights),
+            dims(&self.dst)
+        )
     }
 
     fn cache_key(&self) -> Option<String> {

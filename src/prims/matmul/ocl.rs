@@ -135,18 +135,28 @@ impl GemmKernels {
         }
     }
 
-    /// The load-variant options for `g`.
-    fn variant(&self, g: &Gemm) -> String {
+    /// The load-variant options for `g`; `usm_misaligned`: a USM pointer
+    /// of a 4-wide operand is not 16-byte aligned (buffers always are).
+    fn variant(&self, g: &Gemm, usm_misaligned: bool) -> String {
         let a_k_fast = g.a.rs != 1 || g.a.cs == 1;
         let b_n_fast = g.b.rs != 1 || g.b.cs == 1;
         let a_vec = a_k_fast && g.a.cs == 1 && g.k >= 4;
         let b_vec = b_n_fast && g.b.cs == 1 && g.n >= 4;
+        // Aligned 4-vectors: every row of a 4-wide operand starts at a
+        // multiple of 4 elements (the kernel's 4-wide loads then start at
+        // multiples of 4 too).
+        let four = |v: i64| v % 4 == 0;
+        let aligned_a = four(g.a.off) && four(g.a.rs) && g.batch.iter().all(|d| four(d.a));
+        let aligned_b = four(g.b.off) && four(g.b.rs) && g.batch.iter().all(|d| four(d.b));
+        let aligned =
+            (a_vec || b_vec) && (!a_vec || aligned_a) && (!b_vec || aligned_b) && !usm_misaligned;
         let mut v = format!(
-            " -DA_K_FAST={} -DB_N_FAST={} -DA_VEC4={} -DB_VEC4={}",
+            " -DA_K_FAST={} -DB_N_FAST={} -DA_VEC4={} -DB_VEC4={} -DALIGNED={}",
             u8::from(a_k_fast),
             u8::from(b_n_fast),
             u8::from(a_vec),
-            u8::from(b_vec)
+            u8::from(b_vec),
+            u8::from(aligned)
         );
         if self.post_ops && !g.batch.is_empty() {
             let dims: Vec<String> = g.batch.iter().map(|d| d.size.to_string()).collect();
@@ -160,8 +170,8 @@ impl GemmKernels {
     }
 
     /// The kernel for `g`, built on first need.
-    pub fn kernel(&self, ocl: &OclEngine, g: &Gemm) -> Result<Arc<Kernel>> {
-        let variant = self.variant(g);
+    pub fn kernel(&self, ocl: &OclEngine, g: &Gemm, usm_misaligned: bool) -> Result<Arc<Kernel>> {
+        let variant = self.variant(g, usm_misaligned);
         let mut built = self.built.lock()?;
         if let Some(k) = built.get(&variant) {
             return Ok(k.clone());
@@ -218,7 +228,10 @@ impl GemmKernels {
         };
         let s_dst = scale(epi.dst_scale, DNNL_ARG_DST, 1)?;
         let po_buffers = epi.post_ops.cl_buffers(ctx)?;
-        let kernel = self.kernel(ocl, g)?;
+        let misaligned = [&a, &b]
+            .iter()
+            .any(|x| x.usm_addr().is_some_and(|p| p % 16 != 0));
+        let kernel = self.kernel(ocl, g, misaligned)?;
 
         let dims = merge_batch(&g.batch);
         let split = dims.len().saturating_sub(2);
@@ -409,7 +422,7 @@ impl ImplCandidate for Candidate {
             Tiles::for_device(ocl),
         );
         if let Some(g) = op.static_gemm() {
-            kernels.kernel(ocl, g)?;
+            kernels.kernel(ocl, g, false)?;
         }
         Ok(Arc::new(OclMatmul { op, kernels }))
     }

@@ -273,6 +273,7 @@ fn odd_and_empty_shapes() {
         (65, 7, 33),
         (33, 129, 7),
         (129, 65, 3),
+        (12, 20, 36),
         (5, 3, 0),
         (0, 4, 3),
         (4, 0, 3),
@@ -395,7 +396,21 @@ fn format_any_resolves_to_row_major() {
     assert_eq!(*op.src, md(&[2, 3, 4], dnnl_f32));
     assert_eq!(*op.weights, md(&[2, 4, 5], dnnl_f32));
     assert_eq!(*op.dst, md(&[2, 3, 5], dnnl_f32));
+    assert_eq!(op.verbose_aux(), "2x3x4:2x4x5:2x3x5");
     assert_eq!(op.inputs(), vec![DNNL_ARG_SRC, DNNL_ARG_WEIGHTS]);
+    let op = MatmulOp::new(
+        &any(&[3, 4]),
+        &any(&[4, 5]),
+        Some(&any(&[1, 5])),
+        &any(&[3, 5]),
+        None,
+    )
+    .unwrap();
+    assert_eq!(**op.arg_md(DNNL_ARG_BIAS).unwrap(), md(&[1, 5], dnnl_f32));
+    assert_eq!(
+        op.inputs(),
+        vec![DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_BIAS]
+    );
 }
 
 #[test]
