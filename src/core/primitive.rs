@@ -57,6 +57,16 @@ pub trait OpDesc: Send + Sync {
     fn verbose_aux(&self) -> String {
         String::new()
     }
+    /// The problem field of verbose lines; by default the dimensions of the
+    /// first input (`2x19x3x5`). Kinds with several shapes spell them as
+    /// oneDNN does (matmul `2x3:3x4`, inner product `mb2ic3oc4`).
+    fn verbose_problem(&self) -> String {
+        self.inputs()
+            .first()
+            .and_then(|a| self.arg_md(*a))
+            .map(|md| dims_str(md.dims()))
+            .unwrap_or_default()
+    }
     /// A key that equals another op's exactly when both compute the same
     /// thing (kind, shapes, layouts, types, parameters); `None` keeps the op
     /// out of the primitive cache.
@@ -79,6 +89,14 @@ pub trait OpDesc: Send + Sync {
     fn query_engine(&self, _what: dnnl_query_t) -> Option<Arc<Engine>> {
         None
     }
+}
+
+/// Dimensions as verbose lines spell them: `2x3x4`.
+pub fn dims_str(dims: &[i64]) -> String {
+    dims.iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join("x")
 }
 
 /// One way to compute an op; it may decline (unimplemented) a problem.

@@ -68,18 +68,7 @@ fn fields(pd: &PrimitiveDesc) -> String {
         .chain(op.outputs())
         .filter_map(|arg| op.arg_md(arg).map(|md| md_field(&arg_name(arg), md)))
         .collect();
-    let problem = op
-        .inputs()
-        .first()
-        .and_then(|a| op.arg_md(*a))
-        .map(|md| {
-            md.dims()
-                .iter()
-                .map(i64::to_string)
-                .collect::<Vec<_>>()
-                .join("x")
-        })
-        .unwrap_or_default();
+    let problem = op.verbose_problem();
     format!(
         "{kind},{},{prop},{},{},{},{problem}",
         pd.impl_name().to_string_lossy(),

@@ -40,7 +40,7 @@ use crate::core::attr::PrimitiveAttr;
 use crate::core::error::{Error, Result};
 use crate::core::memory_desc::{Format, MemoryDesc};
 use crate::core::names;
-use crate::core::primitive::{ImplCandidate, OpDesc};
+use crate::core::primitive::{dims_str, ImplCandidate, OpDesc};
 use crate::prims::common::binary_alg::BinaryAlg;
 use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::Layout;
@@ -312,6 +312,16 @@ impl OpDesc for BinaryOp {
     fn verbose_aux(&self) -> String {
         let name = names::enum_str(dnnl_alg_kind_t::ALL, self.alg.to_c(), "dnnl_", "unknown");
         format!("alg:{name}")
+    }
+
+    fn verbose_problem(&self) -> String {
+        let shapes: Vec<String> = self
+            .inputs()
+            .into_iter()
+            .filter(|a| [DNNL_ARG_SRC_0, DNNL_ARG_SRC_1].contains(a))
+            .filter_map(|a| self.arg_md(a).map(|md| dims_str(md.dims())))
+            .collect();
+        shapes.join(":")
     }
 
     fn cache_key(&self) -> Option<String> {

@@ -530,7 +530,7 @@ impl OpDesc for InnerProductOp {
 
     /// Upstream's problem string: `mb2ic3ih4iw5oc6` (spatial sizes by the
     /// source's dimensions: `iw`; `ih`, `iw`; `id`, `ih`, `iw`).
-    fn verbose_aux(&self) -> String {
+    fn verbose_problem(&self) -> String {
         let d = self.src.dims();
         let names: &[&str] = match d.len() {
             3 => &["iw"],

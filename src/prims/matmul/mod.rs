@@ -578,7 +578,7 @@ impl OpDesc for MatmulOp {
 
     /// Upstream's problem string: `src_dims:weights_dims:dst_dims`, a
     /// run-time dimension as `*`.
-    fn verbose_aux(&self) -> String {
+    fn verbose_problem(&self) -> String {
         let dims = |md: &MemoryDesc| {
             md.dims()
                 .iter()
