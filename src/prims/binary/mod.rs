@@ -40,7 +40,7 @@ use crate::core::attr::PrimitiveAttr;
 use crate::core::error::{Error, Result};
 use crate::core::memory_desc::{Format, MemoryDesc};
 use crate::core::names;
-use crate::core::primitive::{dims_str, ImplCandidate, OpDesc};
+use crate::core::primitive::{ImplCandidate, OpDesc, dims_str};
 use crate::prims::common::binary_alg::BinaryAlg;
 use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::Layout;
