@@ -25,14 +25,14 @@
 use std::ffi::CStr;
 use std::sync::Arc;
 
-use super::plan::{Pass, Plan, QuantArg, SCRATCH_ARG, plan_inputs, run_host};
+use super::plan::{Pass, Plan, QuantArg, SCRATCH_ARG, linear, plan_inputs, run_host};
 use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
 use crate::core::stream::StreamBackend;
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::dt::Elem;
-use crate::prims::common::layout::{Layout, PhysLoop};
+use crate::prims::common::layout::Layout;
 use crate::runtime::ocl::{Event, Kernel, KernelArg};
 
 /// The kernel's source: the shared element types, then `xfer.cl`.
@@ -111,50 +111,6 @@ fn lay_bytes(l: &Layout, shift: &[i64]) -> Vec<u8> {
     let mut bytes: Vec<u8> = v.iter().flat_map(|x| x.to_ne_bytes()).collect();
     bytes.extend(dims.iter().flat_map(|x| x.to_ne_bytes()));
     bytes
-}
-
-/// Where a layout's offset is linear in a walk's loop indices: the offset
-/// at the walk's start and the stride of each loop. A dimension without
-/// blocks always is; a blocked one when the walk goes through exactly the
-/// layout's own loops of it, from padded position 0.
-fn linear(l: &Layout, loops: &[PhysLoop], start: &[i64]) -> Option<(i64, Vec<i64>)> {
-    let phys = l.loops();
-    let (blk, outer) = (l.block_sizes(), l.outer_strides());
-    let mut off0 = l.offset0;
-    for d in 0..l.ndims {
-        if blk[d] == 1 {
-            off0 += start[d] * outer[d];
-            continue;
-        }
-        if start[d] != 0 {
-            return None;
-        }
-        let pick = |ls: &[PhysLoop]| {
-            let mut v: Vec<(i64, i64)> = ls
-                .iter()
-                .filter(|x| x.dim == d)
-                .map(|x| (x.size, x.unit))
-                .collect();
-            v.sort_unstable();
-            v
-        };
-        if pick(loops) != pick(&phys) {
-            return None;
-        }
-    }
-    let strides = loops
-        .iter()
-        .map(|lp| {
-            if blk[lp.dim] == 1 {
-                lp.unit * outer[lp.dim]
-            } else {
-                phys.iter()
-                    .find(|x| x.dim == lp.dim && x.size == lp.size && x.unit == lp.unit)
-                    .map_or(0, |x| x.stride)
-            }
-        })
-        .collect();
-    Some((off0, strides))
 }
 
 /// Flags of the kernel for a pass's linear walks.
