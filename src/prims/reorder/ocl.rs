@@ -526,6 +526,7 @@ impl Implementation for CrossImpl {
         let plan = &self.plan;
         let mut args: Vec<i32> = plan_inputs(plan).into_iter().map(|(a, _)| a).collect();
         args.push(plan.dst_arg);
+        args.sort_unstable();
         args.dedup();
         // Host addresses: host memory directly, OpenCL memory mapped.
         let mut mapped = Vec::new();

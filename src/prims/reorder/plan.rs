@@ -458,7 +458,6 @@ pub fn run_host(plan: &Plan, addr: &dyn Fn(i32) -> Result<usize>) -> Result<()> 
         parallel::run_all(chunks, |range| {
             let mut p = [0i64; MAX_NDIMS];
             let mut x = [0i64; MAX_NDIMS];
-            let sp = [0i64; MAX_NDIMS];
             let mut idx = [0i64; MAX_NDIMS + MAX_NDIMS];
             // The previous element's offsets, valid when only the innermost
             // index moved since.
@@ -509,13 +508,11 @@ pub fn run_host(plan: &Plan, addr: &dyn Fn(i32) -> Result<usize>) -> Result<()> 
                     if let Some(o) = src_lin_off.or(soff_cached) {
                         return o;
                     }
-                    let mut sp = sp;
+                    let mut sp = [0i64; MAX_NDIMS];
                     for d in 0..n {
                         sp[d] = p[d] + pass.shift[d];
                     }
-                    scontrib
-                        .as_ref()
-                        .map_or(0, |_| src.as_ref().map_or(0, |(_, sl)| sl.offset(&sp)))
+                    src.as_ref().map_or(0, |(_, sl)| sl.offset(&sp))
                 };
                 let soff = if src.is_some() && !pass.skip_inside {
                     src_off()
