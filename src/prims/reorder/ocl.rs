@@ -1,7 +1,6 @@
-//! Plans (see `plan.rs`) on OpenCL engines, and reorders between a CPU and
-//! an OpenCL engine.
-//!
-//! Layer: prims, over `core` and `runtime::ocl`. Three implementations:
+//! The implementations of plans (see `plan.rs`): [`Host`] (`cpu:*`, the
+//! CPU engine, `run_host` over the arguments' host buffers), and on OpenCL
+//! engines, best first:
 //! - [`Copy`] (`ocl:*_copy`): one dense source, same type and layout as the
 //!   destination, no scaling: `clEnqueueCopyBuffer` (buffers), or the
 //!   generic kernel (USM);
@@ -18,6 +17,10 @@
 //!   a CPU engine. The stream is drained, the OpenCL side mapped, the plan
 //!   run on the host (`run_host`), and the mapping written back: a reorder
 //!   between engines is a host transfer in any case.
+//!
+//! Layer: prims, over `core` and `runtime::ocl`. Not done: a transposing
+//! kernel tiled through local memory (the generic kernel coalesces writes
+//! only; reads of a transposed source are strided).
 
 // Dimension loops index several parallel arrays by the same `d`.
 #![allow(clippy::needless_range_loop)]
