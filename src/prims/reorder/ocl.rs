@@ -28,7 +28,7 @@
 use std::ffi::CStr;
 use std::sync::Arc;
 
-use super::plan::{Pass, Plan, QuantArg, SCRATCH_ARG, linear, plan_inputs, run_host};
+use super::plan::{Pass, Plan, Quant, QuantArg, SCRATCH_ARG, linear, plan_inputs, run_host};
 use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
@@ -385,6 +385,125 @@ impl Implementation for GenericImpl {
             self.local,
             ctx,
         )?))
+    }
+}
+
+/// The tile loops of a transposing plan: one pass, both offsets linear, no
+/// padding or quantization, and the source more contiguous along another
+/// loop than the destination's innermost; positions in `walk_t`'s arrays.
+fn transpose_loops(plan: &Plan) -> Option<(i32, i32)> {
+    let [pass] = &plan.passes[..] else {
+        return None;
+    };
+    let (_, sl) = pass.src.as_ref()?;
+    if plan.dst.has_padding() || pass.quant != Quant::default() || plan.scratch.is_some() {
+        return None;
+    }
+    let n = plan.dst.ndims;
+    let start: Vec<i64> = (0..n).map(|d| pass.base[d] + pass.shift[d]).collect();
+    let (_, ss) = linear(sl, &pass.loops, &start)?;
+    let (_, ds) = linear(&plan.dst, &pass.loops, &pass.base[..n])?;
+    let nl = pass.loops.len();
+    if nl < 2 || ds[nl - 1] != 1 {
+        return None;
+    }
+    let ka = nl - 1;
+    let kb = (0..nl - 1).min_by_key(|&k| ss[k].abs())?;
+    if ss[kb].abs() >= ss[ka].abs() || pass.loops[ka].size < 8 || pass.loops[kb].size < 8 {
+        return None;
+    }
+    let off = (MAXL - nl) as i32;
+    Some((off + ka as i32, off + kb as i32))
+}
+
+/// A transposing reorder through local-memory tiles.
+pub struct Transpose {
+    pub name: &'static CStr,
+    pub plan: Arc<Plan>,
+    pub cross: bool,
+}
+
+impl ImplCandidate for Transpose {
+    fn name(&self) -> &'static CStr {
+        self.name
+    }
+
+    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
+        if !is_ocl(engine) || self.cross {
+            return Err(Error::unimplemented("not an OpenCL engine on both sides"));
+        }
+        plan_limits(&self.plan)?;
+        transpose_loops(&self.plan)
+            .map(|_| ())
+            .ok_or_else(|| Error::unimplemented("not a transposition of linear layouts"))
+    }
+
+    fn create(
+        &self,
+        engine: &Arc<Engine>,
+        _op: &Arc<dyn OpDesc>,
+    ) -> Result<Arc<dyn Implementation>> {
+        let ocl = engine.ocl("reorder")?;
+        let options = if fits_int(&self.plan) {
+            ""
+        } else {
+            "-DIDX_T=long"
+        };
+        let kernel = ocl.kernel(SOURCE, options, "xfer_tile")?;
+        if kernel.work_group_size(ocl.device())? < 256 {
+            return Err(Error::unimplemented(
+                "the tile kernel needs work-groups of 256",
+            ));
+        }
+        let (ka, kb) = transpose_loops(&self.plan)
+            .ok_or_else(|| Error::Runtime("not a transposition".into()))?;
+        Ok(Arc::new(TransposeImpl {
+            plan: self.plan.clone(),
+            kernel,
+            ka,
+            kb,
+        }))
+    }
+}
+
+struct TransposeImpl {
+    plan: Arc<Plan>,
+    kernel: Kernel,
+    ka: i32,
+    kb: i32,
+}
+
+impl Implementation for TransposeImpl {
+    fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        let plan = &self.plan;
+        let queue = ocl_queue(ctx)?;
+        let bufs = buffers(plan, ctx)?;
+        let pass = &plan.passes[0];
+        if pass.total == 0 {
+            return Ok(Some(queue.marker(ctx.deps)?));
+        }
+        let Some((src_arg, sl)) = &pass.src else {
+            return Err(Error::Runtime("a transposition without a source".into()));
+        };
+        let (walk, _) = walk_bytes(pass, &plan.dst);
+        let off = MAXL - pass.loops.len();
+        let na = pass.loops[self.ka as usize - off].size as usize;
+        let nb = pass.loops[self.kb as usize - off].size as usize;
+        let nz = pass.total as usize / (na * nb);
+        let args = [
+            find(&bufs, *src_arg)?.kernel_arg()?,
+            KernelArg::I32(elem_code(sl.elem)),
+            find(&bufs, plan.dst_arg)?.kernel_arg()?,
+            KernelArg::I32(elem_code(plan.dst.elem)),
+            KernelArg::Bytes(&walk),
+            KernelArg::I32(self.ka),
+            KernelArg::I32(self.kb),
+            KernelArg::F32(pass.alpha),
+            KernelArg::F32(pass.beta),
+        ];
+        let global = [na.div_ceil(32) * 32, nb.div_ceil(32) * 8, nz];
+        let e = queue.enqueue_kernel(&self.kernel, &args, &global, Some(&[32, 8, 1]), ctx.deps)?;
+        Ok(Some(e))
     }
 }
 
