@@ -4,6 +4,11 @@
 //! - [`Copy`] (`ocl:*_copy`): one dense source, same type and layout as the
 //!   destination, no scaling: `clEnqueueCopyBuffer` (buffers), or the
 //!   generic kernel (USM);
+//! - [`Transpose`] (`ocl:*_transpose`): one pass, both offsets linear in
+//!   the walk, no padding or quantization, the source most contiguous along
+//!   another loop than the destination's innermost (nchw to nhwc, ab to
+//!   ba): 32x32 tiles through local memory (`xfer_tile`, in the same
+//!   program), so reads and writes both coalesce;
 //! - [`Generic`] (`ocl:*_generic`): `xfer.cl`'s one kernel, enqueued once
 //!   per pass, in order, after the execution's events. Everything about the
 //!   problem is a kernel argument (by-value structs, under the 1024 bytes
@@ -18,9 +23,7 @@
 //!   run on the host (`run_host`), and the mapping written back: a reorder
 //!   between engines is a host transfer in any case.
 //!
-//! Layer: prims, over `core` and `runtime::ocl`. Not done: a transposing
-//! kernel tiled through local memory (the generic kernel coalesces writes
-//! only; reads of a transposed source are strided).
+//! Layer: prims, over `core` and `runtime::ocl`.
 
 // Dimension loops index several parallel arrays by the same `d`.
 #![allow(clippy::needless_range_loop)]
