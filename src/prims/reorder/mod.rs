@@ -307,7 +307,11 @@ impl OpDesc for ReorderOp {
         vec![DNNL_ARG_DST]
     }
 
+    /// Empty on one engine (as upstream's); between engines, which way.
     fn verbose_aux(&self) -> String {
+        if !self.cross {
+            return String::new();
+        }
         let (s, d) = (self.src_engine.kind().name(), self.dst_engine.kind().name());
         format!("src:{s} dst:{d}")
     }
