@@ -203,7 +203,12 @@ impl OpDesc for ConcatOp {
 /// The implementations of `op`, best first.
 pub fn candidates(op: &Arc<ConcatOp>) -> Vec<Arc<dyn ImplCandidate>> {
     plan_candidates(
-        [c"cpu:concat", c"ocl:concat_copy", c"ocl:concat_generic"],
+        [
+            c"cpu:concat",
+            c"ocl:concat_copy",
+            c"ocl:concat_generic",
+            c"ocl:concat_transpose",
+        ],
         &op.plan,
         false,
     )

@@ -8,6 +8,9 @@
 //! - `cpu:reorder` (CPU engine, multi-threaded, [`plan::run_host`]);
 //! - `ocl:reorder_copy`: same type, same dense layout, no scaling: a buffer
 //!   copy;
+//! - `ocl:reorder_transpose`: a transposition (nchw to nhwc, ab to ba ...)
+//!   of plain or strided layouts without scaling: 32x32 tiles through local
+//!   memory, so that reads and writes both coalesce;
 //! - `ocl:reorder_generic`: any blocked layouts (up to 6 dimensions and 2
 //!   inner blocks per layout), any pair of f32/f16/bf16/s32/s8/u8; one
 //!   OpenCL program per engine for every problem (`xfer.cl`), its walk in
@@ -304,7 +307,11 @@ impl OpDesc for ReorderOp {
         vec![DNNL_ARG_DST]
     }
 
+    /// Empty on one engine (as upstream's); between engines, which way.
     fn verbose_aux(&self) -> String {
+        if !self.cross {
+            return String::new();
+        }
         let (s, d) = (self.src_engine.kind().name(), self.dst_engine.kind().name());
         format!("src:{s} dst:{d}")
     }
@@ -335,7 +342,7 @@ impl OpDesc for ReorderOp {
 /// The implementations of a plan for a kind named `kind` (`"reorder"`,
 /// `"sum"`, `"concat"`), best first.
 pub(crate) fn plan_candidates(
-    names: [&'static std::ffi::CStr; 3],
+    names: [&'static std::ffi::CStr; 4],
     plan: &Arc<Plan>,
     cross: bool,
 ) -> Vec<Arc<dyn ImplCandidate>> {
@@ -346,6 +353,11 @@ pub(crate) fn plan_candidates(
         }),
         Arc::new(ocl::Copy {
             name: names[1],
+            plan: plan.clone(),
+            cross,
+        }),
+        Arc::new(ocl::Transpose {
+            name: names[3],
             plan: plan.clone(),
             cross,
         }),
@@ -364,7 +376,12 @@ pub(crate) fn plan_candidates(
 /// The implementations of `op`, best first.
 pub fn candidates(op: &Arc<ReorderOp>) -> Vec<Arc<dyn ImplCandidate>> {
     plan_candidates(
-        [c"cpu:reorder", c"ocl:reorder_copy", c"ocl:reorder_generic"],
+        [
+            c"cpu:reorder",
+            c"ocl:reorder_copy",
+            c"ocl:reorder_generic",
+            c"ocl:reorder_transpose",
+        ],
         &op.plan,
         op.cross,
     )

@@ -1,10 +1,14 @@
-//! Plans (see `plan.rs`) on OpenCL engines, and reorders between a CPU and
-//! an OpenCL engine.
-//!
-//! Layer: prims, over `core` and `runtime::ocl`. Three implementations:
+//! The implementations of plans (see `plan.rs`): [`Host`] (`cpu:*`, the
+//! CPU engine, `run_host` over the arguments' host buffers), and on OpenCL
+//! engines, best first:
 //! - [`Copy`] (`ocl:*_copy`): one dense source, same type and layout as the
 //!   destination, no scaling: `clEnqueueCopyBuffer` (buffers), or the
 //!   generic kernel (USM);
+//! - [`Transpose`] (`ocl:*_transpose`): one pass, both offsets linear in
+//!   the walk, no padding or quantization, the source most contiguous along
+//!   another loop than the destination's innermost (nchw to nhwc, ab to
+//!   ba): 32x32 tiles through local memory (`xfer_tile`, in the same
+//!   program), so reads and writes both coalesce;
 //! - [`Generic`] (`ocl:*_generic`): `xfer.cl`'s one kernel, enqueued once
 //!   per pass, in order, after the execution's events. Everything about the
 //!   problem is a kernel argument (by-value structs, under the 1024 bytes
@@ -18,6 +22,8 @@
 //!   a CPU engine. The stream is drained, the OpenCL side mapped, the plan
 //!   run on the host (`run_host`), and the mapping written back: a reorder
 //!   between engines is a host transfer in any case.
+//!
+//! Layer: prims, over `core` and `runtime::ocl`.
 
 // Dimension loops index several parallel arrays by the same `d`.
 #![allow(clippy::needless_range_loop)]
@@ -25,14 +31,14 @@
 use std::ffi::CStr;
 use std::sync::Arc;
 
-use super::plan::{Pass, Plan, QuantArg, SCRATCH_ARG, plan_inputs, run_host};
+use super::plan::{Pass, Plan, Quant, QuantArg, SCRATCH_ARG, linear, plan_inputs, run_host};
 use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
 use crate::core::stream::StreamBackend;
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::dt::Elem;
-use crate::prims::common::layout::{Layout, PhysLoop};
+use crate::prims::common::layout::Layout;
 use crate::runtime::ocl::{Event, Kernel, KernelArg};
 
 /// The kernel's source: the shared element types, then `xfer.cl`.
@@ -111,50 +117,6 @@ fn lay_bytes(l: &Layout, shift: &[i64]) -> Vec<u8> {
     let mut bytes: Vec<u8> = v.iter().flat_map(|x| x.to_ne_bytes()).collect();
     bytes.extend(dims.iter().flat_map(|x| x.to_ne_bytes()));
     bytes
-}
-
-/// Where a layout's offset is linear in a walk's loop indices: the offset
-/// at the walk's start and the stride of each loop. A dimension without
-/// blocks always is; a blocked one when the walk goes through exactly the
-/// layout's own loops of it, from padded position 0.
-fn linear(l: &Layout, loops: &[PhysLoop], start: &[i64]) -> Option<(i64, Vec<i64>)> {
-    let phys = l.loops();
-    let (blk, outer) = (l.block_sizes(), l.outer_strides());
-    let mut off0 = l.offset0;
-    for d in 0..l.ndims {
-        if blk[d] == 1 {
-            off0 += start[d] * outer[d];
-            continue;
-        }
-        if start[d] != 0 {
-            return None;
-        }
-        let pick = |ls: &[PhysLoop]| {
-            let mut v: Vec<(i64, i64)> = ls
-                .iter()
-                .filter(|x| x.dim == d)
-                .map(|x| (x.size, x.unit))
-                .collect();
-            v.sort_unstable();
-            v
-        };
-        if pick(loops) != pick(&phys) {
-            return None;
-        }
-    }
-    let strides = loops
-        .iter()
-        .map(|lp| {
-            if blk[lp.dim] == 1 {
-                lp.unit * outer[lp.dim]
-            } else {
-                phys.iter()
-                    .find(|x| x.dim == lp.dim && x.size == lp.size && x.unit == lp.unit)
-                    .map_or(0, |x| x.stride)
-            }
-        })
-        .collect();
-    Some((off0, strides))
 }
 
 /// Flags of the kernel for a pass's linear walks.
@@ -429,6 +391,125 @@ impl Implementation for GenericImpl {
     }
 }
 
+/// The tile loops of a transposing plan: one pass, both offsets linear, no
+/// padding or quantization, and the source more contiguous along another
+/// loop than the destination's innermost; positions in `walk_t`'s arrays.
+fn transpose_loops(plan: &Plan) -> Option<(i32, i32)> {
+    let [pass] = &plan.passes[..] else {
+        return None;
+    };
+    let (_, sl) = pass.src.as_ref()?;
+    if plan.dst.has_padding() || pass.quant != Quant::default() || plan.scratch.is_some() {
+        return None;
+    }
+    let n = plan.dst.ndims;
+    let start: Vec<i64> = (0..n).map(|d| pass.base[d] + pass.shift[d]).collect();
+    let (_, ss) = linear(sl, &pass.loops, &start)?;
+    let (_, ds) = linear(&plan.dst, &pass.loops, &pass.base[..n])?;
+    let nl = pass.loops.len();
+    if nl < 2 || ds[nl - 1] != 1 {
+        return None;
+    }
+    let ka = nl - 1;
+    let kb = (0..nl - 1).min_by_key(|&k| ss[k].abs())?;
+    if ss[kb].abs() >= ss[ka].abs() || pass.loops[ka].size < 8 || pass.loops[kb].size < 8 {
+        return None;
+    }
+    let off = (MAXL - nl) as i32;
+    Some((off + ka as i32, off + kb as i32))
+}
+
+/// A transposing reorder through local-memory tiles.
+pub struct Transpose {
+    pub name: &'static CStr,
+    pub plan: Arc<Plan>,
+    pub cross: bool,
+}
+
+impl ImplCandidate for Transpose {
+    fn name(&self) -> &'static CStr {
+        self.name
+    }
+
+    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
+        if !is_ocl(engine) || self.cross {
+            return Err(Error::unimplemented("not an OpenCL engine on both sides"));
+        }
+        plan_limits(&self.plan)?;
+        transpose_loops(&self.plan)
+            .map(|_| ())
+            .ok_or_else(|| Error::unimplemented("not a transposition of linear layouts"))
+    }
+
+    fn create(
+        &self,
+        engine: &Arc<Engine>,
+        _op: &Arc<dyn OpDesc>,
+    ) -> Result<Arc<dyn Implementation>> {
+        let ocl = engine.ocl("reorder")?;
+        let options = if fits_int(&self.plan) {
+            ""
+        } else {
+            "-DIDX_T=long"
+        };
+        let kernel = ocl.kernel(SOURCE, options, "xfer_tile")?;
+        if kernel.work_group_size(ocl.device())? < 256 {
+            return Err(Error::unimplemented(
+                "the tile kernel needs work-groups of 256",
+            ));
+        }
+        let (ka, kb) = transpose_loops(&self.plan)
+            .ok_or_else(|| Error::Runtime("not a transposition".into()))?;
+        Ok(Arc::new(TransposeImpl {
+            plan: self.plan.clone(),
+            kernel,
+            ka,
+            kb,
+        }))
+    }
+}
+
+struct TransposeImpl {
+    plan: Arc<Plan>,
+    kernel: Kernel,
+    ka: i32,
+    kb: i32,
+}
+
+impl Implementation for TransposeImpl {
+    fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        let plan = &self.plan;
+        let queue = ocl_queue(ctx)?;
+        let bufs = buffers(plan, ctx)?;
+        let pass = &plan.passes[0];
+        if pass.total == 0 {
+            return Ok(Some(queue.marker(ctx.deps)?));
+        }
+        let Some((src_arg, sl)) = &pass.src else {
+            return Err(Error::Runtime("a transposition without a source".into()));
+        };
+        let (walk, _) = walk_bytes(pass, &plan.dst);
+        let off = MAXL - pass.loops.len();
+        let na = pass.loops[self.ka as usize - off].size as usize;
+        let nb = pass.loops[self.kb as usize - off].size as usize;
+        let nz = pass.total as usize / (na * nb);
+        let args = [
+            find(&bufs, *src_arg)?.kernel_arg()?,
+            KernelArg::I32(elem_code(sl.elem)),
+            find(&bufs, plan.dst_arg)?.kernel_arg()?,
+            KernelArg::I32(elem_code(plan.dst.elem)),
+            KernelArg::Bytes(&walk),
+            KernelArg::I32(self.ka),
+            KernelArg::I32(self.kb),
+            KernelArg::F32(pass.alpha),
+            KernelArg::F32(pass.beta),
+        ];
+        let global = [na.div_ceil(32) * 32, nb.div_ceil(32) * 8, nz];
+        let e = queue.enqueue_kernel(&self.kernel, &args, &global, Some(&[32, 8, 1]), ctx.deps)?;
+        Ok(Some(e))
+    }
+}
+
 /// A plain copy: one pass, dense, same type and layout, no scaling.
 pub struct Copy {
     pub name: &'static CStr,
@@ -570,6 +651,7 @@ impl Implementation for CrossImpl {
         let plan = &self.plan;
         let mut args: Vec<i32> = plan_inputs(plan).into_iter().map(|(a, _)| a).collect();
         args.push(plan.dst_arg);
+        args.sort_unstable();
         args.dedup();
         // Host addresses: host memory directly, OpenCL memory mapped.
         let mut mapped = Vec::new();

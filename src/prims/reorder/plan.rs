@@ -153,6 +153,82 @@ impl Pass {
     }
 }
 
+/// Where a layout's offset is linear in a walk's loop indices: the offset
+/// at the walk's start and the stride of each loop. A dimension without
+/// blocks always is; a blocked one when the walk goes through exactly the
+/// layout's own loops of it, from padded position 0.
+pub fn linear(l: &Layout, loops: &[PhysLoop], start: &[i64]) -> Option<(i64, Vec<i64>)> {
+    let phys = l.loops();
+    let (blk, outer) = (l.block_sizes(), l.outer_strides());
+    let mut off0 = l.offset0;
+    for d in 0..l.ndims {
+        if blk[d] == 1 {
+            off0 += start[d] * outer[d];
+            continue;
+        }
+        if start[d] != 0 {
+            return None;
+        }
+        let pick = |ls: &[PhysLoop]| {
+            let mut v: Vec<(i64, i64)> = ls
+                .iter()
+                .filter(|x| x.dim == d)
+                .map(|x| (x.size, x.unit))
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        if pick(loops) != pick(&phys) {
+            return None;
+        }
+    }
+    let strides = loops
+        .iter()
+        .map(|lp| {
+            if blk[lp.dim] == 1 {
+                lp.unit * outer[lp.dim]
+            } else {
+                phys.iter()
+                    .find(|x| x.dim == lp.dim && x.size == lp.size && x.unit == lp.unit)
+                    .map_or(0, |x| x.stride)
+            }
+        })
+        .collect();
+    Some((off0, strides))
+}
+
+/// A layout's offset split by dimension: `term(d, q)` is what padded
+/// position `q` along `d` adds.
+struct DimOffsets {
+    blk: Vec<i64>,
+    outer: Vec<i64>,
+    inner: Vec<Vec<(i64, i64, i64)>>,
+}
+
+impl DimOffsets {
+    fn new(l: &Layout) -> DimOffsets {
+        let mut inner = vec![Vec::new(); l.ndims];
+        for (dim, div, size, stride) in l.inner_blocks() {
+            inner[dim].push((div, size, stride));
+        }
+        DimOffsets {
+            blk: l.block_sizes().to_vec(),
+            outer: l.outer_strides().to_vec(),
+            inner,
+        }
+    }
+
+    #[inline(always)]
+    fn term(&self, d: usize, q: i64) -> i64 {
+        let b = self.blk[d];
+        let mut o = if b == 1 { q } else { q / b } * self.outer[d];
+        for &(div, size, stride) in &self.inner[d] {
+            o += q / div % size * stride;
+        }
+        o
+    }
+}
+
 /// Number of values a parameter with `mask` holds for `dims`.
 pub fn mask_count(mask: i32, dims: &[i64]) -> i64 {
     (0..dims.len())
@@ -176,23 +252,100 @@ fn mask_index(mask: i32, x: &[i64], dims: &[i64]) -> usize {
 #[derive(Clone, Copy)]
 struct Addr(usize);
 
+#[inline(always)]
 fn load_at(elem: Elem, addr: usize, off: i64) -> f32 {
-    let size = elem.size();
+    let p = (addr + off as usize * elem.size()) as *const u8;
     // SAFETY: the caller checked that the element lies inside the buffer.
-    let bytes =
-        unsafe { std::slice::from_raw_parts((addr + off as usize * size) as *const u8, size) };
-    dt::load(elem, bytes, 0)
+    unsafe {
+        match elem {
+            Elem::F32 => std::ptr::read_unaligned(p as *const f32),
+            Elem::F16 => dt::f16_to_f32(std::ptr::read_unaligned(p as *const u16)),
+            Elem::Bf16 => dt::bf16_to_f32(std::ptr::read_unaligned(p as *const u16)),
+            Elem::S32 => std::ptr::read_unaligned(p as *const i32) as f32,
+            Elem::S8 => f32::from(*(p as *const i8)),
+            Elem::U8 => f32::from(*p),
+        }
+    }
 }
 
+#[inline(always)]
 fn store_at(elem: Elem, addr: usize, off: i64, v: f32) {
-    let size = elem.size();
-    let mut tmp = [0u8; 4];
-    dt::store(elem, &mut tmp, 0, v);
+    let p = (addr + off as usize * elem.size()) as *mut u8;
     // SAFETY: the element lies inside the buffer (checked by the caller), and
     // no two workers write the same element (the layout does not overlap).
     unsafe {
-        std::ptr::copy_nonoverlapping(tmp.as_ptr(), (addr + off as usize * size) as *mut u8, size)
-    };
+        match elem {
+            Elem::F32 => std::ptr::write_unaligned(p as *mut f32, v),
+            Elem::F16 => std::ptr::write_unaligned(p as *mut u16, dt::f32_to_f16(v)),
+            Elem::Bf16 => std::ptr::write_unaligned(p as *mut u16, dt::f32_to_bf16(v)),
+            _ => {
+                let mut tmp = [0u8; 4];
+                dt::store(elem, &mut tmp, 0, v);
+                if elem == Elem::S32 {
+                    std::ptr::write_unaligned(p as *mut [u8; 4], tmp);
+                } else {
+                    *p = tmp[0];
+                }
+            }
+        }
+    }
+}
+
+/// The fast path of [`run_host`]: both offsets linear in the walk, no
+/// padding, no quantization. Runs of the innermost loop go through a small
+/// f32 buffer, offsets stepping by that loop's strides.
+#[allow(clippy::too_many_arguments)]
+fn run_linear(
+    pass: &Pass,
+    range: std::ops::Range<usize>,
+    src: (Elem, usize, &(i64, Vec<i64>)),
+    dst: (Elem, usize, &(i64, Vec<i64>)),
+) {
+    let nl = pass.loops.len();
+    let mut idx = [0i64; 2 * MAX_NDIMS];
+    let mut r = range.start as i64;
+    for k in (0..nl).rev() {
+        idx[k] = r % pass.loops[k].size;
+        r /= pass.loops[k].size;
+    }
+    let (se, sa, (so, ss)) = src;
+    let (de, da, (dz, ds)) = dst;
+    let dot = |st: &[i64], idx: &[i64]| st.iter().zip(idx).map(|(s, i)| s * i).sum::<i64>();
+    let mut buf = [0f32; 256];
+    let (mut t, end) = (range.start as i64, range.end as i64);
+    while t < end {
+        let soff = so + dot(ss, &idx);
+        let doff = dz + dot(ds, &idx);
+        let (run, sst, dst_) = if nl == 0 {
+            (1, 0, 0)
+        } else {
+            let last = nl - 1;
+            let run = (pass.loops[last].size - idx[last]).min(end - t).min(256);
+            (run, ss[last], ds[last])
+        };
+        let n = run as usize;
+        for (j, b) in buf[..n].iter_mut().enumerate() {
+            *b = load_at(se, sa, soff + j as i64 * sst);
+        }
+        for (j, b) in buf[..n].iter().enumerate() {
+            let o = doff + j as i64 * dst_;
+            let mut v = b * pass.alpha;
+            if pass.beta != 0.0 {
+                v += pass.beta * load_at(de, da, o);
+            }
+            store_at(de, da, o, v);
+        }
+        t += run;
+        if nl > 0 {
+            let mut k = nl - 1;
+            idx[k] += run;
+            while idx[k] >= pass.loops[k].size && k > 0 {
+                idx[k] = 0;
+                k -= 1;
+                idx[k] += 1;
+            }
+        }
+    }
 }
 
 /// Reads a quantization array (f32 scales or s32 zero points) of `count`
@@ -276,24 +429,99 @@ pub fn run_host(plan: &Plan, addr: &dyn Fn(i32) -> Result<usize>) -> Result<()> 
         let dzp = array(q.dst_zp, true, "destination zero points")?;
         let n = dst.ndims;
         let dst_addr = Addr(dst_addr);
+        // Offsets linear in the walk (the common case) are dot products of
+        // the loop indices, stepped like an odometer: no divisions.
+        let dlin = linear(dst, &pass.loops, &pass.base[..n]);
+        let slin = pass.src.as_ref().and_then(|(_, sl)| {
+            let start: Vec<i64> = (0..n).map(|d| pass.base[d] + pass.shift[d]).collect();
+            linear(sl, &pass.loops, &start)
+        });
+        let nl = pass.loops.len();
         let chunks = parallel::split(pass.total as usize, 1 << 14);
+        let plain = !dst.has_padding() && !pass.skip_inside && *q == Quant::default();
+        if let (true, Some((src_addr, sl)), Some(sli), Some(dli)) = (plain, &src, &slin, &dlin) {
+            parallel::run_all(chunks, |range| {
+                run_linear(
+                    pass,
+                    range,
+                    (sl.elem, src_addr.0, sli),
+                    (dst.elem, dst_addr.0, dli),
+                )
+            });
+            continue;
+        }
+        let scontrib = src.as_ref().map(|(_, sl)| DimOffsets::new(sl));
+        let dcontrib = DimOffsets::new(dst);
+        // The dimension the innermost loop walks: between two elements of
+        // one run only its term of a non-linear offset changes.
+        let inner_dim = pass.loops.last().map(|l| l.dim);
         parallel::run_all(chunks, |range| {
             let mut p = [0i64; MAX_NDIMS];
             let mut x = [0i64; MAX_NDIMS];
-            let mut sp = [0i64; MAX_NDIMS];
-            for t in range {
+            let mut idx = [0i64; MAX_NDIMS + MAX_NDIMS];
+            // The previous element's offsets, valid when only the innermost
+            // index moved since.
+            let mut prev: Option<(i64, i64, i64)> = None; // (position along inner_dim, dst off, src off)
+            let mut r = range.start as i64;
+            for k in (0..nl).rev() {
+                idx[k] = r % pass.loops[k].size;
+                r /= pass.loops[k].size;
+            }
+            for _ in range {
                 p[..n].copy_from_slice(&pass.base[..n]);
-                let mut r = t as i64;
-                for l in pass.loops.iter().rev() {
-                    p[l.dim] += r % l.size * l.unit;
-                    r /= l.size;
+                for (k, l) in pass.loops.iter().enumerate() {
+                    p[l.dim] += idx[k] * l.unit;
+                }
+                let dot = |lin: &Option<(i64, Vec<i64>)>| {
+                    lin.as_ref()
+                        .map(|(o, st)| o + st.iter().zip(&idx).map(|(s, i)| s * i).sum::<i64>())
+                };
+                let src_lin_off = dot(&slin);
+                let dst_lin_off = dot(&dlin);
+                let last = prev.take();
+                // The next element's indices.
+                let mut carried = false;
+                for k in (0..nl).rev() {
+                    idx[k] += 1;
+                    if idx[k] < pass.loops[k].size {
+                        break;
+                    }
+                    idx[k] = 0;
+                    carried = true;
                 }
                 let mut inside = true;
                 for d in 0..n {
                     x[d] = p[d] - dst.padded_offsets[d];
                     inside &= x[d] >= 0 && x[d] < dims[d];
                 }
-                let doff = dst.offset(&p);
+                let id = inner_dim.unwrap_or(0);
+                let doff = dst_lin_off.unwrap_or_else(|| match last {
+                    Some((q, o, _)) => o - dcontrib.term(id, q) + dcontrib.term(id, p[id]),
+                    None => dst.offset(&p),
+                });
+                let mut soff_cached = None;
+                if let (Some((q, _, so)), Some(sc)) = (last, &scontrib) {
+                    let sh = pass.shift[id];
+                    soff_cached = Some(so - sc.term(id, q + sh) + sc.term(id, p[id] + sh));
+                }
+                let src_off = || -> i64 {
+                    if let Some(o) = src_lin_off.or(soff_cached) {
+                        return o;
+                    }
+                    let mut sp = [0i64; MAX_NDIMS];
+                    for d in 0..n {
+                        sp[d] = p[d] + pass.shift[d];
+                    }
+                    src.as_ref().map_or(0, |(_, sl)| sl.offset(&sp))
+                };
+                let soff = if src.is_some() && !pass.skip_inside {
+                    src_off()
+                } else {
+                    0
+                };
+                if !carried && nl > 0 {
+                    prev = Some((p[id], doff, soff));
+                }
                 if !inside {
                     store_at(dst.elem, dst_addr.0, doff, 0.0);
                     continue;
@@ -302,10 +530,7 @@ pub fn run_host(plan: &Plan, addr: &dyn Fn(i32) -> Result<usize>) -> Result<()> 
                 if pass.skip_inside {
                     continue;
                 }
-                for d in 0..n {
-                    sp[d] = p[d] + pass.shift[d];
-                }
-                let mut v = load_at(sl.elem, src_addr.0, sl.offset(&sp));
+                let mut v = load_at(sl.elem, src_addr.0, soff);
                 let at = |a: &Option<(i32, Vec<f32>)>| {
                     a.as_ref()
                         .map(|(m, vals)| vals[mask_index(*m, &x[..n], dims)])

@@ -5,7 +5,11 @@
 //! and every OpenCL device.
 
 #![allow(non_upper_case_globals)]
-#![allow(clippy::needless_range_loop, clippy::cloned_ref_to_slice_refs, clippy::too_many_arguments)]
+#![allow(
+    clippy::needless_range_loop,
+    clippy::cloned_ref_to_slice_refs,
+    clippy::too_many_arguments
+)]
 
 use std::sync::Arc;
 
@@ -429,5 +433,44 @@ fn long_index_build() {
             dnnl_s8,
             &format!("{} long", engine_name(&e)),
         );
+    }
+}
+
+#[test]
+fn transposes_through_tiles() {
+    for e in ocl_engines() {
+        let cases = [
+            (
+                md(&[37, 45], dnnl_f32, dnnl_ab),
+                md(&[37, 45], dnnl_bf16, dnnl_ba),
+            ),
+            (
+                md(&[2, 19, 9, 11], dnnl_u8, dnnl_nchw),
+                md(&[2, 19, 9, 11], dnnl_f32, dnnl_nhwc),
+            ),
+            (
+                md(&[3, 40, 33], dnnl_f16, dnnl_acb),
+                md(&[3, 40, 33], dnnl_s32, dnnl_abc),
+            ),
+        ];
+        for (k, (src, dst)) in cases.iter().enumerate() {
+            let n = src.dims().iter().product::<i64>() as usize;
+            let vals = values(n, -100.0, 200.0, src.data_type(), k as u64);
+            let old = values(n, -10.0, 10.0, dst.data_type(), 3);
+            let attr = quant_attr(None, None, None, None, Some(0.5));
+            let (name, got) = run(src, &e, dst, &e, &vals, &old, Some(&attr), &[]);
+            assert_eq!(name, "ocl:reorder_transpose");
+            let want: Vec<f64> = vals
+                .iter()
+                .zip(&old)
+                .map(|(&v, &o)| f64::from(v) + 0.5 * f64::from(o))
+                .collect();
+            check(
+                &got,
+                &want,
+                dst.data_type(),
+                &format!("{} transpose {k}", engine_name(&e)),
+            );
+        }
     }
 }

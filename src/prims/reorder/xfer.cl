@@ -141,3 +141,45 @@ kernel void xfer(global const uchar *src, lay_t sl, int sdt, global uchar *dst,
     if (beta != 0.0f) v += beta * ld_elem(dst, doff, ddt);
     st_elem(dst, doff, ddt, v);
 }
+
+/* A transposing pass (ocl:*_transpose): both offsets linear, no padding, no
+ * quantization. Loop ka is the destination's innermost, loop kb the one along
+ * which the source is most contiguous; a 32x32 tile of (ka, kb) goes through
+ * local memory so that reads and writes both coalesce. The other loops are
+ * the third dimension of the grid. Work-groups are 32x8. */
+#define TILE 32
+#define TROWS 8
+kernel void xfer_tile(global const uchar *src, int sdt, global uchar *dst, int ddt,
+        walk_t w, int ka, int kb, float alpha, float beta) {
+    local float tile[TILE][TILE + 1];
+    IDX_T na = (IDX_T)w.size[ka], nb = (IDX_T)w.size[kb];
+    IDX_T a0 = (IDX_T)get_group_id(0) * TILE, b0 = (IDX_T)get_group_id(1) * TILE;
+    IDX_T r = (IDX_T)get_global_id(2);
+    IDX_T soff = (IDX_T)w.soff0, doff = (IDX_T)w.doff0;
+    for (int k = MAXL - 1; k >= 0; --k) {
+        IDX_T sz = (IDX_T)w.size[k];
+        if (k != ka && k != kb && sz > 1) {
+            IDX_T i = r % sz;
+            r /= sz;
+            soff += i * (IDX_T)w.sstr[k];
+            doff += i * (IDX_T)w.dstr[k];
+        }
+    }
+    int lx = get_local_id(0), ly = get_local_id(1);
+    IDX_T sa = (IDX_T)w.sstr[ka], sb = (IDX_T)w.sstr[kb];
+    IDX_T da = (IDX_T)w.dstr[ka], db = (IDX_T)w.dstr[kb];
+    for (int j = ly; j < TILE; j += TROWS) {
+        IDX_T a = a0 + j, b = b0 + lx;
+        if (a < na && b < nb) tile[j][lx] = ld_elem(src, soff + a * sa + b * sb, sdt);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int j = ly; j < TILE; j += TROWS) {
+        IDX_T a = a0 + lx, b = b0 + j;
+        if (a < na && b < nb) {
+            IDX_T o = doff + a * da + b * db;
+            float v = tile[lx][j] * alpha;
+            if (beta != 0.0f) v += beta * ld_elem(dst, o, ddt);
+            st_elem(dst, o, ddt, v);
+        }
+    }
+}

@@ -175,7 +175,12 @@ impl OpDesc for SumOp {
 /// The implementations of `op`, best first.
 pub fn candidates(op: &Arc<SumOp>) -> Vec<Arc<dyn ImplCandidate>> {
     plan_candidates(
-        [c"cpu:sum", c"ocl:sum_copy", c"ocl:sum_generic"],
+        [
+            c"cpu:sum",
+            c"ocl:sum_copy",
+            c"ocl:sum_generic",
+            c"ocl:sum_transpose",
+        ],
         &op.plan,
         false,
     )
