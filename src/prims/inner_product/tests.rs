@@ -211,7 +211,7 @@ fn format_any_follows_the_source() {
     assert_eq!(**op.arg_md(DNNL_ARG_DST).unwrap(), md(&[2, 6], f));
     assert!(op.arg_md(DNNL_ARG_BIAS).is_none());
     assert_eq!(op.prop_kind(), dnnl_forward_inference);
-    assert_eq!(op.verbose_aux(), "mb2ic3ih4iw5oc6");
+    assert_eq!(op.verbose_problem(), "mb2ic3ih4iw5oc6");
     let op = InnerProductOp::backward_data(
         &any(&[2, 3, 4, 5]),
         &any(&[6, 3, 4, 5]),

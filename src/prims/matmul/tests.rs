@@ -396,7 +396,7 @@ fn format_any_resolves_to_row_major() {
     assert_eq!(*op.src, md(&[2, 3, 4], dnnl_f32));
     assert_eq!(*op.weights, md(&[2, 4, 5], dnnl_f32));
     assert_eq!(*op.dst, md(&[2, 3, 5], dnnl_f32));
-    assert_eq!(op.verbose_aux(), "2x3x4:2x4x5:2x3x5");
+    assert_eq!(op.verbose_problem(), "2x3x4:2x4x5:2x3x5");
     assert_eq!(op.inputs(), vec![DNNL_ARG_SRC, DNNL_ARG_WEIGHTS]);
     let op = MatmulOp::new(
         &any(&[3, 4]),
