@@ -124,7 +124,9 @@ fn clip(x: f32, alpha: f32, beta: f32) -> f32 {
     if v > beta { beta } else { v }
 }
 
-/// The forward function of `alg` at `s`.
+/// The forward function of `alg` at `s` (inlined: `fwd_block` calls it with
+/// a constant `alg`, so each of its loops holds just one formula).
+#[inline(always)]
 pub(crate) fn fwd(alg: Alg, alpha: f32, beta: f32, s: f32) -> f32 {
     match alg.forward_base() {
         Alg::Relu => {
