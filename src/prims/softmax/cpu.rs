@@ -71,27 +71,46 @@ fn row_max(v: &[f32]) -> f32 {
     m.iter().fold(tail, |a, &x| a.max(x))
 }
 
+/// The sum of the elements (8 lanes, so the loop vectorises).
+fn row_sum(v: &[f32]) -> f32 {
+    let mut m = [0f32; 8];
+    let mut chunks = v.chunks_exact(8);
+    for c in &mut chunks {
+        for k in 0..8 {
+            m[k] += c[k];
+        }
+    }
+    m.iter().sum::<f32>() + chunks.remainder().iter().sum::<f32>()
+}
+
 /// Forward over one row, in place in `v`.
 pub fn forward_row(alg: Alg, v: &mut [f32]) {
     let max = row_max(v);
-    let mut sum = 0f32;
     match alg {
         Alg::Accurate => {
             for x in v.iter_mut() {
                 *x = exp_f32(*x - max);
-                sum += *x;
             }
-            let inv = 1.0 / sum;
+            let inv = 1.0 / row_sum(v);
             for x in v.iter_mut() {
                 *x *= inv;
             }
         }
         Alg::Log => {
-            for x in v.iter_mut() {
-                *x -= max;
-                sum += exp_f32(*x);
+            let mut sum = [0f32; 8];
+            let mut chunks = v.chunks_exact_mut(8);
+            for c in &mut chunks {
+                for k in 0..8 {
+                    c[k] -= max;
+                    sum[k] += exp_f32(c[k]);
+                }
             }
-            let l = sum.ln();
+            let mut total: f32 = sum.iter().sum();
+            for x in chunks.into_remainder() {
+                *x -= max;
+                total += exp_f32(*x);
+            }
+            let l = total.ln();
             for x in v.iter_mut() {
                 *x -= l;
             }
