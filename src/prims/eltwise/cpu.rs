@@ -71,7 +71,7 @@ pub(crate) fn exp_f32(x: f32) -> f32 {
     let p = ((((1.987_569_1e-4 * r + 1.398_199_9e-3) * r + 8.333_452e-3) * r + 4.166_579_6e-2) * r
         + 1.666_666_5e-1)
         * r
-        + 5.000_000_1e-1;
+        + 0.5;
     let y = p * r * r + r + 1.0;
     let scale = f32::from_bits(((k + 127) as u32) << 23);
     if under { 0.0 } else { y * scale }
