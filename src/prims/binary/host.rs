@@ -61,6 +61,24 @@ impl Raw {
         dt::store(self.elem, bytes, 0, v);
     }
 
+    /// Elements `off..off + out.len()` (contiguous) as `f32`.
+    pub fn load_run(&self, off: i64, out: &mut [f32]) {
+        let size = self.elem.size();
+        // SAFETY: as for `load`; the run lies inside the layout's byte range
+        // and the view ends before any write to it.
+        let bytes = unsafe { host_bytes(self.addr + off as usize * size, out.len() * size) };
+        dt::load_run(self.elem, bytes, 0, out);
+    }
+
+    /// Stores `values` as elements `off..off + values.len()` (contiguous).
+    pub fn store_run(&self, off: i64, values: &[f32]) {
+        let size = self.elem.size();
+        // SAFETY: as for `store`: the calling thread owns these elements
+        // and holds no other view of them.
+        let bytes = unsafe { host_bytes_mut(self.addr + off as usize * size, values.len() * size) };
+        dt::store_run(self.elem, bytes, 0, values);
+    }
+
     /// The same buffer read as another element type (a sum post-op's
     /// data type).
     pub fn with_elem(self, elem: Elem) -> Raw {

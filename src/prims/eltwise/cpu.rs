@@ -51,22 +51,54 @@ fn soft_relu(x: f32, alpha: f32) -> f32 {
     }
 }
 
-/// erfc with a relative error below 1.2e-7 everywhere (Numerical Recipes'
-/// Chebyshev fit), evaluated in f64: accurate in the tails, where
-/// `1 - erf` would cancel.
+/// e^x in `f32` for x <= 88 (larger x is taken as 88), within ~2 ulp,
+/// 0 below -87 (no subnormal results). Branch-free (Cephes' polynomial
+/// after reduction by ln 2, 2^n put together from its bits), so loops over
+/// it vectorise; NaN stays NaN.
+#[inline(always)]
+pub(crate) fn exp_f32(x: f32) -> f32 {
+    const LOG2E: f32 = std::f32::consts::LOG2_E;
+    // 1.5 * 2^23: adding it rounds to an integer held in the low bits.
+    const MAGIC: f32 = 12_582_912.0;
+    const LN2_HI: f32 = 0.693_359_4;
+    const LN2_LO: f32 = -2.121_944_4e-4;
+    let under = x < -87.0;
+    let x = x.clamp(-87.0, 88.0);
+    let t = x * LOG2E + MAGIC;
+    let n = t - MAGIC;
+    let k = (t.to_bits() as i32).wrapping_sub(0x4B40_0000);
+    let r = x - n * LN2_HI - n * LN2_LO;
+    let p = ((((1.987_569_1e-4 * r + 1.398_199_9e-3) * r + 8.333_452e-3) * r + 4.166_579_6e-2) * r
+        + 1.666_666_5e-1)
+        * r
+        + 0.5;
+    let y = p * r * r + r + 1.0;
+    let scale = f32::from_bits(((k + 127) as u32) << 23);
+    if under { 0.0 } else { y * scale }
+}
+
+/// erfc with a relative error of a few 1e-7 (Numerical Recipes' Chebyshev
+/// fit, erfc(z) = t e^(-z^2 + P(t)), evaluated in `f32`): accurate in the
+/// tails, where `1 - erf` would cancel. z^2 is split exactly into
+/// `hi^2 + lo` so that the large part of the exponent is not rounded
+/// (`eltwise.cl`'s `fast_erfc` is the same formula).
+#[inline(always)]
 pub(crate) fn erfc(x: f32) -> f32 {
-    let z = f64::from(x).abs();
+    let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
-    let poly = -z * z - 1.265_512_23
-        + t * (1.000_023_68
+    let poly = -1.265_512_2
+        + t * (1.000_023_7
             + t * (0.374_091_96
                 + t * (0.096_784_18
                     + t * (-0.186_288_06
                         + t * (0.278_868_07
-                            + t * (-1.135_203_98
-                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
-    let r = t * poly.exp();
-    (if x >= 0.0 { r } else { 2.0 - r }) as f32
+                            + t * (-1.135_204
+                                + t * (1.488_515_9 + t * (-0.822_152_2 + t * 0.170_872_77))))))));
+    // z = hi + lo with hi's 12 significant bits: hi * hi is exact.
+    let hi = f32::from_bits(z.to_bits() & 0xFFFF_F000);
+    let lo = z - hi;
+    let r = t * exp_f32(-hi * hi) * exp_f32(poly - lo * (z + hi));
+    if x >= 0.0 { r } else { 2.0 - r }
 }
 
 /// Beyond this, tanh(soft_relu(x)) is 1 in f32 (and e^2x would overflow soon).
@@ -92,7 +124,9 @@ fn clip(x: f32, alpha: f32, beta: f32) -> f32 {
     if v > beta { beta } else { v }
 }
 
-/// The forward function of `alg` at `s`.
+/// The forward function of `alg` at `s` (inlined: `fwd_block` calls it with
+/// a constant `alg`, so each of its loops holds just one formula).
+#[inline(always)]
 pub(crate) fn fwd(alg: Alg, alpha: f32, beta: f32, s: f32) -> f32 {
     match alg.forward_base() {
         Alg::Relu => {
@@ -279,6 +313,7 @@ fn fwd_block(alg: Alg, a: f32, b: f32, v: &mut [f32]) {
         Alg::Exp => map(v, |s| fwd(Alg::Exp, a, b, s)),
         Alg::Logistic => map(v, |s| fwd(Alg::Logistic, a, b, s)),
         Alg::Clip | Alg::ClipV2 => map(v, |s| fwd(Alg::Clip, a, b, s)),
+        Alg::GeluErf => map(v, |s| fwd(Alg::GeluErf, a, b, s)),
         other => map(v, |s| fwd(other, a, b, s)),
     }
 }
@@ -299,7 +334,7 @@ fn bwd_block(alg: Alg, a: f32, b: f32, dd: &mut [f32], x: &[f32]) {
 // Kernels.
 
 /// Elements per block of the conversion/compute loops.
-const BLOCK: usize = 512;
+const BLOCK: usize = 1024;
 /// The fewest elements worth a thread of their own.
 const MIN_PER_THREAD: usize = 1 << 15;
 

@@ -103,7 +103,7 @@ float bwd(float dd, float x, float alpha, float beta) {
 #elif defined(ALG_POW)
     return beta == 0.0f ? 0.0f : dd * alpha * beta * pow(x, beta - 1.0f);
 #elif defined(ALG_GELU_ERF)
-    float cdf = 0.5f * erfc(-x * M_SQRT1_2_F);
+    float cdf = 0.5f * fast_erfc_f(-x * M_SQRT1_2_F);
     float pdf = INV_SQRT_2PI * exp(-0.5f * x * x);
     return dd * (cdf + x * pdf);
 #elif defined(ALG_MISH)

@@ -455,6 +455,26 @@ fn reference_erfc_is_accurate() {
             "erfc({y}): {got} vs {want}"
         );
     }
+    // The f32 formula over the whole range where erfc is a normal f32.
+    let mut worst = 0f64;
+    for i in -900..=920 {
+        let y = i as f32 * 0.01;
+        let got = f64::from(cpu::erfc(y));
+        let want = erfc_ref(f64::from(y));
+        worst = worst.max((got - want).abs() / want);
+    }
+    assert!(worst <= 1e-6, "erfc: relative error {worst}");
+    let mut worst = 0f64;
+    for i in -8700..=8800 {
+        let x = i as f32 * 0.01;
+        let got = f64::from(cpu::exp_f32(x));
+        let want = f64::from(x).exp();
+        worst = worst.max((got - want).abs() / want);
+    }
+    assert!(worst <= 3e-7, "exp: relative error {worst}");
+    assert_eq!(cpu::exp_f32(-100.0), 0.0);
+    assert_eq!(cpu::exp_f32(f32::NEG_INFINITY), 0.0);
+    assert!(cpu::exp_f32(f32::NAN).is_nan());
 }
 
 /// Every algorithm, forward then backward, f32, dense, on every engine.

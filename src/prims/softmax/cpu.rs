@@ -20,6 +20,7 @@ use crate::prims::binary::host::{self, Raw};
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::layout::Layout;
 use crate::prims::common::parallel;
+use crate::prims::eltwise::cpu::exp_f32;
 use crate::runtime::ocl::Event;
 
 /// A softmax implementation on the CPU engine.
@@ -54,22 +55,62 @@ struct CpuSoftmax {
     op: Arc<SoftmaxOp>,
 }
 
+/// The largest element (8 lanes, so the loop vectorises).
+fn row_max(v: &[f32]) -> f32 {
+    let mut m = [f32::NEG_INFINITY; 8];
+    let mut chunks = v.chunks_exact(8);
+    for c in &mut chunks {
+        for k in 0..8 {
+            m[k] = if c[k] > m[k] { c[k] } else { m[k] };
+        }
+    }
+    let tail = chunks
+        .remainder()
+        .iter()
+        .fold(f32::NEG_INFINITY, |a, &x| a.max(x));
+    m.iter().fold(tail, |a, &x| a.max(x))
+}
+
+/// The sum of the elements (8 lanes, so the loop vectorises).
+fn row_sum(v: &[f32]) -> f32 {
+    let mut m = [0f32; 8];
+    let mut chunks = v.chunks_exact(8);
+    for c in &mut chunks {
+        for k in 0..8 {
+            m[k] += c[k];
+        }
+    }
+    m.iter().sum::<f32>() + chunks.remainder().iter().sum::<f32>()
+}
+
 /// Forward over one row, in place in `v`.
 pub fn forward_row(alg: Alg, v: &mut [f32]) {
-    let max = v.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x));
-    let mut sum = 0f32;
-    for x in v.iter_mut() {
-        *x -= max;
-        sum += x.exp();
-    }
+    let max = row_max(v);
     match alg {
         Alg::Accurate => {
             for x in v.iter_mut() {
-                *x = x.exp() / sum;
+                *x = exp_f32(*x - max);
+            }
+            let inv = 1.0 / row_sum(v);
+            for x in v.iter_mut() {
+                *x *= inv;
             }
         }
         Alg::Log => {
-            let l = sum.ln();
+            let mut sum = [0f32; 8];
+            let mut chunks = v.chunks_exact_mut(8);
+            for c in &mut chunks {
+                for k in 0..8 {
+                    c[k] -= max;
+                    sum[k] += exp_f32(c[k]);
+                }
+            }
+            let mut total: f32 = sum.iter().sum();
+            for x in chunks.into_remainder() {
+                *x -= max;
+                total += exp_f32(*x);
+            }
+            let l = total.ln();
             for x in v.iter_mut() {
                 *x -= l;
             }
@@ -157,6 +198,8 @@ impl Implementation for CpuSoftmax {
         let backward = op.is_backward();
         let in_strides: Vec<Option<i64>> = layouts.iter().map(|l| axis_stride(l, axis)).collect();
         let out_stride = axis_stride(lo, axis);
+        // Without post-ops a contiguous row is stored in one run.
+        let fast_store = op.post_ops().is_empty();
         parallel::run_all(ranges, |range| {
             let mut p = [0i64; MAX_NDIMS];
             let mut q = [0i64; MAX_NDIMS];
@@ -185,6 +228,7 @@ impl Implementation for CpuSoftmax {
                     }
                     q[axis] = l.padded_offsets[axis];
                     match in_strides[k] {
+                        Some(1) => raws[k].load_run(l.offset(&q), buf),
                         Some(stride) => {
                             let base = l.offset(&q);
                             for (i, x) in buf.iter_mut().enumerate() {
@@ -207,6 +251,15 @@ impl Implementation for CpuSoftmax {
                 }
                 p[axis] = 0;
                 let base = lo.offset(&p);
+                if out_stride == Some(1) && lo_ax == 0 && padded_ax == len as i64 && fast_store {
+                    if !backward && (src_scale != 1.0 || dst_scale != 1.0) {
+                        for x in a.iter_mut() {
+                            *x = *x * src_scale / dst_scale;
+                        }
+                    }
+                    out.store_run(base, &a);
+                    continue;
+                }
                 for i in 0..padded_ax {
                     let off = match out_stride {
                         Some(stride) => base + i * stride,
