@@ -223,7 +223,11 @@ pub(crate) fn run(ctx: &ExecContext, g: &Gemm, epi: &Epilogue, args: GemmArgs) -
             // f32 dst without a sum post-op: the crate writes dst in place
             // (with its strides); otherwise into a row-major accumulator.
             let c_first = g.c.off + offs[2] + m0 as i64 * g.c.rs;
-            let mut acc = if direct { Vec::new() } else { vec![0f32; rows * n] };
+            let mut acc = if direct {
+                Vec::new()
+            } else {
+                vec![0f32; rows * n]
+            };
             let (d_ptr, d_rs, d_cs) = if direct {
                 (
                     (c + c_first as usize * 4) as *mut f32,

@@ -3,7 +3,11 @@
 //! the CPU engine and every OpenCL device.
 
 #![allow(non_upper_case_globals)]
-#![allow(clippy::needless_range_loop, clippy::cloned_ref_to_slice_refs, clippy::too_many_arguments)]
+#![allow(
+    clippy::needless_range_loop,
+    clippy::cloned_ref_to_slice_refs,
+    clippy::too_many_arguments
+)]
 
 use super::*;
 use crate::prims::reorder::testutil::*;
