@@ -4,12 +4,16 @@
 //! are handed over in place with their strides (transposes cost nothing),
 //! f16 and bf16 ones are converted to f32 panels first. Work is split over
 //! the host's threads by rows of the output (all batches' rows in one
-//! range), each thread calling the crate single-threaded on its rows. The
+//! range), each thread calling the crate single-threaded on its rows; the
+//! threads are persistent workers (the crate keeps per-thread packing
+//! buffers). An f32 dst without a sum post-op is written in place. The
 //! epilogue (scales, bias, post-ops, conversion and store) runs in Rust on
 //! each thread's rows, which no other thread writes.
 
 use std::ffi::CStr;
-use std::sync::Arc;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::{Epilogue, Gemm, GemmArgs, MatmulOp, Operand, WeiScale};
 use crate::abi::*;
@@ -160,7 +164,13 @@ pub(crate) fn run(ctx: &ExecContext, g: &Gemm, epi: &Epilogue, args: GemmArgs) -
         (unsafe { host_bytes(addr, op.bytes) }, op)
     });
     let ndims = g.batch.len() + 2;
-    parallel::run_all(ranges, |range| {
+    let direct = g.c.elem == Elem::F32 && sum_elem.is_none();
+    let plain = !with_post
+        && bias_bytes.is_none()
+        && !epi.src_scale
+        && epi.wei_scale.is_none()
+        && !epi.dst_scale;
+    run_pooled(ranges, |range| {
         let mut row = range.start;
         let mut b_panel: Option<(usize, Vec<f32>)> = None;
         let mut pos = vec![0i64; ndims];
@@ -210,20 +220,37 @@ pub(crate) fn run(ctx: &ExecContext, g: &Gemm, epi: &Epilogue, args: GemmArgs) -
                 let panel = &b_panel.as_ref().map_or(&[][..], |p| &p.1[..]);
                 (panel.as_ptr(), n as isize, 1)
             };
-            let mut acc = vec![0f32; rows * n];
+            // f32 dst without a sum post-op: the crate writes dst in place
+            // (with its strides); otherwise into a row-major accumulator.
+            let c_first = g.c.off + offs[2] + m0 as i64 * g.c.rs;
+            let mut acc = if direct {
+                Vec::new()
+            } else {
+                vec![0f32; rows * n]
+            };
+            let (d_ptr, d_rs, d_cs) = if direct {
+                (
+                    (c + c_first as usize * 4) as *mut f32,
+                    g.c.rs as isize,
+                    g.c.cs as isize,
+                )
+            } else {
+                (acc.as_mut_ptr(), n as isize, 1)
+            };
             if k > 0 {
                 // SAFETY: A spans rows x k elements from a_ptr with strides
                 // (a_rs, a_cs), B k x n from b_ptr with (b_rs, b_cs), inside
-                // their buffers (checked extents) or the panels above; acc is
-                // rows x n, row-major, owned here.
+                // their buffers (checked extents) or the panels above; the
+                // destination is rows x n from d_ptr with (d_rs, d_cs): dst's
+                // rows m0.. of this batch (written by this thread only) or acc.
                 unsafe {
                     gemm::gemm(
                         rows,
                         n,
                         k,
-                        acc.as_mut_ptr(),
-                        1,
-                        n as isize,
+                        d_ptr,
+                        d_cs,
+                        d_rs,
                         false,
                         a_ptr,
                         a_cs,
@@ -238,6 +265,31 @@ pub(crate) fn run(ctx: &ExecContext, g: &Gemm, epi: &Epilogue, args: GemmArgs) -
                         false,
                         gemm::Parallelism::None,
                     );
+                }
+            } else if direct {
+                for r in 0..rows {
+                    for nn in 0..n {
+                        let at = (c_first + r as i64 * g.c.rs + nn as i64 * g.c.cs) as usize;
+                        // SAFETY: one element of dst, written by this thread only.
+                        let out = unsafe { host_bytes_mut(c + at * 4, 4) };
+                        dt::store(Elem::F32, out, 0, 0.0);
+                    }
+                }
+            }
+            if direct && plain {
+                row += rows;
+                continue;
+            }
+            if direct {
+                // The epilogue reads the products back from dst.
+                acc = vec![0f32; rows * n];
+                for r in 0..rows {
+                    for nn in 0..n {
+                        let at = (c_first + r as i64 * g.c.rs + nn as i64 * g.c.cs) as usize;
+                        // SAFETY: one element of dst, which only this thread touches.
+                        let cell = unsafe { host_bytes(c + at * 4, 4) };
+                        acc[r * n + nn] = dt::load(Elem::F32, cell, 0);
+                    }
                 }
             }
             // The epilogue, row by row.
@@ -299,4 +351,89 @@ pub(crate) fn run(ctx: &ExecContext, g: &Gemm, epi: &Epilogue, args: GemmArgs) -
         }
     });
     Ok(())
+}
+
+/// A job for a pool worker.
+type Job = Box<dyn FnOnce() + Send + 'static>;
+
+thread_local! {
+    /// Set on the pool's workers (a nested call runs inline).
+    static IN_POOL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The persistent GEMM workers (one fewer than the host's threads). They
+/// outlive the calls so that the `gemm` crate's per-thread packing buffers
+/// (thread-locals) are allocated once, not on every execution.
+fn workers() -> &'static [Mutex<Sender<Job>>] {
+    static POOL: OnceLock<Vec<Mutex<Sender<Job>>>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        (1..parallel::max_threads())
+            .filter_map(|i| {
+                let (tx, rx) = mpsc::channel::<Job>();
+                std::thread::Builder::new()
+                    .name(format!("dnnl-gemm-{i}"))
+                    .spawn(move || {
+                        IN_POOL.with(|f| f.set(true));
+                        for job in rx {
+                            job();
+                        }
+                    })
+                    .ok()?;
+                Some(Mutex::new(tx))
+            })
+            .collect()
+    })
+}
+
+/// Runs `work` on each item, the first on the calling thread and the others
+/// on the persistent workers; returns once all have finished and re-raises
+/// a panic of any of them.
+fn run_pooled<T: Send>(items: Vec<T>, work: impl Fn(T) + Sync) {
+    let pool = if IN_POOL.with(|f| f.get()) {
+        &[][..]
+    } else {
+        workers()
+    };
+    let mut items = items.into_iter();
+    let Some(first) = items.next() else { return };
+    let work = &work;
+    let (done_tx, done_rx) = mpsc::channel::<std::thread::Result<()>>();
+    let mut sent = 0usize;
+    let mut inline = vec![first];
+    for (i, item) in items.enumerate() {
+        let Some(worker) = pool.get(i) else {
+            inline.push(item);
+            continue;
+        };
+        let done = done_tx.clone();
+        let job: Box<dyn FnOnce() + Send + '_> = Box::new(move || {
+            let _ = done.send(catch_unwind(AssertUnwindSafe(|| work(item))));
+        });
+        // SAFETY: the job borrows `work` and what it captures; this function
+        // waits below for every sent job's report (a job always reports:
+        // it catches panics) before returning or unwinding, so the borrows
+        // outlive the job.
+        let job: Job = unsafe { std::mem::transmute(job) };
+        sent += 1;
+        let sender = worker.lock().unwrap_or_else(|e| e.into_inner());
+        if let Err(mpsc::SendError(job)) = sender.send(job) {
+            drop(sender);
+            job();
+        }
+    }
+    let mine = catch_unwind(AssertUnwindSafe(|| {
+        for item in inline {
+            work(item);
+        }
+    }));
+    drop(done_tx);
+    let mut panic = mine.err();
+    for _ in 0..sent {
+        if let Ok(Err(p)) = done_rx.recv() {
+            panic.get_or_insert(p);
+        }
+    }
+    if let Some(p) = panic {
+        resume_unwind(p);
+    }
 }
