@@ -468,6 +468,43 @@ fn run(b: &Bench, quick: bool) {
             reference,
         );
     }
+    matmul_variants(b, *sizes.last().unwrap_or(&256));
+}
+
+/// Matmul at the largest size with other types and transposed weights
+/// (same reference as f32).
+fn matmul_variants(b: &Bench, m: i64) {
+    let e = b.engine;
+    let reference = b.gemm_reference_seconds(m as usize, m as usize, m as usize);
+    let cases = [
+        ("matmul f32 wei^T", dnnl_f32, dnnl_ba),
+        ("matmul f16", dnnl_f16, dnnl_ab),
+        ("matmul bf16", dnnl_bf16, dnnl_ab),
+    ];
+    for (op, dt, wtag) in cases {
+        let (sm, wm) = (md(&[m, m], dt, dnnl_ab), md(&[m, m], dt, wtag));
+        let (ma, mb, mc) = (memory(e, sm), memory(e, wm), memory(e, sm));
+        // SAFETY: a valid out-pointer, a live engine and descriptors.
+        let pd = pd_of(|pd| unsafe {
+            dnnl_matmul_primitive_desc_create(pd, e, sm, wm, null_mut(), sm, null_mut())
+        });
+        row(
+            b,
+            op,
+            &format!("{m}^3"),
+            b.time(
+                pd,
+                &[
+                    (DNNL_ARG_SRC, ma),
+                    (DNNL_ARG_WEIGHTS, mb),
+                    (DNNL_ARG_DST, mc),
+                ],
+            ),
+            2.0 * (m * m * m) as f64,
+            "GFLOP/s",
+            reference,
+        );
+    }
 }
 
 fn main() {

@@ -537,7 +537,6 @@ fn descriptor_checks() {
 
 /// Post-ops on binary (needs the lead's PostOpsPlan).
 #[test]
-#[ignore = "needs PostOpsPlan (lead)"]
 fn post_ops_relu_and_sum() {
     let a = md(&[2, 19, 3], dnnl_f32, dnnl_abc);
     let mut attr = PrimitiveAttr::default();

@@ -293,7 +293,6 @@ fn descriptor_checks() {
 }
 
 #[test]
-#[ignore = "needs PostOpsPlan (lead)"]
 fn forward_post_ops() {
     use crate::core::attr::PostOp;
     let f = dnnl_f32;

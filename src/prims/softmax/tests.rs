@@ -489,7 +489,6 @@ fn descriptor_checks() {
 
 /// Post-ops on softmax forward (needs the lead's PostOpsPlan).
 #[test]
-#[ignore = "needs PostOpsPlan (lead)"]
 fn post_ops_linear() {
     let a = md(&[3, 21], dnnl_f32, dnnl_ab);
     let mut attr = PrimitiveAttr::default();
