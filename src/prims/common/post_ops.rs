@@ -381,8 +381,8 @@ impl PostOpsPlan {
         let mut s = String::new();
         s += eltwise::ocl::FWD_SOURCE;
         s += binary_alg::CL_SOURCE;
-        let _ = writeln!(s, "#define POST_OPS_PARAMS{params}");
-        let _ = writeln!(s, "#define POST_OPS_ARGS{args}");
+        let _ = writeln!(s, "#define POST_OPS_PARAMS {params}");
+        let _ = writeln!(s, "#define POST_OPS_ARGS {args}");
         let _ = writeln!(
             s,
             "#define POST_OPS_SUM {}",

@@ -1,0 +1,11 @@
+# Post-ops through the official API (matmul, inner product, eltwise, binary,
+# softmax), compared with references computed in the test. Runs on the CPU
+# engine (post_ops) and on every OpenCL runtime (post_ops_ocl@pocl,
+# post_ops_ocl@intel; skipped without a device).
+# Included from tests-c/CMakeLists.txt.
+
+dnnl_c_test(post_ops SOURCES post_ops/post_ops.c LABELS "api;cpu" ARGS cpu TIMEOUT 60)
+dnnl_c_test(post_ops_ocl SOURCES post_ops/post_ops.c LABELS "api" OPENCL ARGS gpu TIMEOUT 120)
+# The references use libm.
+target_link_libraries(post_ops PRIVATE m)
+target_link_libraries(post_ops_ocl PRIVATE m)
