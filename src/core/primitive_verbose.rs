@@ -66,6 +66,8 @@ fn fields(pd: &PrimitiveDesc) -> String {
         .inputs()
         .into_iter()
         .chain(op.outputs())
+        // Post-op operands are spelled in the attributes field, as upstream does.
+        .filter(|&arg| arg < DNNL_ARG_ATTR_MULTIPLE_POST_OP_BASE)
         .filter_map(|arg| op.arg_md(arg).map(|md| md_field(&arg_name(arg), md)))
         .collect();
     let problem = op.verbose_problem();
