@@ -402,6 +402,28 @@ fn run(b: &Bench, quick: bool) {
         "GB/s",
         rcopy,
     );
+    // Blocked to plain and back.
+    let c16 = md(&dims, dnnl_f32, dnnl_nChw16c);
+    let rc = memory(e, c16);
+    for (name, from, to, rf, rt) in [
+        ("reorder nChw16c>nhwc f32", c16, bb, rc, rb),
+        ("reorder nhwc>nChw16c f32", bb, c16, rb, rc),
+        ("reorder nChw16c>nchw f32", c16, a, rc, ra),
+    ] {
+        // SAFETY: a valid out-pointer, a live engine and descriptors.
+        let pd = pd_of(|pd| unsafe {
+            dnnl_reorder_primitive_desc_create(pd, from, e, to, e, null_mut())
+        });
+        row(
+            b,
+            name,
+            &format!("{dims:?}"),
+            b.time(pd, &[(DNNL_ARG_FROM, rf), (DNNL_ARG_TO, rt)]),
+            8.0 * elems as f64,
+            "GB/s",
+            rcopy,
+        );
+    }
     // Softmax over rows of 1024.
     let rows: i64 = if big {
         65536

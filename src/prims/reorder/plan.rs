@@ -297,16 +297,17 @@ fn store_at(elem: Elem, addr: usize, off: i64, v: f32) {
 #[allow(clippy::too_many_arguments)]
 fn run_linear(
     pass: &Pass,
+    sizes: &[i64],
     range: std::ops::Range<usize>,
     src: (Elem, usize, &(i64, Vec<i64>)),
     dst: (Elem, usize, &(i64, Vec<i64>)),
 ) {
-    let nl = pass.loops.len();
+    let nl = sizes.len();
     let mut idx = [0i64; 2 * MAX_NDIMS];
     let mut r = range.start as i64;
     for k in (0..nl).rev() {
-        idx[k] = r % pass.loops[k].size;
-        r /= pass.loops[k].size;
+        idx[k] = r % sizes[k];
+        r /= sizes[k];
     }
     let (se, sa, (so, ss)) = src;
     let (de, da, (dz, ds)) = dst;
@@ -320,7 +321,7 @@ fn run_linear(
             (1, 0, 0)
         } else {
             let last = nl - 1;
-            let run = (pass.loops[last].size - idx[last]).min(end - t).min(256);
+            let run = (sizes[last] - idx[last]).min(end - t).min(256);
             (run, ss[last], ds[last])
         };
         let n = run as usize;
@@ -339,13 +340,212 @@ fn run_linear(
         if nl > 0 {
             let mut k = nl - 1;
             idx[k] += run;
-            while idx[k] >= pass.loops[k].size && k > 0 {
+            while idx[k] >= sizes[k] && k > 0 {
                 idx[k] = 0;
                 k -= 1;
                 idx[k] += 1;
             }
         }
     }
+}
+
+/// Offsets linear in a walk: per loop (outermost first) its trip count and
+/// the source's and destination's strides.
+struct Strided {
+    sizes: Vec<i64>,
+    ss: Vec<i64>,
+    ds: Vec<i64>,
+}
+
+impl Strided {
+    /// Drops trip counts of 1 and merges neighbouring loops that are one
+    /// loop for both offsets.
+    fn new(sizes: &[i64], ss: &[i64], ds: &[i64]) -> Strided {
+        let mut out = Strided {
+            sizes: Vec::new(),
+            ss: Vec::new(),
+            ds: Vec::new(),
+        };
+        for k in 0..sizes.len() {
+            if sizes[k] == 1 {
+                continue;
+            }
+            if let Some(last) = out.sizes.len().checked_sub(1) {
+                if out.ss[last] == sizes[k] * ss[k] && out.ds[last] == sizes[k] * ds[k] {
+                    out.sizes[last] *= sizes[k];
+                    out.ss[last] = ss[k];
+                    out.ds[last] = ds[k];
+                    continue;
+                }
+            }
+            out.sizes.push(sizes[k]);
+            out.ss.push(ss[k]);
+            out.ds.push(ds[k]);
+        }
+        out
+    }
+
+    /// A transposing walk: `(a, b, v, t)` with `v` elements contiguous in
+    /// both (the innermost loop, or 1), loop `a` the destination's next
+    /// (stride `v`), loop `b` the source's next (stride `v`), and the tile
+    /// edge `t`; `None` when the innermost loops agree.
+    fn transpose(&self) -> Option<(usize, usize, i64, i64)> {
+        let nl = self.sizes.len();
+        if nl < 2 {
+            return None;
+        }
+        let last = nl - 1;
+        let (v, rest) = if self.ss[last] == 1 && self.ds[last] == 1 {
+            (self.sizes[last], last)
+        } else {
+            (1, nl)
+        };
+        if v > 256 {
+            return None;
+        }
+        let a = (0..rest).rev().find(|&k| self.ds[k] == v)?;
+        let b = (0..rest).rev().find(|&k| self.ss[k] == v)?;
+        if a == b {
+            return None;
+        }
+        let t = (((1024 / v) as f64).sqrt() as i64).clamp(2, 32);
+        Some((a, b, v, t))
+    }
+}
+
+/// The transposing fast path of [`run_host`]: cache-sized tiles of
+/// `t x t x v` elements, read along the source's contiguous loops into an
+/// f32 buffer and written along the destination's; tiles are split over
+/// threads.
+fn run_tiled(
+    pass: &Pass,
+    w: &Strided,
+    (a, b, v, t): (usize, usize, i64, i64),
+    src: (Elem, usize, i64),
+    dst: (Elem, usize, i64),
+) {
+    let nl = w.sizes.len();
+    let vl = usize::from(v > 1);
+    let outer: Vec<usize> = (0..nl - vl).filter(|&k| k != a && k != b).collect();
+    let (na, nb) = ((w.sizes[a] + t - 1) / t, (w.sizes[b] + t - 1) / t);
+    let count: i64 = outer.iter().map(|&k| w.sizes[k]).product::<i64>() * na * nb;
+    let per_tile = (t * t * v) as usize;
+    let chunks = parallel::split(count as usize, (1 << 14) / per_tile + 1);
+    let (se, sa, so) = src;
+    let (de, da, dz) = dst;
+    let fast = se == Elem::F32 && de == Elem::F32 && pass.alpha == 1.0 && pass.beta == 0.0;
+    parallel::run_all(chunks, |range| {
+        let mut buf = [0f32; 1024];
+        for item in range {
+            let mut r = item as i64;
+            let ta = r % na;
+            r /= na;
+            let tb = r % nb;
+            r /= nb;
+            let (mut soff, mut doff) = (so, dz);
+            for &k in outer.iter().rev() {
+                let i = r % w.sizes[k];
+                r /= w.sizes[k];
+                soff += i * w.ss[k];
+                doff += i * w.ds[k];
+            }
+            let (a0, b0) = (ta * t, tb * t);
+            let la = t.min(w.sizes[a] - a0) as usize;
+            let lb = t.min(w.sizes[b] - b0) as usize;
+            soff += a0 * w.ss[a] + b0 * w.ss[b];
+            doff += a0 * w.ds[a] + b0 * w.ds[b];
+            let (vu, ssa, dsb) = (v as usize, w.ss[a], w.ds[b]);
+            let row = lb * vu;
+            if fast {
+                // SAFETY: every offset is one of the walk's, inside both
+                // buffers (checked by the caller); workers write disjoint
+                // destination elements.
+                unsafe {
+                    let sp = (sa as *const f32).offset(soff as isize);
+                    for ia in 0..la {
+                        let s = sp.offset(ia as isize * ssa as isize);
+                        let bb = &mut buf[ia * row..(ia + 1) * row];
+                        for (j, x) in bb.iter_mut().enumerate() {
+                            *x = std::ptr::read_unaligned(s.add(j));
+                        }
+                    }
+                    let dp = (da as *mut f32).offset(doff as isize);
+                    if vu == 1 {
+                        for ib in 0..lb {
+                            let d = dp.offset(ib as isize * dsb as isize);
+                            for ia in 0..la {
+                                std::ptr::write_unaligned(
+                                    d.add(ia),
+                                    *buf.get_unchecked(ia * lb + ib),
+                                );
+                            }
+                        }
+                        continue;
+                    }
+                    for ib in 0..lb {
+                        let d = dp.offset(ib as isize * dsb as isize);
+                        for ia in 0..la {
+                            let bb = &buf[ia * row + ib * vu..ia * row + (ib + 1) * vu];
+                            for (j, x) in bb.iter().enumerate() {
+                                std::ptr::write_unaligned(d.add(ia * vu + j), *x);
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
+            for ia in 0..la {
+                let s = soff + ia as i64 * ssa;
+                for (j, x) in buf[ia * row..(ia + 1) * row].iter_mut().enumerate() {
+                    *x = load_at(se, sa, s + j as i64);
+                }
+            }
+            for ib in 0..lb {
+                let d = doff + ib as i64 * dsb;
+                for ia in 0..la {
+                    for j in 0..vu {
+                        let o = d + (ia * vu + j) as i64;
+                        let mut x = buf[ia * row + ib * vu + j] * pass.alpha;
+                        if pass.beta != 0.0 {
+                            x += pass.beta * load_at(de, da, o);
+                        }
+                        store_at(de, da, o, x);
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// The walk's loops with each single loop over a dimension the source
+/// blocks (and the destination does not) split into the source's own
+/// loops of it, so that the source's offset becomes linear (blocked to
+/// plain); `None` when nothing splits.
+fn split_for_src(pass: &Pass, src: &Layout, dst: &Layout) -> Option<Vec<PhysLoop>> {
+    let (sblk, dblk) = (src.block_sizes(), dst.block_sizes());
+    let phys = src.loops();
+    let mut out = Vec::new();
+    let mut changed = false;
+    for lp in &pass.loops {
+        let d = lp.dim;
+        let single = pass.loops.iter().filter(|x| x.dim == d).count() == 1;
+        if sblk[d] == 1
+            || dblk[d] != 1
+            || !single
+            || lp.unit != 1
+            || lp.size != src.padded_dims[d]
+            || pass.base[d] != 0
+            || pass.shift[d] != 0
+        {
+            out.push(*lp);
+            continue;
+        }
+        let mut mine: Vec<PhysLoop> = phys.iter().filter(|x| x.dim == d).copied().collect();
+        mine.sort_by_key(|x| std::cmp::Reverse(x.unit));
+        out.extend(mine.iter().map(|x| PhysLoop { stride: 0, ..*x }));
+        changed = true;
+    }
+    changed.then_some(out)
 }
 
 /// Reads a quantization array (f32 scales or s32 zero points) of `count`
@@ -439,16 +639,38 @@ pub fn run_host(plan: &Plan, addr: &dyn Fn(i32) -> Result<usize>) -> Result<()> 
         let nl = pass.loops.len();
         let chunks = parallel::split(pass.total as usize, 1 << 14);
         let plain = !dst.has_padding() && !pass.skip_inside && *q == Quant::default();
-        if let (true, Some((src_addr, sl)), Some(sli), Some(dli)) = (plain, &src, &slin, &dlin) {
-            parallel::run_all(chunks, |range| {
-                run_linear(
-                    pass,
-                    range,
-                    (sl.elem, src_addr.0, sli),
-                    (dst.elem, dst_addr.0, dli),
-                )
-            });
-            continue;
+        if let (true, Some((src_addr, sl))) = (plain, &src) {
+            // Linear offsets, if need be after splitting loops over
+            // dimensions the source blocks.
+            let lin = match (&slin, &dlin) {
+                (Some(s), Some(d)) => Some((s.clone(), d.clone(), pass.loops.clone())),
+                _ => split_for_src(pass, sl, dst).and_then(|loops| {
+                    let start: Vec<i64> = (0..n).map(|d| pass.base[d] + pass.shift[d]).collect();
+                    let s = linear(sl, &loops, &start)?;
+                    let d = linear(dst, &loops, &pass.base[..n])?;
+                    Some((s, d, loops))
+                }),
+            };
+            if let Some(((so, ss), (dz, ds), loops)) = lin {
+                let sizes: Vec<i64> = loops.iter().map(|l| l.size).collect();
+                let w = Strided::new(&sizes, &ss, &ds);
+                let (se, de) = ((sl.elem, src_addr.0), (dst.elem, dst_addr.0));
+                if let Some(tile) = w.transpose() {
+                    run_tiled(pass, &w, tile, (se.0, se.1, so), (de.0, de.1, dz));
+                } else {
+                    let (sli, dli) = ((so, w.ss.clone()), (dz, w.ds.clone()));
+                    parallel::run_all(chunks, |range| {
+                        run_linear(
+                            pass,
+                            &w.sizes,
+                            range,
+                            (se.0, se.1, &sli),
+                            (de.0, de.1, &dli),
+                        )
+                    });
+                }
+                continue;
+            }
         }
         let scontrib = src.as_ref().map(|(_, sl)| DimOffsets::new(sl));
         let dcontrib = DimOffsets::new(dst);

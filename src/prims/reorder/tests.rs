@@ -474,3 +474,57 @@ fn transposes_through_tiles() {
         }
     }
 }
+
+#[test]
+fn cpu_transposes_through_tiles() {
+    let e = cpu_engine();
+    let d4 = [2i64, 32, 35, 37];
+    let cases = [
+        (
+            md(&[70, 45], dnnl_f32, dnnl_ab),
+            md(&[70, 45], dnnl_f32, dnnl_ba),
+        ),
+        (
+            md(&[2, 67, 5, 9], dnnl_f32, dnnl_nchw),
+            md(&[2, 67, 5, 9], dnnl_f32, dnnl_nhwc),
+        ),
+        (
+            md(&d4, dnnl_f32, dnnl_nChw16c),
+            md(&d4, dnnl_f32, dnnl_nhwc),
+        ),
+        (
+            md(&d4, dnnl_f32, dnnl_nhwc),
+            md(&d4, dnnl_f32, dnnl_nChw16c),
+        ),
+        (
+            md(&d4, dnnl_f32, dnnl_nChw16c),
+            md(&d4, dnnl_f32, dnnl_nchw),
+        ),
+        (md(&d4, dnnl_f32, dnnl_nchw), md(&d4, dnnl_f32, dnnl_nChw8c)),
+        (
+            md(&d4, dnnl_bf16, dnnl_nChw16c),
+            md(&d4, dnnl_s8, dnnl_nhwc),
+        ),
+        (md(&d4, dnnl_u8, dnnl_nChw8c), md(&d4, dnnl_f16, dnnl_nchw)),
+    ];
+    for (k, (src, dst)) in cases.iter().enumerate() {
+        for sum in [false, true] {
+            let n = src.dims().iter().product::<i64>() as usize;
+            let vals = values(n, -100.0, 100.0, src.data_type(), k as u64);
+            let old = values(n, -10.0, 10.0, dst.data_type(), 3);
+            let attr = quant_attr(None, None, None, None, Some(0.5));
+            let (_, got) = run(src, &e, dst, &e, &vals, &old, sum.then_some(&attr), &[]);
+            let want: Vec<f64> = vals
+                .iter()
+                .zip(&old)
+                .map(|(&v, &o)| f64::from(v) + if sum { 0.5 * f64::from(o) } else { 0.0 })
+                .collect();
+            check(
+                &got,
+                &want,
+                dst.data_type(),
+                &format!("cpu tiles {k} sum {sum}"),
+            );
+        }
+    }
+}
