@@ -22,18 +22,20 @@ use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc}
 use crate::core::stream::StreamBackend;
 use crate::prims::common::binary_alg;
 use crate::prims::common::buffers::Buffer;
+use crate::prims::common::cl_walk;
 use crate::prims::common::layout::{Layout, Walker};
 use crate::runtime::ocl::{Event, Kernel, KernelArg};
 
 /// Work-group size (lowered to what the kernel allows).
 const LOCAL: usize = 256;
 
-/// The kernels' source: element types, the formulas, the post-ops prelude,
+/// The kernels' source: element types, positions, the formulas, the post-ops prelude,
 /// then `binary.cl`.
 fn source(op: &BinaryOp) -> String {
     format!(
-        "{}{}{}{}",
+        "{}{}{}{}{}",
         include_str!("../common/types.cl"),
+        cl_walk::CL_POSITIONS,
         binary_alg::CL_SOURCE,
         op.post_ops().cl_source(),
         include_str!("binary.cl")

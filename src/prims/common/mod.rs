@@ -8,6 +8,7 @@
 
 pub mod binary_alg;
 pub mod buffers;
+pub mod cl_walk;
 pub mod dt;
 pub mod layout;
 pub mod parallel;

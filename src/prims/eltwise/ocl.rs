@@ -28,6 +28,7 @@ use crate::core::ocl_engine::OclEngine;
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
 use crate::core::stream::StreamBackend;
 use crate::prims::common::buffers::Buffer;
+use crate::prims::common::cl_walk;
 use crate::prims::common::dt::{self, Elem};
 use crate::prims::common::layout::{Layout, Walker};
 use crate::runtime::ocl::{DeviceType, Event, Kernel, KernelArg};
@@ -40,10 +41,16 @@ pub const FWD_SOURCE: &str = include_str!("eltwise_fwd.cl");
 /// the forward formulas, then `eltwise.cl`.
 const BODY: &str = concat!(include_str!("eltwise_fwd.cl"), include_str!("eltwise.cl"));
 
-/// The source of `op`'s program: the shared element types, its post-ops,
+/// The source of `op`'s program: the shared element types and positions,
+/// its post-ops,
 /// then the kernels.
 fn source(op: &EltwiseOp) -> String {
-    format!("{}{}{BODY}", dt::CL_TYPES, op.post_ops().cl_source())
+    format!(
+        "{}{}{}{BODY}",
+        dt::CL_TYPES,
+        cl_walk::CL_POSITIONS,
+        op.post_ops().cl_source()
+    )
 }
 
 /// Work-group size (lowered to what the kernel allows).

@@ -17,6 +17,7 @@ use crate::core::error::{Error, Result};
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
 use crate::core::stream::StreamBackend;
 use crate::prims::common::buffers::Buffer;
+use crate::prims::common::cl_walk;
 use crate::prims::common::layout::Layout;
 use crate::runtime::ocl::{Event, Kernel};
 
@@ -54,8 +55,9 @@ impl ImplCandidate for Candidate {
         let op = self.op.clone();
         let mut wg = work_group(&op);
         let source = format!(
-            "{}{}{}",
+            "{}{}{}{}",
             include_str!("../common/types.cl"),
+            cl_walk::CL_POSITIONS,
             op.post_ops().cl_source(),
             include_str!("softmax.cl")
         );
