@@ -13,3 +13,5 @@ pub mod dt;
 pub mod layout;
 pub mod parallel;
 pub mod post_ops;
+#[cfg(test)]
+pub(crate) mod testutil;
