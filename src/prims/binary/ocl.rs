@@ -139,13 +139,7 @@ fn generic_options(op: &BinaryOp) -> String {
         opts += &format!(" -D{name}={}", input_off(layout));
     }
     let lpos: Vec<String> = (0..out.ndims)
-        .map(|d| {
-            if out.padded_offsets[d] == 0 {
-                format!("p{d}")
-            } else {
-                format!("p{d}-{}", out.padded_offsets[d])
-            }
-        })
+        .map(|d| cl_walk::logical_position(out, d))
         .collect();
     opts += &format!(
         " -DLPOS={}",

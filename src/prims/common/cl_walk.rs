@@ -62,10 +62,19 @@ pub fn shifted_position(layout: &Layout, out: &Layout, d: usize) -> String {
     }
 }
 
-/// ` -DINB=(...)`: whether `p0..` lies inside `out`'s logical tensor (not in
-/// its padding); empty where `out` has no padding.
-pub fn bounds_option(out: &Layout) -> String {
-    let bounds: Vec<String> = (0..out.ndims)
+/// `out`'s logical position in dimension `d` of padded position `p<d>`.
+pub fn logical_position(out: &Layout, d: usize) -> String {
+    if out.padded_offsets[d] == 0 {
+        format!("p{d}")
+    } else {
+        format!("p{d}-{}", out.padded_offsets[d])
+    }
+}
+
+/// Whether `p<d>` lies inside `out`'s logical tensor, for each of `dims`
+/// where `out` has padding: `(p<d><hi)` or `(p<d>>=lo&&p<d><hi)`.
+pub fn bounds(out: &Layout, dims: impl IntoIterator<Item = usize>) -> Vec<String> {
+    dims.into_iter()
         .filter(|&d| out.padded_dims[d] != out.dims[d] || out.padded_offsets[d] != 0)
         .map(|d| {
             let (lo, hi) = (out.padded_offsets[d], out.padded_offsets[d] + out.dims[d]);
@@ -75,7 +84,13 @@ pub fn bounds_option(out: &Layout) -> String {
                 format!("(p{d}>={lo}&&p{d}<{hi})")
             }
         })
-        .collect();
+        .collect()
+}
+
+/// ` -DINB=(...)`: whether `p0..` lies inside `out`'s logical tensor (not in
+/// its padding); empty where `out` has no padding.
+pub fn bounds_option(out: &Layout) -> String {
+    let bounds = bounds(out, 0..out.ndims);
     if bounds.is_empty() {
         String::new()
     } else {

@@ -168,28 +168,13 @@ fn options(op: &SoftmaxOp, wg: usize) -> String {
         .map(|d| {
             if d == axis {
                 "j".to_string()
-            } else if out.padded_offsets[d] == 0 {
-                format!("p{d}")
             } else {
-                format!("p{d}-{}", out.padded_offsets[d])
+                cl_walk::logical_position(out, d)
             }
         })
         .collect();
     o += &format!(" -DLPOS={}", lpos.join(","));
-    let bounds: Vec<String> = rows
-        .dims
-        .iter()
-        .map(|&(d, _, _)| d)
-        .filter(|&d| out.padded_dims[d] != out.dims[d] || out.padded_offsets[d] != 0)
-        .map(|d| {
-            let (lo, hi) = (out.padded_offsets[d], out.padded_offsets[d] + out.dims[d]);
-            if lo == 0 {
-                format!("(p{d}<{hi})")
-            } else {
-                format!("(p{d}>={lo}&&p{d}<{hi})")
-            }
-        })
-        .collect();
+    let bounds = cl_walk::bounds(out, rows.dims.iter().map(|&(d, _, _)| d));
     o += &format!(
         " -DINROW={}",
         if bounds.is_empty() {
