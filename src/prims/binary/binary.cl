@@ -81,42 +81,6 @@ __kernel void binary_dense(global A_T *a, long a_off, global B_T *b, long b_off,
 #ifndef C_OFF
 #define C_OFF 0
 #endif
-#ifndef P0
-#define P0 0
-#endif
-#ifndef P1
-#define P1 0
-#endif
-#ifndef P2
-#define P2 0
-#endif
-#ifndef P3
-#define P3 0
-#endif
-#ifndef P4
-#define P4 0
-#endif
-#ifndef P5
-#define P5 0
-#endif
-#ifndef P6
-#define P6 0
-#endif
-#ifndef P7
-#define P7 0
-#endif
-#ifndef P8
-#define P8 0
-#endif
-#ifndef P9
-#define P9 0
-#endif
-#ifndef P10
-#define P10 0
-#endif
-#ifndef P11
-#define P11 0
-#endif
 
 /* One work-item per padded dst element, in dst's memory order (writes
  * coalesce); dst's padding gets zeros. */
@@ -124,8 +88,7 @@ __kernel void binary_generic(global A_T *a, global B_T *b, global C_T *c,
         global D_T *d, global float *sc0, global float *sc1 POST_OPS_PARAMS) {
     const long t = get_global_id(0);
     if (t >= TOTAL) return;
-    const long p0 = P0, p1 = P1, p2 = P2, p3 = P3, p4 = P4, p5 = P5, p6 = P6, p7 = P7,
-               p8 = P8, p9 = P9, p10 = P10, p11 = P11;
+    DECL_POSITIONS
 #ifdef INB
     if (!(INB)) {
         CAT(ST_, D_DT)(d, D_OFF, 0.0f);

@@ -31,7 +31,7 @@ mod cpu;
 pub(crate) mod host;
 mod ocl;
 #[cfg(test)]
-pub(crate) mod tests;
+mod tests;
 
 use std::sync::Arc;
 

@@ -22,18 +22,20 @@ use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc}
 use crate::core::stream::StreamBackend;
 use crate::prims::common::binary_alg;
 use crate::prims::common::buffers::Buffer;
+use crate::prims::common::cl_walk;
 use crate::prims::common::layout::{Layout, Walker};
 use crate::runtime::ocl::{Event, Kernel, KernelArg};
 
 /// Work-group size (lowered to what the kernel allows).
 const LOCAL: usize = 256;
 
-/// The kernels' source: element types, the formulas, the post-ops prelude,
+/// The kernels' source: element types, positions, the formulas, the post-ops prelude,
 /// then `binary.cl`.
 fn source(op: &BinaryOp) -> String {
     format!(
-        "{}{}{}{}",
+        "{}{}{}{}{}",
         include_str!("../common/types.cl"),
+        cl_walk::CL_POSITIONS,
         binary_alg::CL_SOURCE,
         op.post_ops().cl_source(),
         include_str!("binary.cl")
@@ -121,35 +123,7 @@ fn generic_options(op: &BinaryOp) -> String {
     let walker = Walker::new(out);
     let mut opts = common_options(op);
     opts += &format!(" -DTOTAL={} -DNDIMS={}", walker.total(), out.ndims.max(1));
-    let index = |i: usize| {
-        let lp = walker.loops()[i];
-        let div = walker.div(i);
-        let q = if div == 1 {
-            "t".to_string()
-        } else {
-            format!("(t/{div})")
-        };
-        if i == 0 {
-            q
-        } else {
-            format!("({q}%{})", lp.size)
-        }
-    };
-    let mut d_off = vec![out.offset0.to_string()];
-    let mut pos = vec![Vec::new(); out.ndims];
-    for (i, lp) in walker.loops().iter().enumerate() {
-        d_off.push(format!("{}*{}", index(i), lp.stride));
-        pos[lp.dim].push(format!("{}*{}", index(i), lp.unit));
-    }
-    for (d, terms) in pos.iter().enumerate() {
-        let expr = if terms.is_empty() {
-            "0".to_string()
-        } else {
-            terms.join("+")
-        };
-        opts += &format!(" -DP{d}=({expr})");
-    }
-    opts += &format!(" -DD_OFF=({})", d_off.join("+"));
+    opts += &cl_walk::walk_options(out, &walker, "D_OFF");
     // Inputs: the same logical position in their own padding, broadcast
     // dimensions at 0.
     let input_off = |layout: &Layout| {
@@ -157,12 +131,7 @@ fn generic_options(op: &BinaryOp) -> String {
             if layout.dims[d] == 1 {
                 layout.padded_offsets[d].to_string()
             } else {
-                let shift = layout.padded_offsets[d] - out.padded_offsets[d];
-                if shift == 0 {
-                    format!("p{d}")
-                } else {
-                    format!("(p{d}+({shift}))")
-                }
+                cl_walk::shifted_position(layout, out, d)
             }
         })
     };
@@ -170,13 +139,7 @@ fn generic_options(op: &BinaryOp) -> String {
         opts += &format!(" -D{name}={}", input_off(layout));
     }
     let lpos: Vec<String> = (0..out.ndims)
-        .map(|d| {
-            if out.padded_offsets[d] == 0 {
-                format!("p{d}")
-            } else {
-                format!("p{d}-{}", out.padded_offsets[d])
-            }
-        })
+        .map(|d| cl_walk::logical_position(out, d))
         .collect();
     opts += &format!(
         " -DLPOS={}",
@@ -186,20 +149,7 @@ fn generic_options(op: &BinaryOp) -> String {
             lpos.join(",")
         }
     );
-    let bounds: Vec<String> = (0..out.ndims)
-        .filter(|&d| out.padded_dims[d] != out.dims[d] || out.padded_offsets[d] != 0)
-        .map(|d| {
-            let (lo, hi) = (out.padded_offsets[d], out.padded_offsets[d] + out.dims[d]);
-            if lo == 0 {
-                format!("(p{d}<{hi})")
-            } else {
-                format!("(p{d}>={lo}&&p{d}<{hi})")
-            }
-        })
-        .collect();
-    if !bounds.is_empty() {
-        opts += &format!(" -DINB=({})", bounds.join("&&"));
-    }
+    opts += &cl_walk::bounds_option(out);
     opts
 }
 

@@ -8,7 +8,10 @@
 
 pub mod binary_alg;
 pub mod buffers;
+pub mod cl_walk;
 pub mod dt;
 pub mod layout;
 pub mod parallel;
 pub mod post_ops;
+#[cfg(test)]
+pub(crate) mod testutil;

@@ -187,42 +187,6 @@ __kernel void eltwise_bwd_dense(global A_T *a, long a_off, global B_T *b, long b
 #ifndef B_OFF
 #define B_OFF A_OFF
 #endif
-#ifndef P0
-#define P0 0
-#endif
-#ifndef P1
-#define P1 0
-#endif
-#ifndef P2
-#define P2 0
-#endif
-#ifndef P3
-#define P3 0
-#endif
-#ifndef P4
-#define P4 0
-#endif
-#ifndef P5
-#define P5 0
-#endif
-#ifndef P6
-#define P6 0
-#endif
-#ifndef P7
-#define P7 0
-#endif
-#ifndef P8
-#define P8 0
-#endif
-#ifndef P9
-#define P9 0
-#endif
-#ifndef P10
-#define P10 0
-#endif
-#ifndef P11
-#define P11 0
-#endif
 #ifdef INB
 #define PADDING_ZERO \
     if (!(INB)) { \
@@ -235,8 +199,7 @@ __kernel void eltwise_bwd_dense(global A_T *a, long a_off, global B_T *b, long b
 #define POSITIONS \
     const long t = get_global_id(0); \
     if (t >= TOTAL) return; \
-    const long p0 = P0, p1 = P1, p2 = P2, p3 = P3, p4 = P4, p5 = P5, p6 = P6, p7 = P7, \
-               p8 = P8, p9 = P9, p10 = P10, p11 = P11; \
+    DECL_POSITIONS \
     PADDING_ZERO
 
 /* Post-ops (WITH_POST_OPS; the prelude of prims::common::post_ops) take the

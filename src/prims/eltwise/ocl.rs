@@ -28,6 +28,7 @@ use crate::core::ocl_engine::OclEngine;
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
 use crate::core::stream::StreamBackend;
 use crate::prims::common::buffers::Buffer;
+use crate::prims::common::cl_walk;
 use crate::prims::common::dt::{self, Elem};
 use crate::prims::common::layout::{Layout, Walker};
 use crate::runtime::ocl::{DeviceType, Event, Kernel, KernelArg};
@@ -40,10 +41,16 @@ pub const FWD_SOURCE: &str = include_str!("eltwise_fwd.cl");
 /// the forward formulas, then `eltwise.cl`.
 const BODY: &str = concat!(include_str!("eltwise_fwd.cl"), include_str!("eltwise.cl"));
 
-/// The source of `op`'s program: the shared element types, its post-ops,
+/// The source of `op`'s program: the shared element types and positions,
+/// its post-ops,
 /// then the kernels.
 fn source(op: &EltwiseOp) -> String {
-    format!("{}{}{BODY}", dt::CL_TYPES, op.post_ops().cl_source())
+    format!(
+        "{}{}{}{BODY}",
+        dt::CL_TYPES,
+        cl_walk::CL_POSITIONS,
+        op.post_ops().cl_source()
+    )
 }
 
 /// Work-group size (lowered to what the kernel allows).
@@ -207,68 +214,16 @@ fn strided_options(op: &EltwiseOp) -> String {
     let walker = Walker::new(out);
     let mut opts = common_options(op);
     opts += &format!(" -DTOTAL={}", walker.total());
-    // Loop indices of work-item t, outermost first.
-    let index = |i: usize| {
-        let lp = walker.loops()[i];
-        let div = walker.div(i);
-        let q = if div == 1 {
-            "t".to_string()
-        } else {
-            format!("(t/{div})")
-        };
-        if i == 0 {
-            q
-        } else {
-            format!("({q}%{})", lp.size)
-        }
-    };
-    let mut c_off = vec![out.offset0.to_string()];
-    let mut pos = vec![Vec::new(); out.ndims];
-    for (i, lp) in walker.loops().iter().enumerate() {
-        c_off.push(format!("{}*{}", index(i), lp.stride));
-        pos[lp.dim].push(format!("{}*{}", index(i), lp.unit));
-    }
-    for (d, terms) in pos.iter().enumerate() {
-        let expr = if terms.is_empty() {
-            "0".to_string()
-        } else {
-            terms.join("+")
-        };
-        opts += &format!(" -DP{d}=({expr})");
-    }
-    opts += &format!(" -DC_OFF=({})", c_off.join("+"));
+    opts += &cl_walk::walk_options(out, &walker, "C_OFF");
     // Inputs: the same logical position, in their own padding.
-    let input_pos = |layout: &Layout| {
-        let shift: Vec<i64> = (0..out.ndims)
-            .map(|d| layout.padded_offsets[d] - out.padded_offsets[d])
-            .collect();
-        move |d: usize| {
-            if shift[d] == 0 {
-                format!("p{d}")
-            } else {
-                format!("(p{d}+({}))", shift[d])
-            }
-        }
-    };
-    opts += &format!(" -DA_OFF={}", l.data.cl_offset_expr(&input_pos(&l.data)));
+    let input_off =
+        |layout: &Layout| layout.cl_offset_expr(&|d| cl_walk::shifted_position(layout, out, d));
+    opts += &format!(" -DA_OFF={}", input_off(&l.data));
     if let Some(dd) = &l.diff_dst {
-        opts += &format!(" -DB_OFF={}", dd.cl_offset_expr(&input_pos(dd)));
+        opts += &format!(" -DB_OFF={}", input_off(dd));
     }
     // Positions outside the logical tensor (padding) get zeros.
-    let bounds: Vec<String> = (0..out.ndims)
-        .filter(|&d| out.padded_dims[d] != out.dims[d] || out.padded_offsets[d] != 0)
-        .map(|d| {
-            let (lo, hi) = (out.padded_offsets[d], out.padded_offsets[d] + out.dims[d]);
-            if lo == 0 {
-                format!("(p{d}<{hi})")
-            } else {
-                format!("(p{d}>={lo}&&p{d}<{hi})")
-            }
-        })
-        .collect();
-    if !bounds.is_empty() {
-        opts += &format!(" -DINB=({})", bounds.join("&&"));
-    }
+    opts += &cl_walk::bounds_option(out);
     if !op.post_ops().is_empty() {
         opts += " -DWITH_POST_OPS";
         for d in 0..out.ndims {

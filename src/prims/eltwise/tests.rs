@@ -14,6 +14,7 @@ use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecArgs, PrimitiveDesc};
 use crate::core::stream::{Stream, StreamFlags};
 use crate::prims::common::dt;
+use crate::prims::common::testutil::{engine_name, engines, indices, md};
 
 // ---------------------------------------------------------------------------
 // The reference, in f64.
@@ -271,40 +272,6 @@ fn grads(n: usize) -> Vec<f32> {
 
 // ---------------------------------------------------------------------------
 // Running through the object model.
-
-fn engines() -> Vec<Arc<Engine>> {
-    let mut all = vec![Engine::create(EngineKind::Cpu, 0).unwrap()];
-    for i in 0..Engine::count(EngineKind::Gpu) {
-        all.push(Engine::create(EngineKind::Gpu, i).unwrap());
-    }
-    all
-}
-
-fn engine_name(engine: &Engine) -> String {
-    match engine.ocl("name") {
-        Ok(ocl) => format!("ocl:{}", ocl.info().name),
-        Err(_) => "cpu".to_string(),
-    }
-}
-
-fn md(dims: &[i64], dt: dnnl_data_type_t, tag: dnnl_format_tag_t) -> MemoryDesc {
-    MemoryDesc::with_tag(dims, dt, tag).unwrap()
-}
-
-/// Every logical index of `dims`, row-major.
-fn indices(dims: &[i64]) -> Vec<[i64; MAX_NDIMS]> {
-    let n: i64 = dims.iter().product();
-    (0..n)
-        .map(|mut i| {
-            let mut idx = [0; MAX_NDIMS];
-            for d in (0..dims.len()).rev() {
-                idx[d] = i % dims[d];
-                i /= dims[d];
-            }
-            idx
-        })
-        .collect()
-}
 
 /// A memory object of some descriptor, over a byte buffer (`backing`) that
 /// holds the whole span of the descriptor: a sub-memory's data lies past

@@ -9,30 +9,15 @@ use std::sync::Arc;
 
 use super::*;
 use crate::core::attr::{QuantKind, QuantSpec};
-use crate::core::engine::{Engine, EngineKind};
+use crate::core::engine::Engine;
 use crate::core::memory::{DataHandle, Memory};
-use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecArgs, PrimitiveDesc};
 use crate::core::stream::{Stream, StreamFlags};
 use crate::prims::common::dt;
+use crate::prims::common::testutil::{engine_name, engines, indices};
 
 // ---------------------------------------------------------------------------
 // Shared helpers.
-
-pub(crate) fn engines() -> Vec<Arc<Engine>> {
-    let mut all = vec![Engine::create(EngineKind::Cpu, 0).unwrap()];
-    for i in 0..Engine::count(EngineKind::Gpu) {
-        all.push(Engine::create(EngineKind::Gpu, i).unwrap());
-    }
-    all
-}
-
-pub(crate) fn engine_name(engine: &Engine) -> String {
-    match engine.ocl("name") {
-        Ok(ocl) => format!("ocl:{}", ocl.info().name),
-        Err(_) => "cpu".to_string(),
-    }
-}
 
 /// Plain row-major.
 pub(crate) fn md(dims: &[i64], dt: dnnl_data_type_t) -> MemoryDesc {
@@ -42,21 +27,6 @@ pub(crate) fn md(dims: &[i64], dt: dnnl_data_type_t) -> MemoryDesc {
 /// Plain with strides.
 pub(crate) fn mds(dims: &[i64], dt: dnnl_data_type_t, strides: &[i64]) -> MemoryDesc {
     MemoryDesc::with_strides(dims, dt, Some(strides)).unwrap()
-}
-
-/// Every logical index of `dims`, row-major.
-pub(crate) fn indices(dims: &[i64]) -> Vec<[i64; MAX_NDIMS]> {
-    let n: i64 = dims.iter().product();
-    (0..n)
-        .map(|mut i| {
-            let mut idx = [0; MAX_NDIMS];
-            for d in (0..dims.len()).rev() {
-                idx[d] = i % dims[d];
-                i /= dims[d];
-            }
-            idx
-        })
-        .collect()
 }
 
 /// Deterministic values, exact in bf16 and f16: multiples of 1/8 in [-1.125, 1.125].

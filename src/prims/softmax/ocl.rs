@@ -17,6 +17,7 @@ use crate::core::error::{Error, Result};
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
 use crate::core::stream::StreamBackend;
 use crate::prims::common::buffers::Buffer;
+use crate::prims::common::cl_walk;
 use crate::prims::common::layout::Layout;
 use crate::runtime::ocl::{Event, Kernel};
 
@@ -54,8 +55,9 @@ impl ImplCandidate for Candidate {
         let op = self.op.clone();
         let mut wg = work_group(&op);
         let source = format!(
-            "{}{}{}",
+            "{}{}{}{}",
             include_str!("../common/types.cl"),
+            cl_walk::CL_POSITIONS,
             op.post_ops().cl_source(),
             include_str!("softmax.cl")
         );
@@ -166,28 +168,13 @@ fn options(op: &SoftmaxOp, wg: usize) -> String {
         .map(|d| {
             if d == axis {
                 "j".to_string()
-            } else if out.padded_offsets[d] == 0 {
-                format!("p{d}")
             } else {
-                format!("p{d}-{}", out.padded_offsets[d])
+                cl_walk::logical_position(out, d)
             }
         })
         .collect();
     o += &format!(" -DLPOS={}", lpos.join(","));
-    let bounds: Vec<String> = rows
-        .dims
-        .iter()
-        .map(|&(d, _, _)| d)
-        .filter(|&d| out.padded_dims[d] != out.dims[d] || out.padded_offsets[d] != 0)
-        .map(|d| {
-            let (lo, hi) = (out.padded_offsets[d], out.padded_offsets[d] + out.dims[d]);
-            if lo == 0 {
-                format!("(p{d}<{hi})")
-            } else {
-                format!("(p{d}>={lo}&&p{d}<{hi})")
-            }
-        })
-        .collect();
+    let bounds = cl_walk::bounds(out, rows.dims.iter().map(|&(d, _, _)| d));
     o += &format!(
         " -DINROW={}",
         if bounds.is_empty() {

@@ -17,46 +17,6 @@
  *   BWD                builds softmax_bwd instead of softmax_fwd
  *   SCALE_SRC, SCALE_DST  forward scales; NDIMS, LPOS for post-ops */
 
-#ifndef P0
-#define P0 0
-#endif
-#ifndef P1
-#define P1 0
-#endif
-#ifndef P2
-#define P2 0
-#endif
-#ifndef P3
-#define P3 0
-#endif
-#ifndef P4
-#define P4 0
-#endif
-#ifndef P5
-#define P5 0
-#endif
-#ifndef P6
-#define P6 0
-#endif
-#ifndef P7
-#define P7 0
-#endif
-#ifndef P8
-#define P8 0
-#endif
-#ifndef P9
-#define P9 0
-#endif
-#ifndef P10
-#define P10 0
-#endif
-#ifndef P11
-#define P11 0
-#endif
-#define ROW_POS \
-    const long p0 = P0, p1 = P1, p2 = P2, p3 = P3, p4 = P4, p5 = P5, p6 = P6, p7 = P7, \
-               p8 = P8, p9 = P9, p10 = P10, p11 = P11;
-
 #define A_T CAT(T_, A_DT)
 #define B_T CAT(T_, B_DT)
 #define D_T CAT(T_, D_DT)
@@ -115,7 +75,7 @@ float wg_sum(float v, local float *red, long lid) {
 __kernel void softmax_fwd(global A_T *a, global D_T *d, global float *ssc,
         global float *dsc POST_OPS_PARAMS) {
     ROW_SETUP
-    ROW_POS
+    DECL_POSITIONS
     if (!(INROW)) {
         ZERO_PAD(1)
         return;
@@ -160,7 +120,7 @@ __kernel void softmax_fwd(global A_T *a, global D_T *d, global float *ssc,
 #else
 __kernel void softmax_bwd(global A_T *a, global B_T *b, global D_T *d) {
     ROW_SETUP
-    ROW_POS
+    DECL_POSITIONS
     if (!(INROW)) {
         ZERO_PAD(1)
         return;

@@ -12,7 +12,7 @@ use super::*;
 use crate::core::attr::{QuantKind, QuantSpec};
 use crate::core::engine::{Engine, EngineKind};
 use crate::core::memory_desc::MAX_NDIMS;
-use crate::prims::binary::tests::{
+use crate::prims::common::testutil::{
     TestMem, engine_name, engines, exec, indices, md, memory, read, rounded,
 };
 

@@ -1,0 +1,99 @@
+//! Kernels that walk any layout: `positions.cl` (the padded positions
+//! `p0..p11` a work-item handles, from `-DP<d>` options) and the options that
+//! describe an output's walk as expressions of the work-item index `t`.
+//!
+//! Layer: prims. Builds option strings; no driver.
+
+/// `positions.cl`: defaults of `P0..P11` and `DECL_POSITIONS`; prepended
+/// after `types.cl` by the kernels that use it.
+pub const CL_POSITIONS: &str = include_str!("positions.cl");
+
+use super::layout::{Layout, Walker};
+
+/// The options of a kernel whose work-item `t` is the `t`-th element of
+/// `out` in memory order (so writes coalesce): `-DP<d>=(...)`, `out`'s padded
+/// position `p<d>` of that element (dimensions that `out`'s walk leaves out
+/// get none: `positions.cl` puts them at 0), then `-D<off_name>=(...)`, the
+/// element's offset in `out`. Each option starts with a space.
+pub fn walk_options(out: &Layout, walker: &Walker, off_name: &str) -> String {
+    // Loop indices of work-item t, outermost first.
+    let index = |i: usize| {
+        let lp = walker.loops()[i];
+        let div = walker.div(i);
+        let q = if div == 1 {
+            "t".to_string()
+        } else {
+            format!("(t/{div})")
+        };
+        if i == 0 {
+            q
+        } else {
+            format!("({q}%{})", lp.size)
+        }
+    };
+    let mut off = vec![out.offset0.to_string()];
+    let mut pos = vec![Vec::new(); out.ndims];
+    for (i, lp) in walker.loops().iter().enumerate() {
+        off.push(format!("{}*{}", index(i), lp.stride));
+        pos[lp.dim].push(format!("{}*{}", index(i), lp.unit));
+    }
+    let mut opts = String::new();
+    for (d, terms) in pos.iter().enumerate() {
+        let expr = if terms.is_empty() {
+            "0".to_string()
+        } else {
+            terms.join("+")
+        };
+        opts += &format!(" -DP{d}=({expr})");
+    }
+    opts += &format!(" -D{off_name}=({})", off.join("+"));
+    opts
+}
+
+/// Dimension `d` of `layout` at the logical position of `out`'s padded
+/// position `p<d>`: `p<d>`, shifted by the difference of their padded
+/// offsets.
+pub fn shifted_position(layout: &Layout, out: &Layout, d: usize) -> String {
+    let shift = layout.padded_offsets[d] - out.padded_offsets[d];
+    if shift == 0 {
+        format!("p{d}")
+    } else {
+        format!("(p{d}+({shift}))")
+    }
+}
+
+/// `out`'s logical position in dimension `d` of padded position `p<d>`.
+pub fn logical_position(out: &Layout, d: usize) -> String {
+    if out.padded_offsets[d] == 0 {
+        format!("p{d}")
+    } else {
+        format!("p{d}-{}", out.padded_offsets[d])
+    }
+}
+
+/// Whether `p<d>` lies inside `out`'s logical tensor, for each of `dims`
+/// where `out` has padding: `(p<d><hi)` or `(p<d>>=lo&&p<d><hi)`.
+pub fn bounds(out: &Layout, dims: impl IntoIterator<Item = usize>) -> Vec<String> {
+    dims.into_iter()
+        .filter(|&d| out.padded_dims[d] != out.dims[d] || out.padded_offsets[d] != 0)
+        .map(|d| {
+            let (lo, hi) = (out.padded_offsets[d], out.padded_offsets[d] + out.dims[d]);
+            if lo == 0 {
+                format!("(p{d}<{hi})")
+            } else {
+                format!("(p{d}>={lo}&&p{d}<{hi})")
+            }
+        })
+        .collect()
+}
+
+/// ` -DINB=(...)`: whether `p0..` lies inside `out`'s logical tensor (not in
+/// its padding); empty where `out` has no padding.
+pub fn bounds_option(out: &Layout) -> String {
+    let bounds = bounds(out, 0..out.ndims);
+    if bounds.is_empty() {
+        String::new()
+    } else {
+        format!(" -DINB=({})", bounds.join("&&"))
+    }
+}
