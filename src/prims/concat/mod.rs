@@ -27,7 +27,9 @@ use crate::core::error::{Error, Result};
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::{ImplCandidate, OpDesc};
 use crate::prims::reorder::plan::{Pass, Plan, QuantArg};
-use crate::prims::reorder::{check_md, plan_candidates, resolve_like};
+use crate::prims::reorder::{
+    check_md, multi_src_arg_md, multi_src_inputs, plan_candidates, resolve_like,
+};
 
 #[cfg(test)]
 mod tests;
@@ -170,17 +172,11 @@ impl OpDesc for ConcatOp {
     }
 
     fn arg_md(&self, arg: i32) -> Option<&Arc<MemoryDesc>> {
-        if arg == DNNL_ARG_DST {
-            return Some(&self.dst);
-        }
-        let i = arg - DNNL_ARG_MULTIPLE_SRC;
-        (i >= 0).then(|| self.srcs.get(i as usize)).flatten()
+        multi_src_arg_md(&self.srcs, &self.dst, arg)
     }
 
     fn inputs(&self) -> Vec<i32> {
-        (0..self.srcs.len() as i32)
-            .map(|i| DNNL_ARG_MULTIPLE_SRC + i)
-            .collect()
+        multi_src_inputs(self.srcs.len())
     }
 
     fn outputs(&self) -> Vec<i32> {

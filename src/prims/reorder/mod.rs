@@ -66,6 +66,26 @@ pub struct ReorderOp {
     key: String,
 }
 
+/// The descriptor of execution argument `arg` of an op with n sources
+/// (`DNNL_ARG_MULTIPLE_SRC + i`) and a destination: what sum and concat
+/// answer.
+pub(crate) fn multi_src_arg_md<'a>(
+    srcs: &'a [Arc<MemoryDesc>],
+    dst: &'a Arc<MemoryDesc>,
+    arg: i32,
+) -> Option<&'a Arc<MemoryDesc>> {
+    if arg == DNNL_ARG_DST {
+        return Some(dst);
+    }
+    let i = arg - DNNL_ARG_MULTIPLE_SRC;
+    (i >= 0).then(|| srcs.get(i as usize)).flatten()
+}
+
+/// The inputs of an op with `n` sources: `DNNL_ARG_MULTIPLE_SRC + i`.
+pub(crate) fn multi_src_inputs(n: usize) -> Vec<i32> {
+    (0..n as i32).map(|i| DNNL_ARG_MULTIPLE_SRC + i).collect()
+}
+
 /// Checks a memory descriptor every data-movement kind takes: dimensions,
 /// blocked (not `any`), no run-time values, a supported type.
 pub(crate) fn check_md(md: &MemoryDesc, what: &str) -> Result<Layout> {
