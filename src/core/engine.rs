@@ -127,6 +127,24 @@ impl Engine {
         &self.backend
     }
 
+    /// Ok on the CPU engine; unimplemented elsewhere (what an implementation
+    /// candidate of the CPU engine answers).
+    pub fn expect_cpu(&self) -> Result<()> {
+        match self.backend {
+            Backend::Cpu => Ok(()),
+            Backend::Ocl(_) => Err(Error::unimplemented("not a CPU engine")),
+        }
+    }
+
+    /// Ok on an OpenCL engine; unimplemented elsewhere (what an
+    /// implementation candidate of OpenCL engines answers).
+    pub fn expect_ocl(&self) -> Result<()> {
+        match self.backend {
+            Backend::Ocl(_) => Ok(()),
+            Backend::Cpu => Err(Error::unimplemented("not an OpenCL engine")),
+        }
+    }
+
     /// The OpenCL side of the engine, or an invalid-arguments error naming `what`
     /// needed it.
     pub fn ocl(&self, what: &str) -> Result<&crate::core::ocl_engine::OclEngine> {

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use super::BinaryOp;
 use super::host::{self, Raw};
 use crate::abi::{DNNL_ARG_DST, DNNL_ARG_SRC_0, DNNL_ARG_SRC_1};
-use crate::core::engine::{Backend, Engine};
+use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
@@ -51,9 +51,7 @@ impl ImplCandidate for Candidate {
     }
 
     fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        if !matches!(engine.backend(), Backend::Cpu) {
-            return Err(Error::unimplemented("not a CPU engine"));
-        }
+        engine.expect_cpu()?;
         if self.dense && !self.op.is_dense() {
             return Err(Error::unimplemented(
                 "broadcasting, padding, post-ops or different layouts",

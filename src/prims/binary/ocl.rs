@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use super::BinaryOp;
 use crate::abi::{DNNL_ARG_ATTR_SCALES, DNNL_ARG_DST, DNNL_ARG_SRC_0, DNNL_ARG_SRC_1};
-use crate::core::engine::{Backend, Engine};
+use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
 use crate::core::stream::StreamBackend;
@@ -64,9 +64,7 @@ impl ImplCandidate for Candidate {
     }
 
     fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        if !matches!(engine.backend(), Backend::Ocl(_)) {
-            return Err(Error::unimplemented("not an OpenCL engine"));
-        }
+        engine.expect_ocl()?;
         if self.dense && !self.op.is_dense() {
             return Err(Error::unimplemented(
                 "broadcasting, padding, post-ops or different layouts",

@@ -16,7 +16,7 @@ use std::ffi::CStr;
 use std::sync::Arc;
 
 use super::{Alg, Direction, EltwiseOp};
-use crate::core::engine::{Backend, Engine};
+use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
@@ -599,9 +599,7 @@ impl ImplCandidate for Candidate {
     }
 
     fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        if !matches!(engine.backend(), Backend::Cpu) {
-            return Err(Error::unimplemented("not a CPU engine"));
-        }
+        engine.expect_cpu()?;
         if self.dense && !self.op.flat() {
             return Err(Error::unimplemented(
                 "the tensors do not share one dense layout, or there are post-ops",

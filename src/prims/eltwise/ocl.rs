@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 
 use super::{Direction, EltwiseOp};
 use crate::abi::DNNL_ARG_DIFF_DST;
-use crate::core::engine::{Backend, Engine};
+use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
 use crate::core::ocl_engine::OclEngine;
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
@@ -84,9 +84,7 @@ impl ImplCandidate for Candidate {
     }
 
     fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        if !matches!(engine.backend(), Backend::Ocl(_)) {
-            return Err(Error::unimplemented("not an OpenCL engine"));
-        }
+        engine.expect_ocl()?;
         if self.dense && !self.op.flat() {
             return Err(Error::unimplemented(
                 "the tensors do not share one dense layout, or there are post-ops",

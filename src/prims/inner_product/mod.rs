@@ -38,7 +38,7 @@ use std::sync::Arc;
 
 use crate::abi::*;
 use crate::core::attr::PrimitiveAttr;
-use crate::core::engine::{Backend, Engine};
+use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
@@ -588,10 +588,10 @@ impl ImplCandidate for Candidate {
     }
 
     fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        match (engine.backend(), self.ocl) {
-            (Backend::Cpu, false) | (Backend::Ocl(_), true) => Ok(()),
-            (_, false) => Err(Error::unimplemented("not a CPU engine")),
-            (_, true) => Err(Error::unimplemented("not an OpenCL engine")),
+        if self.ocl {
+            engine.expect_ocl()
+        } else {
+            engine.expect_cpu()
         }
     }
 

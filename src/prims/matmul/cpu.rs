@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::{Epilogue, Gemm, GemmArgs, MatmulOp, Operand, WeiScale};
 use crate::abi::*;
-use crate::core::engine::{Backend, Engine};
+use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
 use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
@@ -43,10 +43,7 @@ impl ImplCandidate for Candidate {
     }
 
     fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        match engine.backend() {
-            Backend::Cpu => Ok(()),
-            _ => Err(Error::unimplemented("not a CPU engine")),
-        }
+        engine.expect_cpu()
     }
 
     fn create(

@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 
 use super::{BatchDim, Epilogue, Gemm, GemmArgs, MatmulOp, WeiScale};
 use crate::abi::*;
-use crate::core::engine::{Backend, Engine};
+use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
 use crate::core::ocl_engine::OclEngine;
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
@@ -398,10 +398,7 @@ impl ImplCandidate for Candidate {
     }
 
     fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        match engine.backend() {
-            Backend::Ocl(_) => Ok(()),
-            _ => Err(Error::unimplemented("not an OpenCL engine")),
-        }
+        engine.expect_ocl()
     }
 
     fn create(

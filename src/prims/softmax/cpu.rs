@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use super::{Alg, Rows, SoftmaxOp};
 use crate::abi::{DNNL_ARG_DST, DNNL_ARG_SRC};
-use crate::core::engine::{Backend, Engine};
-use crate::core::error::{Error, Result};
+use crate::core::engine::Engine;
+use crate::core::error::Result;
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
 use crate::prims::binary::host::{self, Raw};
@@ -34,9 +34,7 @@ impl ImplCandidate for Candidate {
     }
 
     fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        if !matches!(engine.backend(), Backend::Cpu) {
-            return Err(Error::unimplemented("not a CPU engine"));
-        }
+        engine.expect_cpu()?;
         Ok(())
     }
 

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::{Rows, SoftmaxOp};
 use crate::abi::{DNNL_ARG_ATTR_SCALES, DNNL_ARG_DST, DNNL_ARG_SRC};
-use crate::core::engine::{Backend, Engine};
+use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
 use crate::core::stream::StreamBackend;
@@ -40,9 +40,7 @@ impl ImplCandidate for Candidate {
     }
 
     fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        if !matches!(engine.backend(), Backend::Ocl(_)) {
-            return Err(Error::unimplemented("not an OpenCL engine"));
-        }
+        engine.expect_ocl()?;
         Ok(())
     }
 
