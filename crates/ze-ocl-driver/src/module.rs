@@ -50,6 +50,9 @@ enum ArgKind {
     Pointer,
     Local,
     Value,
+    /// The runtime gives no argument info (SPIR-V programs often have none): decided
+    /// from the value when it is set, see `zeKernelSetArgumentValue`.
+    Unknown,
 }
 
 #[derive(Clone, Debug)]
@@ -360,7 +363,8 @@ fn arg_kinds(m: &Module, k: cl_kernel, n: u32) -> Vec<ArgKind> {
                     ArgKind::Pointer
                 }
                 Ok(CL_KERNEL_ARG_ADDRESS_LOCAL) => ArgKind::Local,
-                _ => ArgKind::Value,
+                Ok(_) => ArgKind::Value,
+                Err(_) => ArgKind::Unknown,
             }
         })
         .collect()
@@ -562,6 +566,26 @@ pub unsafe extern "C" fn zeKernelSetArgumentValue(
             .get(index as usize)
             .ok_or(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX)?;
         let arg = match kind {
+            // No argument info: a NULL value is local memory; a pointer-sized value
+            // that is an allocation of this context is a USM pointer; anything else
+            // (a zero pointer included: OpenCL takes it as a NULL buffer) is a value.
+            ArgKind::Unknown if value.is_null() => Arg::Local(size),
+            ArgKind::Unknown => {
+                // SAFETY: `size` readable bytes.
+                let bytes = unsafe { std::slice::from_raw_parts(value.cast::<u8>(), size) };
+                let as_ptr = (size == size_of::<usize>())
+                    .then(|| usize::from_ne_bytes(bytes.try_into().unwrap()));
+                match as_ptr {
+                    Some(p)
+                        if p != 0
+                            && k.module.ctx.mem_type(p as *const c_void)
+                                != CL_MEM_TYPE_UNKNOWN_INTEL =>
+                    {
+                        Arg::Pointer(p)
+                    }
+                    _ => Arg::Value(bytes.to_vec()),
+                }
+            }
             ArgKind::Local => {
                 if !value.is_null() || size == 0 {
                     return Err(ZE_RESULT_ERROR_INVALID_ARGUMENT);
