@@ -20,7 +20,6 @@ use level_zero_sys::*;
 
 pub type cl_int = i32;
 pub type cl_uint = u32;
-pub type cl_ulong = u64;
 pub type cl_bitfield = u64;
 pub type cl_platform_id = *mut c_void;
 pub type cl_device_id = *mut c_void;
@@ -43,14 +42,12 @@ pub const CL_INVALID_ARG_VALUE: cl_int = -50;
 pub const CL_INVALID_ARG_SIZE: cl_int = -51;
 pub const CL_INVALID_WORK_GROUP_SIZE: cl_int = -54;
 pub const CL_INVALID_BUFFER_SIZE: cl_int = -61;
-pub const CL_KERNEL_ARG_INFO_NOT_AVAILABLE: cl_int = -19;
 
 pub const CL_DEVICE_TYPE_ALL: cl_bitfield = 0xFFFF_FFFF;
 pub const CL_DEVICE_TYPE_CPU: cl_bitfield = 1 << 1;
 pub const CL_DEVICE_TYPE_GPU: cl_bitfield = 1 << 2;
 
 pub const CL_PLATFORM_NAME: cl_uint = 0x0902;
-pub const CL_PLATFORM_VERSION: cl_uint = 0x0901;
 pub const CL_DEVICE_TYPE: cl_uint = 0x1000;
 pub const CL_DEVICE_VENDOR_ID: cl_uint = 0x1001;
 pub const CL_DEVICE_MAX_COMPUTE_UNITS: cl_uint = 0x1002;
@@ -61,12 +58,10 @@ pub const CL_DEVICE_MAX_CLOCK_FREQUENCY: cl_uint = 0x100C;
 pub const CL_DEVICE_MAX_MEM_ALLOC_SIZE: cl_uint = 0x1010;
 pub const CL_DEVICE_MAX_PARAMETER_SIZE: cl_uint = 0x1017;
 pub const CL_DEVICE_SINGLE_FP_CONFIG: cl_uint = 0x101B;
-pub const CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: cl_uint = 0x101D;
 pub const CL_DEVICE_GLOBAL_MEM_CACHE_SIZE: cl_uint = 0x101E;
 pub const CL_DEVICE_GLOBAL_MEM_SIZE: cl_uint = 0x101F;
 pub const CL_DEVICE_LOCAL_MEM_SIZE: cl_uint = 0x1023;
 pub const CL_DEVICE_NAME: cl_uint = 0x102B;
-pub const CL_DEVICE_VENDOR: cl_uint = 0x102C;
 pub const CL_DRIVER_VERSION: cl_uint = 0x102D;
 pub const CL_DEVICE_EXTENSIONS: cl_uint = 0x1030;
 pub const CL_DEVICE_DOUBLE_FP_CONFIG: cl_uint = 0x1032;
@@ -81,10 +76,8 @@ pub const CL_QUEUE_PROFILING_ENABLE: cl_bitfield = 1 << 1;
 pub const CL_PROGRAM_BINARY_SIZES: cl_uint = 0x1165;
 pub const CL_PROGRAM_BINARIES: cl_uint = 0x1166;
 pub const CL_PROGRAM_KERNEL_NAMES: cl_uint = 0x1168;
-pub const CL_PROGRAM_BUILD_STATUS: cl_uint = 0x1181;
 pub const CL_PROGRAM_BUILD_LOG: cl_uint = 0x1183;
 
-pub const CL_KERNEL_FUNCTION_NAME: cl_uint = 0x1190;
 pub const CL_KERNEL_NUM_ARGS: cl_uint = 0x1191;
 pub const CL_KERNEL_ARG_ADDRESS_QUALIFIER: cl_uint = 0x1196;
 pub const CL_KERNEL_ARG_ADDRESS_GLOBAL: cl_uint = 0x119B;
@@ -94,7 +87,6 @@ pub const CL_KERNEL_WORK_GROUP_SIZE: cl_uint = 0x11B0;
 pub const CL_KERNEL_COMPILE_WORK_GROUP_SIZE: cl_uint = 0x11B1;
 pub const CL_KERNEL_LOCAL_MEM_SIZE: cl_uint = 0x11B2;
 pub const CL_KERNEL_PRIVATE_MEM_SIZE: cl_uint = 0x11B4;
-pub const CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE: cl_uint = 0x2033;
 
 pub const CL_EVENT_COMMAND_EXECUTION_STATUS: cl_uint = 0x11D3;
 pub const CL_COMPLETE: cl_int = 0;
@@ -102,7 +94,6 @@ pub const CL_PROFILING_COMMAND_START: cl_uint = 0x1282;
 pub const CL_PROFILING_COMMAND_END: cl_uint = 0x1283;
 
 // cl_intel_unified_shared_memory
-pub const CL_MEM_ALLOC_FLAGS_INTEL: cl_uint = 0x4195;
 pub const CL_MEM_ALLOC_TYPE_INTEL: cl_uint = 0x419A;
 pub const CL_MEM_ALLOC_BASE_PTR_INTEL: cl_uint = 0x419B;
 pub const CL_MEM_ALLOC_SIZE_INTEL: cl_uint = 0x419C;
@@ -176,7 +167,6 @@ cl_api! {
     fn clSetEventCallback(cl_event, cl_int, Callback, *mut c_void) -> cl_int;
     fn clGetEventInfo(cl_event, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
     fn clGetEventProfilingInfo(cl_event, cl_uint, usize, *mut c_void, *mut usize) -> cl_int;
-    fn clWaitForEvents(cl_uint, *const cl_event) -> cl_int;
     fn clReleaseEvent(cl_event) -> cl_int;
     fn clRetainEvent(cl_event) -> cl_int;
     fn clGetExtensionFunctionAddressForPlatform(cl_platform_id, *const c_char) -> *mut c_void;
@@ -242,7 +232,12 @@ pub struct Usm {
 
 impl Usm {
     /// Looks the functions up on `platform`; `None` if one is missing.
-    pub fn load(cl: &Cl, platform: cl_platform_id) -> Option<Usm> {
+    ///
+    /// # Safety
+    /// `platform` must come from `clGetPlatformIDs`.
+    // The transmutes' target is each field's type, spelled once, in the struct.
+    #[allow(clippy::missing_transmute_annotations)]
+    pub unsafe fn load(cl: &Cl, platform: cl_platform_id) -> Option<Usm> {
         macro_rules! get {
             ($name:ident) => {{
                 // SAFETY: the name is NUL-terminated; the platform came from clGetPlatformIDs.

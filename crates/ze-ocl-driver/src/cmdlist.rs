@@ -151,9 +151,10 @@ struct Command {
 }
 
 impl Command {
-    fn enqueue(&self, q: &Queue) -> ZeResult<()> {
+    /// Enqueues the operation itself, waiting for `waits`, its OpenCL event in `*evp`
+    /// when `evp` is not NULL.
+    fn enqueue_op(&self, q: &Queue, waits: &[cl_event], evp: *mut cl_event) -> ZeResult<()> {
         let d = &q.ctx.device;
-        let waits = event::wait_list(&self.waits);
         let (n, w) = (
             waits.len() as cl_uint,
             if waits.is_empty() {
@@ -162,88 +163,99 @@ impl Command {
                 waits.as_ptr()
             },
         );
+        let barrier = |n: cl_uint, w: *const cl_event, evp: *mut cl_event| {
+            // SAFETY: valid queue; `w` holds `n` retained events.
+            cl::check(unsafe { (d.cl.clEnqueueBarrierWithWaitList)(q.cl_queue, n, w, evp) })
+        };
+        match &self.op {
+            Op::Copy { dst, src, size } => {
+                // SAFETY: valid queue and wait list; dst/src/size were checked at append
+                // (non-NULL) and the caller keeps the memory alive until completion.
+                let err = unsafe {
+                    (d.usm.clEnqueueMemcpyINTEL)(
+                        q.cl_queue,
+                        0,
+                        *dst as *mut c_void,
+                        *src as *const c_void,
+                        *size,
+                        n,
+                        w,
+                        evp,
+                    )
+                };
+                cl::check(err)
+            }
+            Op::Fill {
+                dst,
+                data,
+                size,
+                native: true,
+            } => {
+                // SAFETY: as for Copy; the pattern is copied by OpenCL at enqueue.
+                let err = unsafe {
+                    (d.usm.clEnqueueMemFillINTEL)(
+                        q.cl_queue,
+                        *dst as *mut c_void,
+                        data.as_ptr().cast(),
+                        data.len(),
+                        *size,
+                        n,
+                        w,
+                        evp,
+                    )
+                };
+                cl::check(err)
+            }
+            Op::Fill {
+                dst,
+                data,
+                size,
+                native: false,
+            } => {
+                // SAFETY: as for Copy; `data` (size bytes) lives in the command list
+                // (regular) or the list's keep-alive (immediate) until completion.
+                let err = unsafe {
+                    (d.usm.clEnqueueMemcpyINTEL)(
+                        q.cl_queue,
+                        0,
+                        *dst as *mut c_void,
+                        data.as_ptr().cast(),
+                        *size,
+                        n,
+                        w,
+                        evp,
+                    )
+                };
+                cl::check(err)
+            }
+            Op::Barrier => barrier(n, w, evp),
+            Op::Launch { global, .. } if global.contains(&0) => barrier(n, w, evp),
+            Op::Launch {
+                kernel,
+                args,
+                global,
+                local,
+            } => kernel.enqueue(q.cl_queue, args, *global, *local, waits, evp),
+            Op::Reset(e) => {
+                // In order: after what it waits for (nothing else is reset early).
+                if n > 0 {
+                    barrier(n, w, ptr::null_mut())?;
+                }
+                e.reset()
+            }
+        }
+    }
+
+    fn enqueue(&self, q: &Queue) -> ZeResult<()> {
+        let d = &q.ctx.device;
+        let waits = event::wait_list(&self.waits);
         let mut ev: cl_event = ptr::null_mut();
         let evp: *mut cl_event = if self.signal.is_some() {
             &mut ev
         } else {
             ptr::null_mut()
         };
-        // SAFETY (all arms): valid queue, wait list of retained events, and the
-        // pointers/sizes checked when the command was appended.
-        let result = match &self.op {
-            Op::Copy { dst, src, size } => cl::check(unsafe {
-                (d.usm.clEnqueueMemcpyINTEL)(
-                    q.cl_queue,
-                    0,
-                    *dst as *mut c_void,
-                    *src as *const c_void,
-                    *size,
-                    n,
-                    w,
-                    evp,
-                )
-            }),
-            Op::Fill {
-                dst,
-                data,
-                size,
-                native: true,
-            } => cl::check(unsafe {
-                (d.usm.clEnqueueMemFillINTEL)(
-                    q.cl_queue,
-                    *dst as *mut c_void,
-                    data.as_ptr().cast(),
-                    data.len(),
-                    *size,
-                    n,
-                    w,
-                    evp,
-                )
-            }),
-            Op::Fill {
-                dst,
-                data,
-                size,
-                native: false,
-            } => cl::check(unsafe {
-                (d.usm.clEnqueueMemcpyINTEL)(
-                    q.cl_queue,
-                    0,
-                    *dst as *mut c_void,
-                    data.as_ptr().cast(),
-                    *size,
-                    n,
-                    w,
-                    evp,
-                )
-            }),
-            Op::Barrier => {
-                cl::check(unsafe { (d.cl.clEnqueueBarrierWithWaitList)(q.cl_queue, n, w, evp) })
-            }
-            Op::Launch {
-                kernel,
-                args,
-                global,
-                local,
-            } => {
-                if global.contains(&0) {
-                    cl::check(unsafe { (d.cl.clEnqueueBarrierWithWaitList)(q.cl_queue, n, w, evp) })
-                } else {
-                    kernel.enqueue(q.cl_queue, args, *global, *local, &waits, evp)
-                }
-            }
-            Op::Reset(e) => {
-                // In order: after what was enqueued before (waits included).
-                let r = if n > 0 {
-                    cl::check(unsafe {
-                        (d.cl.clEnqueueBarrierWithWaitList)(q.cl_queue, n, w, ptr::null_mut())
-                    })
-                } else {
-                    Ok(())
-                };
-                r.and_then(|_| e.reset())
-            }
-        };
+        let result = self.enqueue_op(q, &waits, evp);
         event::release_all(d.cl, &waits);
         result?;
         if let Some(signal) = &self.signal {

@@ -54,7 +54,8 @@ pub fn context_device(ctx: &Context, h: ze_device_handle_t) -> ZeResult<Arc<Devi
 
 impl Context {
     /// The USM type of `ptr` as OpenCL sees it.
-    pub fn mem_type(&self, ptr: *const c_void) -> cl_uint {
+    pub fn mem_type(&self, addr: usize) -> cl_uint {
+        let ptr = addr as *const c_void;
         // SAFETY: a valid context; any pointer value may be asked about.
         cl::info_value::<cl_uint>(|s, p, r| unsafe {
             (self.device.usm.clGetMemAllocInfoINTEL)(
@@ -69,7 +70,8 @@ impl Context {
         .unwrap_or(CL_MEM_TYPE_UNKNOWN_INTEL)
     }
 
-    fn alloc_info<T: Copy + Default>(&self, ptr: *const c_void, param: cl_uint) -> ZeResult<T> {
+    fn alloc_info<T: Copy + Default>(&self, addr: usize, param: cl_uint) -> ZeResult<T> {
+        let ptr = addr as *const c_void;
         // SAFETY: as in mem_type.
         cl::info_value::<T>(|s, p, r| unsafe {
             (self.device.usm.clGetMemAllocInfoINTEL)(self.cl_context, ptr, param, s, p, r)
@@ -296,7 +298,7 @@ pub unsafe extern "C" fn zeMemGetAllocProperties(
             return Err(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
         }
         let props = out(props)?;
-        let kind = ctx.mem_type(p);
+        let kind = ctx.mem_type(p as usize);
         props.r#type = match kind {
             CL_MEM_TYPE_HOST_INTEL => ZE_MEMORY_TYPE_HOST,
             CL_MEM_TYPE_DEVICE_INTEL => ZE_MEMORY_TYPE_DEVICE,
@@ -311,7 +313,7 @@ pub unsafe extern "C" fn zeMemGetAllocProperties(
         props.id = 0;
         if kind != CL_MEM_TYPE_UNKNOWN_INTEL {
             let base: usize = ctx
-                .alloc_info(p, CL_MEM_ALLOC_BASE_PTR_INTEL)
+                .alloc_info(p as usize, CL_MEM_ALLOC_BASE_PTR_INTEL)
                 .unwrap_or(p as usize);
             props.id = ctx
                 .allocations
@@ -326,7 +328,7 @@ pub unsafe extern "C" fn zeMemGetAllocProperties(
                 if kind == CL_MEM_TYPE_UNKNOWN_INTEL || kind == CL_MEM_TYPE_HOST_INTEL {
                     ptr::null_mut()
                 } else {
-                    ctx.alloc_info(p, CL_MEM_ALLOC_DEVICE_INTEL)
+                    ctx.alloc_info(p as usize, CL_MEM_ALLOC_DEVICE_INTEL)
                         .unwrap_or(ptr::null_mut())
                 };
             // SAFETY: non-NULL output pointer.
@@ -353,11 +355,11 @@ pub unsafe extern "C" fn zeMemGetAddressRange(
         if p.is_null() {
             return Err(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
         }
-        if ctx.mem_type(p) == CL_MEM_TYPE_UNKNOWN_INTEL {
+        if ctx.mem_type(p as usize) == CL_MEM_TYPE_UNKNOWN_INTEL {
             return Err(ZE_RESULT_ERROR_INVALID_ARGUMENT);
         }
-        let b: usize = ctx.alloc_info(p, CL_MEM_ALLOC_BASE_PTR_INTEL)?;
-        let s: usize = ctx.alloc_info(p, CL_MEM_ALLOC_SIZE_INTEL)?;
+        let b: usize = ctx.alloc_info(p as usize, CL_MEM_ALLOC_BASE_PTR_INTEL)?;
+        let s: usize = ctx.alloc_info(p as usize, CL_MEM_ALLOC_SIZE_INTEL)?;
         if !base.is_null() {
             // SAFETY: non-NULL output pointer.
             unsafe { *base = b as *mut c_void };

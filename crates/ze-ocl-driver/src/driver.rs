@@ -20,8 +20,9 @@ use level_zero_sys::*;
 use crate::cl::{self, *};
 use crate::objects::{Registry, ZeResult, fill_array, guard, input, out, set_c_string};
 
-/// Version of this driver as reported in `driverVersion` (major.minor.patch of the crate).
-pub const DRIVER_VERSION: u32 = (0 << 24) | (1 << 16) | 0;
+/// Version of this driver as reported in `driverVersion`: major << 24 | minor << 16 |
+/// patch of the crate (0.1.0).
+pub const DRIVER_VERSION: u32 = 1 << 16;
 /// The API version this driver implements (that of the headers it was built from).
 pub const API_VERSION: ze_api_version_t = ZE_API_VERSION_1_4;
 /// The extension implemented through `zeDriverGetExtensionFunctionAddress`.
@@ -31,7 +32,6 @@ const EXT_DRIVER_VERSION_STRING: &str = "ZE_intel_get_driver_version_string";
 pub struct Device {
     pub cl: &'static Cl,
     pub usm: Usm,
-    pub platform: cl_platform_id,
     pub id: cl_device_id,
     pub name: String,
     pub cl_type: u64,
@@ -187,13 +187,13 @@ fn choose_device() -> ZeResult<Device> {
                     continue;
                 }
             }
-            let Some(usm) = Usm::load(cl, platform) else {
+            // SAFETY: the platform came from clGetPlatformIDs.
+            let Some(usm) = (unsafe { Usm::load(cl, platform) }) else {
                 continue;
             };
             let mut device = Device {
                 cl,
                 usm,
-                platform,
                 id,
                 name,
                 cl_type: 0,

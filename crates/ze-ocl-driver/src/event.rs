@@ -11,7 +11,6 @@
 //! commands already waiting on it are released by the next signal.
 
 use std::ffi::c_void;
-use std::ptr;
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -376,7 +375,7 @@ pub fn wait_list(events: &[Arc<Event>]) -> Vec<cl_event> {
 
 pub fn release_all(cl: &Cl, events: &[cl_event]) {
     for &e in events {
-        if e != ptr::null_mut() {
+        if !e.is_null() {
             // SAFETY: references taken by wait_list / enqueue.
             unsafe { (cl.clReleaseEvent)(e) };
         }

@@ -21,13 +21,15 @@
 //! `event`, `module` (modules, kernels), `cmdlist` (queues, lists).
 #![allow(non_snake_case, clippy::missing_safety_doc, clippy::too_many_arguments)]
 
-pub mod cl;
-pub mod cmdlist;
-pub mod context;
-pub mod driver;
-pub mod event;
-pub mod module;
-pub mod objects;
+// Private: the driver's interface is its exported zeGet*ProcAddrTable functions.
+#[macro_use]
+mod objects;
+mod cl;
+mod cmdlist;
+mod context;
+mod driver;
+mod event;
+mod module;
 
 use level_zero_sys::ddi::*;
 use level_zero_sys::*;

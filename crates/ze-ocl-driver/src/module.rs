@@ -576,11 +576,7 @@ pub unsafe extern "C" fn zeKernelSetArgumentValue(
                 let as_ptr = (size == size_of::<usize>())
                     .then(|| usize::from_ne_bytes(bytes.try_into().unwrap()));
                 match as_ptr {
-                    Some(p)
-                        if p != 0
-                            && k.module.ctx.mem_type(p as *const c_void)
-                                != CL_MEM_TYPE_UNKNOWN_INTEL =>
-                    {
+                    Some(p) if p != 0 && k.module.ctx.mem_type(p) != CL_MEM_TYPE_UNKNOWN_INTEL => {
                         Arg::Pointer(p)
                     }
                     _ => Arg::Value(bytes.to_vec()),
@@ -596,10 +592,10 @@ pub unsafe extern "C" fn zeKernelSetArgumentValue(
                 if size != size_of::<*const c_void>() {
                     return Err(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
                 }
-                // SAFETY: a pointer-sized readable value (or NULL for a NULL pointer).
                 let p = if value.is_null() {
                     0
                 } else {
+                    // SAFETY: a pointer-sized readable value.
                     unsafe { value.cast::<usize>().read_unaligned() }
                 };
                 Arg::Pointer(p)

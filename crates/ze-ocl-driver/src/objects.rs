@@ -62,16 +62,6 @@ impl<T> Registry<T> {
             .and_then(|map| map.remove(&(handle as usize)))
             .ok_or(ZE_RESULT_ERROR_INVALID_ARGUMENT)
     }
-
-    /// Every live object accepted by `keep`.
-    pub fn filter(&self, keep: impl Fn(&T) -> bool) -> Vec<Arc<T>> {
-        let live = self.live.lock().unwrap();
-        live.iter()
-            .flat_map(|m| m.values())
-            .filter(|o| keep(o))
-            .cloned()
-            .collect()
-    }
 }
 
 /// Runs an entry point's body: `Ok(())` is `ZE_RESULT_SUCCESS`, a panic is
@@ -138,7 +128,6 @@ pub fn set_c_string(dst: &mut [std::ffi::c_char], text: &str) {
 
 /// Declares a table of exported getter functions: `zeGet<Name>ProcAddrTable` fills
 /// the loader's `ze_<name>_dditable_t` with this driver's functions (others stay NULL).
-#[macro_export]
 macro_rules! proc_addr_table {
     ($getter:ident, $table:ty, { $($slot:ident => $func:path),* $(,)? }) => {
         #[doc = concat!("Fills the loader's `", stringify!($table), "` (ze_ddi.h).")]
