@@ -199,9 +199,9 @@ handle_kinds! {
     abi::dnnl_graph_partition => NotYetImplemented, "graph partition";
     abi::dnnl_graph_graph => NotYetImplemented, "graph";
     abi::dnnl_graph_op => NotYetImplemented, "graph op";
-    abi::dnnl_graph_allocator => NotYetImplemented, "graph allocator";
+    abi::dnnl_graph_allocator => crate::graph::alloc::Allocator, "graph allocator";
     abi::dnnl_graph_compiled_partition => NotYetImplemented, "compiled partition";
-    abi::dnnl_graph_tensor => NotYetImplemented, "graph tensor";
+    abi::dnnl_graph_tensor => crate::graph::tensor::Tensor, "graph tensor";
 }
 
 #[cfg(feature = "experimental_ukernel")]

@@ -15,40 +15,6 @@ use crate::capi::boundary;
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_graph_ocl_interop_allocator_create(
-    allocator: *mut dnnl_graph_allocator_t,
-    ocl_malloc: dnnl_graph_ocl_allocate_f,
-    ocl_free: dnnl_graph_ocl_deallocate_f,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_graph_ocl_interop_allocator_create")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_graph_ocl_interop_make_engine_with_allocator(
-    engine: *mut dnnl_engine_t,
-    device: cl_device_id,
-    context: cl_context,
-    alloc: const_dnnl_graph_allocator_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_graph_ocl_interop_make_engine_with_allocator")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_graph_ocl_interop_make_engine_from_cache_blob_with_allocator(
-    engine: *mut dnnl_engine_t,
-    device: cl_device_id,
-    context: cl_context,
-    alloc: const_dnnl_graph_allocator_t,
-    size: usize,
-    cache_blob: *const u8,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_graph_ocl_interop_make_engine_from_cache_blob_with_allocator")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_graph_ocl_interop_compiled_partition_execute(
     compiled_partition: const_dnnl_graph_compiled_partition_t,
     stream: dnnl_stream_t,
