@@ -487,4 +487,97 @@ mod tests {
         bind(&other, Allocator::default()).unwrap();
         assert!(!allocator_of(&other).has_host_callbacks());
     }
+
+    static OCL_FREES: Mutex<Vec<(usize, bool, bool)>> = Mutex::new(Vec::new());
+
+    unsafe extern "C" fn usm_malloc(
+        size: usize,
+        alignment: usize,
+        device: abi::cl_device_id,
+        context: abi::cl_context,
+    ) -> *mut c_void {
+        // SAFETY: live handles from the library.
+        let (device, context) = unsafe {
+            (
+                Device::retain_borrowed(device.cast()).unwrap(),
+                Context::retain_borrowed(context.cast()).unwrap(),
+            )
+        };
+        let usm = ocl::usm_alloc(&context, &device, UsmKind::Device, size, alignment as u32);
+        let usm = usm.unwrap();
+        let ptr = usm.ptr();
+        std::mem::forget(usm);
+        ptr
+    }
+
+    unsafe extern "C" fn usm_free_cb(
+        ptr: *mut c_void,
+        _device: abi::cl_device_id,
+        context: abi::cl_context,
+        event: abi::cl_event,
+    ) {
+        let complete = (!event.is_null()).then(|| {
+            // SAFETY: a live event from the library.
+            let event = unsafe { Event::retain_borrowed(event.cast()) }.unwrap();
+            event.is_complete().unwrap()
+        });
+        // SAFETY: a live context; `ptr` came from `usm_malloc`.
+        unsafe {
+            let context = Context::retain_borrowed(context.cast()).unwrap();
+            ocl::usm_free(&context, ptr).unwrap();
+        }
+        OCL_FREES
+            .lock()
+            .unwrap()
+            .push((ptr.addr(), complete.is_some(), complete.unwrap_or(true)));
+    }
+
+    #[test]
+    fn ocl_temps_are_usm_and_freed_after_their_event() {
+        for i in 0..Engine::count(EngineKind::Gpu) {
+            let engine = Engine::create(EngineKind::Gpu, i).unwrap();
+            let ocl = engine.ocl("test").unwrap();
+            if !ocl::supports_usm(ocl.device()) {
+                let err = Temp::new(&engine, 64, 64).unwrap_err();
+                assert!(matches!(err, Error::Unimplemented(_)), "{err}");
+                continue;
+            }
+            // The default allocator, freed after a command.
+            let t = Temp::new(&engine, 1000, 256).unwrap();
+            assert_eq!(t.ptr().addr() % 256, 0);
+            let kind = ocl::usm_kind(ocl.context(), t.ptr()).unwrap();
+            assert_eq!(kind, UsmKind::Device);
+            let queue = ocl.service_queue().unwrap();
+            t.release(Some(queue.marker(&[]).unwrap()));
+
+            // The user's, which sees every event complete.
+            bind(&engine, Allocator::ocl(Some(usm_malloc), Some(usm_free_cb))).unwrap();
+            let temps: Vec<Temp> = (0..8)
+                .map(|k| Temp::new(&engine, 100 + k, 128).unwrap())
+                .collect();
+            let addrs: Vec<usize> = temps.iter().map(|t| t.ptr().addr()).collect();
+            let mut last = None;
+            for (k, t) in temps.into_iter().enumerate() {
+                match k % 3 {
+                    0 => drop(t),
+                    1 => t.release(None),
+                    _ => {
+                        let wait: Vec<Event> = last.iter().cloned().collect();
+                        let event = queue.marker(&wait).unwrap();
+                        last = Some(event.clone());
+                        t.release(Some(event));
+                    }
+                }
+            }
+            super::super::reaper::wait_idle();
+            let frees = OCL_FREES.lock().unwrap();
+            for addr in addrs {
+                let found: Vec<_> = frees.iter().filter(|f| f.0 == addr).collect();
+                assert_eq!(found.len(), 1, "{addr:#x} freed once");
+                assert!(found[0].2, "its event was complete");
+            }
+            assert!(frees.iter().any(|f| f.1), "some frees got an event");
+            assert!(frees.iter().any(|f| !f.1), "some frees got NULL");
+        }
+    }
 }
