@@ -26,3 +26,4 @@ function(dnnl_graph_ocl_test name source)
 endfunction()
 
 dnnl_graph_ocl_test(graph_ocl_allocator ocl_allocator.c)
+dnnl_graph_ocl_test(graph_ocl_execute ocl_execute.c)
