@@ -199,7 +199,7 @@ handle_kinds! {
     abi::dnnl_graph_partition => crate::graph::partition::Partition, "graph partition";
     abi::dnnl_graph_graph => crate::graph::graph::Graph, "graph";
     abi::dnnl_graph_op => crate::graph::op::OpCell, "graph op";
-    abi::dnnl_graph_allocator => NotYetImplemented, "graph allocator";
+    abi::dnnl_graph_allocator => crate::graph::alloc::Allocator, "graph allocator";
     abi::dnnl_graph_compiled_partition => crate::graph::compiled::CompiledPartition, "compiled partition";
     abi::dnnl_graph_tensor => crate::graph::tensor::Tensor, "graph tensor";
 }

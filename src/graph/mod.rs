@@ -21,6 +21,7 @@ pub mod lower;
 pub mod op;
 pub mod partition;
 pub mod partitioner;
+pub mod reaper;
 pub mod schema;
 pub mod tensor;
 pub mod verbose;

@@ -1,5 +1,6 @@
 //! Entry points of `dnnl_graph.h`.
 
+pub mod allocator;
 pub mod compiled_partition;
 pub mod destroy;
 pub mod graph;
@@ -7,8 +8,9 @@ pub mod logical_tensor;
 pub mod op;
 pub mod partition;
 pub mod settings;
-pub mod unimplemented;
+pub mod tensor;
 
+pub use allocator::*;
 pub use compiled_partition::*;
 pub use destroy::*;
 pub use graph::*;
@@ -16,7 +18,7 @@ pub use logical_tensor::*;
 pub use op::*;
 pub use partition::*;
 pub use settings::*;
-pub use unimplemented::*;
+pub use tensor::*;
 
 use crate::core::error::{Error, Result};
 use crate::core::memory_desc::MAX_NDIMS;
