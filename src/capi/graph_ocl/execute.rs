@@ -161,19 +161,22 @@ pub unsafe extern "C" fn dnnl_graph_ocl_interop_compiled_partition_execute_v2(
     ndeps: c_int,
     return_event: *mut cl_event,
 ) -> dnnl_status_t {
-    boundary::guard("dnnl_graph_ocl_interop_compiled_partition_execute_v2", || {
-        // SAFETY: the C contract, forwarded.
-        unsafe {
-            execute(
-                compiled_partition,
-                stream,
-                (num_inputs, inputs),
-                (num_outputs, outputs),
-                scratchpad,
-                deps,
-                ndeps,
-                return_event,
-            )
-        }
-    })
+    boundary::guard(
+        "dnnl_graph_ocl_interop_compiled_partition_execute_v2",
+        || {
+            // SAFETY: the C contract, forwarded.
+            unsafe {
+                execute(
+                    compiled_partition,
+                    stream,
+                    (num_inputs, inputs),
+                    (num_outputs, outputs),
+                    scratchpad,
+                    deps,
+                    ndeps,
+                    return_event,
+                )
+            }
+        },
+    )
 }

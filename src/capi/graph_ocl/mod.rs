@@ -1,7 +1,7 @@
 //! Entry points of `dnnl_graph_ocl.h`.
 
 pub mod allocator;
-pub mod unimplemented;
+pub mod execute;
 
 pub use allocator::*;
-pub use unimplemented::*;
+pub use execute::*;
