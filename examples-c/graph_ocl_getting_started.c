@@ -117,8 +117,13 @@ int main(void) {
     add_op(graph, 1, dnnl_graph_op_bias_add, &lts[3], &lts[2], &lts[4]);
     add_op(graph, 2, dnnl_graph_op_relu, &lts[4], NULL, &lts[5]);
     DNNL(dnnl_graph_graph_finalize(graph));
+    DNNL(dnnl_graph_graph_filter(graph, dnnl_graph_partition_policy_fusion));
     size_t nparts = 0;
     DNNL(dnnl_graph_graph_get_partition_num(graph, &nparts));
+    if (nparts == 0) {
+        printf("FAILED: no partitions\n");
+        return 1;
+    }
     dnnl_graph_partition_t *parts = calloc(nparts, sizeof(*parts));
     dnnl_graph_compiled_partition_t *cps = calloc(nparts, sizeof(*cps));
     DNNL(dnnl_graph_graph_get_partitions(graph, nparts, parts));

@@ -88,6 +88,7 @@ static inline void mlp_build(mlp_t *m, dnnl_engine_kind_t kind) {
     mlp_add_op(m, 4, dnnl_graph_op_bias_add, "ba2", (size_t[]) {8, 7}, 2, 9);
     mlp_add_op(m, 5, dnnl_graph_op_softmax, "softmax", (size_t[]) {9}, 1, 10);
     CHECK(dnnl_graph_graph_finalize(m->graph));
+    CHECK(dnnl_graph_graph_filter(m->graph, dnnl_graph_partition_policy_fusion));
     CHECK(dnnl_graph_graph_get_partition_num(m->graph, &m->nparts));
     EXPECT(m->nparts >= 1 && m->nparts <= MLP_MAX_PARTS);
     CHECK(dnnl_graph_graph_get_partitions(m->graph, m->nparts, m->parts));

@@ -103,16 +103,12 @@ static void error_cases(void) {
     printf("argument checks (NULL arguments, a CPU stream): ok\n");
 }
 
-static void run(cl_device_id dev, cl_context ctx, int out_of_order) {
+/* One engine for both queues: its programs are compiled once. */
+static void run(cl_device_id dev, cl_context ctx, dnnl_engine_t engine, int out_of_order) {
     const char *qname = out_of_order ? "out-of-order" : "in-order";
     cl_command_queue queue = ocl_queue_create(
             ctx, dev, out_of_order ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : 0);
-    dnnl_graph_allocator_t alloc = NULL;
-    dnnl_engine_t engine = NULL;
     dnnl_stream_t stream = NULL;
-    CHECK(dnnl_graph_ocl_interop_allocator_create(&alloc, count_ocl_malloc, count_ocl_free));
-    CHECK(dnnl_graph_ocl_interop_make_engine_with_allocator(&engine, dev, ctx, alloc));
-    CHECK(dnnl_graph_allocator_destroy(alloc));
     CHECK(dnnl_ocl_interop_stream_create(&stream, engine, queue));
 
     mlp_t m;
@@ -218,7 +214,6 @@ static void run(cl_device_id dev, cl_context ctx, int out_of_order) {
 
     mlp_destroy(&m);
     CHECK(dnnl_stream_destroy(stream));
-    CHECK(dnnl_engine_destroy(engine));
     OCL_CHECK(clFinish(queue));
     OCL_CHECK(clReleaseCommandQueue(queue));
     for (int i = 0; i < MLP_IDS; i++)
@@ -234,11 +229,17 @@ int main(void) {
              "USM (the argument checks above ran)");
     count_ocl_init(&usm);
     cl_context ctx = ocl_context_create(dev);
-    run(dev, ctx, 0);
+    dnnl_graph_allocator_t alloc = NULL;
+    dnnl_engine_t engine = NULL;
+    CHECK(dnnl_graph_ocl_interop_allocator_create(&alloc, count_ocl_malloc, count_ocl_free));
+    CHECK(dnnl_graph_ocl_interop_make_engine_with_allocator(&engine, dev, ctx, alloc));
+    CHECK(dnnl_graph_allocator_destroy(alloc)); /* the engine has its own copy */
+    run(dev, ctx, engine, 0);
     if (ocl_device_has_ooo(dev))
-        run(dev, ctx, 1);
+        run(dev, ctx, engine, 1);
     else
         printf("SKIP: the device has no out-of-order queues: in-order only\n");
+    CHECK(dnnl_engine_destroy(engine));
     /* The constant weights live in the constant tensor cache, and compiled
      * partitions in theirs: emptied, they give their memory back. */
     CHECK(dnnl_graph_set_compiled_partition_cache_capacity(0));
