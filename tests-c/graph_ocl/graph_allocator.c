@@ -4,12 +4,16 @@
  * allocator checks that a tensor's own memory (DNNL_MEMORY_ALLOCATE) comes from the
  * engine's allocator, aligned as requested, and goes back through it exactly once;
  * the allocator handle may be destroyed right after the engine is made (the engine
- * keeps a copy). */
+ * keeps a copy). The MLP of issue 6 (mlp.h, constant weights) then runs three
+ * times on an engine with the counting allocator: its temporaries and prepared
+ * weights come from it, and after everything is destroyed (and the graph caches
+ * emptied) every allocation was freed exactly once. */
 #include <stdint.h>
 #include <string.h>
 
 #include "check.h"
 #include "counting_alloc.h"
+#include "mlp.h"
 #include "oneapi/dnnl/dnnl_graph.h"
 
 static dnnl_graph_logical_tensor_t lt_strided(
@@ -236,11 +240,78 @@ static void scalar_tensors(void) {
     printf("scalar tensors: ok\n");
 }
 
+/* Tensors of partition p over bufs[id], in port order. */
+static void mlp_tensors(const mlp_t *m, size_t p, dnnl_engine_t e, float *const bufs[MLP_IDS],
+        dnnl_graph_tensor_t *ins, dnnl_graph_tensor_t *outs) {
+    dnnl_graph_logical_tensor_t lt;
+    for (size_t i = 0; i < m->nin[p]; i++) {
+        CHECK(dnnl_graph_compiled_partition_query_logical_tensor(
+                m->cps[p], m->ins[p][i].id, &lt));
+        CHECK(dnnl_graph_tensor_create(&ins[i], &lt, e, bufs[lt.id]));
+    }
+    for (size_t i = 0; i < m->nout[p]; i++) {
+        CHECK(dnnl_graph_compiled_partition_query_logical_tensor(
+                m->cps[p], m->outs[p][i].id, &lt));
+        CHECK(dnnl_graph_tensor_create(&outs[i], &lt, e, bufs[lt.id]));
+    }
+}
+
+static void mlp_on_counting_allocator(void) {
+    int before = count_allocs();
+    dnnl_graph_allocator_t a = NULL;
+    dnnl_engine_t e = NULL;
+    dnnl_stream_t s = NULL;
+    CHECK(dnnl_graph_allocator_create(&a, count_host_malloc, count_host_free));
+    CHECK(dnnl_graph_make_engine_with_allocator(&e, dnnl_cpu, 0, a));
+    CHECK(dnnl_graph_allocator_destroy(a));
+    CHECK(dnnl_stream_create(&s, e, dnnl_stream_default_flags));
+    mlp_t m;
+    mlp_build(&m, dnnl_cpu);
+    mlp_compile(&m, e);
+    float *bufs[MLP_IDS];
+    for (int i = 0; i < MLP_IDS; i++)
+        bufs[i] = (float *)malloc(mlp_size(&m, i));
+    mlp_fill(bufs);
+    static double ref[MLP_M * MLP_N];
+    mlp_reference(bufs, ref);
+    for (int iter = 0; iter < 3; iter++) {
+        memset(bufs[10], 0xff, mlp_size(&m, 10));
+        for (size_t p = 0; p < m.nparts; p++) {
+            dnnl_graph_tensor_t ins[4], outs[2];
+            mlp_tensors(&m, p, e, bufs, ins, outs);
+            CHECK(dnnl_graph_compiled_partition_execute(m.cps[p], s, m.nin[p],
+                    (const_dnnl_graph_tensor_t *)ins, m.nout[p],
+                    (const_dnnl_graph_tensor_t *)outs));
+            for (size_t i = 0; i < m.nin[p]; i++)
+                CHECK(dnnl_graph_tensor_destroy(ins[i]));
+            for (size_t i = 0; i < m.nout[p]; i++)
+                CHECK(dnnl_graph_tensor_destroy(outs[i]));
+        }
+        CHECK(dnnl_stream_wait(s));
+        double worst = mlp_error(bufs[10], ref);
+        printf("MLP on the CPU engine, run %d (%zu partitions): max |dst - ref| = %.3g, "
+               "%d allocations so far\n",
+                iter, m.nparts, worst, count_allocs() - before);
+        EXPECT(worst < 1e-4);
+    }
+    mlp_destroy(&m);
+    CHECK(dnnl_stream_destroy(s));
+    CHECK(dnnl_engine_destroy(e));
+    CHECK(dnnl_graph_set_compiled_partition_cache_capacity(0));
+    CHECK(dnnl_graph_set_constant_tensor_cache_capacity(dnnl_cpu, 0));
+    for (int i = 0; i < MLP_IDS; i++)
+        free(bufs[i]);
+    EXPECT(count_allocs() > before);
+    count_check_balanced(0);
+    count_report("host counting allocator after the MLP");
+}
+
 int main(void) {
     allocator_errors();
     allocate_through_user_allocator();
     tensor_functions();
     scalar_tensors();
+    mlp_on_counting_allocator();
     printf("graph_allocator: ok\n");
     return 0;
 }

@@ -9,7 +9,7 @@
  *
  *   mlp_build(&m, kind)              the graph, finalized, and its partitions
  *   mlp_compile(&m, engine)          compiles every partition for `engine`
- *   mlp_fill(&m, host)               host[id]: the inputs' values (host floats)
+ *   mlp_fill(host)                   host[id]: the inputs' values (host floats)
  *   mlp_reference(host, ref)         dst in double precision
  *   mlp_destroy(&m)                  everything mlp_build/mlp_compile made
  *

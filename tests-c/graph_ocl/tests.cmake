@@ -6,7 +6,7 @@
 dnnl_c_test(graph_allocator SOURCES graph_ocl/graph_allocator.c LABELS "api;cpu;graph"
             TIMEOUT 60)
 find_package(Threads REQUIRED)
-target_link_libraries(graph_allocator PRIVATE Threads::Threads)
+target_link_libraries(graph_allocator PRIVATE Threads::Threads m)
 
 find_package(OpenCL QUIET)
 if(NOT OpenCL_FOUND)
