@@ -22,6 +22,7 @@ use crate::core::error::{Error, Result};
 use crate::core::memory::DataHandle;
 use crate::core::types::DataType;
 use crate::graph::alloc::Temp;
+use crate::graph::logical_tensor;
 use crate::runtime::ocl::Event;
 
 /// Where a tensor's data is.
@@ -49,38 +50,21 @@ pub struct Tensor {
     data: Mutex<Data>,
 }
 
-/// Bytes of a logical tensor with known dims and a strided layout: the span
-/// from the first to the last element.
-fn strided_size(lt: &dnnl_graph_logical_tensor_t, dt: DataType) -> Result<usize> {
+/// Bytes of a logical tensor with known dims and a strided layout (what
+/// `dnnl_graph_logical_tensor_get_mem_size` says).
+fn allocation_size(lt: &dnnl_graph_logical_tensor_t) -> Result<usize> {
     if lt.layout_type != dnnl_graph_layout_type_strided {
         return Err(Error::invalid(
             "DNNL_MEMORY_ALLOCATE needs a logical tensor with a strided layout \
              (query the compiled partition for the layout of an 'any' tensor)",
         ));
     }
-    let ndims = usize::try_from(lt.ndims)
-        .map_err(|_| Error::invalid("DNNL_MEMORY_ALLOCATE needs known dims"))?;
-    // SAFETY: strided layout: the union holds strides.
-    let strides = unsafe { lt.layout.strides };
-    let mut last = 0i64;
-    for (&dim, &stride) in lt.dims[..ndims].iter().zip(&strides[..ndims]) {
-        if dim < 0 || stride < 0 {
-            return Err(Error::invalid(
-                "DNNL_MEMORY_ALLOCATE needs known, non-negative dims and strides",
-            ));
-        }
-        if dim == 0 {
-            return Ok(0);
-        }
-        last = (dim - 1)
-            .checked_mul(stride)
-            .and_then(|o| last.checked_add(o))
-            .ok_or_else(|| Error::invalid("the tensor is too large"))?;
+    if !logical_tensor::strides_known(lt) || logical_tensor::strides(lt).iter().any(|&s| s < 0) {
+        return Err(Error::invalid(
+            "DNNL_MEMORY_ALLOCATE needs known, non-negative dims and strides",
+        ));
     }
-    usize::try_from(last + 1)
-        .ok()
-        .and_then(|n| n.checked_mul(dt.size()))
-        .ok_or_else(|| Error::invalid("the tensor is too large"))
+    Ok(logical_tensor::mem_size(lt))
 }
 
 fn check_logical_tensor(lt: &dnnl_graph_logical_tensor_t) -> Result<DataType> {
@@ -107,12 +91,12 @@ impl Tensor {
         engine: Arc<Engine>,
         handle: DataHandle,
     ) -> Result<Arc<Tensor>> {
-        let dt = check_logical_tensor(lt)?;
+        check_logical_tensor(lt)?;
         let storage = match handle {
             DataHandle::None => Storage::None,
             DataHandle::User(addr) => Storage::User(addr),
             DataHandle::Allocate => {
-                let size = strided_size(lt, dt)?;
+                let size = allocation_size(lt)?;
                 Storage::Owned(Temp::new(&engine, size, 0)?)
             }
         };
@@ -301,18 +285,16 @@ mod tests {
 
     #[test]
     fn sizes() {
-        assert_eq!(
-            strided_size(&lt(&[2, 3], dnnl_f32), DataType::F32).unwrap(),
-            24
-        );
-        assert_eq!(
-            strided_size(&lt(&[2, 0], dnnl_f32), DataType::F32).unwrap(),
-            0
-        );
-        assert_eq!(strided_size(&lt(&[], dnnl_f16), DataType::F16).unwrap(), 2);
+        assert_eq!(allocation_size(&lt(&[2, 3], dnnl_f32)).unwrap(), 24);
+        assert_eq!(allocation_size(&lt(&[2, 0], dnnl_f32)).unwrap(), 0);
+        assert_eq!(allocation_size(&lt(&[], dnnl_f16)).unwrap(), 2);
+        assert_eq!(allocation_size(&lt(&[3, 5], dnnl_s4)).unwrap(), 8);
         let mut unknown = lt(&[2, 3], dnnl_f32);
-        unknown.dims[1] = -1;
-        assert!(strided_size(&unknown, DataType::F32).is_err());
+        unknown.dims[1] = logical_tensor::UNKNOWN_DIM;
+        assert!(allocation_size(&unknown).is_err());
+        let mut any = lt(&[2, 3], dnnl_f32);
+        any.layout_type = dnnl_graph_layout_type_any;
+        assert!(allocation_size(&any).is_err());
     }
 
     #[test]
