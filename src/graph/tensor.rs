@@ -68,7 +68,7 @@ fn allocation_size(lt: &dnnl_graph_logical_tensor_t) -> Result<usize> {
 }
 
 fn check_logical_tensor(lt: &dnnl_graph_logical_tensor_t) -> Result<DataType> {
-    if lt.ndims < -1 || lt.ndims > DNNL_MAX_NDIMS as i32 {
+    if lt.ndims < -1 || lt.ndims > DNNL_MAX_NDIMS {
         return Err(Error::invalid(format!(
             "logical tensor {} has {} dims",
             lt.id, lt.ndims
