@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "check.h"
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+#endif
 #include "oneapi/dnnl/dnnl_graph.h"
 #include "oneapi/dnnl/dnnl_ocl.h"
 
