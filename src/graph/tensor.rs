@@ -84,7 +84,7 @@ fn strided_size(lt: &dnnl_graph_logical_tensor_t, dt: DataType) -> Result<usize>
 }
 
 fn check_logical_tensor(lt: &dnnl_graph_logical_tensor_t) -> Result<DataType> {
-    if lt.ndims < -1 || lt.ndims > DNNL_MAX_NDIMS as i32 {
+    if lt.ndims < -1 || lt.ndims > DNNL_MAX_NDIMS {
         return Err(Error::invalid(format!(
             "logical tensor {} has {} dims",
             lt.id, lt.ndims
