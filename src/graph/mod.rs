@@ -15,6 +15,8 @@ pub mod compiled;
 pub mod constant_cache;
 pub mod cp_cache;
 pub mod dump;
+// The graph object of the graph API.
+#[allow(clippy::module_inception)]
 pub mod graph;
 pub mod logical_tensor;
 pub mod lower;

@@ -3,6 +3,8 @@
 pub mod allocator;
 pub mod compiled_partition;
 pub mod destroy;
+// `dnnl_graph_graph_*`: the graph object of the graph API.
+#[allow(clippy::module_inception)]
 pub mod graph;
 pub mod logical_tensor;
 pub mod op;

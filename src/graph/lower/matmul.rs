@@ -210,7 +210,7 @@ fn lower_chain(b: &mut Builder, c: Chain) -> Result<()> {
                 .append(|| PostOp::binary(bin.alg, &md, None))?;
             let index = attr.post_ops.len() as i32 - 1;
             args.push(Arg {
-                arg: DNNL_ARG_ATTR_MULTIPLE_POST_OP_BASE * (index + 1) | DNNL_ARG_SRC_1,
+                arg: (DNNL_ARG_ATTR_MULTIPLE_POST_OP_BASE * (index + 1)) | DNNL_ARG_SRC_1,
                 buf,
                 md,
             });

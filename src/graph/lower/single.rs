@@ -393,13 +393,7 @@ pub(super) fn quant_step(
             None
         };
         let (sb, smd) = s;
-        (
-            (smd, sb),
-            match z {
-                Some((zb, zmd)) => Some((zmd, zb)),
-                None => None,
-            },
-        )
+        ((smd, sb), z.map(|(zb, zmd)| (zmd, zb)))
     };
     let mut attr = PrimitiveAttr::default();
     attr.set_quant(
