@@ -54,11 +54,6 @@ pub struct Allocator {
 }
 
 impl Allocator {
-    /// The library's default allocator on both sides.
-    pub fn default_allocator() -> Allocator {
-        Allocator::default()
-    }
-
     /// A host allocator; the default one unless both callbacks are given.
     pub fn host(
         malloc: abi::dnnl_graph_host_allocate_f,

@@ -70,11 +70,6 @@ pub fn defer(event: Event, free: Free) {
     REAPER.work.notify_one();
 }
 
-/// The number of frees still waiting for their event.
-pub fn pending() -> usize {
-    REAPER.state.lock().map(|s| s.pending).unwrap_or(0)
-}
-
 /// Blocks until every deferred free has run.
 pub fn wait_idle() {
     let Ok(mut state) = REAPER.state.lock() else {
