@@ -46,7 +46,7 @@ typedef struct {
 } user_ocl_t;
 
 /* Fills `u`; returns 0 (after saying so) when no OpenCL device is visible. */
-static int user_ocl_create(user_ocl_t *u) {
+static inline int user_ocl_create(user_ocl_t *u) {
     if (dnnl_engine_get_count(dnnl_gpu) == 0) {
         printf("No OpenCL device is visible: nothing to run.\n");
         return 0;
@@ -74,7 +74,7 @@ static int user_ocl_create(user_ocl_t *u) {
     return 1;
 }
 
-static void user_ocl_release(user_ocl_t *u) {
+static inline void user_ocl_release(user_ocl_t *u) {
     OCL(clReleaseCommandQueue(u->queue));
     OCL(clReleaseContext(u->context));
     OCL(clReleaseDevice(u->device));
@@ -82,7 +82,7 @@ static void user_ocl_release(user_ocl_t *u) {
 
 /* A user buffer of `n` floats, written from `host` (non-blocking): `*written`
  * is the event of the write. */
-static cl_mem user_buffer(const user_ocl_t *u, size_t n, const float *host, cl_event *written) {
+static inline cl_mem user_buffer(const user_ocl_t *u, size_t n, const float *host, cl_event *written) {
     cl_int err = CL_SUCCESS;
     cl_mem mem = clCreateBuffer(u->context, CL_MEM_READ_WRITE, n * sizeof(float), NULL, &err);
     OCL(err);

@@ -39,11 +39,22 @@ fn destroy_rejects_null_and_garbage_handles() {
 
 #[test]
 fn unimplemented_functions_write_nothing() {
-    let mut graph: dnnl_graph_graph_t = garbage();
-    // SAFETY: `graph` is a valid output location.
-    let status = unsafe { dnnl_graph_graph_create(&mut graph, dnnl_cpu) };
+    let mut pd: dnnl_primitive_desc_t = garbage();
+    // SAFETY: `pd` is a valid output location; nothing else is read.
+    let status = unsafe {
+        dnnl_shuffle_forward_primitive_desc_create(
+            &mut pd,
+            ptr::null_mut(),
+            dnnl_forward_inference,
+            ptr::null(),
+            ptr::null(),
+            1,
+            2,
+            ptr::null(),
+        )
+    };
     assert_eq!(status, dnnl_unimplemented);
-    assert_eq!(graph, garbage());
+    assert_eq!(pd, garbage());
 }
 
 #[test]

@@ -196,12 +196,12 @@ handle_kinds! {
     abi::dnnl_primitive_attr => crate::core::attr::AttrCell, "primitive attributes";
     abi::dnnl_post_ops => crate::core::attr::PostOpsCell, "post-ops";
     abi::dnnl_primitive => crate::core::primitive::Primitive, "primitive";
-    abi::dnnl_graph_partition => NotYetImplemented, "graph partition";
-    abi::dnnl_graph_graph => NotYetImplemented, "graph";
-    abi::dnnl_graph_op => NotYetImplemented, "graph op";
-    abi::dnnl_graph_allocator => NotYetImplemented, "graph allocator";
-    abi::dnnl_graph_compiled_partition => NotYetImplemented, "compiled partition";
-    abi::dnnl_graph_tensor => NotYetImplemented, "graph tensor";
+    abi::dnnl_graph_partition => crate::graph::partition::Partition, "graph partition";
+    abi::dnnl_graph_graph => crate::graph::graph::Graph, "graph";
+    abi::dnnl_graph_op => crate::graph::op::OpCell, "graph op";
+    abi::dnnl_graph_allocator => crate::graph::alloc::Allocator, "graph allocator";
+    abi::dnnl_graph_compiled_partition => crate::graph::compiled::CompiledPartition, "compiled partition";
+    abi::dnnl_graph_tensor => crate::graph::tensor::Tensor, "graph tensor";
 }
 
 #[cfg(feature = "experimental_ukernel")]

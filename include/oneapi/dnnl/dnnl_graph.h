@@ -15,6 +15,76 @@
 extern "C" {
 #endif // __cplusplus
 
+/// Creates a host allocator from `host_malloc` and `host_free`. When either
+/// is NULL the allocator is the library's default (as upstream), not an
+/// error. The callbacks may be called from any thread that executes a
+/// compiled partition. The caller owns `*allocator`.
+DNNL_API
+dnnl_status_t dnnl_graph_allocator_create(dnnl_graph_allocator_t *allocator,
+                                          dnnl_graph_host_allocate_f host_malloc,
+                                          dnnl_graph_host_deallocate_f host_free);
+
+/// Creates the engine of `kind` at `index` (as `dnnl_engine_create`) carrying
+/// a copy of `alloc`: the graph memory of that engine comes from it, and the
+/// caller may destroy `alloc` right away. A GPU engine uses the allocator's
+/// OpenCL callbacks (the default USM allocator when it has none). The caller
+/// owns `*engine`.
+DNNL_API
+dnnl_status_t dnnl_graph_make_engine_with_allocator(dnnl_engine_t *engine,
+                                                    dnnl_engine_kind_t kind,
+                                                    size_t index,
+                                                    const_dnnl_graph_allocator_t alloc);
+
+/// An empty compiled partition of `partition`, to be filled by
+/// `dnnl_graph_partition_compile`. The caller owns `*compiled_partition`.
+DNNL_API
+dnnl_status_t dnnl_graph_compiled_partition_create(dnnl_graph_compiled_partition_t *compiled_partition,
+                                                   dnnl_graph_partition_t partition);
+
+/// Executes with `inputs` and `outputs` (matched to the ports by logical
+/// tensor id) on `stream`. Synchronous on the CPU engine; enqueued on
+/// OpenCL streams.
+DNNL_API
+dnnl_status_t dnnl_graph_compiled_partition_execute(const_dnnl_graph_compiled_partition_t compiled_partition,
+                                                    dnnl_stream_t stream,
+                                                    size_t num_inputs,
+                                                    const_dnnl_graph_tensor_t *inputs,
+                                                    size_t num_outputs,
+                                                    const_dnnl_graph_tensor_t *outputs);
+
+/// As `dnnl_graph_compiled_partition_execute`, with a scratchpad tensor
+/// (may be NULL) of at least the size
+/// `dnnl_graph_compiled_partition_get_scratchpad_logical_tensor` gives: the
+/// temporaries then live in it instead of coming from the allocator.
+DNNL_API
+dnnl_status_t dnnl_graph_compiled_partition_execute_v2(const_dnnl_graph_compiled_partition_t compiled_partition,
+                                                       dnnl_stream_t stream,
+                                                       size_t num_inputs,
+                                                       const_dnnl_graph_tensor_t *inputs,
+                                                       size_t num_outputs,
+                                                       const_dnnl_graph_tensor_t *outputs,
+                                                       const_dnnl_graph_tensor_t scratchpad);
+
+/// The compiled (shapes and layouts resolved) logical tensor of input or
+/// output `tid`.
+DNNL_API
+dnnl_status_t dnnl_graph_compiled_partition_query_logical_tensor(const_dnnl_graph_compiled_partition_t compiled_partition,
+                                                                 size_t tid,
+                                                                 dnnl_graph_logical_tensor_t *lt);
+
+/// The (input id, output id) pairs that may share memory; the array
+/// belongs to the compiled partition.
+DNNL_API
+dnnl_status_t dnnl_graph_compiled_partition_get_inplace_ports(const_dnnl_graph_compiled_partition_t compiled_partition,
+                                                              size_t *num_inplace_pairs,
+                                                              const dnnl_graph_inplace_pair_t **inplace_pairs);
+
+/// The scratchpad logical tensor: 1-D `u8`, strided, id `SIZE_MAX`, of
+/// the bytes the temporaries need.
+DNNL_API
+dnnl_status_t dnnl_graph_compiled_partition_get_scratchpad_logical_tensor(const_dnnl_graph_compiled_partition_t compiled_partition,
+                                                                          dnnl_graph_logical_tensor_t *lt);
+
 /// Releases the caller's allocator handle.
 /// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
 DNNL_API dnnl_status_t dnnl_graph_allocator_destroy(dnnl_graph_allocator_t allocator);
@@ -40,20 +110,63 @@ dnnl_status_t dnnl_graph_compiled_partition_destroy(dnnl_graph_compiled_partitio
 /// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
 DNNL_API dnnl_status_t dnnl_graph_graph_destroy(dnnl_graph_graph_t graph);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Creates an empty graph for engines of `engine_kind`, with the default
+/// floating-point math mode. The caller owns `*graph`
+/// (`dnnl_graph_graph_destroy`).
 DNNL_API
-dnnl_status_t dnnl_graph_allocator_create(dnnl_graph_allocator_t *allocator,
-                                          dnnl_graph_host_allocate_f host_malloc,
-                                          dnnl_graph_host_deallocate_f host_free);
+dnnl_status_t dnnl_graph_graph_create(dnnl_graph_graph_t *graph,
+                                      dnnl_engine_kind_t engine_kind);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Creates an empty graph with floating-point math mode `mode`.
 DNNL_API
-dnnl_status_t dnnl_graph_make_engine_with_allocator(dnnl_engine_t *engine,
-                                                    dnnl_engine_kind_t kind,
-                                                    size_t index,
-                                                    const_dnnl_graph_allocator_t alloc);
+dnnl_status_t dnnl_graph_graph_create_with_fpmath_mode(dnnl_graph_graph_t *graph,
+                                                       dnnl_engine_kind_t engine_kind,
+                                                       dnnl_fpmath_mode_t mode);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Sets the floating-point math mode (before finalization).
+DNNL_API
+dnnl_status_t dnnl_graph_graph_set_fpmath_mode(dnnl_graph_graph_t graph,
+                                               dnnl_fpmath_mode_t mode,
+                                               int apply_to_int);
+
+/// The floating-point math mode and whether it applies to integer ops.
+DNNL_API
+dnnl_status_t dnnl_graph_graph_get_fpmath_mode(dnnl_graph_graph_t graph,
+                                               dnnl_fpmath_mode_t *mode,
+                                               int *apply_to_int);
+
+/// Adds a copy of `op`: `dnnl_invalid_graph` once the graph is finalized,
+/// `dnnl_invalid_graph_op` when the op breaks its schema; an op id already
+/// in the graph is ignored.
+DNNL_API dnnl_status_t dnnl_graph_add_op(dnnl_graph_graph_t graph, dnnl_graph_op_t op);
+
+/// Finalizes the graph: `dnnl_invalid_graph` for inconsistent tensor
+/// descriptions or a cycle.
+DNNL_API dnnl_status_t dnnl_graph_graph_finalize(dnnl_graph_graph_t graph);
+
+/// Whether the graph is finalized.
+DNNL_API dnnl_status_t dnnl_graph_graph_is_finalized(dnnl_graph_graph_t graph, uint8_t *finalized);
+
+/// Partitions a finalized graph with `policy` (`debug`: one op per partition).
+DNNL_API
+dnnl_status_t dnnl_graph_graph_filter(dnnl_graph_graph_t graph,
+                                      dnnl_graph_partition_policy_t policy);
+
+/// The number of partitions of the last `dnnl_graph_graph_filter` (0 before).
+DNNL_API
+dnnl_status_t dnnl_graph_graph_get_partition_num(const_dnnl_graph_graph_t graph,
+                                                 size_t *num);
+
+/// The partitions: `num` must be their number. The caller owns each handle
+/// written (`dnnl_graph_partition_destroy`).
+DNNL_API
+dnnl_status_t dnnl_graph_graph_get_partitions(dnnl_graph_graph_t graph,
+                                              size_t num,
+                                              dnnl_graph_partition_t *partitions);
+
+/// Initializes `*logical_tensor` with unknown dimensions and strides.
+/// `ndims` may be `DNNL_GRAPH_UNKNOWN_NDIMS`; more than `DNNL_MAX_NDIMS` is
+/// invalid.
 DNNL_API
 dnnl_status_t dnnl_graph_logical_tensor_init(dnnl_graph_logical_tensor_t *logical_tensor,
                                              size_t tid,
@@ -62,7 +175,9 @@ dnnl_status_t dnnl_graph_logical_tensor_init(dnnl_graph_logical_tensor_t *logica
                                              dnnl_graph_layout_type_t ltype,
                                              dnnl_graph_tensor_property_t ptype);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Initializes `*logical_tensor` with `ndims` dimensions from `dims`; a
+/// strided layout gets dense row-major strides when every dimension is
+/// known. `dims` may be NULL for 0 dimensions.
 DNNL_API
 dnnl_status_t dnnl_graph_logical_tensor_init_with_dims(dnnl_graph_logical_tensor_t *logical_tensor,
                                                        size_t tid,
@@ -72,7 +187,7 @@ dnnl_status_t dnnl_graph_logical_tensor_init_with_dims(dnnl_graph_logical_tensor
                                                        dnnl_graph_layout_type_t ltype,
                                                        dnnl_graph_tensor_property_t ptype);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Initializes `*logical_tensor` with a strided layout of `dims` and `strides`.
 DNNL_API
 dnnl_status_t dnnl_graph_logical_tensor_init_with_strides(dnnl_graph_logical_tensor_t *logical_tensor,
                                                           size_t tid,
@@ -82,122 +197,102 @@ dnnl_status_t dnnl_graph_logical_tensor_init_with_strides(dnnl_graph_logical_ten
                                                           const dnnl_dim_t *strides,
                                                           dnnl_graph_tensor_property_t ptype);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// The bytes a tensor of `*logical_tensor` spans (`SIZE_MAX` for a layout
+/// that is not strided).
 DNNL_API
 dnnl_status_t dnnl_graph_logical_tensor_get_mem_size(const dnnl_graph_logical_tensor_t *logical_tensor,
                                                      size_t *size);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Whether two logical tensors are equal: id, data type, property, layout
+/// type, dimensions and strides (or layout id).
 DNNL_API
 dnnl_status_t dnnl_graph_logical_tensor_is_equal(const dnnl_graph_logical_tensor_t *lt1,
                                                  const dnnl_graph_logical_tensor_t *lt2,
                                                  uint8_t *is_equal);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_graph_tensor_create(dnnl_graph_tensor_t *tensor,
-                                       const dnnl_graph_logical_tensor_t *logical_tensor,
-                                       dnnl_engine_t engine,
-                                       void *handle);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_graph_tensor_create_scalar(dnnl_graph_tensor_t *tensor,
-                                              const dnnl_graph_logical_tensor_t *logical_tensor,
-                                              void *handle);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_graph_tensor_get_data_handle(const_dnnl_graph_tensor_t tensor,
-                                                void **handle);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_graph_tensor_set_data_handle(dnnl_graph_tensor_t tensor, void *handle);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_graph_tensor_get_engine(const_dnnl_graph_tensor_t tensor,
-                                           dnnl_engine_t *engine);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_graph_tensor_get_logical_tensor(const_dnnl_graph_tensor_t tensor,
-                                                   dnnl_graph_logical_tensor_t *logical_tensor);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Creates an op of `kind` with `id` and a name for verbose lines. On
+/// success the caller owns `*op` and releases it with `dnnl_graph_op_destroy`.
 DNNL_API
 dnnl_status_t dnnl_graph_op_create(dnnl_graph_op_t *op,
                                    size_t id,
                                    dnnl_graph_op_kind_t kind,
                                    const char *verbose_name);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Appends a copy of `*input` to the op's inputs.
 DNNL_API
 dnnl_status_t dnnl_graph_op_add_input(dnnl_graph_op_t op,
                                       const dnnl_graph_logical_tensor_t *input);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Appends a copy of `*output` to the op's outputs.
 DNNL_API
 dnnl_status_t dnnl_graph_op_add_output(dnnl_graph_op_t op,
                                        const dnnl_graph_logical_tensor_t *output);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Sets an f32 attribute (`value_len` values for a vector attribute).
 DNNL_API
 dnnl_status_t dnnl_graph_op_set_attr_f32(dnnl_graph_op_t op,
                                          dnnl_graph_op_attr_t name,
                                          const float *value,
                                          size_t value_len);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Sets a bool attribute (the first of `value_len` bytes, nonzero = true).
 DNNL_API
 dnnl_status_t dnnl_graph_op_set_attr_bool(dnnl_graph_op_t op,
                                           dnnl_graph_op_attr_t name,
                                           const uint8_t *value,
                                           size_t value_len);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Sets an s64 attribute (`value_len` values for a vector attribute).
 DNNL_API
 dnnl_status_t dnnl_graph_op_set_attr_s64(dnnl_graph_op_t op,
                                          dnnl_graph_op_attr_t name,
                                          const int64_t *value,
                                          size_t value_len);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Sets a string attribute from `value_len` bytes of `value`.
 DNNL_API
 dnnl_status_t dnnl_graph_op_set_attr_str(dnnl_graph_op_t op,
                                          dnnl_graph_op_attr_t name,
                                          const char *value,
                                          size_t value_len);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// The op's id.
 DNNL_API dnnl_status_t dnnl_graph_op_get_id(const_dnnl_graph_op_t op, size_t *id);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// The op's kind.
 DNNL_API dnnl_status_t dnnl_graph_op_get_kind(const_dnnl_graph_op_t op, dnnl_graph_op_kind_t *kind);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// The partition of one op (checked against its schema:
+/// `dnnl_invalid_graph_op`), for engines of `ekind`. The caller owns
+/// `*partition`.
 DNNL_API
 dnnl_status_t dnnl_graph_partition_create_with_op(dnnl_graph_partition_t *partition,
                                                   const_dnnl_graph_op_t op,
                                                   dnnl_engine_kind_t ekind);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// The number of ops.
 DNNL_API
 dnnl_status_t dnnl_graph_partition_get_op_num(const_dnnl_graph_partition_t partition,
                                               size_t *num);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// The ids of the ops; `num` must be their number.
 DNNL_API
 dnnl_status_t dnnl_graph_partition_get_ops(dnnl_graph_partition_t partition,
                                            size_t num,
                                            size_t *ids);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// The partition's id.
 DNNL_API
 dnnl_status_t dnnl_graph_partition_get_id(const_dnnl_graph_partition_t partition,
                                           size_t *id);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Compiles `partition` into `compiled_partition` (made by
+/// `dnnl_graph_compiled_partition_create` from the same partition) for
+/// `engine`, with the shapes of `inputs` (every input port, matched by id)
+/// and `outputs` (shapes may be unknown and layouts `any`: they are
+/// inferred and resolved to dense strides; see
+/// `dnnl_graph_compiled_partition_query_logical_tensor`). An unsupported
+/// partition or an engine of another kind is an invalid argument.
 DNNL_API
 dnnl_status_t dnnl_graph_partition_compile(dnnl_graph_partition_t partition,
                                            dnnl_graph_compiled_partition_t compiled_partition,
@@ -207,151 +302,108 @@ dnnl_status_t dnnl_graph_partition_compile(dnnl_graph_partition_t partition,
                                            const dnnl_graph_logical_tensor_t **outputs,
                                            dnnl_engine_t engine);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// The number of input ports.
 DNNL_API
 dnnl_status_t dnnl_graph_partition_get_input_ports_num(const_dnnl_graph_partition_t partition,
                                                        size_t *num);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// The input ports; `num` must be their number.
 DNNL_API
 dnnl_status_t dnnl_graph_partition_get_input_ports(const_dnnl_graph_partition_t partition,
                                                    size_t num,
                                                    dnnl_graph_logical_tensor_t *inputs);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// The number of output ports.
 DNNL_API
 dnnl_status_t dnnl_graph_partition_get_output_ports_num(const_dnnl_graph_partition_t partition,
                                                         size_t *num);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// The output ports; `num` must be their number.
 DNNL_API
 dnnl_status_t dnnl_graph_partition_get_output_ports(const_dnnl_graph_partition_t partition,
                                                     size_t num,
                                                     dnnl_graph_logical_tensor_t *outputs);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Whether the partition lowers onto this library's primitives (1) or not (0).
 DNNL_API
 dnnl_status_t dnnl_graph_partition_is_supported(const_dnnl_graph_partition_t partition,
                                                 uint8_t *is_supported);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// The engine kind the partition is for.
 DNNL_API
 dnnl_status_t dnnl_graph_partition_get_engine_kind(const_dnnl_graph_partition_t partition,
                                                    dnnl_engine_kind_t *kind);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_graph_compiled_partition_create(dnnl_graph_compiled_partition_t *compiled_partition,
-                                                   dnnl_graph_partition_t partition);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_graph_compiled_partition_execute(const_dnnl_graph_compiled_partition_t compiled_partition,
-                                                    dnnl_stream_t stream,
-                                                    size_t num_inputs,
-                                                    const_dnnl_graph_tensor_t *inputs,
-                                                    size_t num_outputs,
-                                                    const_dnnl_graph_tensor_t *outputs);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_graph_compiled_partition_execute_v2(const_dnnl_graph_compiled_partition_t compiled_partition,
-                                                       dnnl_stream_t stream,
-                                                       size_t num_inputs,
-                                                       const_dnnl_graph_tensor_t *inputs,
-                                                       size_t num_outputs,
-                                                       const_dnnl_graph_tensor_t *outputs,
-                                                       const_dnnl_graph_tensor_t scratchpad);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_graph_compiled_partition_query_logical_tensor(const_dnnl_graph_compiled_partition_t compiled_partition,
-                                                                 size_t tid,
-                                                                 dnnl_graph_logical_tensor_t *lt);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_graph_compiled_partition_get_inplace_ports(const_dnnl_graph_compiled_partition_t compiled_partition,
-                                                              size_t *num_inplace_pairs,
-                                                              const dnnl_graph_inplace_pair_t **inplace_pairs);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_graph_compiled_partition_get_scratchpad_logical_tensor(const_dnnl_graph_compiled_partition_t compiled_partition,
-                                                                          dnnl_graph_logical_tensor_t *lt);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_graph_graph_create(dnnl_graph_graph_t *graph,
-                                      dnnl_engine_kind_t engine_kind);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_graph_graph_create_with_fpmath_mode(dnnl_graph_graph_t *graph,
-                                                       dnnl_engine_kind_t engine_kind,
-                                                       dnnl_fpmath_mode_t mode);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_graph_graph_set_fpmath_mode(dnnl_graph_graph_t graph,
-                                               dnnl_fpmath_mode_t mode,
-                                               int apply_to_int);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_graph_graph_get_fpmath_mode(dnnl_graph_graph_t graph,
-                                               dnnl_fpmath_mode_t *mode,
-                                               int *apply_to_int);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_graph_add_op(dnnl_graph_graph_t graph, dnnl_graph_op_t op);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_graph_graph_finalize(dnnl_graph_graph_t graph);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_graph_graph_is_finalized(dnnl_graph_graph_t graph, uint8_t *finalized);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_graph_graph_filter(dnnl_graph_graph_t graph,
-                                      dnnl_graph_partition_policy_t policy);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_graph_graph_get_partition_num(const_dnnl_graph_graph_t graph,
-                                                 size_t *num);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_graph_graph_get_partitions(dnnl_graph_graph_t graph,
-                                              size_t num,
-                                              dnnl_graph_partition_t *partitions);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// The compiled-partition cache capacity (entries; 1024 by default).
 DNNL_API dnnl_status_t dnnl_graph_get_compiled_partition_cache_capacity(int *capacity);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Sets the compiled-partition cache capacity (0 turns the cache off;
+/// negative is invalid).
 DNNL_API dnnl_status_t dnnl_graph_set_compiled_partition_cache_capacity(int capacity);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Turns the constant tensor cache on (nonzero) or off (0; the default).
+/// Negative is invalid.
 DNNL_API dnnl_status_t dnnl_graph_set_constant_tensor_cache(int flag);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Whether the constant tensor cache is on (1) or off (0).
 DNNL_API dnnl_status_t dnnl_graph_get_constant_tensor_cache(int *flag);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Sets the constant tensor cache capacity for engines of `eng_kind`, in
+/// megabytes.
 DNNL_API
 dnnl_status_t dnnl_graph_set_constant_tensor_cache_capacity(dnnl_engine_kind_t eng_kind,
                                                             size_t size);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// The constant tensor cache capacity for engines of `eng_kind`, in
+/// megabytes (`SIZE_MAX >> 20` by default: unlimited).
 DNNL_API
 dnnl_status_t dnnl_graph_get_constant_tensor_cache_capacity(dnnl_engine_kind_t eng_kind,
                                                             size_t *size);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Sets which graph dumps are written (`graph`, `subgraph`, both, none).
 DNNL_API dnnl_status_t dnnl_graph_set_dump_mode(dnnl_graph_dump_mode_t modes);
+
+/// Creates a tensor of `logical_tensor` on `engine`. `handle` is the
+/// caller's memory (a host pointer on the CPU engine, a USM pointer on
+/// OpenCL; not owned), `DNNL_MEMORY_NONE` (NULL) for none yet, or
+/// `DNNL_MEMORY_ALLOCATE` for memory of the tensor's size from the engine's
+/// graph allocator, owned by the tensor (strided layouts with known dims
+/// only). The caller owns `*tensor`.
+DNNL_API
+dnnl_status_t dnnl_graph_tensor_create(dnnl_graph_tensor_t *tensor,
+                                       const dnnl_graph_logical_tensor_t *logical_tensor,
+                                       dnnl_engine_t engine,
+                                       void *handle);
+
+/// Creates a host scalar tensor holding a copy of the value `handle` points
+/// to (one element of the logical tensor's data type; the logical tensor
+/// must have the host_scalar property). The caller owns `*tensor`.
+DNNL_API
+dnnl_status_t dnnl_graph_tensor_create_scalar(dnnl_graph_tensor_t *tensor,
+                                              const dnnl_graph_logical_tensor_t *logical_tensor,
+                                              void *handle);
+
+/// Writes the tensor's data handle to `*handle` (NULL when it has none; for
+/// a scalar tensor, a pointer to the tensor's copy of the value).
+DNNL_API
+dnnl_status_t dnnl_graph_tensor_get_data_handle(const_dnnl_graph_tensor_t tensor,
+                                                void **handle);
+
+/// Points the tensor at `handle` (NULL: no memory); memory the tensor
+/// allocated itself is freed. For a scalar tensor, copies the new value
+/// `handle` points to (which must not be NULL).
+DNNL_API dnnl_status_t dnnl_graph_tensor_set_data_handle(dnnl_graph_tensor_t tensor, void *handle);
+
+/// Writes the tensor's engine to `*engine` (not owned by the caller). A
+/// scalar tensor made by `dnnl_graph_tensor_create_scalar` has none: NULL.
+DNNL_API
+dnnl_status_t dnnl_graph_tensor_get_engine(const_dnnl_graph_tensor_t tensor,
+                                           dnnl_engine_t *engine);
+
+/// Writes the tensor's logical tensor to `*logical_tensor`.
+DNNL_API
+dnnl_status_t dnnl_graph_tensor_get_logical_tensor(const_dnnl_graph_tensor_t tensor,
+                                                   dnnl_graph_logical_tensor_t *logical_tensor);
 
 #ifdef __cplusplus
 }  // extern "C"

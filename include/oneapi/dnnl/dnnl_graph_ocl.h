@@ -27,20 +27,38 @@ typedef void (*dnnl_graph_ocl_deallocate_f)(void *buf,
 extern "C" {
 #endif // __cplusplus
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Creates an OpenCL allocator from `ocl_malloc` (which must return USM
+/// device memory of the given device and context, aligned as asked) and
+/// `ocl_free`. When either is NULL the allocator is the library's default
+/// (device USM through `cl_intel_unified_shared_memory`), not an error.
+///
+/// `ocl_free` receives the event of the last command that used the memory,
+/// always complete by then: the library calls it only once that event has
+/// completed (on a library thread when the event was still pending at
+/// release time). It receives NULL only for memory no enqueued command was
+/// known to use. The callbacks may be called from any thread. The caller
+/// owns `*allocator`.
 DNNL_API
 dnnl_status_t dnnl_graph_ocl_interop_allocator_create(dnnl_graph_allocator_t *allocator,
                                                       dnnl_graph_ocl_allocate_f ocl_malloc,
                                                       dnnl_graph_ocl_deallocate_f ocl_free);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Creates a GPU engine on the user's `device` and `context` (retained until
+/// the engine dies, as `dnnl_ocl_interop_engine_create`) carrying a copy of
+/// `alloc`: the caller may destroy `alloc` right away. Unlike upstream, a
+/// NULL `alloc` is refused. The caller owns `*engine`.
 DNNL_API
 dnnl_status_t dnnl_graph_ocl_interop_make_engine_with_allocator(dnnl_engine_t *engine,
                                                                 cl_device_id device,
                                                                 cl_context context,
                                                                 const_dnnl_graph_allocator_t alloc);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// As `dnnl_graph_ocl_interop_make_engine_with_allocator`, loading the
+/// programs of `cache_blob` (`size` bytes, from
+/// `dnnl_ocl_interop_engine_get_cache_blob`) into the engine. A blob made
+/// for another device, driver or library version, or a corrupted one, is
+/// refused with `dnnl_invalid_arguments`, as by
+/// `dnnl_ocl_interop_engine_create_from_cache_blob`.
 DNNL_API
 dnnl_status_t dnnl_graph_ocl_interop_make_engine_from_cache_blob_with_allocator(dnnl_engine_t *engine,
                                                                                 cl_device_id device,
@@ -49,7 +67,17 @@ dnnl_status_t dnnl_graph_ocl_interop_make_engine_from_cache_blob_with_allocator(
                                                                                 size_t size,
                                                                                 const uint8_t *cache_blob);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Executes `compiled_partition` on the OpenCL `stream` (of a GPU engine)
+/// once every event of `deps` has completed (NULL entries are ignored; a
+/// NULL `deps` means none). Unlike upstream, `deps` are honoured on in-order
+/// streams too.
+///
+/// `*return_event` (when `return_event` is not NULL): on an out-of-order
+/// stream, an event that completes with the execution, owned by the caller
+/// (release it with `clReleaseEvent`); on an in-order stream NULL, as
+/// upstream (later commands of the queue run after the execution anyway).
+/// The temporaries of the execution go back to the engine's allocator once
+/// their last command has completed, without blocking this call.
 DNNL_API
 dnnl_status_t dnnl_graph_ocl_interop_compiled_partition_execute(const_dnnl_graph_compiled_partition_t compiled_partition,
                                                                 dnnl_stream_t stream,
@@ -61,7 +89,10 @@ dnnl_status_t dnnl_graph_ocl_interop_compiled_partition_execute(const_dnnl_graph
                                                                 int ndeps,
                                                                 cl_event *return_event);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// As `dnnl_graph_ocl_interop_compiled_partition_execute`, with a scratchpad
+/// tensor (may be NULL) of at least the size
+/// `dnnl_graph_compiled_partition_get_scratchpad_logical_tensor` gives: the
+/// temporaries then live in it instead of coming from the allocator.
 DNNL_API
 dnnl_status_t dnnl_graph_ocl_interop_compiled_partition_execute_v2(const_dnnl_graph_compiled_partition_t compiled_partition,
                                                                    dnnl_stream_t stream,

@@ -1,5 +1,7 @@
 //! Entry points of `dnnl_graph_ocl.h`.
 
-pub mod unimplemented;
+pub mod allocator;
+pub mod execute;
 
-pub use unimplemented::*;
+pub use allocator::*;
+pub use execute::*;

@@ -1,0 +1,228 @@
+//! Tests of the partitioner and the lowering: which ops group together,
+//! how many primitive steps a partition becomes, and results on the CPU
+//! engine.
+
+use std::sync::Arc;
+
+use crate::abi::*;
+use crate::core::engine::{Engine, EngineKind};
+use crate::core::memory::DataHandle;
+use crate::core::stream::{Stream, StreamFlags};
+use crate::graph::graph::{Graph, Policy};
+use crate::graph::logical_tensor::{self, Lt};
+use crate::graph::op::Op;
+use crate::graph::partition::Partition;
+use crate::graph::partitioner::Pattern;
+use crate::graph::tensor::Tensor;
+
+fn lt(id: usize, dims: &[i64]) -> Lt {
+    lt_dt(id, dims, dnnl_f32)
+}
+
+fn lt_dt(id: usize, dims: &[i64], dt: dnnl_data_type_t) -> Lt {
+    logical_tensor::init_with_dims(
+        id,
+        dt,
+        dims,
+        dnnl_graph_layout_type_strided,
+        dnnl_graph_tensor_property_variable,
+    )
+    .unwrap()
+}
+
+fn op(id: usize, kind: dnnl_graph_op_kind_t, ins: &[Lt], outs: &[Lt]) -> Op {
+    let mut o = Op::new(id, kind, &format!("op{id}"));
+    o.inputs = ins.to_vec();
+    o.outputs = outs.to_vec();
+    o
+}
+
+fn partitions(ops: &[Op], policy: Policy) -> Vec<Arc<Partition>> {
+    let g = Graph::new(EngineKind::Cpu, None).unwrap();
+    for o in ops {
+        g.add_op(o).unwrap();
+    }
+    g.finalize().unwrap();
+    g.filter(policy).unwrap();
+    g.partitions().unwrap()
+}
+
+fn op_ids(p: &Partition) -> Vec<usize> {
+    p.ops().iter().map(|o| o.id).collect()
+}
+
+/// MatMul -> BiasAdd -> ReLU -> Add(x) : one partition; a second MatMul
+/// whose output feeds two ops stays alone.
+#[test]
+fn matmul_chains_fuse_until_a_fan_out() {
+    let (a, w, b, x) = (lt(1, &[2, 4]), lt(2, &[4, 3]), lt(3, &[3]), lt(4, &[2, 3]));
+    let (m, ba, r, s) = (
+        lt(5, &[2, 3]),
+        lt(6, &[2, 3]),
+        lt(7, &[2, 3]),
+        lt(8, &[2, 3]),
+    );
+    let w2 = lt(9, &[3, 3]);
+    let (m2, t1, t2) = (lt(10, &[2, 3]), lt(11, &[2, 3]), lt(12, &[2, 3]));
+    let ops = vec![
+        op(1, dnnl_graph_op_matmul, &[a, w], &[m]),
+        op(2, dnnl_graph_op_bias_add, &[m, b], &[ba]),
+        op(3, dnnl_graph_op_relu, &[ba], &[r]),
+        op(4, dnnl_graph_op_add, &[x, r], &[s]),
+        op(5, dnnl_graph_op_matmul, &[s, w2], &[m2]),
+        op(6, dnnl_graph_op_tanh, &[m2], &[t1]),
+        op(7, dnnl_graph_op_sigmoid, &[m2], &[t2]),
+    ];
+    let ps = partitions(&ops, Policy::Fusion);
+    let ids: Vec<Vec<usize>> = ps.iter().map(|p| op_ids(p)).collect();
+    assert_eq!(ids, vec![vec![1, 2, 3, 4], vec![5], vec![6], vec![7]]);
+    assert!(matches!(
+        ps[0].pattern(),
+        Pattern::Matmul {
+            bias_add: Some(1),
+            ..
+        }
+    ));
+    let ins: Vec<usize> = ps[0].inputs().iter().map(|l| l.id).collect();
+    assert_eq!(ins, vec![1, 2, 3, 4]);
+    assert_eq!(ps[0].outputs().len(), 1);
+    assert_eq!(ps[0].outputs()[0].id, 8);
+    // Debug: one op each.
+    assert_eq!(partitions(&ops, Policy::Debug).len(), 7);
+}
+
+/// Subtract with the chain as its second operand is not a post-op.
+#[test]
+fn non_commutative_binary_needs_the_chain_first() {
+    let (a, w, x, m, s) = (
+        lt(1, &[2, 4]),
+        lt(2, &[4, 3]),
+        lt(3, &[2, 3]),
+        lt(4, &[2, 3]),
+        lt(5, &[2, 3]),
+    );
+    let ops = vec![
+        op(1, dnnl_graph_op_matmul, &[a, w], &[m]),
+        op(2, dnnl_graph_op_subtract, &[x, m], &[s]),
+    ];
+    assert_eq!(partitions(&ops, Policy::Fusion).len(), 2);
+    let ops = vec![
+        op(1, dnnl_graph_op_matmul, &[a, w], &[m]),
+        op(2, dnnl_graph_op_subtract, &[m, x], &[s]),
+    ];
+    assert_eq!(partitions(&ops, Policy::Fusion).len(), 1);
+}
+
+/// Unsupported kinds are partitions that say so; End belongs to none.
+#[test]
+fn unsupported_ops_and_end() {
+    let (a, b, c) = (lt(1, &[2, 3]), lt(2, &[2, 3]), lt(3, &[2, 3]));
+    let mut wild = op(1, dnnl_graph_op_wildcard, &[a], &[b]);
+    wild.name = "w".into();
+    let ops = vec![
+        wild,
+        op(2, dnnl_graph_op_relu, &[b], &[c]),
+        op(3, dnnl_graph_op_end, &[c], &[]),
+    ];
+    let ps = partitions(&ops, Policy::Fusion);
+    assert_eq!(ps.len(), 2);
+    assert!(!ps[0].is_supported());
+    assert!(ps[1].is_supported());
+    // An integer MatMul without its dequantization does not lower.
+    let (x, w, y) = (
+        lt_dt(1, &[2, 4], dnnl_s8),
+        lt_dt(2, &[4, 3], dnnl_s8),
+        lt(3, &[2, 3]),
+    );
+    let ps = partitions(
+        &[op(1, dnnl_graph_op_matmul, &[x, w], &[y])],
+        Policy::Fusion,
+    );
+    assert!(!ps[0].is_supported());
+}
+
+fn quant(id: usize, kind: dnnl_graph_op_kind_t, i: Lt, o: Lt, scale: f32, zp: i64) -> Op {
+    let mut q = op(id, kind, &[i], &[o]);
+    q.set_f32(dnnl_graph_op_attr_scales, &[scale]);
+    q.set_s64(dnnl_graph_op_attr_zps, &[zp]);
+    q
+}
+
+fn cpu() -> (Arc<Engine>, Arc<Stream>) {
+    let e = Engine::create(EngineKind::Cpu, 0).unwrap();
+    let s = Stream::create(e.clone(), StreamFlags::from_c(1).unwrap()).unwrap();
+    (e, s)
+}
+
+fn tensor<T>(e: &Arc<Engine>, l: &Lt, data: &mut [T]) -> Arc<Tensor> {
+    Tensor::new(l, e.clone(), DataHandle::User(data.as_mut_ptr() as usize)).unwrap()
+}
+
+/// The int8 pattern lowers to dequantize, dequantize, matmul (with the
+/// ReLU as post-op), quantize; the weights, constant, are prepacked once.
+#[test]
+fn int8_matmul_lowers_to_reorders_around_one_matmul() {
+    let (xs, mut xw) = (lt_dt(1, &[2, 2], dnnl_u8), lt_dt(2, &[2, 2], dnnl_s8));
+    xw.property = dnnl_graph_tensor_property_constant;
+    let (fs, fw, m, r, q) = (
+        lt(3, &[2, 2]),
+        lt(4, &[2, 2]),
+        lt(5, &[2, 2]),
+        lt(6, &[2, 2]),
+        lt_dt(7, &[2, 2], dnnl_u8),
+    );
+    let ops = vec![
+        quant(1, dnnl_graph_op_dequantize, xs, fs, 1.0, 1),
+        quant(2, dnnl_graph_op_dequantize, xw, fw, 0.5, 0),
+        op(3, dnnl_graph_op_matmul, &[fs, fw], &[m]),
+        op(4, dnnl_graph_op_relu, &[m], &[r]),
+        quant(5, dnnl_graph_op_quantize, r, q, 0.5, 2),
+    ];
+    let ps = partitions(&ops, Policy::Fusion);
+    assert_eq!(ps.len(), 1);
+    let (e, s) = cpu();
+    let c = ps[0].compile(&[xs, xw], &[q], &e).unwrap();
+    // Dequantize src, matmul, quantize; the weights' dequantization is a prepack.
+    assert_eq!(c.num_steps(), 3);
+    let mut src = [1u8, 3, 5, 7];
+    let mut wei = [2i8, -2, 4, 0];
+    let mut dst = [0u8; 4];
+    let ts = tensor(&e, &xs, &mut src);
+    let tw = tensor(&e, &xw, &mut wei);
+    let td = tensor(&e, &q, &mut dst);
+    let cp = crate::graph::compiled::CompiledPartition::new(ps[0].clone());
+    cp.set(c).unwrap();
+    cp.execute(&s, &[ts, tw], &[td], None, &[]).unwrap();
+    // src - 1 = [[0, 2], [4, 6]]; wei * 0.5 = [[1, -1], [2, 0]].
+    // product = [[4, 0], [16, -4]]; relu; / 0.5 + 2.
+    assert_eq!(dst, [10, 2, 34, 2]);
+}
+
+/// Shapes left unknown in the outputs are inferred; `any` resolves dense.
+#[test]
+fn compile_infers_output_shapes() {
+    let (a, b) = (lt(1, &[2, 3, 4]), lt(2, &[4]));
+    let out = logical_tensor::init(
+        3,
+        dnnl_f32,
+        -1,
+        dnnl_graph_layout_type_any,
+        dnnl_graph_tensor_property_undef,
+    )
+    .unwrap();
+    let ps = partitions(
+        &[op(1, dnnl_graph_op_multiply, &[a, b], &[out])],
+        Policy::Fusion,
+    );
+    let (e, _) = cpu();
+    let c = ps[0].compile(&[a, b], &[out], &e).unwrap();
+    let o = c.outputs()[0];
+    assert_eq!(logical_tensor::dims(&o), &[2, 3, 4]);
+    assert_eq!(logical_tensor::strides(&o), &[12, 4, 1]);
+    // A given output shape that disagrees is an invalid shape.
+    let bad = lt(3, &[2, 3, 5]);
+    assert!(matches!(
+        ps[0].compile(&[a, b], &[bad], &e),
+        Err(crate::core::error::Error::InvalidShape(_))
+    ));
+}

@@ -1,0 +1,13 @@
+# The graph API (dnnl_graph.h): logical tensors, ops, graphs, partitions,
+# compiled partitions, caches; the MLP end to end on the CPU engine and on
+# each OpenCL runtime (<name>@pocl, <name>@intel; PoCL has no USM, which the
+# graph API needs on OpenCL: skipped with the reason). Included from
+# tests-c/CMakeLists.txt (paths relative to tests-c/).
+
+dnnl_c_test(graph_api SOURCES graph/graph_api.c LABELS "api;cpu;graph" TIMEOUT 120)
+target_link_libraries(graph_api PRIVATE m)
+dnnl_c_test(graph_mlp SOURCES graph/graph_mlp.c LABELS "api;cpu;graph" ARGS cpu TIMEOUT 120)
+target_link_libraries(graph_mlp PRIVATE m)
+dnnl_c_test(graph_mlp_ocl SOURCES graph/graph_mlp.c LABELS "api;graph" ARGS gpu TIMEOUT 120
+            OPENCL)
+target_link_libraries(graph_mlp_ocl PRIVATE m)
