@@ -12,11 +12,23 @@
 //! (f32 from 0x01, f32 vectors from 0x20, s64 from 0x30, s64 vectors from
 //! 0x40, bool from 0x60, strings from 0x80), as in the C header.
 //!
-//! Where oneDNN's documentation leaves a detail open, the table takes the
-//! permissive reading, so that a program valid against upstream is never
-//! refused here: optional inputs are counted as a range (LayerNorm takes 1 to
-//! 3 inputs, although upstream means "src" or "src, gamma, beta").
-//! `Wildcard` takes any number of inputs and outputs and any attribute.
+//! The table was checked against the oneDNN v3.13.2 library itself: each op
+//! kind was created through the C API with input and output counts from 0 to
+//! 70, with each attribute id set (of its type and of another type) and with
+//! each known string value, and `dnnl_graph_add_op`'s verdict and verbose
+//! reason compared. Upstream's counts are sets: LayerNorm takes 1 or 3
+//! inputs (`src`, or `src, gamma, beta`), never 2. `Wildcard` takes any
+//! number of inputs and outputs but no attribute. The op-level rules of
+//! [`check_op`] are the other refusals of upstream's `add_op` found that way.
+//! Not here: the data types of inputs and outputs, which upstream also checks
+//! when an op is added.
+//!
+//! Upstream refuses a value outside the allowed ones when the op is added for
+//! `auto_broadcast`, `auto_pad`, `data_format`, `weights_format`, `mode`,
+//! `coordinate_transformation_mode` and `accumulation_mode`, but reads
+//! `rounding_type` and `qtype` only later ([`AttrSpec::checked_on_add`]);
+//! [`check_str_value`] holds every string attribute to its documented values.
+//! The defaults are oneDNN's documented ones, not probed.
 
 // The C enumerators are matched by their C names.
 #![allow(non_upper_case_globals)]
@@ -52,6 +64,30 @@ impl fmt::Display for AttrType {
     }
 }
 
+/// An attribute's value, for the checks that look at values ([`check_op`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AttrValue<'a> {
+    F32(f32),
+    F32s(&'a [f32]),
+    S64(i64),
+    S64s(&'a [i64]),
+    Bool(bool),
+    Str(&'a str),
+}
+
+impl AttrValue<'_> {
+    pub fn ty(&self) -> AttrType {
+        match self {
+            AttrValue::F32(_) => AttrType::F32,
+            AttrValue::F32s(_) => AttrType::F32s,
+            AttrValue::S64(_) => AttrType::S64,
+            AttrValue::S64s(_) => AttrType::S64s,
+            AttrValue::Bool(_) => AttrType::Bool,
+            AttrValue::Str(_) => AttrType::Str,
+        }
+    }
+}
+
 /// The value an optional attribute has when the caller does not set it.
 /// Shape-dependent defaults (dilations of 1 per spatial dimension) are not
 /// listed.
@@ -73,6 +109,9 @@ pub struct AttrSpec {
     /// For optional attributes: the value taken when unset, where upstream
     /// documents one that does not depend on shapes.
     pub default: Option<AttrDefault>,
+    /// For string attributes: upstream refuses a value outside `values` when
+    /// the op is added to a graph (otherwise only when the op is used).
+    pub checked_on_add: bool,
 }
 
 /// What an op kind looks like.
@@ -87,8 +126,11 @@ pub struct OpSchema {
     pub outputs: (usize, usize),
     /// The attributes the op accepts.
     pub attrs: &'static [AttrSpec],
-    /// Any attribute is accepted (Wildcard); its type must still be the id's.
-    pub any_attrs: bool,
+    /// When not empty, the only input counts allowed within `inputs`
+    /// (LayerNorm: 1 or 3).
+    pub input_counts: &'static [usize],
+    /// When not empty, the only output counts allowed within `outputs`.
+    pub output_counts: &'static [usize],
 }
 
 impl OpSchema {
@@ -101,6 +143,16 @@ impl OpSchema {
     pub fn default_of(&self, attr: dnnl_graph_op_attr_t) -> Option<AttrDefault> {
         self.attr(attr).and_then(|s| s.default)
     }
+
+    /// Whether the op takes `n` inputs.
+    pub fn takes_inputs(&self, n: usize) -> bool {
+        count_allowed(self.inputs, self.input_counts, n)
+    }
+
+    /// Whether the op takes `n` outputs.
+    pub fn takes_outputs(&self, n: usize) -> bool {
+        count_allowed(self.outputs, self.output_counts, n)
+    }
 }
 
 /// The schema of `kind`; `None` when `kind` is not an op kind of v3.13
@@ -112,6 +164,9 @@ pub fn schema(kind: dnnl_graph_op_kind_t) -> Option<&'static OpSchema> {
 /// The type of attribute `attr`; `None` for an unknown id and for the
 /// `undef` / `end` markers, which are no attributes.
 pub fn attr_type(attr: dnnl_graph_op_attr_t) -> Option<AttrType> {
+    if matches!(attr, dnnl_graph_op_attr_undef | dnnl_graph_op_attr_end) {
+        return None;
+    }
     attr_name(attr)?;
     match attr.0 {
         0x01..=0x1f => Some(AttrType::F32),
@@ -119,8 +174,7 @@ pub fn attr_type(attr: dnnl_graph_op_attr_t) -> Option<AttrType> {
         0x30..=0x3f => Some(AttrType::S64),
         0x40..=0x5f => Some(AttrType::S64s),
         0x60..=0x7f => Some(AttrType::Bool),
-        0x80..=0xfe => Some(AttrType::Str),
-        _ => None,
+        _ => Some(AttrType::Str),
     }
 }
 
@@ -182,7 +236,8 @@ pub struct OpView<'a> {
     pub kind: dnnl_graph_op_kind_t,
     pub n_inputs: usize,
     pub n_outputs: usize,
-    /// The attributes set, each with the type it was set with.
+    /// The attributes set, each once (a later set replaces an earlier one,
+    /// as upstream does), with the type it was set with.
     pub attrs: &'a [(dnnl_graph_op_attr_t, AttrType)],
 }
 
@@ -191,13 +246,14 @@ pub struct OpView<'a> {
 /// The reason names the op and the attribute or the counts.
 pub fn check(op: &OpView) -> Result<(), String> {
     let s = schema(op.kind).ok_or_else(|| unknown_kind(op.kind))?;
-    check_count(s.name, "input", s.inputs, op.n_inputs)?;
-    check_count(s.name, "output", s.outputs, op.n_outputs)?;
+    check_count(s, "input", s.inputs, s.input_counts, op.n_inputs)?;
+    check_count(s, "output", s.outputs, s.output_counts, op.n_outputs)?;
     for &(attr, given) in op.attrs {
+        let Some(expected) = attr_type(attr) else {
+            return Err(format!("{}: {} is not an attribute id", s.name, attr.0));
+        };
         let name = attr_name(attr).unwrap_or("?");
-        let expected = attr_type(attr)
-            .ok_or_else(|| format!("{}: {} is not an attribute id", s.name, attr.0))?;
-        if !s.any_attrs && s.attr(attr).is_none() {
+        if s.attr(attr).is_none() {
             return Err(format!("{} does not take attribute '{name}'", s.name));
         }
         if given != expected {
@@ -216,7 +272,119 @@ pub fn check(op: &OpView) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks the value of string attribute `attr` of an op of `kind`.
+/// Everything upstream's `dnnl_graph_add_op` checks short of data types:
+/// [`check`], the values of the string attributes upstream checks then
+/// ([`AttrSpec::checked_on_add`]), and the op-level rules:
+/// - LayerNorm and GroupNorm with `keep_stats` (default true) have 3 outputs
+///   (dst, mean, variance); LayerNormBackward with `use_affine` (default
+///   true) has 3 outputs (diff_src, diff_gamma, diff_beta);
+/// - Interpolate and InterpolateBackward have exactly one of `sizes` and
+///   `scales`;
+/// - Quantize and Dequantize have as many `zps` as `scales` (when `zps` is
+///   set), and one scale when `qtype` is "per_tensor" (the default).
+///
+/// `attrs` holds each attribute once, with the value last set.
+pub fn check_op(
+    kind: dnnl_graph_op_kind_t,
+    n_inputs: usize,
+    n_outputs: usize,
+    attrs: &[(dnnl_graph_op_attr_t, AttrValue)],
+) -> Result<(), String> {
+    let types: Vec<_> = attrs.iter().map(|&(a, v)| (a, v.ty())).collect();
+    check(&OpView {
+        kind,
+        n_inputs,
+        n_outputs,
+        attrs: &types,
+    })?;
+    let s = schema(kind).ok_or_else(|| unknown_kind(kind))?;
+    for &(attr, value) in attrs {
+        if let AttrValue::Str(v) = value
+            && s.attr(attr).is_some_and(|spec| spec.checked_on_add)
+        {
+            check_str_value(kind, attr, v)?;
+        }
+    }
+    let get = |attr| attrs.iter().find(|&&(a, _)| a == attr).map(|&(_, v)| v);
+    let flag = |attr| match get(attr) {
+        Some(AttrValue::Bool(b)) => b,
+        _ => s.default_of(attr) == Some(AttrDefault::Bool(true)),
+    };
+    match kind {
+        dnnl_graph_op_layer_norm | dnnl_graph_op_group_norm
+            if flag(dnnl_graph_op_attr_keep_stats) && n_outputs != 3 =>
+        {
+            Err(format!(
+                "{} with keep_stats has 3 outputs (dst, mean, variance), got {n_outputs}",
+                s.name
+            ))
+        }
+        dnnl_graph_op_layer_norm_backward
+            if flag(dnnl_graph_op_attr_use_affine) && n_outputs != 3 =>
+        {
+            Err(format!(
+                "{} with use_affine has 3 outputs (diff_src, diff_gamma, diff_beta), got \
+                 {n_outputs}",
+                s.name
+            ))
+        }
+        dnnl_graph_op_interpolate | dnnl_graph_op_interpolate_backward => {
+            let sizes = get(dnnl_graph_op_attr_sizes).is_some();
+            let scales = get(dnnl_graph_op_attr_scales).is_some();
+            if sizes == scales {
+                return Err(format!(
+                    "{} takes exactly one of the attributes 'sizes' and 'scales'",
+                    s.name
+                ));
+            }
+            Ok(())
+        }
+        dnnl_graph_op_quantize | dnnl_graph_op_dequantize => {
+            let n = |attr| match get(attr) {
+                Some(AttrValue::F32s(v)) => Some(v.len()),
+                Some(AttrValue::S64s(v)) => Some(v.len()),
+                _ => None,
+            };
+            let per_tensor = match get(dnnl_graph_op_attr_qtype) {
+                Some(AttrValue::Str(q)) => q == "per_tensor",
+                _ => true,
+            };
+            check_quantization(
+                s,
+                n(dnnl_graph_op_attr_scales),
+                n(dnnl_graph_op_attr_zps),
+                per_tensor,
+            )
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Quantize / Dequantize: as many zero points as scales (when zero points
+/// are given), and one of each for a per-tensor quantization.
+fn check_quantization(
+    s: &OpSchema,
+    scales: Option<usize>,
+    zps: Option<usize>,
+    per_tensor: bool,
+) -> Result<(), String> {
+    let scales = scales.unwrap_or(0);
+    if let Some(zps) = zps
+        && zps != scales
+    {
+        return Err(format!("{}: {scales} scales but {zps} zero points", s.name));
+    }
+    if per_tensor && scales != 1 {
+        return Err(format!(
+            "{}: a per_tensor quantization has 1 scale, got {scales}",
+            s.name
+        ));
+    }
+    Ok(())
+}
+
+/// Checks the value of string attribute `attr` of an op of `kind` against
+/// the values oneDNN documents for it.
 pub fn check_str_value(
     kind: dnnl_graph_op_kind_t,
     attr: dnnl_graph_op_attr_t,
@@ -228,9 +396,6 @@ pub fn check_str_value(
         return Err(format!("{}: '{name}' is not a string attribute", s.name));
     }
     let Some(spec) = s.attr(attr) else {
-        if s.any_attrs {
-            return Ok(());
-        }
         return Err(format!("{} does not take attribute '{name}'", s.name));
     };
     if spec.values.contains(&value) {
@@ -247,12 +412,33 @@ fn unknown_kind(kind: dnnl_graph_op_kind_t) -> String {
     format!("{} is not an op kind of oneDNN v3.13", kind.0)
 }
 
-fn check_count(op: &str, what: &str, (min, max): (usize, usize), got: usize) -> Result<(), String> {
-    if (min..=max).contains(&got) {
+fn count_allowed((min, max): (usize, usize), only: &[usize], n: usize) -> bool {
+    if only.is_empty() {
+        (min..=max).contains(&n)
+    } else {
+        only.contains(&n)
+    }
+}
+
+fn check_count(
+    s: &OpSchema,
+    what: &str,
+    range: (usize, usize),
+    only: &[usize],
+    got: usize,
+) -> Result<(), String> {
+    if count_allowed(range, only, got) {
         return Ok(());
     }
+    let (min, max) = range;
     let plural = |n: usize| if n == 1 { "" } else { "s" };
-    let range = if min == max {
+    let counts = if only.len() > 1 {
+        let head: Vec<String> = only[..only.len() - 1]
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        format!("{} or {} {what}s", head.join(", "), only[only.len() - 1])
+    } else if min == max {
         format!("{min} {what}{}", plural(min))
     } else if max == usize::MAX {
         format!("at least {min} {what}{}", plural(min))
@@ -261,7 +447,7 @@ fn check_count(op: &str, what: &str, (min, max): (usize, usize), got: usize) -> 
     } else {
         format!("{min} to {max} {what}s")
     };
-    Err(format!("{op} takes {range}, got {got}"))
+    Err(format!("{} takes {counts}, got {got}", s.name))
 }
 
 // ---------------------------------------------------------------------------
@@ -273,25 +459,24 @@ const fn req(attr: dnnl_graph_op_attr_t) -> AttrSpec {
         required: true,
         values: &[],
         default: None,
+        checked_on_add: false,
     }
 }
 
+/// Required string attribute, its value checked when the op is added.
 const fn req_str(attr: dnnl_graph_op_attr_t, values: &'static [&'static str]) -> AttrSpec {
     AttrSpec {
-        attr,
-        required: true,
         values,
-        default: None,
+        checked_on_add: true,
+        ..req(attr)
     }
 }
 
 /// Optional, no documented default (or one that depends on shapes).
 const fn opt(attr: dnnl_graph_op_attr_t) -> AttrSpec {
     AttrSpec {
-        attr,
         required: false,
-        values: &[],
-        default: None,
+        ..req(attr)
     }
 }
 
@@ -316,16 +501,30 @@ const fn opt_bool(attr: dnnl_graph_op_attr_t, v: bool) -> AttrSpec {
     }
 }
 
+/// Optional string attribute, its value checked when the op is added.
 const fn opt_str(
     attr: dnnl_graph_op_attr_t,
     values: &'static [&'static str],
     default: &'static str,
 ) -> AttrSpec {
     AttrSpec {
-        attr,
-        required: false,
         values,
         default: Some(AttrDefault::Str(default)),
+        checked_on_add: true,
+        ..opt(attr)
+    }
+}
+
+/// Optional string attribute whose value upstream reads only when the op is
+/// used.
+const fn opt_str_late(
+    attr: dnnl_graph_op_attr_t,
+    values: &'static [&'static str],
+    default: &'static str,
+) -> AttrSpec {
+    AttrSpec {
+        checked_on_add: false,
+        ..opt_str(attr, values, default)
     }
 }
 
@@ -342,7 +541,8 @@ const fn op(
         inputs,
         outputs,
         attrs,
-        any_attrs: false,
+        input_counts: &[],
+        output_counts: &[],
     }
 }
 
@@ -364,6 +564,27 @@ const fn backward(
     op(kind, name, (2, 2), (1, 1), attrs)
 }
 
+/// Two inputs, one output, numpy broadcasting by default.
+const fn binary(kind: dnnl_graph_op_kind_t, name: &'static str) -> OpSchema {
+    op(kind, name, (2, 2), (1, 1), BROADCAST)
+}
+
+/// src, optional axes.
+const fn reduce(kind: dnnl_graph_op_kind_t, name: &'static str) -> OpSchema {
+    op(kind, name, (1, 2), (1, 1), REDUCE)
+}
+
+impl OpSchema {
+    /// The same schema, allowing only these counts (empty: the whole range).
+    const fn only(self, inputs: &'static [usize], outputs: &'static [usize]) -> Self {
+        OpSchema {
+            input_counts: inputs,
+            output_counts: outputs,
+            ..self
+        }
+    }
+}
+
 // String values.
 const AUTO_BROADCAST: &[&str] = &["none", "numpy"];
 const AUTO_PAD: &[&str] = &["None", "SAME_UPPER", "SAME_LOWER", "VALID"];
@@ -379,15 +600,24 @@ const COORD_MODE: &[&str] = &["half_pixel", "align_corners"];
 const SOFTMAX_MODE: &[&str] = &["none", "inf_as_zero"];
 const GELU_MODE: &[&str] = &["gelu_erf", "gelu_tanh"];
 
-// Attribute lists shared by several ops.
+// Attributes shared by several ops.
+const AUTO_PAD_ATTR: AttrSpec = opt_str(dnnl_graph_op_attr_auto_pad, AUTO_PAD, "None");
+const FORMAT_ATTR: AttrSpec = opt_str(dnnl_graph_op_attr_data_format, DATA_FORMAT, "NXC");
+const ROUNDING_ATTR: AttrSpec = opt_str_late(dnnl_graph_op_attr_rounding_type, ROUNDING, "floor");
+const USE_DST_ATTR: AttrSpec = opt_bool(dnnl_graph_op_attr_use_dst, true);
+const QTYPE_ATTR: AttrSpec = opt_str_late(dnnl_graph_op_attr_qtype, QTYPE, "per_tensor");
+const QUANT_AXIS_ATTR: AttrSpec = opt_s64(dnnl_graph_op_attr_axis, 1);
+const EPSILON_ATTR: AttrSpec = opt_f32(dnnl_graph_op_attr_epsilon, 1e-5);
+const NORM_AXIS_ATTR: AttrSpec = opt_s64(dnnl_graph_op_attr_begin_norm_axis, -1);
+
 const NONE: &[AttrSpec] = &[];
 const BROADCAST: &[AttrSpec] = &[opt_str(
     dnnl_graph_op_attr_auto_broadcast,
     AUTO_BROADCAST,
     "numpy",
 )];
-const FORMAT: &[AttrSpec] = &[opt_str(dnnl_graph_op_attr_data_format, DATA_FORMAT, "NXC")];
-const USE_DST: &[AttrSpec] = &[opt_bool(dnnl_graph_op_attr_use_dst, true)];
+const FORMAT: &[AttrSpec] = &[FORMAT_ATTR];
+const USE_DST: &[AttrSpec] = &[USE_DST_ATTR];
 const ALPHA: &[AttrSpec] = &[req(dnnl_graph_op_attr_alpha)];
 const ALPHA_BETA: &[AttrSpec] = &[req(dnnl_graph_op_attr_alpha), req(dnnl_graph_op_attr_beta)];
 const SOFTPLUS: &[AttrSpec] = &[opt_f32(dnnl_graph_op_attr_beta, 1.0)];
@@ -400,30 +630,21 @@ const CLAMP: &[AttrSpec] = &[req(dnnl_graph_op_attr_min), req(dnnl_graph_op_attr
 const CLAMP_BWD: &[AttrSpec] = &[
     req(dnnl_graph_op_attr_min),
     req(dnnl_graph_op_attr_max),
-    opt_bool(dnnl_graph_op_attr_use_dst, true),
+    USE_DST_ATTR,
 ];
-const ELU_BWD: &[AttrSpec] = &[
-    req(dnnl_graph_op_attr_alpha),
-    opt_bool(dnnl_graph_op_attr_use_dst, true),
-];
-
-const AUTO_PAD_ATTR: AttrSpec = opt_str(dnnl_graph_op_attr_auto_pad, AUTO_PAD, "None");
-const FORMAT_ATTR: AttrSpec = opt_str(dnnl_graph_op_attr_data_format, DATA_FORMAT, "NXC");
-const ACCUMULATION_ATTR: AttrSpec =
-    opt_str(dnnl_graph_op_attr_accumulation_mode, ACCUMULATION, "strict");
-const CONV_WEIGHTS_ATTR: AttrSpec = opt_str(dnnl_graph_op_attr_weights_format, CONV_WEIGHTS, "XIO");
-const CONVT_WEIGHTS_ATTR: AttrSpec =
-    opt_str(dnnl_graph_op_attr_weights_format, CONVT_WEIGHTS, "XOI");
+const ELU_BWD: &[AttrSpec] = &[req(dnnl_graph_op_attr_alpha), USE_DST_ATTR];
+const AXIS: &[AttrSpec] = &[req(dnnl_graph_op_attr_axis)];
 
 const MATMUL: &[AttrSpec] = &[
     opt_bool(dnnl_graph_op_attr_transpose_a, false),
     opt_bool(dnnl_graph_op_attr_transpose_b, false),
-    ACCUMULATION_ATTR,
+    opt_str(dnnl_graph_op_attr_accumulation_mode, ACCUMULATION, "strict"),
 ];
 
-/// The attributes of every convolution op, followed by `extra`.
+/// The attributes of every convolution op with its weights format, then
+/// `extra`.
 macro_rules! conv_attrs {
-    ($weights:expr $(, $extra:expr)*) => {
+    ($weights:expr, $default:expr $(, $extra:expr)*) => {
         &[
             req(dnnl_graph_op_attr_strides),
             req(dnnl_graph_op_attr_pads_begin),
@@ -432,65 +653,49 @@ macro_rules! conv_attrs {
             AUTO_PAD_ATTR,
             opt_s64(dnnl_graph_op_attr_groups, 1),
             FORMAT_ATTR,
-            $weights,
-            ACCUMULATION_ATTR,
+            opt_str(dnnl_graph_op_attr_weights_format, $weights, $default),
             $($extra,)*
         ]
     };
 }
 
-const CONV: &[AttrSpec] = conv_attrs!(CONV_WEIGHTS_ATTR);
+const CONV: &[AttrSpec] = conv_attrs!(CONV_WEIGHTS, "XIO");
 const CONV_BWD_DATA: &[AttrSpec] = conv_attrs!(
-    CONV_WEIGHTS_ATTR,
+    CONV_WEIGHTS,
+    "XIO",
     opt(dnnl_graph_op_attr_output_padding),
     opt(dnnl_graph_op_attr_dst_shape)
 );
 const CONV_BWD_WEIGHTS: &[AttrSpec] =
-    conv_attrs!(CONV_WEIGHTS_ATTR, opt(dnnl_graph_op_attr_weights_shape));
-const CONVT: &[AttrSpec] = conv_attrs!(CONVT_WEIGHTS_ATTR, opt(dnnl_graph_op_attr_output_padding));
-const CONVT_BWD_DATA: &[AttrSpec] = conv_attrs!(CONVT_WEIGHTS_ATTR);
+    conv_attrs!(CONV_WEIGHTS, "XIO", opt(dnnl_graph_op_attr_weights_shape));
+const CONVT: &[AttrSpec] =
+    conv_attrs!(CONVT_WEIGHTS, "XOI", opt(dnnl_graph_op_attr_output_padding));
+const CONVT_BWD_DATA: &[AttrSpec] = conv_attrs!(CONVT_WEIGHTS, "XOI");
 const CONVT_BWD_WEIGHTS: &[AttrSpec] =
-    conv_attrs!(CONVT_WEIGHTS_ATTR, opt(dnnl_graph_op_attr_weights_shape));
+    conv_attrs!(CONVT_WEIGHTS, "XOI", opt(dnnl_graph_op_attr_weights_shape));
 
-const AVG_POOL: &[AttrSpec] = &[
-    req(dnnl_graph_op_attr_strides),
-    req(dnnl_graph_op_attr_pads_begin),
-    req(dnnl_graph_op_attr_pads_end),
-    req(dnnl_graph_op_attr_kernel),
+/// The attributes of every pooling op, then `extra`.
+macro_rules! pool_attrs {
+    ($($extra:expr),*) => {
+        &[
+            req(dnnl_graph_op_attr_strides),
+            req(dnnl_graph_op_attr_pads_begin),
+            req(dnnl_graph_op_attr_pads_end),
+            req(dnnl_graph_op_attr_kernel),
+            AUTO_PAD_ATTR,
+            FORMAT_ATTR,
+            $($extra,)*
+        ]
+    };
+}
+
+const AVG_POOL: &[AttrSpec] = pool_attrs!(req(dnnl_graph_op_attr_exclude_pad), ROUNDING_ATTR);
+const AVG_POOL_BWD: &[AttrSpec] = pool_attrs!(
     req(dnnl_graph_op_attr_exclude_pad),
-    opt_str(dnnl_graph_op_attr_rounding_type, ROUNDING, "floor"),
-    AUTO_PAD_ATTR,
-    FORMAT_ATTR,
-];
-const AVG_POOL_BWD: &[AttrSpec] = &[
-    req(dnnl_graph_op_attr_strides),
-    req(dnnl_graph_op_attr_pads_begin),
-    req(dnnl_graph_op_attr_pads_end),
-    req(dnnl_graph_op_attr_kernel),
-    req(dnnl_graph_op_attr_exclude_pad),
-    AUTO_PAD_ATTR,
-    FORMAT_ATTR,
-    opt(dnnl_graph_op_attr_src_shape),
-];
-const MAX_POOL: &[AttrSpec] = &[
-    req(dnnl_graph_op_attr_strides),
-    req(dnnl_graph_op_attr_pads_begin),
-    req(dnnl_graph_op_attr_pads_end),
-    req(dnnl_graph_op_attr_kernel),
-    opt(dnnl_graph_op_attr_dilations),
-    opt_str(dnnl_graph_op_attr_rounding_type, ROUNDING, "floor"),
-    AUTO_PAD_ATTR,
-    FORMAT_ATTR,
-];
-const MAX_POOL_BWD: &[AttrSpec] = &[
-    req(dnnl_graph_op_attr_strides),
-    req(dnnl_graph_op_attr_pads_begin),
-    req(dnnl_graph_op_attr_pads_end),
-    req(dnnl_graph_op_attr_kernel),
-    opt(dnnl_graph_op_attr_dilations),
-    AUTO_PAD_ATTR,
-    FORMAT_ATTR,
-];
+    opt(dnnl_graph_op_attr_src_shape)
+);
+const MAX_POOL: &[AttrSpec] = pool_attrs!(opt(dnnl_graph_op_attr_dilations), ROUNDING_ATTR);
+const MAX_POOL_BWD: &[AttrSpec] = pool_attrs!(opt(dnnl_graph_op_attr_dilations));
 
 const BATCH_NORM: &[AttrSpec] = &[req(dnnl_graph_op_attr_epsilon), FORMAT_ATTR];
 const BATCH_NORM_TRAINING: &[AttrSpec] = &[
@@ -500,23 +705,23 @@ const BATCH_NORM_TRAINING: &[AttrSpec] = &[
 ];
 const LAYER_NORM: &[AttrSpec] = &[
     opt_bool(dnnl_graph_op_attr_keep_stats, true),
-    opt_s64(dnnl_graph_op_attr_begin_norm_axis, -1),
+    NORM_AXIS_ATTR,
     opt_bool(dnnl_graph_op_attr_use_affine, true),
-    opt_f32(dnnl_graph_op_attr_epsilon, 1e-5),
+    EPSILON_ATTR,
 ];
 const LAYER_NORM_BWD: &[AttrSpec] = &[
-    opt_s64(dnnl_graph_op_attr_begin_norm_axis, -1),
+    NORM_AXIS_ATTR,
     opt_bool(dnnl_graph_op_attr_use_affine, true),
-    opt_f32(dnnl_graph_op_attr_epsilon, 1e-5),
+    EPSILON_ATTR,
 ];
 const GROUP_NORM: &[AttrSpec] = &[
     req(dnnl_graph_op_attr_groups),
     FORMAT_ATTR,
     opt_bool(dnnl_graph_op_attr_use_affine, true),
     opt_bool(dnnl_graph_op_attr_keep_stats, true),
-    opt_f32(dnnl_graph_op_attr_epsilon, 1e-5),
+    EPSILON_ATTR,
 ];
-const RMS_NORM: &[AttrSpec] = LAYER_NORM_BWD;
+const RMS_NORM: &[AttrSpec] = &[NORM_AXIS_ATTR, EPSILON_ATTR];
 
 const INTERPOLATE: &[AttrSpec] = &[
     req_str(dnnl_graph_op_attr_mode, INTERPOLATE_MODE),
@@ -531,18 +736,15 @@ const INTERPOLATE: &[AttrSpec] = &[
 ];
 
 const QUANTIZE: &[AttrSpec] = &[
-    opt_str(dnnl_graph_op_attr_qtype, QTYPE, "per_tensor"),
-    opt_s64(dnnl_graph_op_attr_axis, 1),
+    QTYPE_ATTR,
+    QUANT_AXIS_ATTR,
     req(dnnl_graph_op_attr_scales),
     opt(dnnl_graph_op_attr_zps),
 ];
-const DYNAMIC_QUANTIZE: &[AttrSpec] = &[
-    opt_str(dnnl_graph_op_attr_qtype, QTYPE, "per_tensor"),
-    opt_s64(dnnl_graph_op_attr_axis, 1),
-];
+const DYNAMIC_QUANTIZE: &[AttrSpec] = &[QTYPE_ATTR, QUANT_AXIS_ATTR];
 const DYNAMIC_DEQUANTIZE: &[AttrSpec] = &[
-    opt_str(dnnl_graph_op_attr_qtype, QTYPE_GROUP, "per_tensor"),
-    opt_s64(dnnl_graph_op_attr_axis, 1),
+    opt_str_late(dnnl_graph_op_attr_qtype, QTYPE_GROUP, "per_tensor"),
+    QUANT_AXIS_ATTR,
     opt(dnnl_graph_op_attr_group_shape),
 ];
 
@@ -557,14 +759,21 @@ const PRELU: &[AttrSpec] = &[
     FORMAT_ATTR,
     opt_bool(dnnl_graph_op_attr_per_channel_broadcast, true),
 ];
+const STATIC_RESHAPE: &[AttrSpec] = &[
+    req(dnnl_graph_op_attr_shape),
+    req(dnnl_graph_op_attr_special_zero),
+];
+const STATIC_TRANSPOSE: &[AttrSpec] = &[req(dnnl_graph_op_attr_order)];
+const POW: &[AttrSpec] = &[req(dnnl_graph_op_attr_beta)];
 
 const MANY: usize = usize::MAX;
 
-/// Every op kind of v3.13, indexed by its value.
+/// Every op kind of v3.13, indexed by its value. Comments name the inputs
+/// and outputs where they are more than src and dst.
 static SCHEMAS: &[OpSchema] = &[
     unary(dnnl_graph_op_abs, "Abs", NONE),
     backward(dnnl_graph_op_abs_backward, "AbsBackward", NONE),
-    op(dnnl_graph_op_add, "Add", (2, 2), (1, 1), BROADCAST),
+    binary(dnnl_graph_op_add, "Add"),
     unary(dnnl_graph_op_avg_pool, "AvgPool", AVG_POOL),
     // diff_dst, optional src_shape.
     op(
@@ -575,7 +784,7 @@ static SCHEMAS: &[OpSchema] = &[
         AVG_POOL_BWD,
     ),
     // src, diff_dst, mean, variance, optional gamma; diff_src, optional
-    // diff_gamma and diff_beta.
+    // diff_gamma, optional diff_beta.
     op(
         dnnl_graph_op_batch_norm_backward,
         "BatchNormTrainingBackward",
@@ -583,8 +792,8 @@ static SCHEMAS: &[OpSchema] = &[
         (1, 3),
         BATCH_NORM,
     ),
-    // src, mean, variance, optional gamma and beta; dst, running mean and
-    // variance, batch mean and variance.
+    // src, mean, variance, optional gamma, optional beta; dst, running mean,
+    // running variance, batch mean, batch variance.
     op(
         dnnl_graph_op_batch_norm_forward_training,
         "BatchNormForwardTraining",
@@ -600,17 +809,13 @@ static SCHEMAS: &[OpSchema] = &[
         (1, 1),
         BATCH_NORM,
     ),
+    // src, bias.
     op(dnnl_graph_op_bias_add, "BiasAdd", (2, 2), (1, 1), FORMAT),
+    // diff_dst; diff_bias.
     unary(dnnl_graph_op_bias_add_backward, "BiasAddBackward", FORMAT),
     unary(dnnl_graph_op_clamp, "Clamp", CLAMP),
     backward(dnnl_graph_op_clamp_backward, "ClampBackward", CLAMP_BWD),
-    op(
-        dnnl_graph_op_concat,
-        "Concat",
-        (1, 64),
-        (1, 1),
-        &[req(dnnl_graph_op_attr_axis)],
-    ),
+    op(dnnl_graph_op_concat, "Concat", (1, 64), (1, 1), AXIS),
     // src, weights, optional bias.
     op(
         dnnl_graph_op_convolution,
@@ -619,7 +824,7 @@ static SCHEMAS: &[OpSchema] = &[
         (1, 1),
         CONV,
     ),
-    // diff_dst, weights, optional dst_shape.
+    // diff_dst, weights, optional dst_shape; diff_src.
     op(
         dnnl_graph_op_convolution_backward_data,
         "ConvolutionBackwardData",
@@ -627,7 +832,7 @@ static SCHEMAS: &[OpSchema] = &[
         (1, 1),
         CONV_BWD_DATA,
     ),
-    // src, diff_dst, optional weights_shape.
+    // src, diff_dst, optional weights_shape; diff_weights.
     op(
         dnnl_graph_op_convolution_backward_weights,
         "ConvolutionBackwardWeights",
@@ -635,6 +840,7 @@ static SCHEMAS: &[OpSchema] = &[
         (1, 1),
         CONV_BWD_WEIGHTS,
     ),
+    // src, weights, optional bias.
     op(
         dnnl_graph_op_conv_transpose,
         "ConvTranspose",
@@ -642,6 +848,7 @@ static SCHEMAS: &[OpSchema] = &[
         (1, 1),
         CONVT,
     ),
+    // diff_dst, weights; diff_src.
     op(
         dnnl_graph_op_conv_transpose_backward_data,
         "ConvTransposeBackwardData",
@@ -649,6 +856,7 @@ static SCHEMAS: &[OpSchema] = &[
         (1, 1),
         CONVT_BWD_DATA,
     ),
+    // src, diff_dst, optional weights_shape; diff_weights.
     op(
         dnnl_graph_op_conv_transpose_backward_weights,
         "ConvTransposeBackwardWeights",
@@ -657,7 +865,7 @@ static SCHEMAS: &[OpSchema] = &[
         CONVT_BWD_WEIGHTS,
     ),
     unary(dnnl_graph_op_dequantize, "Dequantize", QUANTIZE),
-    op(dnnl_graph_op_divide, "Divide", (2, 2), (1, 1), BROADCAST),
+    binary(dnnl_graph_op_divide, "Divide"),
     // src, scales, optional zps.
     op(
         dnnl_graph_op_dynamic_dequantize,
@@ -666,6 +874,7 @@ static SCHEMAS: &[OpSchema] = &[
         (1, 1),
         DYNAMIC_DEQUANTIZE,
     ),
+    // src, scales, optional zps.
     op(
         dnnl_graph_op_dynamic_quantize,
         "DynamicQuantize",
@@ -681,7 +890,7 @@ static SCHEMAS: &[OpSchema] = &[
     backward(dnnl_graph_op_gelu_backward, "GELUBackward", GELU),
     unary(dnnl_graph_op_hard_swish, "HardSwish", NONE),
     backward(dnnl_graph_op_hard_swish_backward, "HardSwishBackward", NONE),
-    // src, optional sizes.
+    // src, optional sizes (s32).
     op(
         dnnl_graph_op_interpolate,
         "Interpolate",
@@ -689,7 +898,7 @@ static SCHEMAS: &[OpSchema] = &[
         (1, 1),
         INTERPOLATE,
     ),
-    // src, diff_dst, optional sizes.
+    // src, diff_dst, optional sizes; diff_src.
     op(
         dnnl_graph_op_interpolate_backward,
         "InterpolateBackward",
@@ -697,26 +906,29 @@ static SCHEMAS: &[OpSchema] = &[
         (1, 1),
         INTERPOLATE,
     ),
-    // src, optional gamma and beta; dst, optional mean and variance.
+    // src[, gamma, beta]; dst[, mean, variance].
     op(
         dnnl_graph_op_layer_norm,
         "LayerNorm",
         (1, 3),
         (1, 3),
         LAYER_NORM,
-    ),
-    // src, diff_dst, mean, variance, optional gamma and beta; diff_src,
-    // optional diff_gamma and diff_beta.
+    )
+    .only(&[1, 3], &[1, 3]),
+    // src, diff_dst, mean, variance, optional gamma, optional beta;
+    // diff_src[, diff_gamma, diff_beta].
     op(
         dnnl_graph_op_layer_norm_backward,
         "LayerNormBackward",
         (4, 6),
         (1, 3),
         LAYER_NORM_BWD,
-    ),
+    )
+    .only(&[], &[1, 3]),
     unary(dnnl_graph_op_leaky_relu, "LeakyReLU", ALPHA),
     unary(dnnl_graph_op_log, "Log", NONE),
     unary(dnnl_graph_op_log_softmax, "LogSoftmax", LOG_SOFTMAX),
+    // diff_dst, dst; diff_src.
     backward(
         dnnl_graph_op_log_softmax_backward,
         "LogSoftmaxBackward",
@@ -724,23 +936,17 @@ static SCHEMAS: &[OpSchema] = &[
     ),
     // src, weights, optional bias.
     op(dnnl_graph_op_matmul, "MatMul", (2, 3), (1, 1), MATMUL),
-    op(dnnl_graph_op_maximum, "Maximum", (2, 2), (1, 1), BROADCAST),
+    binary(dnnl_graph_op_maximum, "Maximum"),
     unary(dnnl_graph_op_max_pool, "MaxPool", MAX_POOL),
     backward(
         dnnl_graph_op_max_pool_backward,
         "MaxPoolBackward",
         MAX_POOL_BWD,
     ),
-    op(dnnl_graph_op_minimum, "Minimum", (2, 2), (1, 1), BROADCAST),
+    binary(dnnl_graph_op_minimum, "Minimum"),
     unary(dnnl_graph_op_mish, "Mish", NONE),
     backward(dnnl_graph_op_mish_backward, "MishBackward", NONE),
-    op(
-        dnnl_graph_op_multiply,
-        "Multiply",
-        (2, 2),
-        (1, 1),
-        BROADCAST,
-    ),
+    binary(dnnl_graph_op_multiply, "Multiply"),
     // src, slope.
     op(dnnl_graph_op_prelu, "PReLU", (2, 2), (1, 1), PRELU),
     // src, slope, diff_dst; diff_src, diff_slope.
@@ -753,52 +959,22 @@ static SCHEMAS: &[OpSchema] = &[
     ),
     unary(dnnl_graph_op_quantize, "Quantize", QUANTIZE),
     unary(dnnl_graph_op_reciprocal, "Reciprocal", NONE),
-    // src, optional axes.
-    op(dnnl_graph_op_reduce_l1, "ReduceL1", (1, 2), (1, 1), REDUCE),
-    op(dnnl_graph_op_reduce_l2, "ReduceL2", (1, 2), (1, 1), REDUCE),
-    op(
-        dnnl_graph_op_reduce_max,
-        "ReduceMax",
-        (1, 2),
-        (1, 1),
-        REDUCE,
-    ),
-    op(
-        dnnl_graph_op_reduce_mean,
-        "ReduceMean",
-        (1, 2),
-        (1, 1),
-        REDUCE,
-    ),
-    op(
-        dnnl_graph_op_reduce_min,
-        "ReduceMin",
-        (1, 2),
-        (1, 1),
-        REDUCE,
-    ),
-    op(
-        dnnl_graph_op_reduce_prod,
-        "ReduceProd",
-        (1, 2),
-        (1, 1),
-        REDUCE,
-    ),
-    op(
-        dnnl_graph_op_reduce_sum,
-        "ReduceSum",
-        (1, 2),
-        (1, 1),
-        REDUCE,
-    ),
+    reduce(dnnl_graph_op_reduce_l1, "ReduceL1"),
+    reduce(dnnl_graph_op_reduce_l2, "ReduceL2"),
+    reduce(dnnl_graph_op_reduce_max, "ReduceMax"),
+    reduce(dnnl_graph_op_reduce_mean, "ReduceMean"),
+    reduce(dnnl_graph_op_reduce_min, "ReduceMin"),
+    reduce(dnnl_graph_op_reduce_prod, "ReduceProd"),
+    reduce(dnnl_graph_op_reduce_sum, "ReduceSum"),
     unary(dnnl_graph_op_relu, "ReLU", NONE),
     backward(dnnl_graph_op_relu_backward, "ReLUBackward", USE_DST),
     unary(dnnl_graph_op_reorder, "Reorder", NONE),
     unary(dnnl_graph_op_round, "Round", NONE),
     unary(dnnl_graph_op_sigmoid, "Sigmoid", NONE),
     backward(dnnl_graph_op_sigmoid_backward, "SigmoidBackward", USE_DST),
-    // dst, optional stats.
+    // src; dst, optional stats.
     op(dnnl_graph_op_softmax, "SoftMax", (1, 1), (1, 2), SOFTMAX),
+    // diff_dst, dst; diff_src.
     backward(
         dnnl_graph_op_softmax_backward,
         "SoftMaxBackward",
@@ -813,77 +989,52 @@ static SCHEMAS: &[OpSchema] = &[
     unary(dnnl_graph_op_sqrt, "Sqrt", NONE),
     backward(dnnl_graph_op_sqrt_backward, "SqrtBackward", USE_DST),
     unary(dnnl_graph_op_square, "Square", NONE),
-    op(
-        dnnl_graph_op_squared_difference,
-        "SquaredDifference",
-        (2, 2),
-        (1, 1),
-        BROADCAST,
-    ),
+    binary(dnnl_graph_op_squared_difference, "SquaredDifference"),
     unary(
         dnnl_graph_op_static_reshape,
         "StaticReshape",
-        &[
-            req(dnnl_graph_op_attr_shape),
-            req(dnnl_graph_op_attr_special_zero),
-        ],
+        STATIC_RESHAPE,
     ),
     unary(
         dnnl_graph_op_static_transpose,
         "StaticTranspose",
-        &[req(dnnl_graph_op_attr_order)],
+        STATIC_TRANSPOSE,
     ),
-    op(
-        dnnl_graph_op_subtract,
-        "Subtract",
-        (2, 2),
-        (1, 1),
-        BROADCAST,
-    ),
+    binary(dnnl_graph_op_subtract, "Subtract"),
     unary(dnnl_graph_op_tanh, "Tanh", NONE),
     backward(dnnl_graph_op_tanh_backward, "TanhBackward", USE_DST),
     unary(dnnl_graph_op_type_cast, "TypeCast", NONE),
-    OpSchema {
-        any_attrs: true,
-        ..op(
-            dnnl_graph_op_wildcard,
-            "Wildcard",
-            (0, MANY),
-            (0, MANY),
-            NONE,
-        )
-    },
+    op(
+        dnnl_graph_op_wildcard,
+        "Wildcard",
+        (0, MANY),
+        (0, MANY),
+        NONE,
+    ),
     unary(dnnl_graph_op_hard_sigmoid, "HardSigmoid", ALPHA_BETA),
     backward(
         dnnl_graph_op_hard_sigmoid_backward,
         "HardSigmoidBackward",
         ALPHA_BETA,
     ),
-    // cond, src_0, src_1.
+    // cond (boolean), src_0, src_1.
     op(dnnl_graph_op_select, "Select", (3, 3), (1, 1), BROADCAST),
-    unary(dnnl_graph_op_pow, "Pow", &[req(dnnl_graph_op_attr_beta)]),
-    // src, optional gamma and beta; dst, optional mean and variance.
+    unary(dnnl_graph_op_pow, "Pow", POW),
+    // src[, gamma, beta]; dst[, mean, variance].
     op(
         dnnl_graph_op_group_norm,
         "GroupNorm",
         (1, 3),
         (1, 3),
         GROUP_NORM,
-    ),
-    unary(
-        dnnl_graph_op_gen_index,
-        "GenIndex",
-        &[req(dnnl_graph_op_attr_axis)],
-    ),
-    op(
-        dnnl_graph_op_greater_equal,
-        "GreaterEqual",
-        (2, 2),
-        (1, 1),
-        BROADCAST,
-    ),
+    )
+    .only(&[1, 3], &[1, 3]),
+    // src; dst (s32).
+    unary(dnnl_graph_op_gen_index, "GenIndex", AXIS),
+    // src_0, src_1; dst (boolean).
+    binary(dnnl_graph_op_greater_equal, "GreaterEqual"),
     // src, optional gamma.
     op(dnnl_graph_op_rms_norm, "RMSNorm", (1, 2), (1, 1), RMS_NORM),
-    // src, seed, offset, probability; dst, optional mask.
-    op(dnnl_graph_op_dropout, "Dropout", (3, 4), (1, 2), NONE),
+    // src, seed (s64), offset (s64), probability; dst, optional mask (u8).
+    op(dnnl_graph_op_dropout, "Dropout", (4, 4), (1, 2), NONE),
 ];
