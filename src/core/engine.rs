@@ -132,17 +132,23 @@ impl Engine {
     pub fn expect_cpu(&self) -> Result<()> {
         match self.backend {
             Backend::Cpu => Ok(()),
-            Backend::Ocl(_) => Err(Error::unimplemented("not a CPU engine")),
+            _ => Err(Error::unimplemented("not a CPU engine")),
         }
     }
 
-    /// Ok on an OpenCL engine; unimplemented elsewhere (what an
-    /// implementation candidate of OpenCL engines answers).
-    pub fn expect_ocl(&self) -> Result<()> {
+    /// Ok on a GPU engine (OpenCL or Level Zero); unimplemented elsewhere
+    /// (what an implementation candidate of GPU engines answers).
+    pub fn expect_gpu(&self) -> Result<()> {
         match self.backend {
-            Backend::Ocl(_) => Ok(()),
-            Backend::Cpu => Err(Error::unimplemented("not an OpenCL engine")),
+            Backend::Cpu => Err(Error::unimplemented("not a GPU engine")),
+            _ => Ok(()),
         }
+    }
+
+    /// The GPU side of the engine (`core::gpu`), or an invalid-arguments
+    /// error naming `what` needed it.
+    pub fn gpu(&self, what: &str) -> Result<crate::core::gpu::GpuEngine<'_>> {
+        crate::core::gpu::GpuEngine::of(self, what)
     }
 
     /// The OpenCL side of the engine, or an invalid-arguments error naming `what`

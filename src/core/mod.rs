@@ -9,6 +9,7 @@ pub mod cache_blob;
 pub mod engine;
 pub mod env;
 pub mod error;
+pub mod gpu;
 pub mod handles;
 pub mod host_buffer;
 pub mod memory;

@@ -21,11 +21,12 @@ use crate::abi::*;
 use crate::core::attr::{AttrCell, PrimitiveAttr};
 use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
+use crate::core::gpu::{self, Event};
 use crate::core::memory::Memory;
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::stream::{Stream, StreamBackend};
 use crate::core::{primitive_cache, primitive_verbose};
-use crate::runtime::ocl::{self, Event, ProgramKey};
+use crate::runtime::ocl::{self, ProgramKey};
 
 /// What a primitive computes, independent of how.
 pub trait OpDesc: Send + Sync {
@@ -120,16 +121,21 @@ pub struct ExecContext<'a> {
     pub stream: &'a Stream,
     /// The arguments.
     pub args: &'a ExecArgs,
-    /// OpenCL events the work must wait for.
+    /// GPU events the work must wait for.
     pub deps: &'a [Event],
 }
 
-impl ExecContext<'_> {
+impl<'a> ExecContext<'a> {
     /// The memory of argument `arg`, or an invalid-arguments error naming it.
     pub fn arg(&self, arg: i32) -> Result<&Arc<Memory>> {
         self.args
             .get(&arg)
             .ok_or_else(|| Error::invalid(format!("execution argument {arg} is missing")))
+    }
+
+    /// The stream's GPU queue (invalid arguments on a CPU stream).
+    pub fn queue(&self) -> Result<gpu::Queue<'a>> {
+        gpu::Queue::of(self.stream)
     }
 }
 
@@ -137,8 +143,8 @@ impl ExecContext<'_> {
 /// cache keeps implementations, and must not keep engines alive): the
 /// engine comes with the stream at execution.
 pub trait Implementation: Send + Sync {
-    /// Runs (CPU) or enqueues (OpenCL) the computation. On OpenCL it returns
-    /// the event of its last command.
+    /// Runs (CPU) or enqueues (GPU) the computation. On a GPU stream it
+    /// returns the event of its last command.
     fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>>;
 }
 
@@ -428,7 +434,7 @@ impl Primitive {
         }
         if let StreamBackend::Cpu = stream.backend() {
             if !deps.is_empty() {
-                return Err(Error::invalid("a CPU stream takes no OpenCL events"));
+                return Err(Error::invalid("a CPU stream takes no GPU events"));
             }
         }
         let ctx = ExecContext { stream, args, deps };

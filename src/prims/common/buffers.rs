@@ -11,9 +11,10 @@
 use std::ffi::c_void;
 
 use crate::core::error::{Error, Result};
+use crate::core::gpu::{KernelArg, Scratch};
 use crate::core::memory::{Memory, Storage};
 use crate::core::ocl_storage::OclStorage;
-use crate::runtime::ocl::{KernelArg, Mem};
+use crate::runtime::ocl::Mem;
 
 /// One argument's buffer.
 pub enum Buffer {
@@ -51,6 +52,13 @@ impl Buffer {
                 },
             })
         })
+    }
+
+    /// A temporary buffer of the stream (`gpu::Queue::scratch`).
+    pub fn scratch(scratch: Scratch) -> Buffer {
+        match scratch {
+            Scratch::Ocl(mem) => Buffer::Mem(mem),
+        }
     }
 
     /// Checks that the buffer exists and holds `bytes` bytes where that can
@@ -103,13 +111,13 @@ impl Buffer {
         }
     }
 
-    /// The buffer as an OpenCL kernel argument.
+    /// The buffer as a GPU kernel argument.
     pub fn kernel_arg(&self) -> Result<KernelArg<'_>> {
         match self {
             Buffer::Mem(mem) => Ok(KernelArg::Mem(mem)),
             Buffer::Usm { addr, .. } => Ok(KernelArg::Usm(*addr as *const c_void)),
             Buffer::None => Ok(KernelArg::NullMem),
-            Buffer::Host { .. } => Err(Error::invalid("host memory given to an OpenCL kernel")),
+            Buffer::Host { .. } => Err(Error::invalid("host memory given to a GPU kernel")),
         }
     }
 }
