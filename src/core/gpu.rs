@@ -20,7 +20,9 @@ use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
 use crate::core::ocl_engine::OclEngine;
 use crate::core::stream::{Stream, StreamBackend};
+use crate::core::ze_engine::{ZeEngine, ZeQueue};
 use crate::runtime::ocl::{self, DeviceType};
+use crate::runtime::ze;
 
 pub use crate::runtime::kernel_arg::KernelArg;
 
@@ -29,21 +31,49 @@ pub use crate::runtime::kernel_arg::KernelArg;
 pub enum Event {
     /// An OpenCL event (our reference).
     Ocl(ocl::Event),
+    /// A Level Zero event (the stream's, or the user's).
+    Ze(ze::Event),
 }
 
 impl Event {
     /// Blocks until every event has completed.
     pub fn wait_all(events: &[Event]) -> Result<()> {
-        let ocl: Vec<ocl::Event> = ocl_events(events)?;
-        ocl::Event::wait_all(&ocl)
+        let ocl: Vec<ocl::Event> = events.iter().filter_map(|e| e.as_ocl().cloned()).collect();
+        ocl::Event::wait_all(&ocl)?;
+        for e in events {
+            if let Event::Ze(e) = e {
+                e.wait()?;
+            }
+        }
+        Ok(())
     }
 
     /// The OpenCL event, on OpenCL.
     pub fn as_ocl(&self) -> Option<&ocl::Event> {
         match self {
             Event::Ocl(e) => Some(e),
+            Event::Ze(_) => None,
         }
     }
+
+    /// The Level Zero event, on Level Zero.
+    pub fn as_ze(&self) -> Option<ze::Event> {
+        match self {
+            Event::Ze(e) => Some(*e),
+            Event::Ocl(_) => None,
+        }
+    }
+}
+
+/// The Level Zero events of `events` (all must be Level Zero's).
+fn ze_events(events: &[Event]) -> Result<Vec<ze::Event>> {
+    events
+        .iter()
+        .map(|e| {
+            e.as_ze()
+                .ok_or_else(|| Error::invalid("an OpenCL event given to a Level Zero list"))
+        })
+        .collect()
 }
 
 /// The OpenCL events of `events` (all must be OpenCL's).
@@ -62,12 +92,16 @@ fn ocl_events(events: &[Event]) -> Result<Vec<ocl::Event>> {
 pub enum Kernel {
     /// An OpenCL kernel object.
     Ocl(ocl::Kernel),
+    /// A Level Zero kernel (it holds its module).
+    Ze(ze::Kernel),
 }
 
 /// A temporary device buffer for one execution.
 pub enum Scratch {
     /// An OpenCL buffer (OpenCL keeps it alive for the commands using it).
     Ocl(ocl::Mem),
+    /// Device USM the stream frees once it has waited for its commands.
+    Usm { addr: usize, size: usize },
 }
 
 /// The GPU side of an engine, as the primitives see it.
@@ -75,6 +109,8 @@ pub enum Scratch {
 pub enum GpuEngine<'a> {
     /// An OpenCL engine.
     Ocl(&'a OclEngine),
+    /// A Level Zero engine.
+    Ze(&'a ZeEngine),
 }
 
 impl<'a> GpuEngine<'a> {
@@ -83,6 +119,7 @@ impl<'a> GpuEngine<'a> {
     pub fn of(engine: &'a Engine, what: &str) -> Result<GpuEngine<'a>> {
         match engine.backend() {
             Backend::Ocl(ocl) => Ok(GpuEngine::Ocl(ocl)),
+            Backend::Ze(ze) => Ok(GpuEngine::Ze(ze)),
             Backend::Cpu => Err(Error::invalid(format!(
                 "{what} needs a GPU engine, not a CPU engine"
             ))),
@@ -94,6 +131,7 @@ impl<'a> GpuEngine<'a> {
     pub fn kernel(&self, source: &str, options: &str, name: &str) -> Result<Kernel> {
         match self {
             GpuEngine::Ocl(ocl) => Ok(Kernel::Ocl(ocl.kernel(source, options, name)?)),
+            GpuEngine::Ze(ze) => Ok(Kernel::Ze(ze.kernel(source, options, name)?)),
         }
     }
 
@@ -101,6 +139,11 @@ impl<'a> GpuEngine<'a> {
     pub fn work_group_size(&self, kernel: &Kernel) -> Result<usize> {
         match (self, kernel) {
             (GpuEngine::Ocl(ocl), Kernel::Ocl(k)) => k.work_group_size(ocl.device()),
+            // Level Zero has no per-kernel limit query: the device's.
+            (GpuEngine::Ze(ze), Kernel::Ze(_)) => Ok(ze.info().max_group_size),
+            _ => Err(Error::invalid(
+                "a kernel of another runtime than the engine",
+            )),
         }
     }
 
@@ -108,6 +151,7 @@ impl<'a> GpuEngine<'a> {
     pub fn is_gpu_device(&self) -> bool {
         match self {
             GpuEngine::Ocl(ocl) => ocl.info().device_type == DeviceType::Gpu,
+            GpuEngine::Ze(ze) => ze.info().is_gpu,
         }
     }
 
@@ -115,6 +159,7 @@ impl<'a> GpuEngine<'a> {
     pub fn device_name(&self) -> &str {
         match self {
             GpuEngine::Ocl(ocl) => &ocl.info().name,
+            GpuEngine::Ze(ze) => &ze.info().name,
         }
     }
 }
@@ -124,6 +169,8 @@ impl<'a> GpuEngine<'a> {
 pub enum Queue<'a> {
     /// An OpenCL command queue.
     Ocl(&'a OclEngine, &'a ocl::Queue),
+    /// A Level Zero command list.
+    Ze(&'a ZeEngine, &'a ZeQueue),
 }
 
 impl<'a> Queue<'a> {
@@ -131,6 +178,7 @@ impl<'a> Queue<'a> {
     pub fn of(stream: &'a Stream) -> Result<Queue<'a>> {
         match (stream.engine().backend(), stream.backend()) {
             (Backend::Ocl(engine), StreamBackend::Ocl(q)) => Ok(Queue::Ocl(engine, q.queue())),
+            (Backend::Ze(engine), StreamBackend::Ze(q)) => Ok(Queue::Ze(engine, q)),
             _ => Err(Error::invalid("a GPU primitive needs a GPU stream")),
         }
     }
@@ -139,6 +187,7 @@ impl<'a> Queue<'a> {
     pub fn engine(&self) -> GpuEngine<'a> {
         match self {
             Queue::Ocl(engine, _) => GpuEngine::Ocl(engine),
+            Queue::Ze(engine, _) => GpuEngine::Ze(engine),
         }
     }
 
@@ -146,6 +195,7 @@ impl<'a> Queue<'a> {
     pub fn as_ocl(&self) -> Option<&'a ocl::Queue> {
         match self {
             Queue::Ocl(_, q) => Some(q),
+            Queue::Ze(..) => None,
         }
     }
 
@@ -167,6 +217,16 @@ impl<'a> Queue<'a> {
                 local,
                 &ocl_events(wait)?,
             )?)),
+            (Queue::Ze(_, q), Kernel::Ze(k)) => Ok(Event::Ze(q.enqueue_kernel(
+                k,
+                args,
+                global,
+                local,
+                &ze_events(wait)?,
+            )?)),
+            _ => Err(Error::invalid(
+                "a kernel of another runtime than the stream",
+            )),
         }
     }
 
@@ -174,6 +234,7 @@ impl<'a> Queue<'a> {
     pub fn marker(&self, wait: &[Event]) -> Result<Event> {
         match self {
             Queue::Ocl(_, q) => Ok(Event::Ocl(q.marker(&ocl_events(wait)?)?)),
+            Queue::Ze(_, q) => Ok(Event::Ze(q.marker(&ze_events(wait)?)?)),
         }
     }
 
@@ -182,6 +243,10 @@ impl<'a> Queue<'a> {
     pub fn scratch(&self, size: usize) -> Result<Scratch> {
         match self {
             Queue::Ocl(engine, _) => Ok(Scratch::Ocl(ocl::Mem::create(engine.context(), size)?)),
+            Queue::Ze(_, q) => Ok(Scratch::Usm {
+                addr: q.scratch(size)?,
+                size,
+            }),
         }
     }
 }

@@ -25,5 +25,7 @@ pub mod stream;
 pub mod types;
 pub mod verbose;
 pub mod version;
+pub mod ze_engine;
+pub mod ze_storage;
 
 pub use error::{Error, Result};

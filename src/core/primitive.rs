@@ -343,6 +343,10 @@ fn check_memory_engine(engine: &Engine, memory: &Memory) -> Result<()> {
         (Backend::Ocl(_), Backend::Ocl(_)) => Err(Error::invalid(
             "mismatched OpenCL context for primitive/memory",
         )),
+        (Backend::Ze(a), Backend::Ze(b)) if a.context() == b.context() => Ok(()),
+        (Backend::Ze(_), Backend::Ze(_)) => Err(Error::invalid(
+            "mismatched Level Zero context for primitive/memory",
+        )),
         _ => Err(Error::invalid(
             "the memory is on an engine of another kind than the primitive",
         )),
@@ -352,16 +356,19 @@ fn check_memory_engine(engine: &Engine, memory: &Memory) -> Result<()> {
 /// The id a primitive cache blob of `pd` carries: the engine blob id, then
 /// a hash of the implementation and op.
 fn blob_id(pd: &PrimitiveDesc) -> Result<Vec<u8>> {
-    let Backend::Ocl(ocl) = pd.engine().backend() else {
-        return Err(Error::unimplemented(
-            "a CPU primitive compiles nothing and has no cache blob",
-        ));
+    let mut id = match pd.engine().backend() {
+        Backend::Ocl(ocl) => crate::core::ocl_engine::OclEngine::cache_blob_id(ocl.device())?,
+        Backend::Ze(ze) => ze.blob_id(),
+        Backend::Cpu => {
+            return Err(Error::unimplemented(
+                "a CPU primitive compiles nothing and has no cache blob",
+            ));
+        }
     };
     let op_key = pd
         .op()
         .cache_key()
         .ok_or_else(|| Error::unimplemented("this primitive kind has no cache blob"))?;
-    let mut id = crate::core::ocl_engine::OclEngine::cache_blob_id(ocl.device())?;
     id.extend_from_slice(b"primitive:");
     let what = format!("{}|{op_key}", pd.impl_name().to_string_lossy());
     id.extend_from_slice(&ocl::cache::stable_hash(what.as_bytes()).to_le_bytes());
@@ -378,8 +385,13 @@ impl Primitive {
     pub fn cache_blob(&self) -> Result<Vec<u8>> {
         let pd = self.pd.get()?;
         let id = blob_id(&pd)?;
-        let ocl = self.engine.ocl("primitive cache blob")?;
-        let entries = ocl.programs().entries_of(Some(&self.programs))?;
+        let entries = match self.engine.backend() {
+            Backend::Ze(ze) => ze.entries_of(&self.programs)?,
+            _ => {
+                let ocl = self.engine.ocl("primitive cache blob")?;
+                ocl.programs().entries_of(Some(&self.programs))?
+            }
+        };
         Ok(crate::core::cache_blob::encode(&id, &entries))
     }
 
@@ -390,6 +402,10 @@ impl Primitive {
     /// refused (invalid arguments).
     pub fn from_cache_blob(pd: &PrimitiveDesc, blob: &[u8]) -> Result<Arc<Primitive>> {
         let id = blob_id(pd)?;
+        if let Backend::Ze(ze) = pd.engine().backend() {
+            ze.load_entries(&id, blob)?;
+            return pd.create_primitive();
+        }
         let entries = crate::core::cache_blob::decode(&id, blob)?;
         let ocl = pd.engine().ocl("primitive cache blob")?;
         for (key, binary) in entries {
@@ -416,6 +432,8 @@ impl Primitive {
             (Backend::Cpu, Backend::Cpu) => {}
             (Backend::Ocl(a), Backend::Ocl(b))
                 if a.context() == b.context() && a.device() == b.device() => {}
+            (Backend::Ze(a), Backend::Ze(b))
+                if a.context() == b.context() && a.device() == b.device() => {}
             _ => {
                 return Err(Error::invalid(
                     "the stream's engine is not the primitive's engine",
@@ -426,7 +444,7 @@ impl Primitive {
             let host_side = self.op.host_arg(arg)
                 && matches!(
                     (engine.backend(), memory.engine().backend()),
-                    (Backend::Ocl(_), Backend::Cpu)
+                    (Backend::Ocl(_) | Backend::Ze(_), Backend::Cpu)
                 );
             if !host_side {
                 check_memory_engine(engine, memory)?;

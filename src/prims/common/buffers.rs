@@ -50,6 +50,10 @@ impl Buffer {
                     addr: *addr,
                     capacity: owned.as_ref().map(|_| own_size),
                 },
+                Storage::Ze(s) => Buffer::Usm {
+                    addr: s.handle(),
+                    capacity: s.is_owned().then_some(own_size),
+                },
             })
         })
     }
@@ -58,6 +62,10 @@ impl Buffer {
     pub fn scratch(scratch: Scratch) -> Buffer {
         match scratch {
             Scratch::Ocl(mem) => Buffer::Mem(mem),
+            Scratch::Usm { addr, size } => Buffer::Usm {
+                addr,
+                capacity: Some(size),
+            },
         }
     }
 

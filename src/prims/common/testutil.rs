@@ -28,6 +28,7 @@ pub(crate) fn engine_name(engine: &Engine) -> String {
     match engine.backend() {
         Backend::Cpu => "cpu".to_string(),
         Backend::Ocl(ocl) => format!("ocl:{}", ocl.info().name),
+        Backend::Ze(ze) => format!("ze:{}", ze.info().name),
     }
 }
 

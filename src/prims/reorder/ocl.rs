@@ -314,9 +314,9 @@ fn enqueue_plan(plan: &Plan, kernel: &Kernel, local: usize, ctx: &ExecContext) -
     }
 }
 
-/// Whether `engine` is an OpenCL engine.
+/// Whether `engine` is a GPU engine (OpenCL or Level Zero).
 fn is_ocl(engine: &Engine) -> bool {
-    matches!(engine.backend(), Backend::Ocl(_))
+    engine.expect_gpu().is_ok()
 }
 
 /// The generic kernel.
