@@ -443,9 +443,11 @@ impl ZeQueue {
     /// events and frees its temporaries.
     pub fn wait(&self) -> Result<()> {
         let mut state = self.state.lock()?;
-        if let Some(last) = state.last {
+        if let Some(last) = state.last.take() {
             last.wait()?;
         }
+        // Everything has completed: later commands need not wait for the
+        // recycled events (one may come back as their own signal event).
         state.events.recycle();
         state.scratch.clear();
         Ok(())
