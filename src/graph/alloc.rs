@@ -205,6 +205,7 @@ impl Temp {
             Backend::Ocl(ocl) => {
                 ocl_alloc(allocator.ocl, ocl.device(), ocl.context(), size, alignment)?
             }
+            Backend::Ze(_) => return Err(crate::graph::compiled::ze_unsupported()),
         };
         Ok(Temp {
             ptr,

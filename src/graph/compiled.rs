@@ -34,6 +34,7 @@ use crate::graph::lower::{self, Buf, Program, Step};
 use crate::graph::partition::{self, Partition};
 use crate::graph::tensor::Tensor;
 use crate::graph::verbose;
+use crate::core::gpu;
 use crate::runtime::ocl::Event;
 
 static NEXT_ID: AtomicUsize = AtomicUsize::new(1);
@@ -317,6 +318,7 @@ impl Run<'_> {
         let kind = match self.c.engine.backend() {
             Backend::Cpu => None,
             Backend::Ocl(_) => Some(OclKind::Usm),
+            Backend::Ze(_) => return Err(ze_unsupported()),
         };
         let m = Memory::create(self.c.engine.clone(), md.clone(), kind, &[handle])?;
         self.memories.insert(key, m.clone());
@@ -329,7 +331,11 @@ impl Run<'_> {
             let m = self.memory(a.buf, &a.md)?;
             args.insert(a.arg, m);
         }
-        step.prim.execute(self.stream, &args, deps)
+        // The graph runs on CPU and OpenCL engines only (checked at
+        // compile time), so its events are OpenCL's.
+        let deps: Vec<gpu::Event> = deps.iter().cloned().map(gpu::Event::Ocl).collect();
+        let event = step.prim.execute(self.stream, &args, &deps)?;
+        Ok(event.and_then(|e| e.as_ocl().cloned()))
     }
 
     /// Prepacks the constant inputs (or takes them from the cache).
@@ -412,4 +418,10 @@ impl Run<'_> {
             self.free(temp, event.clone());
         }
     }
+}
+
+/// The refusal of Level Zero engines: the graph API runs on CPU and OpenCL
+/// engines (issue 6); Level Zero graph execution is not written yet.
+pub(crate) fn ze_unsupported() -> Error {
+    Error::unimplemented("the graph API does not run on Level Zero engines yet")
 }

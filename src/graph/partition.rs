@@ -169,6 +169,9 @@ impl Partition {
                 engine.kind().name()
             )));
         }
+        if matches!(engine.backend(), crate::core::engine::Backend::Ze(_)) {
+            return Err(crate::graph::compiled::ze_unsupported());
+        }
         let mut ins = Vec::with_capacity(self.inputs.len());
         for port in &self.inputs {
             let given = inputs.iter().find(|l| l.id == port.id).ok_or_else(|| {
