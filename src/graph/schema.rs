@@ -295,7 +295,8 @@ pub fn check(op: &OpView) -> Result<(), String> {
 /// - MaxPool and MaxPoolBackward have as many `dilations` as `kernel`
 ///   sizes (when `dilations` is set).
 ///
-/// `attrs` holds each attribute once, with the value last set.
+/// `attrs` holds each attribute once, with the value last set, as the kind
+/// its id says (`scales` set with one value is `F32s` of length 1).
 pub fn check_op(
     kind: dnnl_graph_op_kind_t,
     n_inputs: usize,
