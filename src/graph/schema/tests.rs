@@ -693,3 +693,50 @@ fn the_table_matches_what_upstream_answered() {
         assert_eq!(names(false), accepted, "attributes of {}", s.name);
     }
 }
+
+#[test]
+fn types_are_compared_by_setter_as_upstream_does() {
+    // The id decides scalar or vector: `alpha` set with several f32 values,
+    // `axes` with one s64, are what upstream accepts.
+    let clamp = &[
+        (dnnl_graph_op_attr_min, AttrType::F32s),
+        (dnnl_graph_op_attr_max, AttrType::F32),
+    ];
+    assert_eq!(view(dnnl_graph_op_clamp, 1, 1, clamp), Ok(()));
+    let axes = &[(dnnl_graph_op_attr_axes, AttrType::S64)];
+    assert_eq!(view(dnnl_graph_op_reduce_sum, 1, 1, axes), Ok(()));
+    let alpha = &[(dnnl_graph_op_attr_alpha, AttrType::S64)];
+    assert_eq!(
+        view(dnnl_graph_op_elu, 1, 1, alpha),
+        Err("Elu: attribute 'alpha' is f32, got s64".into())
+    );
+    let format = &[(dnnl_graph_op_attr_data_format, AttrType::Bool)];
+    assert!(view(dnnl_graph_op_bias_add, 2, 1, format).is_err());
+}
+
+#[test]
+fn max_pool_dilations_match_the_kernel() {
+    use AttrValue as V;
+    let pool = |dilations: &'static [i64]| {
+        [
+            (dnnl_graph_op_attr_strides, V::S64s(&[1, 1])),
+            (dnnl_graph_op_attr_pads_begin, V::S64s(&[0, 0])),
+            (dnnl_graph_op_attr_pads_end, V::S64s(&[0, 0])),
+            (dnnl_graph_op_attr_kernel, V::S64s(&[2, 2])),
+            (dnnl_graph_op_attr_dilations, V::S64s(dilations)),
+        ]
+    };
+    assert_eq!(
+        check_op(dnnl_graph_op_max_pool, 1, 1, &pool(&[1, 1])),
+        Ok(())
+    );
+    assert_eq!(
+        check_op(dnnl_graph_op_max_pool, 1, 1, &pool(&[1])),
+        Err("MaxPool: 1 dilations for a kernel of 2 dimensions".into())
+    );
+    assert!(check_op(dnnl_graph_op_max_pool_backward, 2, 1, &pool(&[])).is_err());
+    assert_eq!(
+        check_op(dnnl_graph_op_max_pool, 1, 1, &pool(&[1, 1])[..4]),
+        Ok(())
+    );
+}
