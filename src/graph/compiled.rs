@@ -22,6 +22,7 @@ use std::sync::{Arc, RwLock};
 use crate::abi::*;
 use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
+use crate::core::gpu;
 use crate::core::memory::{DataHandle, Memory};
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::ocl_storage::OclKind;
@@ -34,7 +35,6 @@ use crate::graph::lower::{self, Buf, Program, Step};
 use crate::graph::partition::{self, Partition};
 use crate::graph::tensor::Tensor;
 use crate::graph::verbose;
-use crate::core::gpu;
 use crate::runtime::ocl::Event;
 
 static NEXT_ID: AtomicUsize = AtomicUsize::new(1);

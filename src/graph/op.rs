@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use crate::abi::*;
 use crate::core::error::{Error, Result};
 use crate::graph::logical_tensor::Lt;
-use crate::graph::schema::{self, AttrType, OpView};
+use crate::graph::schema::{self, AttrType};
 
 /// An attribute value.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,6 +37,18 @@ impl AttrValue {
             AttrValue::S64s(_) => AttrType::S64s,
             AttrValue::Bool(_) => AttrType::Bool,
             AttrValue::Str(_) => AttrType::Str,
+        }
+    }
+
+    /// The value as the schema checks it.
+    fn as_schema(&self) -> schema::AttrValue<'_> {
+        match self {
+            AttrValue::F32(v) => schema::AttrValue::F32(*v),
+            AttrValue::F32s(v) => schema::AttrValue::F32s(v),
+            AttrValue::S64(v) => schema::AttrValue::S64(*v),
+            AttrValue::S64s(v) => schema::AttrValue::S64s(v),
+            AttrValue::Bool(v) => schema::AttrValue::Bool(*v),
+            AttrValue::Str(v) => schema::AttrValue::Str(v),
         }
     }
 
@@ -119,30 +131,19 @@ impl Op {
         kind_name(self.kind)
     }
 
-    /// Checks the op against its schema: arity, attribute names and types,
-    /// required attributes, string values (`dnnl_invalid_graph_op`).
+    /// Checks the op against its schema as upstream's `add_op` does
+    /// (`schema::check_op`): arity, attribute names and types, required
+    /// attributes, the string values upstream checks, and the op-level rules
+    /// (`dnnl_invalid_graph_op`).
     pub fn check(&self) -> Result<()> {
-        let attrs: Vec<(dnnl_graph_op_attr_t, AttrType)> = self
+        let attrs: Vec<(dnnl_graph_op_attr_t, schema::AttrValue)> = self
             .attrs
             .iter()
-            .map(|(&a, v)| (dnnl_graph_op_attr_t(a), v.ty()))
+            .map(|(&a, v)| (dnnl_graph_op_attr_t(a), v.as_schema()))
             .collect();
-        let view = OpView {
-            kind: self.kind,
-            n_inputs: self.inputs.len(),
-            n_outputs: self.outputs.len(),
-            attrs: &attrs,
-        };
-        let bad = |why: String| {
+        schema::check_op(self.kind, self.inputs.len(), self.outputs.len(), &attrs).map_err(|why| {
             Error::InvalidGraphOp(format!("op {} ({}): {why}", self.id, self.name).into())
-        };
-        schema::check(&view).map_err(bad)?;
-        for (&a, v) in &self.attrs {
-            if let AttrValue::Str(s) = v {
-                schema::check_str_value(self.kind, dnnl_graph_op_attr_t(a), s).map_err(bad)?;
-            }
-        }
-        Ok(())
+        })
     }
 
     fn attr(&self, attr: dnnl_graph_op_attr_t) -> Option<&AttrValue> {
