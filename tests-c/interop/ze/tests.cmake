@@ -21,7 +21,27 @@ endif()
 # event_chain   matmul then binary on two lists, ordered by events only
 # cache_blob    engine and primitive cache blobs: round trips and refusals
 # primitives    the part-A primitives on a ze engine against references in double
+# two_drivers   objects of one driver given to an engine of another (below)
 foreach(t engine stream memory execute ownership event_chain cache_blob primitives)
   dnnl_ze_test(ze_${t} SOURCES interop/ze/${t}.c LABELS "api;ze" TIMEOUT 120)
-  target_link_libraries(ze_${t} PRIVATE m)
+  if(TARGET ze_${t})
+    target_link_libraries(ze_${t} PRIVATE m)
+  endif()
 endforeach()
+
+# two_drivers: a device, context, list and USM of one driver given to an engine of
+# another. The loader gets two drivers when ZE_ENABLE_ALT_DRIVERS names two files: the
+# test appends DNNL_ZE_SECOND_DRIVER, a copy of our driver under another name (a copy,
+# not a link: the dynamic linker would load a link's target once), made on every build.
+set(_dnnl_ze_second_driver "${CMAKE_BINARY_DIR}/ze-second-driver/libze_ocl_driver_copy.so")
+add_custom_target(dnnl_ze_second_driver ALL
+  COMMAND "${CMAKE_COMMAND}" -E make_directory "${CMAKE_BINARY_DIR}/ze-second-driver"
+  COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${DNNL_ZE_DRIVER}" "${_dnnl_ze_second_driver}"
+  DEPENDS dnnl_cargo
+  COMMENT "copy of the Level Zero test driver (a second driver for ze_two_drivers)"
+  VERBATIM)
+dnnl_ze_test(ze_two_drivers SOURCES interop/ze/two_drivers.c LABELS "api;ze" TIMEOUT 120
+             ENVIRONMENT "DNNL_ZE_SECOND_DRIVER=${_dnnl_ze_second_driver}")
+if(TARGET ze_two_drivers)
+  add_dependencies(ze_two_drivers dnnl_ze_second_driver)
+endif()
