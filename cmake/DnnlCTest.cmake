@@ -106,3 +106,82 @@ function(dnnl_c_test name)
          $<TARGET_FILE:${name}> ${arg_ARGS})
   endforeach()
 endfunction()
+
+# dnnl_ze_test(): a C test of the Level Zero side, run through the Level Zero loader.
+#
+#   dnnl_ze_test(<name> SOURCES <file>... [LABELS <label>...] [TIMEOUT <seconds>]
+#                [ENVIRONMENT <VAR=value>...])
+#
+# Builds executable <name> like dnnl_c_test() does, linked to `dnnl` and to the Level
+# Zero loader (DNNL_ZE_LOADER), with the Level Zero headers on the include path (both
+# <level_zero/ze_api.h> and <ze_api.h> work). Registers it twice, labelled `ze`:
+#   <name>@ze             ZE_ENABLE_ALT_DRIVERS=<DNNL_ZE_DRIVER> (the in-repository driver
+#                         over OpenCL) and OCL_ICD_VENDORS=<build>/icd/intel, so the
+#                         driver sees Intel's CPU OpenCL runtime only
+#   <name>@ze-validation  the same plus ZE_ENABLE_VALIDATION_LAYER=1 and
+#                         ZE_ENABLE_PARAMETER_VALIDATION=1 (the loader's validation
+#                         layer checks every call the test and the library make)
+# The runner (cmake/ze-runtime.sh) exits 77 with `SKIP: reason` when the loader, the
+# validation layer (for @ze-validation) or Intel's OpenCL runtime is not installed.
+# Without the loader or headers at configure time the program cannot be built: both
+# tests are still registered and skip, saying so.
+find_path(DNNL_ZE_INCLUDE_DIR NAMES level_zero/ze_api.h
+          DOC "Directory holding level_zero/ze_api.h (Debian package libze-dev)")
+find_library(DNNL_ZE_LOADER NAMES ze_loader libze_loader.so.1
+             DOC "The Level Zero loader (Debian package libze1)")
+set(DNNL_ZE_VALIDATION_LAYER "libze_validation_layer.so.1" CACHE STRING
+    "Library name of the loader's validation layer (dlopen'ed by the loader)")
+set(_dnnl_ze_runner "${CMAKE_CURRENT_LIST_DIR}/ze-runtime.sh")
+
+function(dnnl_ze_test name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT" "SOURCES;LABELS;ENVIRONMENT")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "dnnl_ze_test(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT arg_SOURCES)
+    message(FATAL_ERROR "dnnl_ze_test(${name}): SOURCES is required")
+  endif()
+  string(REPLACE "\\;" ";" arg_LABELS "${arg_LABELS}")
+  if(NOT arg_TIMEOUT)
+    set(arg_TIMEOUT ${DNNL_C_TEST_TIMEOUT})
+  endif()
+  set(labels ${arg_LABELS} ze)
+  list(REMOVE_DUPLICATES labels)
+
+  if(NOT DNNL_ZE_INCLUDE_DIR OR NOT DNNL_ZE_LOADER)
+    set(why "the Level Zero loader or headers were not found at configure time")
+    foreach(variant ze ze-validation)
+      _dnnl_add_ctest("${name}@${variant}" "${labels}" "${arg_TIMEOUT}" ""
+        sh -c "echo 'SKIP: ${why}; install libze-dev and reconfigure'; exit 77")
+    endforeach()
+    return()
+  endif()
+
+  add_executable(${name} ${arg_SOURCES})
+  target_link_libraries(${name} PRIVATE dnnl "${DNNL_ZE_LOADER}")
+  target_include_directories(${name} PRIVATE "${DNNL_TESTS_C_DIR}"
+    "${DNNL_ZE_INCLUDE_DIR}" "${DNNL_ZE_INCLUDE_DIR}/level_zero")
+  target_compile_options(${name} PRIVATE -Wall -Wextra -Werror
+    $<$<CONFIG:Debug>:-fsanitize=address,undefined -fno-omit-frame-pointer>)
+  target_link_options(${name} PRIVATE -Wl,--enable-new-dtags
+    $<$<CONFIG:Debug>:-fsanitize=address,undefined>)
+  # The driver is built by the same cargo command as the library.
+  add_dependencies(${name} dnnl_cargo)
+
+  set(env ${arg_ENVIRONMENT} "ASAN_OPTIONS=detect_leaks=0"
+      "ZE_ENABLE_ALT_DRIVERS=${DNNL_ZE_DRIVER}"
+      "OCL_ICD_VENDORS=${DNNL_OCL_ICD_ROOT}/intel")
+  set(validation_env ${env} ZE_ENABLE_VALIDATION_LAYER=1 ZE_ENABLE_PARAMETER_VALIDATION=1)
+  foreach(variant ze ze-validation)
+    if(variant STREQUAL "ze")
+      set(variant_env ${env})
+      set(layer "")
+    else()
+      set(variant_env ${validation_env})
+      set(layer "${DNNL_ZE_VALIDATION_LAYER}")
+    endif()
+    _dnnl_add_ctest("${name}@${variant}" "${labels}" "${arg_TIMEOUT}" "${variant_env}"
+      sh "${_dnnl_ze_runner}" "${DNNL_ZE_LOADER}" "${DNNL_ZE_DRIVER}"
+         "${DNNL_OCL_ICD_intel}" "${layer}" $<TARGET_FILE:${name}>)
+  endforeach()
+endfunction()

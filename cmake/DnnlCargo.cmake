@@ -7,6 +7,10 @@
 #   DNNL_CARGO_LIBRARY   what cargo writes: <target-dir>/<profile>/libdnnl.so
 #   DNNL_BUILD_LIBDIR    <build>/lib, holding libdnnl.so.3 -> DNNL_CARGO_LIBRARY and
 #                        libdnnl.so -> libdnnl.so.3
+#   DNNL_ZE_DRIVER       <target-dir>/<profile>/libze_ocl_driver.so: the in-repository
+#                        Level Zero driver over OpenCL (crates/ze-ocl-driver), built by
+#                        the same cargo command; the ze tests load it through the
+#                        Level Zero loader (ZE_ENABLE_ALT_DRIVERS)
 #
 # Cache variables:
 #   DNNL_CARGO_PROFILE   cargo profile, `release` by default (`dev` builds target/debug)
@@ -54,6 +58,7 @@ endif()
 
 set(DNNL_CARGO_LIBRARY "${_dnnl_target_dir}/${_dnnl_profile_dir}/libdnnl.so")
 set(DNNL_BUILD_LIBDIR "${CMAKE_BINARY_DIR}/lib")
+set(DNNL_ZE_DRIVER "${_dnnl_target_dir}/${_dnnl_profile_dir}/libze_ocl_driver.so")
 
 # The library's build output also goes by its SONAME: the C programs record
 # libdnnl.so.3 (NEEDED) and find it through their RUNPATH, build/lib. The links are
@@ -63,11 +68,11 @@ file(CREATE_LINK "${DNNL_CARGO_LIBRARY}" "${DNNL_BUILD_LIBDIR}/libdnnl.so.3" SYM
 file(CREATE_LINK "libdnnl.so.3" "${DNNL_BUILD_LIBDIR}/libdnnl.so" SYMBOLIC)
 
 add_custom_target(dnnl_cargo ALL
-  COMMAND "${CARGO_EXECUTABLE}" build --lib ${_dnnl_profile_args} ${DNNL_CARGO_FLAGS}
-          --manifest-path "${_dnnl_manifest}"
-  BYPRODUCTS "${DNNL_CARGO_LIBRARY}" "${DNNL_BUILD_LIBDIR}/libdnnl.so.3"
+  COMMAND "${CARGO_EXECUTABLE}" build --lib -p dnnl -p ze-ocl-driver ${_dnnl_profile_args}
+          ${DNNL_CARGO_FLAGS} --manifest-path "${_dnnl_manifest}"
+  BYPRODUCTS "${DNNL_CARGO_LIBRARY}" "${DNNL_BUILD_LIBDIR}/libdnnl.so.3" "${DNNL_ZE_DRIVER}"
   WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
-  COMMENT "cargo build ${_dnnl_profile_args} (libdnnl.so)"
+  COMMENT "cargo build ${_dnnl_profile_args} (libdnnl.so, libze_ocl_driver.so)"
   USES_TERMINAL
   VERBATIM)
 

@@ -4,7 +4,8 @@
 #
 #  1. Debian packages (apt-get, only when one is missing; through sudo when not root):
 #     cmake clang pkg-config, OpenCL (ICD loader, headers, PoCL, clinfo),
-#     Level Zero (loader and headers), python3-venv.
+#     Level Zero (loader and headers), python3-venv, and clang-15 llvm-spirv-15
+#     spirv-tools (OpenCL C to SPIR-V, for the Level Zero kernels and tests).
 #  2. .venv/ in the repository with Intel's CPU OpenCL runtime from PyPI
 #     (intel-opencl-rt, and intel-cmplr-lib-rt for the compiler runtime it links to).
 #  3. ICD directories, one per runtime, for OCL_ICD_VENDORS:
@@ -27,7 +28,7 @@ die() { echo "setup: error: $*" >&2; exit 1; }
 
 # --- 1. Debian packages ------------------------------------------------------
 packages=(cmake clang pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
-          libze-dev libze1 python3-venv)
+          libze-dev libze1 python3-venv clang-15 llvm-spirv-15 spirv-tools)
 missing=()
 for p in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

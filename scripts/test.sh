@@ -20,9 +20,15 @@ cmake --build build -j"$jobs"
 failed=()
 echo "== cargo fmt --check, cargo clippy -D warnings"
 cargo fmt --check || failed+=("cargo fmt")
-cargo clippy --release --all-targets -j"$jobs" -- -D warnings || failed+=("cargo clippy")
-echo "== cargo test --release (OCL_ICD_VENDORS=.venv/icd/all: PoCL and Intel's CPU runtime)"
-OCL_ICD_VENDORS="$repo/.venv/icd/all" cargo test --release -j"$jobs" || failed+=("cargo test")
+cargo clippy --workspace --release --all-targets -j"$jobs" -- -D warnings || failed+=("cargo clippy")
+# The cmake build above built the Level Zero driver over OpenCL (crates/ze-ocl-driver);
+# with it named in ZE_ENABLE_ALT_DRIVERS the Level Zero loader finds a device here too.
+echo "== cargo test --workspace --release (OCL_ICD_VENDORS=.venv/icd/all: PoCL and Intel's CPU runtime;"
+echo "   ZE_ENABLE_ALT_DRIVERS=target/release/libze_ocl_driver.so)"
+cargo build --release -p ze-ocl-driver -j"$jobs"
+OCL_ICD_VENDORS="$repo/.venv/icd/all" \
+    ZE_ENABLE_ALT_DRIVERS="$repo/target/release/libze_ocl_driver.so" \
+    cargo test --workspace --release -j"$jobs" || failed+=("cargo test")
 echo "== ctest"
 ctest --test-dir build --output-on-failure -j"$jobs" || failed+=("ctest")
 # ctest names skipped tests but not why: the reasons are the programs' SKIP: lines.
