@@ -3,7 +3,7 @@
 # it needs is not installed. Used by dnnl_ze_test() in DnnlCTest.cmake, which sets
 # ZE_ENABLE_ALT_DRIVERS (our driver) and OCL_ICD_VENDORS (Intel's CPU runtime only).
 #
-#   ze-runtime.sh <loader> <driver> <intel-icd-file> <validation-layer|""> <program> [args...]
+#   ze-runtime.sh <loader> <driver> <intel-icd-file> <validation-layer or none> <program> [args...]
 #
 # Skips when: the loader library is missing; the validation layer (when one is named)
 # cannot be found by the dynamic linker; Intel's OpenCL .icd file or the library it
@@ -19,7 +19,7 @@ skip() {
 }
 
 [ -e "$loader" ] || skip "the Level Zero loader $loader is not installed (apt-get install libze1 libze-dev)"
-if [ -n "$layer" ]; then
+if [ "$layer" != none ]; then
     found=$(ldconfig -p 2>/dev/null | grep -F "$layer" || true)
     [ -n "$found" ] || skip "the Level Zero validation layer $layer is not installed (apt-get install libze1)"
 fi

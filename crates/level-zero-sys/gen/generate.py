@@ -80,7 +80,9 @@ ze_command_queue_dditable_t ze_command_list_dditable_t ze_fence_dditable_t
 ze_event_pool_dditable_t ze_event_dditable_t ze_module_dditable_t
 ze_module_build_log_dditable_t ze_kernel_dditable_t ze_mem_dditable_t
 ze_image_dditable_t ze_sampler_dditable_t ze_physical_mem_dditable_t
-ze_virtual_mem_dditable_t
+ze_virtual_mem_dditable_t ze_device_exp_dditable_t ze_event_exp_dditable_t
+ze_image_exp_dditable_t ze_kernel_exp_dditable_t ze_fabric_vertex_exp_dditable_t
+ze_fabric_edge_exp_dditable_t
 """.split()
 
 PRIM = {
@@ -329,13 +331,31 @@ for t in DDI_TABLES:
 for pfn, table_name, t in getters:
     if t in DDI_TABLES:
         out.append(f"pub type {pfn} = unsafe extern \"C\" fn(ze_api_version_t, *mut {t}) -> ze_result_t;\n")
+
+# The tools (zet) and sysman (zes) tables: a driver that has none of these features
+# still answers the loader's zet*/zes* table requests (the loader's zeInit fails
+# otherwise), with every slot NULL. Only their layout matters: all slots untyped.
+for prefix in ("zet", "zes"):
+    text = open(os.path.join(INCLUDE, f"{prefix}_ddi.h")).read()
+    for m in re.finditer(r"typedef struct _(%s_\w+_dditable_t)\s*\{(.*?)\}\s*\1;" % prefix, text, re.S):
+        t = m.group(1)
+        if t == f"{prefix}_dditable_t":
+            continue
+        fields = re.findall(r"(%s_pfn\w+_t)\s+(\w+);" % prefix, m.group(2))
+        out.append(f"\n#[repr(C)]\n#[derive(Clone, Copy, Default)]\npub struct {t} {{\n")
+        for _, field in fields:
+            out.append(f"    pub {field}: Option<ze_pfnUntyped_t>,\n")
+        out.append("}\n")
+        layout_rows.append((t, [f for _, f in fields]))
+        getter = re.search(r"typedef ze_result_t \(ZE_APICALL \*(%s_pfnGet\w+ProcAddrTable_t)\)\(\s*ze_api_version_t,\s*%s\*" % (prefix, t), text)
+        out.append(f"pub type {getter.group(1)} = unsafe extern \"C\" fn(ze_api_version_t, *mut {t}) -> ze_result_t;\n")
 with open(os.path.join(CRATE, "src", "ddi.rs"), "w") as fp:
     fp.write("".join(out))
 
 # Layout table for tests/layout.rs: (header, struct, [fields]).
 out = [HEADER, "\nlayout_table! {\n"]
 for s, fields in layout_rows:
-    hdr = "ze_ddi.h" if s.endswith("_dditable_t") else "ze_api.h"
+    hdr = s.split("_")[0] + "_ddi.h" if s.endswith("_dditable_t") else "ze_api.h"
     out.append(f"    \"{hdr}\" {s} {{ {', '.join(fields)} }}\n")
 out.append("}\n\nconst_table! {\n")
 for e in enum_order:

@@ -429,6 +429,39 @@ pub type ze_pfnVirtualMemQueryPageSize_t =
     unsafe extern "C" fn(ze_context_handle_t, ze_device_handle_t, usize, *mut usize) -> ze_result_t;
 pub type ze_pfnVirtualMemUnmap_t =
     unsafe extern "C" fn(ze_context_handle_t, *const c_void, usize) -> ze_result_t;
+pub type ze_pfnDeviceGetFabricVertexExp_t =
+    unsafe extern "C" fn(ze_device_handle_t, *mut ze_fabric_vertex_handle_t) -> ze_result_t;
+pub type ze_pfnEventQueryTimestampsExp_t = unsafe extern "C" fn(
+    ze_event_handle_t,
+    ze_device_handle_t,
+    *mut u32,
+    *mut ze_kernel_timestamp_result_t,
+) -> ze_result_t;
+pub type ze_pfnKernelSetGlobalOffsetExp_t =
+    unsafe extern "C" fn(ze_kernel_handle_t, u32, u32, u32) -> ze_result_t;
+pub type ze_pfnFabricVertexGetExp_t = unsafe extern "C" fn(
+    ze_driver_handle_t,
+    *mut u32,
+    *mut ze_fabric_vertex_handle_t,
+) -> ze_result_t;
+pub type ze_pfnFabricVertexGetSubVerticesExp_t = unsafe extern "C" fn(
+    ze_fabric_vertex_handle_t,
+    *mut u32,
+    *mut ze_fabric_vertex_handle_t,
+) -> ze_result_t;
+pub type ze_pfnFabricVertexGetDeviceExp_t =
+    unsafe extern "C" fn(ze_fabric_vertex_handle_t, *mut ze_device_handle_t) -> ze_result_t;
+pub type ze_pfnFabricEdgeGetExp_t = unsafe extern "C" fn(
+    ze_fabric_vertex_handle_t,
+    ze_fabric_vertex_handle_t,
+    *mut u32,
+    *mut ze_fabric_edge_handle_t,
+) -> ze_result_t;
+pub type ze_pfnFabricEdgeGetVerticesExp_t = unsafe extern "C" fn(
+    ze_fabric_edge_handle_t,
+    *mut ze_fabric_vertex_handle_t,
+    *mut ze_fabric_vertex_handle_t,
+) -> ze_result_t;
 
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
@@ -646,12 +679,57 @@ pub struct ze_virtual_mem_dditable_t {
     pub pfnSetAccessAttribute: Option<ze_pfnUntyped_t>,
     pub pfnGetAccessAttribute: Option<ze_pfnUntyped_t>,
 }
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct ze_device_exp_dditable_t {
+    pub pfnGetFabricVertexExp: Option<ze_pfnDeviceGetFabricVertexExp_t>,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct ze_event_exp_dditable_t {
+    pub pfnQueryTimestampsExp: Option<ze_pfnEventQueryTimestampsExp_t>,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct ze_image_exp_dditable_t {
+    pub pfnGetMemoryPropertiesExp: Option<ze_pfnUntyped_t>,
+    pub pfnViewCreateExp: Option<ze_pfnUntyped_t>,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct ze_kernel_exp_dditable_t {
+    pub pfnSetGlobalOffsetExp: Option<ze_pfnKernelSetGlobalOffsetExp_t>,
+    pub pfnSchedulingHintExp: Option<ze_pfnUntyped_t>,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct ze_fabric_vertex_exp_dditable_t {
+    pub pfnGetExp: Option<ze_pfnFabricVertexGetExp_t>,
+    pub pfnGetSubVerticesExp: Option<ze_pfnFabricVertexGetSubVerticesExp_t>,
+    pub pfnGetPropertiesExp: Option<ze_pfnUntyped_t>,
+    pub pfnGetDeviceExp: Option<ze_pfnFabricVertexGetDeviceExp_t>,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct ze_fabric_edge_exp_dditable_t {
+    pub pfnGetExp: Option<ze_pfnFabricEdgeGetExp_t>,
+    pub pfnGetVerticesExp: Option<ze_pfnFabricEdgeGetVerticesExp_t>,
+    pub pfnGetPropertiesExp: Option<ze_pfnUntyped_t>,
+}
 pub type ze_pfnGetGlobalProcAddrTable_t =
     unsafe extern "C" fn(ze_api_version_t, *mut ze_global_dditable_t) -> ze_result_t;
 pub type ze_pfnGetDriverProcAddrTable_t =
     unsafe extern "C" fn(ze_api_version_t, *mut ze_driver_dditable_t) -> ze_result_t;
 pub type ze_pfnGetDeviceProcAddrTable_t =
     unsafe extern "C" fn(ze_api_version_t, *mut ze_device_dditable_t) -> ze_result_t;
+pub type ze_pfnGetDeviceExpProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut ze_device_exp_dditable_t) -> ze_result_t;
 pub type ze_pfnGetContextProcAddrTable_t =
     unsafe extern "C" fn(ze_api_version_t, *mut ze_context_dditable_t) -> ze_result_t;
 pub type ze_pfnGetCommandQueueProcAddrTable_t =
@@ -660,18 +738,24 @@ pub type ze_pfnGetCommandListProcAddrTable_t =
     unsafe extern "C" fn(ze_api_version_t, *mut ze_command_list_dditable_t) -> ze_result_t;
 pub type ze_pfnGetImageProcAddrTable_t =
     unsafe extern "C" fn(ze_api_version_t, *mut ze_image_dditable_t) -> ze_result_t;
+pub type ze_pfnGetImageExpProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut ze_image_exp_dditable_t) -> ze_result_t;
 pub type ze_pfnGetFenceProcAddrTable_t =
     unsafe extern "C" fn(ze_api_version_t, *mut ze_fence_dditable_t) -> ze_result_t;
 pub type ze_pfnGetEventPoolProcAddrTable_t =
     unsafe extern "C" fn(ze_api_version_t, *mut ze_event_pool_dditable_t) -> ze_result_t;
 pub type ze_pfnGetEventProcAddrTable_t =
     unsafe extern "C" fn(ze_api_version_t, *mut ze_event_dditable_t) -> ze_result_t;
+pub type ze_pfnGetEventExpProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut ze_event_exp_dditable_t) -> ze_result_t;
 pub type ze_pfnGetModuleProcAddrTable_t =
     unsafe extern "C" fn(ze_api_version_t, *mut ze_module_dditable_t) -> ze_result_t;
 pub type ze_pfnGetModuleBuildLogProcAddrTable_t =
     unsafe extern "C" fn(ze_api_version_t, *mut ze_module_build_log_dditable_t) -> ze_result_t;
 pub type ze_pfnGetKernelProcAddrTable_t =
     unsafe extern "C" fn(ze_api_version_t, *mut ze_kernel_dditable_t) -> ze_result_t;
+pub type ze_pfnGetKernelExpProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut ze_kernel_exp_dditable_t) -> ze_result_t;
 pub type ze_pfnGetSamplerProcAddrTable_t =
     unsafe extern "C" fn(ze_api_version_t, *mut ze_sampler_dditable_t) -> ze_result_t;
 pub type ze_pfnGetPhysicalMemProcAddrTable_t =
@@ -680,3 +764,362 @@ pub type ze_pfnGetMemProcAddrTable_t =
     unsafe extern "C" fn(ze_api_version_t, *mut ze_mem_dditable_t) -> ze_result_t;
 pub type ze_pfnGetVirtualMemProcAddrTable_t =
     unsafe extern "C" fn(ze_api_version_t, *mut ze_virtual_mem_dditable_t) -> ze_result_t;
+pub type ze_pfnGetFabricVertexExpProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut ze_fabric_vertex_exp_dditable_t) -> ze_result_t;
+pub type ze_pfnGetFabricEdgeExpProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut ze_fabric_edge_exp_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zet_device_dditable_t {
+    pub pfnGetDebugProperties: Option<ze_pfnUntyped_t>,
+}
+pub type zet_pfnGetDeviceProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zet_device_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zet_context_dditable_t {
+    pub pfnActivateMetricGroups: Option<ze_pfnUntyped_t>,
+}
+pub type zet_pfnGetContextProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zet_context_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zet_command_list_dditable_t {
+    pub pfnAppendMetricStreamerMarker: Option<ze_pfnUntyped_t>,
+    pub pfnAppendMetricQueryBegin: Option<ze_pfnUntyped_t>,
+    pub pfnAppendMetricQueryEnd: Option<ze_pfnUntyped_t>,
+    pub pfnAppendMetricMemoryBarrier: Option<ze_pfnUntyped_t>,
+}
+pub type zet_pfnGetCommandListProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zet_command_list_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zet_module_dditable_t {
+    pub pfnGetDebugInfo: Option<ze_pfnUntyped_t>,
+}
+pub type zet_pfnGetModuleProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zet_module_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zet_kernel_dditable_t {
+    pub pfnGetProfileInfo: Option<ze_pfnUntyped_t>,
+}
+pub type zet_pfnGetKernelProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zet_kernel_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zet_metric_group_dditable_t {
+    pub pfnGet: Option<ze_pfnUntyped_t>,
+    pub pfnGetProperties: Option<ze_pfnUntyped_t>,
+    pub pfnCalculateMetricValues: Option<ze_pfnUntyped_t>,
+}
+pub type zet_pfnGetMetricGroupProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zet_metric_group_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zet_metric_group_exp_dditable_t {
+    pub pfnCalculateMultipleMetricValuesExp: Option<ze_pfnUntyped_t>,
+}
+pub type zet_pfnGetMetricGroupExpProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zet_metric_group_exp_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zet_metric_dditable_t {
+    pub pfnGet: Option<ze_pfnUntyped_t>,
+    pub pfnGetProperties: Option<ze_pfnUntyped_t>,
+}
+pub type zet_pfnGetMetricProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zet_metric_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zet_metric_streamer_dditable_t {
+    pub pfnOpen: Option<ze_pfnUntyped_t>,
+    pub pfnClose: Option<ze_pfnUntyped_t>,
+    pub pfnReadData: Option<ze_pfnUntyped_t>,
+}
+pub type zet_pfnGetMetricStreamerProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zet_metric_streamer_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zet_metric_query_pool_dditable_t {
+    pub pfnCreate: Option<ze_pfnUntyped_t>,
+    pub pfnDestroy: Option<ze_pfnUntyped_t>,
+}
+pub type zet_pfnGetMetricQueryPoolProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zet_metric_query_pool_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zet_metric_query_dditable_t {
+    pub pfnCreate: Option<ze_pfnUntyped_t>,
+    pub pfnDestroy: Option<ze_pfnUntyped_t>,
+    pub pfnReset: Option<ze_pfnUntyped_t>,
+    pub pfnGetData: Option<ze_pfnUntyped_t>,
+}
+pub type zet_pfnGetMetricQueryProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zet_metric_query_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zet_tracer_exp_dditable_t {
+    pub pfnCreate: Option<ze_pfnUntyped_t>,
+    pub pfnDestroy: Option<ze_pfnUntyped_t>,
+    pub pfnSetPrologues: Option<ze_pfnUntyped_t>,
+    pub pfnSetEpilogues: Option<ze_pfnUntyped_t>,
+    pub pfnSetEnabled: Option<ze_pfnUntyped_t>,
+}
+pub type zet_pfnGetTracerExpProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zet_tracer_exp_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zet_debug_dditable_t {
+    pub pfnAttach: Option<ze_pfnUntyped_t>,
+    pub pfnDetach: Option<ze_pfnUntyped_t>,
+    pub pfnReadEvent: Option<ze_pfnUntyped_t>,
+    pub pfnAcknowledgeEvent: Option<ze_pfnUntyped_t>,
+    pub pfnInterrupt: Option<ze_pfnUntyped_t>,
+    pub pfnResume: Option<ze_pfnUntyped_t>,
+    pub pfnReadMemory: Option<ze_pfnUntyped_t>,
+    pub pfnWriteMemory: Option<ze_pfnUntyped_t>,
+    pub pfnGetRegisterSetProperties: Option<ze_pfnUntyped_t>,
+    pub pfnReadRegisters: Option<ze_pfnUntyped_t>,
+    pub pfnWriteRegisters: Option<ze_pfnUntyped_t>,
+}
+pub type zet_pfnGetDebugProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zet_debug_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zes_driver_dditable_t {
+    pub pfnEventListen: Option<ze_pfnUntyped_t>,
+    pub pfnEventListenEx: Option<ze_pfnUntyped_t>,
+}
+pub type zes_pfnGetDriverProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zes_driver_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zes_device_dditable_t {
+    pub pfnGetProperties: Option<ze_pfnUntyped_t>,
+    pub pfnGetState: Option<ze_pfnUntyped_t>,
+    pub pfnReset: Option<ze_pfnUntyped_t>,
+    pub pfnProcessesGetState: Option<ze_pfnUntyped_t>,
+    pub pfnPciGetProperties: Option<ze_pfnUntyped_t>,
+    pub pfnPciGetState: Option<ze_pfnUntyped_t>,
+    pub pfnPciGetBars: Option<ze_pfnUntyped_t>,
+    pub pfnPciGetStats: Option<ze_pfnUntyped_t>,
+    pub pfnEnumDiagnosticTestSuites: Option<ze_pfnUntyped_t>,
+    pub pfnEnumEngineGroups: Option<ze_pfnUntyped_t>,
+    pub pfnEventRegister: Option<ze_pfnUntyped_t>,
+    pub pfnEnumFabricPorts: Option<ze_pfnUntyped_t>,
+    pub pfnEnumFans: Option<ze_pfnUntyped_t>,
+    pub pfnEnumFirmwares: Option<ze_pfnUntyped_t>,
+    pub pfnEnumFrequencyDomains: Option<ze_pfnUntyped_t>,
+    pub pfnEnumLeds: Option<ze_pfnUntyped_t>,
+    pub pfnEnumMemoryModules: Option<ze_pfnUntyped_t>,
+    pub pfnEnumPerformanceFactorDomains: Option<ze_pfnUntyped_t>,
+    pub pfnEnumPowerDomains: Option<ze_pfnUntyped_t>,
+    pub pfnGetCardPowerDomain: Option<ze_pfnUntyped_t>,
+    pub pfnEnumPsus: Option<ze_pfnUntyped_t>,
+    pub pfnEnumRasErrorSets: Option<ze_pfnUntyped_t>,
+    pub pfnEnumSchedulers: Option<ze_pfnUntyped_t>,
+    pub pfnEnumStandbyDomains: Option<ze_pfnUntyped_t>,
+    pub pfnEnumTemperatureSensors: Option<ze_pfnUntyped_t>,
+    pub pfnEccAvailable: Option<ze_pfnUntyped_t>,
+    pub pfnEccConfigurable: Option<ze_pfnUntyped_t>,
+    pub pfnGetEccState: Option<ze_pfnUntyped_t>,
+    pub pfnSetEccState: Option<ze_pfnUntyped_t>,
+}
+pub type zes_pfnGetDeviceProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zes_device_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zes_scheduler_dditable_t {
+    pub pfnGetProperties: Option<ze_pfnUntyped_t>,
+    pub pfnGetCurrentMode: Option<ze_pfnUntyped_t>,
+    pub pfnGetTimeoutModeProperties: Option<ze_pfnUntyped_t>,
+    pub pfnGetTimesliceModeProperties: Option<ze_pfnUntyped_t>,
+    pub pfnSetTimeoutMode: Option<ze_pfnUntyped_t>,
+    pub pfnSetTimesliceMode: Option<ze_pfnUntyped_t>,
+    pub pfnSetExclusiveMode: Option<ze_pfnUntyped_t>,
+    pub pfnSetComputeUnitDebugMode: Option<ze_pfnUntyped_t>,
+}
+pub type zes_pfnGetSchedulerProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zes_scheduler_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zes_performance_factor_dditable_t {
+    pub pfnGetProperties: Option<ze_pfnUntyped_t>,
+    pub pfnGetConfig: Option<ze_pfnUntyped_t>,
+    pub pfnSetConfig: Option<ze_pfnUntyped_t>,
+}
+pub type zes_pfnGetPerformanceFactorProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zes_performance_factor_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zes_power_dditable_t {
+    pub pfnGetProperties: Option<ze_pfnUntyped_t>,
+    pub pfnGetEnergyCounter: Option<ze_pfnUntyped_t>,
+    pub pfnGetLimits: Option<ze_pfnUntyped_t>,
+    pub pfnSetLimits: Option<ze_pfnUntyped_t>,
+    pub pfnGetEnergyThreshold: Option<ze_pfnUntyped_t>,
+    pub pfnSetEnergyThreshold: Option<ze_pfnUntyped_t>,
+    pub pfnGetLimitsExt: Option<ze_pfnUntyped_t>,
+    pub pfnSetLimitsExt: Option<ze_pfnUntyped_t>,
+}
+pub type zes_pfnGetPowerProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zes_power_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zes_frequency_dditable_t {
+    pub pfnGetProperties: Option<ze_pfnUntyped_t>,
+    pub pfnGetAvailableClocks: Option<ze_pfnUntyped_t>,
+    pub pfnGetRange: Option<ze_pfnUntyped_t>,
+    pub pfnSetRange: Option<ze_pfnUntyped_t>,
+    pub pfnGetState: Option<ze_pfnUntyped_t>,
+    pub pfnGetThrottleTime: Option<ze_pfnUntyped_t>,
+    pub pfnOcGetCapabilities: Option<ze_pfnUntyped_t>,
+    pub pfnOcGetFrequencyTarget: Option<ze_pfnUntyped_t>,
+    pub pfnOcSetFrequencyTarget: Option<ze_pfnUntyped_t>,
+    pub pfnOcGetVoltageTarget: Option<ze_pfnUntyped_t>,
+    pub pfnOcSetVoltageTarget: Option<ze_pfnUntyped_t>,
+    pub pfnOcSetMode: Option<ze_pfnUntyped_t>,
+    pub pfnOcGetMode: Option<ze_pfnUntyped_t>,
+    pub pfnOcGetIccMax: Option<ze_pfnUntyped_t>,
+    pub pfnOcSetIccMax: Option<ze_pfnUntyped_t>,
+    pub pfnOcGetTjMax: Option<ze_pfnUntyped_t>,
+    pub pfnOcSetTjMax: Option<ze_pfnUntyped_t>,
+}
+pub type zes_pfnGetFrequencyProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zes_frequency_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zes_engine_dditable_t {
+    pub pfnGetProperties: Option<ze_pfnUntyped_t>,
+    pub pfnGetActivity: Option<ze_pfnUntyped_t>,
+}
+pub type zes_pfnGetEngineProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zes_engine_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zes_standby_dditable_t {
+    pub pfnGetProperties: Option<ze_pfnUntyped_t>,
+    pub pfnGetMode: Option<ze_pfnUntyped_t>,
+    pub pfnSetMode: Option<ze_pfnUntyped_t>,
+}
+pub type zes_pfnGetStandbyProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zes_standby_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zes_firmware_dditable_t {
+    pub pfnGetProperties: Option<ze_pfnUntyped_t>,
+    pub pfnFlash: Option<ze_pfnUntyped_t>,
+}
+pub type zes_pfnGetFirmwareProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zes_firmware_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zes_memory_dditable_t {
+    pub pfnGetProperties: Option<ze_pfnUntyped_t>,
+    pub pfnGetState: Option<ze_pfnUntyped_t>,
+    pub pfnGetBandwidth: Option<ze_pfnUntyped_t>,
+}
+pub type zes_pfnGetMemoryProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zes_memory_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zes_fabric_port_dditable_t {
+    pub pfnGetProperties: Option<ze_pfnUntyped_t>,
+    pub pfnGetLinkType: Option<ze_pfnUntyped_t>,
+    pub pfnGetConfig: Option<ze_pfnUntyped_t>,
+    pub pfnSetConfig: Option<ze_pfnUntyped_t>,
+    pub pfnGetState: Option<ze_pfnUntyped_t>,
+    pub pfnGetThroughput: Option<ze_pfnUntyped_t>,
+}
+pub type zes_pfnGetFabricPortProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zes_fabric_port_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zes_temperature_dditable_t {
+    pub pfnGetProperties: Option<ze_pfnUntyped_t>,
+    pub pfnGetConfig: Option<ze_pfnUntyped_t>,
+    pub pfnSetConfig: Option<ze_pfnUntyped_t>,
+    pub pfnGetState: Option<ze_pfnUntyped_t>,
+}
+pub type zes_pfnGetTemperatureProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zes_temperature_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zes_psu_dditable_t {
+    pub pfnGetProperties: Option<ze_pfnUntyped_t>,
+    pub pfnGetState: Option<ze_pfnUntyped_t>,
+}
+pub type zes_pfnGetPsuProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zes_psu_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zes_fan_dditable_t {
+    pub pfnGetProperties: Option<ze_pfnUntyped_t>,
+    pub pfnGetConfig: Option<ze_pfnUntyped_t>,
+    pub pfnSetDefaultMode: Option<ze_pfnUntyped_t>,
+    pub pfnSetFixedSpeedMode: Option<ze_pfnUntyped_t>,
+    pub pfnSetSpeedTableMode: Option<ze_pfnUntyped_t>,
+    pub pfnGetState: Option<ze_pfnUntyped_t>,
+}
+pub type zes_pfnGetFanProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zes_fan_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zes_led_dditable_t {
+    pub pfnGetProperties: Option<ze_pfnUntyped_t>,
+    pub pfnGetState: Option<ze_pfnUntyped_t>,
+    pub pfnSetState: Option<ze_pfnUntyped_t>,
+    pub pfnSetColor: Option<ze_pfnUntyped_t>,
+}
+pub type zes_pfnGetLedProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zes_led_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zes_ras_dditable_t {
+    pub pfnGetProperties: Option<ze_pfnUntyped_t>,
+    pub pfnGetConfig: Option<ze_pfnUntyped_t>,
+    pub pfnSetConfig: Option<ze_pfnUntyped_t>,
+    pub pfnGetState: Option<ze_pfnUntyped_t>,
+}
+pub type zes_pfnGetRasProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zes_ras_dditable_t) -> ze_result_t;
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct zes_diagnostics_dditable_t {
+    pub pfnGetProperties: Option<ze_pfnUntyped_t>,
+    pub pfnGetTests: Option<ze_pfnUntyped_t>,
+    pub pfnRunTests: Option<ze_pfnUntyped_t>,
+}
+pub type zes_pfnGetDiagnosticsProcAddrTable_t =
+    unsafe extern "C" fn(ze_api_version_t, *mut zes_diagnostics_dditable_t) -> ze_result_t;

@@ -59,7 +59,7 @@ include!("layout/table.rs");
 fn c_program(rows: &[Row]) -> String {
     let mut c = String::from(
         "#include <stddef.h>\n#include <stdio.h>\n#include <level_zero/ze_api.h>\n\
-         #include <level_zero/ze_ddi.h>\nint main(void) {\n",
+         #include <level_zero/ze_ddi.h>\n#include <level_zero/zet_ddi.h>\n#include <level_zero/zes_ddi.h>\nint main(void) {\n",
     );
     for row in rows {
         c += &format!(

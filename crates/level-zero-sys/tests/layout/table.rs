@@ -60,6 +60,42 @@ layout_table! {
     "ze_ddi.h" ze_sampler_dditable_t { pfnCreate, pfnDestroy }
     "ze_ddi.h" ze_physical_mem_dditable_t { pfnCreate, pfnDestroy }
     "ze_ddi.h" ze_virtual_mem_dditable_t { pfnReserve, pfnFree, pfnQueryPageSize, pfnMap, pfnUnmap, pfnSetAccessAttribute, pfnGetAccessAttribute }
+    "ze_ddi.h" ze_device_exp_dditable_t { pfnGetFabricVertexExp }
+    "ze_ddi.h" ze_event_exp_dditable_t { pfnQueryTimestampsExp }
+    "ze_ddi.h" ze_image_exp_dditable_t { pfnGetMemoryPropertiesExp, pfnViewCreateExp }
+    "ze_ddi.h" ze_kernel_exp_dditable_t { pfnSetGlobalOffsetExp, pfnSchedulingHintExp }
+    "ze_ddi.h" ze_fabric_vertex_exp_dditable_t { pfnGetExp, pfnGetSubVerticesExp, pfnGetPropertiesExp, pfnGetDeviceExp }
+    "ze_ddi.h" ze_fabric_edge_exp_dditable_t { pfnGetExp, pfnGetVerticesExp, pfnGetPropertiesExp }
+    "zet_ddi.h" zet_device_dditable_t { pfnGetDebugProperties }
+    "zet_ddi.h" zet_context_dditable_t { pfnActivateMetricGroups }
+    "zet_ddi.h" zet_command_list_dditable_t { pfnAppendMetricStreamerMarker, pfnAppendMetricQueryBegin, pfnAppendMetricQueryEnd, pfnAppendMetricMemoryBarrier }
+    "zet_ddi.h" zet_module_dditable_t { pfnGetDebugInfo }
+    "zet_ddi.h" zet_kernel_dditable_t { pfnGetProfileInfo }
+    "zet_ddi.h" zet_metric_group_dditable_t { pfnGet, pfnGetProperties, pfnCalculateMetricValues }
+    "zet_ddi.h" zet_metric_group_exp_dditable_t { pfnCalculateMultipleMetricValuesExp }
+    "zet_ddi.h" zet_metric_dditable_t { pfnGet, pfnGetProperties }
+    "zet_ddi.h" zet_metric_streamer_dditable_t { pfnOpen, pfnClose, pfnReadData }
+    "zet_ddi.h" zet_metric_query_pool_dditable_t { pfnCreate, pfnDestroy }
+    "zet_ddi.h" zet_metric_query_dditable_t { pfnCreate, pfnDestroy, pfnReset, pfnGetData }
+    "zet_ddi.h" zet_tracer_exp_dditable_t { pfnCreate, pfnDestroy, pfnSetPrologues, pfnSetEpilogues, pfnSetEnabled }
+    "zet_ddi.h" zet_debug_dditable_t { pfnAttach, pfnDetach, pfnReadEvent, pfnAcknowledgeEvent, pfnInterrupt, pfnResume, pfnReadMemory, pfnWriteMemory, pfnGetRegisterSetProperties, pfnReadRegisters, pfnWriteRegisters }
+    "zes_ddi.h" zes_driver_dditable_t { pfnEventListen, pfnEventListenEx }
+    "zes_ddi.h" zes_device_dditable_t { pfnGetProperties, pfnGetState, pfnReset, pfnProcessesGetState, pfnPciGetProperties, pfnPciGetState, pfnPciGetBars, pfnPciGetStats, pfnEnumDiagnosticTestSuites, pfnEnumEngineGroups, pfnEventRegister, pfnEnumFabricPorts, pfnEnumFans, pfnEnumFirmwares, pfnEnumFrequencyDomains, pfnEnumLeds, pfnEnumMemoryModules, pfnEnumPerformanceFactorDomains, pfnEnumPowerDomains, pfnGetCardPowerDomain, pfnEnumPsus, pfnEnumRasErrorSets, pfnEnumSchedulers, pfnEnumStandbyDomains, pfnEnumTemperatureSensors, pfnEccAvailable, pfnEccConfigurable, pfnGetEccState, pfnSetEccState }
+    "zes_ddi.h" zes_scheduler_dditable_t { pfnGetProperties, pfnGetCurrentMode, pfnGetTimeoutModeProperties, pfnGetTimesliceModeProperties, pfnSetTimeoutMode, pfnSetTimesliceMode, pfnSetExclusiveMode, pfnSetComputeUnitDebugMode }
+    "zes_ddi.h" zes_performance_factor_dditable_t { pfnGetProperties, pfnGetConfig, pfnSetConfig }
+    "zes_ddi.h" zes_power_dditable_t { pfnGetProperties, pfnGetEnergyCounter, pfnGetLimits, pfnSetLimits, pfnGetEnergyThreshold, pfnSetEnergyThreshold, pfnGetLimitsExt, pfnSetLimitsExt }
+    "zes_ddi.h" zes_frequency_dditable_t { pfnGetProperties, pfnGetAvailableClocks, pfnGetRange, pfnSetRange, pfnGetState, pfnGetThrottleTime, pfnOcGetCapabilities, pfnOcGetFrequencyTarget, pfnOcSetFrequencyTarget, pfnOcGetVoltageTarget, pfnOcSetVoltageTarget, pfnOcSetMode, pfnOcGetMode, pfnOcGetIccMax, pfnOcSetIccMax, pfnOcGetTjMax, pfnOcSetTjMax }
+    "zes_ddi.h" zes_engine_dditable_t { pfnGetProperties, pfnGetActivity }
+    "zes_ddi.h" zes_standby_dditable_t { pfnGetProperties, pfnGetMode, pfnSetMode }
+    "zes_ddi.h" zes_firmware_dditable_t { pfnGetProperties, pfnFlash }
+    "zes_ddi.h" zes_memory_dditable_t { pfnGetProperties, pfnGetState, pfnGetBandwidth }
+    "zes_ddi.h" zes_fabric_port_dditable_t { pfnGetProperties, pfnGetLinkType, pfnGetConfig, pfnSetConfig, pfnGetState, pfnGetThroughput }
+    "zes_ddi.h" zes_temperature_dditable_t { pfnGetProperties, pfnGetConfig, pfnSetConfig, pfnGetState }
+    "zes_ddi.h" zes_psu_dditable_t { pfnGetProperties, pfnGetState }
+    "zes_ddi.h" zes_fan_dditable_t { pfnGetProperties, pfnGetConfig, pfnSetDefaultMode, pfnSetFixedSpeedMode, pfnSetSpeedTableMode, pfnGetState }
+    "zes_ddi.h" zes_led_dditable_t { pfnGetProperties, pfnGetState, pfnSetState, pfnSetColor }
+    "zes_ddi.h" zes_ras_dditable_t { pfnGetProperties, pfnGetConfig, pfnSetConfig, pfnGetState }
+    "zes_ddi.h" zes_diagnostics_dditable_t { pfnGetProperties, pfnGetTests, pfnRunTests }
 }
 
 const_table! {
