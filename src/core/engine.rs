@@ -1,9 +1,10 @@
 //! Engines: where primitives run and memory lives.
 //!
 //! Layer: core. A CPU engine runs native Rust kernels; a GPU engine is an
-//! OpenCL device and context (`runtime::ocl`), either the library's own
-//! (`dnnl_engine_create(dnnl_gpu, i)`) or the user's (interop). Level Zero
-//! engines arrive with issue 5.
+//! OpenCL device and context (`runtime::ocl`) or a Level Zero driver, device
+//! and context (`runtime::ze`), either the library's own
+//! (`dnnl_engine_create(dnnl_gpu, i)`: OpenCL devices, or Level Zero ones
+//! under `ONEDNN_GPU_RUNTIME=ze`) or the user's (interop).
 
 #![allow(non_upper_case_globals)]
 
@@ -58,6 +59,8 @@ pub enum Backend {
     Cpu,
     /// An OpenCL device and context.
     Ocl(Box<crate::core::ocl_engine::OclEngine>),
+    /// A Level Zero driver, device and context.
+    Ze(Box<crate::core::ze_engine::ZeEngine>),
 }
 
 /// An engine. Streams, memory objects and primitives hold an `Arc<Engine>`, so
@@ -73,6 +76,9 @@ impl Engine {
     pub fn count(kind: EngineKind) -> usize {
         match kind {
             EngineKind::Cpu => 1,
+            EngineKind::Gpu if crate::core::ze_engine::is_gpu_runtime() => {
+                crate::core::ze_engine::device_count()
+            }
             EngineKind::Gpu => crate::core::ocl_engine::device_count(),
         }
     }
@@ -88,6 +94,9 @@ impl Engine {
         }
         let backend = match kind {
             EngineKind::Cpu => Backend::Cpu,
+            EngineKind::Gpu if crate::core::ze_engine::is_gpu_runtime() => {
+                Backend::Ze(Box::new(crate::core::ze_engine::ZeEngine::create(index)?))
+            }
             EngineKind::Gpu => {
                 Backend::Ocl(Box::new(crate::core::ocl_engine::OclEngine::create(index)?))
             }
@@ -112,6 +121,20 @@ impl Engine {
         })
     }
 
+    /// Wraps a Level Zero engine built from user objects; its index is the
+    /// device's among the Level Zero devices (0 if not listed).
+    pub fn from_ze(ze: crate::core::ze_engine::ZeEngine) -> Arc<Engine> {
+        let index = crate::runtime::ze::all_devices()
+            .iter()
+            .position(|(_, d)| *d == ze.device())
+            .unwrap_or(0);
+        Arc::new(Engine {
+            kind: EngineKind::Gpu,
+            index,
+            backend: Backend::Ze(Box::new(ze)),
+        })
+    }
+
     /// The engine's kind.
     pub fn kind(&self) -> EngineKind {
         self.kind
@@ -132,17 +155,23 @@ impl Engine {
     pub fn expect_cpu(&self) -> Result<()> {
         match self.backend {
             Backend::Cpu => Ok(()),
-            Backend::Ocl(_) => Err(Error::unimplemented("not a CPU engine")),
+            _ => Err(Error::unimplemented("not a CPU engine")),
         }
     }
 
-    /// Ok on an OpenCL engine; unimplemented elsewhere (what an
-    /// implementation candidate of OpenCL engines answers).
-    pub fn expect_ocl(&self) -> Result<()> {
+    /// Ok on a GPU engine (OpenCL or Level Zero); unimplemented elsewhere
+    /// (what an implementation candidate of GPU engines answers).
+    pub fn expect_gpu(&self) -> Result<()> {
         match self.backend {
-            Backend::Ocl(_) => Ok(()),
-            Backend::Cpu => Err(Error::unimplemented("not an OpenCL engine")),
+            Backend::Cpu => Err(Error::unimplemented("not a GPU engine")),
+            _ => Ok(()),
         }
+    }
+
+    /// The GPU side of the engine (`core::gpu`), or an invalid-arguments
+    /// error naming `what` needed it.
+    pub fn gpu(&self, what: &str) -> Result<crate::core::gpu::GpuEngine<'_>> {
+        crate::core::gpu::GpuEngine::of(self, what)
     }
 
     /// The OpenCL side of the engine, or an invalid-arguments error naming `what`
@@ -150,9 +179,16 @@ impl Engine {
     pub fn ocl(&self, what: &str) -> Result<&crate::core::ocl_engine::OclEngine> {
         match &self.backend {
             Backend::Ocl(ocl) => Ok(ocl),
-            Backend::Cpu => Err(Error::invalid(format!(
-                "{what} needs an OpenCL engine, not a CPU engine"
-            ))),
+            _ => Err(Error::invalid(format!("{what} needs an OpenCL engine"))),
+        }
+    }
+
+    /// The Level Zero side of the engine, or an invalid-arguments error
+    /// naming `what` needed it.
+    pub fn ze(&self, what: &str) -> Result<&crate::core::ze_engine::ZeEngine> {
+        match &self.backend {
+            Backend::Ze(ze) => Ok(ze),
+            _ => Err(Error::invalid(format!("{what} needs a Level Zero engine"))),
         }
     }
 }

@@ -2,7 +2,8 @@
 //! buffer the descriptor needs.
 //!
 //! Layer: core. The data behind a handle is host memory on a CPU engine and an
-//! OpenCL buffer or USM allocation on an OpenCL engine (`ocl_storage`). Each
+//! OpenCL buffer or USM allocation on an OpenCL engine (`ocl_storage`), a
+//! USM pointer on a Level Zero engine (`ze_storage`). Each
 //! handle is either owned (made for `DNNL_MEMORY_ALLOCATE`) or the user's; a
 //! user's `cl_mem` is retained while we hold it, a user's pointer never freed.
 
@@ -14,6 +15,7 @@ use crate::core::error::{Error, Result};
 use crate::core::host_buffer::HostBuffer;
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::ocl_storage::{OclKind, OclStorage};
+use crate::core::ze_storage::ZeStorage;
 
 /// A data handle as the C API spells it, decoded at the boundary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +39,8 @@ pub enum Storage {
     },
     /// An OpenCL buffer or USM allocation.
     Ocl(OclStorage),
+    /// A Level Zero USM pointer.
+    Ze(ZeStorage),
 }
 
 impl Storage {
@@ -46,6 +50,7 @@ impl Storage {
             Storage::None => 0,
             Storage::Host { addr, .. } => *addr,
             Storage::Ocl(s) => s.handle(),
+            Storage::Ze(s) => s.handle(),
         }
     }
 }
@@ -72,6 +77,8 @@ pub enum MappedRegion {
     Direct,
     /// An OpenCL mapping or staging copy.
     Ocl(crate::core::ocl_storage::Mapping),
+    /// A Level Zero host staging copy of device USM.
+    Ze(crate::runtime::ze::UsmAlloc),
 }
 
 impl Memory {
@@ -104,7 +111,7 @@ impl Memory {
             )));
         }
         let ocl_kind = match engine.backend() {
-            Backend::Cpu => {
+            Backend::Cpu | Backend::Ze(_) => {
                 if ocl_kind.is_some() {
                     return Err(Error::invalid("OpenCL memory kinds need an OpenCL engine"));
                 }
@@ -167,6 +174,7 @@ impl Memory {
             (Backend::Cpu, DataHandle::User(addr)) => Ok(Storage::Host { addr, owned: None }),
             // OpenCL has no zero-size buffers: empty memory has no storage.
             (Backend::Ocl(_), DataHandle::Allocate) if size == 0 => Ok(Storage::None),
+            (Backend::Ze(ze), handle) => Ok(Storage::Ze(ZeStorage::new(ze, size, handle)?)),
             (Backend::Ocl(ocl), handle) => {
                 let kind = self.ocl_kind.unwrap_or(OclKind::Buffer);
                 Ok(Storage::Ocl(OclStorage::new(ocl, kind, size, handle)?))
@@ -244,6 +252,13 @@ impl Memory {
                 let mapping = s.map(ocl, self.md.size(index))?;
                 (mapping.host_addr(), MappedRegion::Ocl(mapping))
             }
+            Storage::Ze(s) => {
+                let ze = self.engine.ze("mapping Level Zero memory")?;
+                match s.map(ze, self.md.size(index))? {
+                    (addr, Some(staging)) => (addr, MappedRegion::Ze(staging)),
+                    (addr, None) => (addr, MappedRegion::Direct),
+                }
+            }
         };
         if addr != 0 {
             self.mapped.lock()?.insert((index, addr), region);
@@ -269,6 +284,16 @@ impl Memory {
                 let handles = self.handles.lock()?;
                 match &handles[index] {
                     Storage::Ocl(s) => s.unmap(ocl, mapping),
+                    _ => Err(Error::invalid(
+                        "the buffer was replaced while it was mapped",
+                    )),
+                }
+            }
+            MappedRegion::Ze(staging) => {
+                let ze = self.engine.ze("unmapping Level Zero memory")?;
+                let handles = self.handles.lock()?;
+                match &handles[index] {
+                    Storage::Ze(s) => s.unmap(ze, Some(staging)),
                     _ => Err(Error::invalid(
                         "the buffer was replaced while it was mapped",
                     )),

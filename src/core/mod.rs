@@ -9,6 +9,7 @@ pub mod cache_blob;
 pub mod engine;
 pub mod env;
 pub mod error;
+pub mod gpu;
 pub mod handles;
 pub mod host_buffer;
 pub mod memory;
@@ -24,5 +25,7 @@ pub mod stream;
 pub mod types;
 pub mod verbose;
 pub mod version;
+pub mod ze_engine;
+pub mod ze_storage;
 
 pub use error::{Error, Result};

@@ -21,11 +21,12 @@ use crate::abi::*;
 use crate::core::attr::{AttrCell, PrimitiveAttr};
 use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
+use crate::core::gpu::{self, Event};
 use crate::core::memory::Memory;
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::stream::{Stream, StreamBackend};
 use crate::core::{primitive_cache, primitive_verbose};
-use crate::runtime::ocl::{self, Event, ProgramKey};
+use crate::runtime::ocl::{self, ProgramKey};
 
 /// What a primitive computes, independent of how.
 pub trait OpDesc: Send + Sync {
@@ -120,16 +121,21 @@ pub struct ExecContext<'a> {
     pub stream: &'a Stream,
     /// The arguments.
     pub args: &'a ExecArgs,
-    /// OpenCL events the work must wait for.
+    /// GPU events the work must wait for.
     pub deps: &'a [Event],
 }
 
-impl ExecContext<'_> {
+impl<'a> ExecContext<'a> {
     /// The memory of argument `arg`, or an invalid-arguments error naming it.
     pub fn arg(&self, arg: i32) -> Result<&Arc<Memory>> {
         self.args
             .get(&arg)
             .ok_or_else(|| Error::invalid(format!("execution argument {arg} is missing")))
+    }
+
+    /// The stream's GPU queue (invalid arguments on a CPU stream).
+    pub fn queue(&self) -> Result<gpu::Queue<'a>> {
+        gpu::Queue::of(self.stream)
     }
 }
 
@@ -137,8 +143,8 @@ impl ExecContext<'_> {
 /// cache keeps implementations, and must not keep engines alive): the
 /// engine comes with the stream at execution.
 pub trait Implementation: Send + Sync {
-    /// Runs (CPU) or enqueues (OpenCL) the computation. On OpenCL it returns
-    /// the event of its last command.
+    /// Runs (CPU) or enqueues (GPU) the computation. On a GPU stream it
+    /// returns the event of its last command.
     fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>>;
 }
 
@@ -337,6 +343,10 @@ fn check_memory_engine(engine: &Engine, memory: &Memory) -> Result<()> {
         (Backend::Ocl(_), Backend::Ocl(_)) => Err(Error::invalid(
             "mismatched OpenCL context for primitive/memory",
         )),
+        (Backend::Ze(a), Backend::Ze(b)) if a.context() == b.context() => Ok(()),
+        (Backend::Ze(_), Backend::Ze(_)) => Err(Error::invalid(
+            "mismatched Level Zero context for primitive/memory",
+        )),
         _ => Err(Error::invalid(
             "the memory is on an engine of another kind than the primitive",
         )),
@@ -346,16 +356,19 @@ fn check_memory_engine(engine: &Engine, memory: &Memory) -> Result<()> {
 /// The id a primitive cache blob of `pd` carries: the engine blob id, then
 /// a hash of the implementation and op.
 fn blob_id(pd: &PrimitiveDesc) -> Result<Vec<u8>> {
-    let Backend::Ocl(ocl) = pd.engine().backend() else {
-        return Err(Error::unimplemented(
-            "a CPU primitive compiles nothing and has no cache blob",
-        ));
+    let mut id = match pd.engine().backend() {
+        Backend::Ocl(ocl) => crate::core::ocl_engine::OclEngine::cache_blob_id(ocl.device())?,
+        Backend::Ze(ze) => ze.blob_id(),
+        Backend::Cpu => {
+            return Err(Error::unimplemented(
+                "a CPU primitive compiles nothing and has no cache blob",
+            ));
+        }
     };
     let op_key = pd
         .op()
         .cache_key()
         .ok_or_else(|| Error::unimplemented("this primitive kind has no cache blob"))?;
-    let mut id = crate::core::ocl_engine::OclEngine::cache_blob_id(ocl.device())?;
     id.extend_from_slice(b"primitive:");
     let what = format!("{}|{op_key}", pd.impl_name().to_string_lossy());
     id.extend_from_slice(&ocl::cache::stable_hash(what.as_bytes()).to_le_bytes());
@@ -372,8 +385,13 @@ impl Primitive {
     pub fn cache_blob(&self) -> Result<Vec<u8>> {
         let pd = self.pd.get()?;
         let id = blob_id(&pd)?;
-        let ocl = self.engine.ocl("primitive cache blob")?;
-        let entries = ocl.programs().entries_of(Some(&self.programs))?;
+        let entries = match self.engine.backend() {
+            Backend::Ze(ze) => ze.entries_of(&self.programs)?,
+            _ => {
+                let ocl = self.engine.ocl("primitive cache blob")?;
+                ocl.programs().entries_of(Some(&self.programs))?
+            }
+        };
         Ok(crate::core::cache_blob::encode(&id, &entries))
     }
 
@@ -384,6 +402,10 @@ impl Primitive {
     /// refused (invalid arguments).
     pub fn from_cache_blob(pd: &PrimitiveDesc, blob: &[u8]) -> Result<Arc<Primitive>> {
         let id = blob_id(pd)?;
+        if let Backend::Ze(ze) = pd.engine().backend() {
+            ze.load_entries(&id, blob)?;
+            return pd.create_primitive();
+        }
         let entries = crate::core::cache_blob::decode(&id, blob)?;
         let ocl = pd.engine().ocl("primitive cache blob")?;
         for (key, binary) in entries {
@@ -410,6 +432,8 @@ impl Primitive {
             (Backend::Cpu, Backend::Cpu) => {}
             (Backend::Ocl(a), Backend::Ocl(b))
                 if a.context() == b.context() && a.device() == b.device() => {}
+            (Backend::Ze(a), Backend::Ze(b))
+                if a.context() == b.context() && a.device() == b.device() => {}
             _ => {
                 return Err(Error::invalid(
                     "the stream's engine is not the primitive's engine",
@@ -420,7 +444,7 @@ impl Primitive {
             let host_side = self.op.host_arg(arg)
                 && matches!(
                     (engine.backend(), memory.engine().backend()),
-                    (Backend::Ocl(_), Backend::Cpu)
+                    (Backend::Ocl(_) | Backend::Ze(_), Backend::Cpu)
                 );
             if !host_side {
                 check_memory_engine(engine, memory)?;
@@ -428,7 +452,7 @@ impl Primitive {
         }
         if let StreamBackend::Cpu = stream.backend() {
             if !deps.is_empty() {
-                return Err(Error::invalid("a CPU stream takes no OpenCL events"));
+                return Err(Error::invalid("a CPU stream takes no GPU events"));
             }
         }
         let ctx = ExecContext { stream, args, deps };

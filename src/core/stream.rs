@@ -3,7 +3,8 @@
 //! Layer: core. A CPU stream runs each execution to completion on the calling
 //! thread (and the host's worker threads), so in-order and out-of-order are
 //! both trivially honoured. An OpenCL stream wraps a command queue, the
-//! library's own or the user's.
+//! library's own or the user's; a Level Zero stream a command list, the
+//! library's own immediate list or the user's list (`ze_engine.rs`).
 
 use std::sync::Arc;
 
@@ -11,6 +12,7 @@ use crate::abi::*;
 use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
 use crate::core::ocl_engine::OclQueue;
+use crate::core::ze_engine::ZeQueue;
 
 /// What a stream promises about ordering and timing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +74,8 @@ pub enum StreamBackend {
     Cpu,
     /// An OpenCL command queue.
     Ocl(OclQueue),
+    /// A Level Zero command list.
+    Ze(ZeQueue),
 }
 
 /// A stream. Holds its engine alive.
@@ -97,6 +101,9 @@ impl Stream {
                 check_ocl_profiling(flags)?;
                 StreamBackend::Ocl(ocl.create_queue(flags)?)
             }
+            // Level Zero streams run in order (which out-of-order streams
+            // may too), on an immediate list of ours.
+            Backend::Ze(ze) => StreamBackend::Ze(ze.create_queue(flags.profiling)?),
         };
         Ok(Arc::new(Stream {
             engine,
@@ -114,6 +121,19 @@ impl Stream {
             flags,
             backend: StreamBackend::Ocl(queue),
         }))
+    }
+
+    /// Wraps a stream queue on a user's Level Zero list: in-order.
+    pub fn from_ze_queue(engine: Arc<Engine>, queue: ZeQueue) -> Arc<Stream> {
+        let flags = StreamFlags {
+            out_of_order: false,
+            profiling: queue.profiling(),
+        };
+        Arc::new(Stream {
+            engine,
+            flags,
+            backend: StreamBackend::Ze(queue),
+        })
     }
 
     /// The engine.
@@ -136,6 +156,7 @@ impl Stream {
         match &self.backend {
             StreamBackend::Cpu => Ok(()),
             StreamBackend::Ocl(queue) => queue.finish(),
+            StreamBackend::Ze(queue) => queue.wait(),
         }
     }
 }

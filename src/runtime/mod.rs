@@ -1,7 +1,9 @@
 //! Devices, contexts, queues, allocations and program caches of the runtimes
 //! the engines run on (CPU, OpenCL, Level Zero): RAII over driver handles.
 //!
-//! Layer: below `core`. OpenCL: `ocl`. The Level Zero runtime arrives with
-//! issue 5.
+//! Layer: below `core`. OpenCL: `ocl`; Level Zero: `ze`; kernel arguments, which both GPU
+//! runtimes take: `kernel_arg`.
 
+pub mod kernel_arg;
 pub mod ocl;
+pub mod ze;

@@ -5,6 +5,7 @@ use ::core::ffi::c_int;
 use crate::abi::*;
 use crate::capi::boundary;
 use crate::capi::dnnl::primitive::exec_args;
+use crate::core::gpu;
 use crate::core::handles;
 use crate::core::stream::StreamBackend;
 use crate::core::{Error, Result};
@@ -61,7 +62,10 @@ pub unsafe extern "C" fn dnnl_ocl_interop_primitive_execute(
         let args = unsafe { exec_args(nargs, args) }?;
         // SAFETY: as above.
         let deps = unsafe { retain_deps(deps, ndeps) }?;
-        let done = primitive.execute(&stream, &args, &deps)?;
+        let gpu_deps: Vec<gpu::Event> = deps.iter().cloned().map(gpu::Event::Ocl).collect();
+        let done = primitive
+            .execute(&stream, &args, &gpu_deps)?
+            .and_then(|e| e.as_ocl().cloned());
         if return_event.is_null() {
             return Ok(());
         }

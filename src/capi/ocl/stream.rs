@@ -21,7 +21,7 @@ pub(crate) fn queue_of(stream: *const dnnl_stream) -> Result<cl_command_queue> {
     let stream = handles::resolve(stream)?;
     match stream.backend() {
         StreamBackend::Ocl(q) => Ok(q.queue().raw().cast()),
-        StreamBackend::Cpu => Err(Error::invalid("the stream is not an OpenCL stream")),
+        _ => Err(Error::invalid("the stream is not an OpenCL stream")),
     }
 }
 

@@ -15,6 +15,7 @@ use super::host::{self, Raw};
 use crate::abi::{DNNL_ARG_DST, DNNL_ARG_SRC_0, DNNL_ARG_SRC_1};
 use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
+use crate::core::gpu::Event;
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
 use crate::prims::common::binary_alg::BinaryAlg;
@@ -22,7 +23,6 @@ use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
 use crate::prims::common::dt;
 use crate::prims::common::layout::Walker;
 use crate::prims::common::parallel;
-use crate::runtime::ocl::Event;
 
 /// Elements per block of the dense kernel's conversion loops.
 const BLOCK: usize = 1024;

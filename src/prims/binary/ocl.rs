@@ -18,13 +18,12 @@ use super::BinaryOp;
 use crate::abi::{DNNL_ARG_ATTR_SCALES, DNNL_ARG_DST, DNNL_ARG_SRC_0, DNNL_ARG_SRC_1};
 use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
+use crate::core::gpu::{Event, Kernel, KernelArg};
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
-use crate::core::stream::StreamBackend;
 use crate::prims::common::binary_alg;
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::cl_walk;
 use crate::prims::common::layout::{Layout, Walker};
-use crate::runtime::ocl::{Event, Kernel, KernelArg};
 
 /// Work-group size (lowered to what the kernel allows).
 const LOCAL: usize = 256;
@@ -64,7 +63,7 @@ impl ImplCandidate for Candidate {
     }
 
     fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        engine.expect_ocl()?;
+        engine.expect_gpu()?;
         if self.dense && !self.op.is_dense() {
             return Err(Error::unimplemented(
                 "broadcasting, padding, post-ops or different layouts",
@@ -78,7 +77,7 @@ impl ImplCandidate for Candidate {
         engine: &Arc<Engine>,
         _op: &Arc<dyn OpDesc>,
     ) -> Result<Arc<dyn Implementation>> {
-        let ocl = engine.ocl("binary")?;
+        let ocl = engine.gpu("binary")?;
         let op = self.op.clone();
         let (options, name) = if self.dense {
             (common_options(&op), "binary_dense")
@@ -86,7 +85,7 @@ impl ImplCandidate for Candidate {
             (generic_options(&op), "binary_generic")
         };
         let kernel = ocl.kernel(&source(&op), &options, name)?;
-        let local = kernel.work_group_size(ocl.device())?.clamp(1, LOCAL);
+        let local = ocl.work_group_size(&kernel)?.clamp(1, LOCAL);
         Ok(Arc::new(OclBinary {
             op,
             dense: self.dense,
@@ -167,10 +166,7 @@ fn round_up(n: usize, m: usize) -> usize {
 impl Implementation for OclBinary {
     fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
         let op = &self.op;
-        let StreamBackend::Ocl(queue) = ctx.stream.backend() else {
-            return Err(Error::invalid("an OpenCL primitive needs an OpenCL stream"));
-        };
-        let queue = queue.queue();
+        let queue = ctx.queue()?;
         let layouts = op.inputs_layouts();
         let mut ins = Vec::new();
         for &arg in op.input_args() {

@@ -11,9 +11,10 @@
 use std::ffi::c_void;
 
 use crate::core::error::{Error, Result};
+use crate::core::gpu::{KernelArg, Scratch};
 use crate::core::memory::{Memory, Storage};
 use crate::core::ocl_storage::OclStorage;
-use crate::runtime::ocl::{KernelArg, Mem};
+use crate::runtime::ocl::Mem;
 
 /// One argument's buffer.
 pub enum Buffer {
@@ -49,8 +50,23 @@ impl Buffer {
                     addr: *addr,
                     capacity: owned.as_ref().map(|_| own_size),
                 },
+                Storage::Ze(s) => Buffer::Usm {
+                    addr: s.handle(),
+                    capacity: s.is_owned().then_some(own_size),
+                },
             })
         })
+    }
+
+    /// A temporary buffer of the stream (`gpu::Queue::scratch`).
+    pub fn scratch(scratch: Scratch) -> Buffer {
+        match scratch {
+            Scratch::Ocl(mem) => Buffer::Mem(mem),
+            Scratch::Usm { addr, size } => Buffer::Usm {
+                addr,
+                capacity: Some(size),
+            },
+        }
     }
 
     /// Checks that the buffer exists and holds `bytes` bytes where that can
@@ -103,13 +119,13 @@ impl Buffer {
         }
     }
 
-    /// The buffer as an OpenCL kernel argument.
+    /// The buffer as a GPU kernel argument.
     pub fn kernel_arg(&self) -> Result<KernelArg<'_>> {
         match self {
             Buffer::Mem(mem) => Ok(KernelArg::Mem(mem)),
             Buffer::Usm { addr, .. } => Ok(KernelArg::Usm(*addr as *const c_void)),
             Buffer::None => Ok(KernelArg::NullMem),
-            Buffer::Host { .. } => Err(Error::invalid("host memory given to an OpenCL kernel")),
+            Buffer::Host { .. } => Err(Error::invalid("host memory given to a GPU kernel")),
         }
     }
 }

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use crate::abi::*;
-use crate::core::engine::{Engine, EngineKind};
+use crate::core::engine::{Backend, Engine, EngineKind};
 use crate::core::memory::{DataHandle, Memory};
 use crate::core::memory_desc::{MAX_NDIMS, MemoryDesc};
 use crate::core::primitive::{ExecArgs, ImplCandidate, OpDesc, PrimitiveDesc};
@@ -25,9 +25,10 @@ pub(crate) fn engines() -> Vec<Arc<Engine>> {
 }
 
 pub(crate) fn engine_name(engine: &Engine) -> String {
-    match engine.ocl("name") {
-        Ok(ocl) => format!("ocl:{}", ocl.info().name),
-        Err(_) => "cpu".to_string(),
+    match engine.backend() {
+        Backend::Cpu => "cpu".to_string(),
+        Backend::Ocl(ocl) => format!("ocl:{}", ocl.info().name),
+        Backend::Ze(ze) => format!("ze:{}", ze.info().name),
     }
 }
 

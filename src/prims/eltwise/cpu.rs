@@ -18,6 +18,7 @@ use std::sync::Arc;
 use super::{Alg, Direction, EltwiseOp};
 use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
+use crate::core::gpu::Event;
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
 use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
@@ -25,7 +26,6 @@ use crate::prims::common::dt;
 use crate::prims::common::layout::{Layout, Walker};
 use crate::prims::common::parallel;
 use crate::prims::common::post_ops::HostPostOps;
-use crate::runtime::ocl::Event;
 
 // ---------------------------------------------------------------------------
 // The formulas (upstream's, in f32).

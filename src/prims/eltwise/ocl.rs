@@ -24,14 +24,12 @@ use super::{Direction, EltwiseOp};
 use crate::abi::DNNL_ARG_DIFF_DST;
 use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
-use crate::core::ocl_engine::OclEngine;
+use crate::core::gpu::{Event, GpuEngine, Kernel, KernelArg};
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
-use crate::core::stream::StreamBackend;
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::cl_walk;
 use crate::prims::common::dt::{self, Elem};
 use crate::prims::common::layout::{Layout, Walker};
-use crate::runtime::ocl::{DeviceType, Event, Kernel, KernelArg};
 
 /// The forward formulas (`eltwise_fwd(alg, s, alpha, beta)`), which
 /// post-ops use too.
@@ -84,7 +82,7 @@ impl ImplCandidate for Candidate {
     }
 
     fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        engine.expect_ocl()?;
+        engine.expect_gpu()?;
         if self.dense && !self.op.flat() {
             return Err(Error::unimplemented(
                 "the tensors do not share one dense layout, or there are post-ops",
@@ -98,7 +96,7 @@ impl ImplCandidate for Candidate {
         engine: &Arc<Engine>,
         _op: &Arc<dyn OpDesc>,
     ) -> Result<Arc<dyn Implementation>> {
-        let ocl = engine.ocl("eltwise")?;
+        let ocl = engine.gpu("eltwise")?;
         let op = self.op.clone();
         let mode = if self.dense {
             let aligned = offsets_aligned(&op);
@@ -123,12 +121,12 @@ impl ImplCandidate for Candidate {
         let kernel = match &mode {
             Mode::Dense { kernel, .. } | Mode::Strided { kernel } => kernel,
         };
-        let local = kernel.work_group_size(ocl.device())?.clamp(1, LOCAL);
+        let local = ocl.work_group_size(&kernel)?.clamp(1, LOCAL);
         Ok(Arc::new(OclEltwise { op, mode, local }))
     }
 }
 
-fn build(ocl: &OclEngine, op: &EltwiseOp, options: &str, name: &str) -> Result<Kernel> {
+fn build(ocl: GpuEngine, op: &EltwiseOp, options: &str, name: &str) -> Result<Kernel> {
     ocl.kernel(&source(op), options, name)
 }
 
@@ -180,8 +178,8 @@ fn offsets_aligned(op: &EltwiseOp) -> bool {
 /// - f16: 1 (its vloada_half/vstorea_half conversions lose with more).
 ///
 /// CPU runtimes vectorise across work-items instead: 1 (and less code to build).
-fn items(op: &EltwiseOp, ocl: &OclEngine) -> usize {
-    if op.direction() == Direction::Backward || ocl.info().device_type != DeviceType::Gpu {
+fn items(op: &EltwiseOp, ocl: GpuEngine) -> usize {
+    if op.direction() == Direction::Backward || !ocl.is_gpu_device() {
         return 1;
     }
     let elems: Vec<Elem> = all_layouts(op).map(|l| l.elem).collect();
@@ -265,10 +263,7 @@ fn round_up(n: usize, m: usize) -> usize {
 impl Implementation for OclEltwise {
     fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
         let op = &self.op;
-        let StreamBackend::Ocl(queue) = ctx.stream.backend() else {
-            return Err(Error::invalid("an OpenCL primitive needs an OpenCL stream"));
-        };
-        let queue = queue.queue();
+        let queue = ctx.queue()?;
         let l = op.layouts();
         let mut buffers = vec![(Buffer::of(ctx.arg(op.data_arg())?)?, &l.data)];
         if let Some(dd) = &l.diff_dst {
@@ -300,7 +295,7 @@ impl Implementation for OclEltwise {
                 let fallback = if *aligned && misaligned {
                     let mut slot = unaligned.lock()?;
                     if slot.is_none() {
-                        let ocl = ctx.stream.engine().ocl("eltwise")?;
+                        let ocl = ctx.stream.engine().gpu("eltwise")?;
                         let name = kernel_name(op, true);
                         *slot = Some(Arc::new(build(
                             ocl,

@@ -40,15 +40,15 @@ use crate::abi::*;
 use crate::core::attr::PrimitiveAttr;
 use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
+use crate::core::gpu::Event;
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
 use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
 use crate::prims::common::dt::{self, Elem};
-use crate::prims::matmul::ocl::{GemmKernels, Tiles, enqueue_col_sum, ocl_queue};
+use crate::prims::matmul::ocl::{GemmKernels, Tiles, enqueue_col_sum};
 use crate::prims::matmul::{
     Epilogue, Gemm, GemmArgs, Operand, cpu, epilogue, float_elem, plain_strides, span_bytes,
 };
-use crate::runtime::ocl::Event;
 
 /// Which pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -589,7 +589,7 @@ impl ImplCandidate for Candidate {
 
     fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
         if self.ocl {
-            engine.expect_ocl()
+            engine.expect_gpu()
         } else {
             engine.expect_cpu()
         }
@@ -604,7 +604,7 @@ impl ImplCandidate for Candidate {
         if !self.ocl {
             return Ok(Arc::new(CpuIp { op }));
         }
-        let ocl = engine.ocl("inner product")?;
+        let ocl = engine.gpu("inner product")?;
         let g = &op.gemm;
         let kernels = GemmKernels::new(
             g.a.elem,
@@ -673,7 +673,7 @@ impl Implementation for OclIp {
         let Some(s) = &op.bias_sum else {
             return Ok(Some(event));
         };
-        let queue = ocl_queue(ctx)?;
+        let queue = ctx.queue()?;
         let x = Buffer::of(ctx.arg(DNNL_ARG_DIFF_DST)?)?;
         let out = Buffer::of(ctx.arg(DNNL_ARG_DIFF_BIAS)?)?;
         if s.cols == 0 {
@@ -683,7 +683,7 @@ impl Implementation for OclIp {
             x.check_holds(s.x.bytes, "diff_dst")?;
         }
         out.check_holds(s.out.bytes, "diff_bias")?;
-        let ocl = ctx.stream.engine().ocl("inner product")?;
+        let ocl = ctx.stream.engine().gpu("inner product")?;
         let sum = enqueue_col_sum(
             ocl,
             queue,

@@ -19,11 +19,11 @@ use super::{Epilogue, Gemm, GemmArgs, MatmulOp, Operand, WeiScale};
 use crate::abi::*;
 use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
+use crate::core::gpu::Event;
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
 use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
 use crate::prims::common::dt::{self, Elem};
 use crate::prims::common::parallel;
-use crate::runtime::ocl::Event;
 
 /// The CPU matmul.
 pub struct Candidate {

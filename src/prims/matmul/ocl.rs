@@ -21,14 +21,12 @@ use std::sync::{Arc, Mutex};
 use super::{BatchDim, Epilogue, Gemm, GemmArgs, MatmulOp, WeiScale};
 use crate::abi::*;
 use crate::core::engine::Engine;
-use crate::core::error::{Error, Result};
-use crate::core::ocl_engine::OclEngine;
+use crate::core::error::Result;
+use crate::core::gpu::{Event, GpuEngine, Kernel, KernelArg, Queue};
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
-use crate::core::stream::StreamBackend;
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::dt::Elem;
 use crate::prims::common::post_ops::PostOpsPlan;
-use crate::runtime::ocl::{DeviceType, Event, Kernel, KernelArg, Queue};
 
 const TYPES: &str = include_str!("../common/types.cl");
 const MATMUL_CL: &str = include_str!("matmul.cl");
@@ -60,8 +58,8 @@ impl Tiles {
     /// a 2-core AVX-512 host: 8-13 GFLOP/s on Intel's runtime where 8 x 8
     /// work-groups of 4 x 4 tiles, K steps of 8, gave 1.4-1.6; 1.7-2.3 on
     /// PoCL, was 0.9-1.1).
-    pub fn for_device(ocl: &OclEngine) -> Tiles {
-        if ocl.info().device_type == DeviceType::Gpu {
+    pub fn for_device(ocl: GpuEngine) -> Tiles {
+        if ocl.is_gpu_device() {
             Tiles::GPU
         } else {
             Tiles::SMALL
@@ -174,7 +172,7 @@ impl GemmKernels {
     }
 
     /// The kernel for `g`, built on first need.
-    pub fn kernel(&self, ocl: &OclEngine, g: &Gemm, usm_misaligned: bool) -> Result<Arc<Kernel>> {
+    pub fn kernel(&self, ocl: GpuEngine, g: &Gemm, usm_misaligned: bool) -> Result<Arc<Kernel>> {
         let variant = self.variant(g, usm_misaligned);
         let mut built = self.built.lock()?;
         if let Some(k) = built.get(&variant) {
@@ -195,8 +193,8 @@ impl GemmKernels {
         epi: &Epilogue,
         args: GemmArgs,
     ) -> Result<Event> {
-        let queue = ocl_queue(ctx)?;
-        let ocl = ctx.stream.engine().ocl("matmul")?;
+        let queue = ctx.queue()?;
+        let ocl = ctx.stream.engine().gpu("matmul")?;
         let a = Buffer::of(ctx.arg(args.a)?)?;
         let b = Buffer::of(ctx.arg(args.b)?)?;
         let c = Buffer::of(ctx.arg(args.c)?)?;
@@ -321,14 +319,6 @@ impl GemmKernels {
     }
 }
 
-/// The stream's OpenCL queue.
-pub(crate) fn ocl_queue<'a>(ctx: &'a ExecContext) -> Result<&'a Queue> {
-    let StreamBackend::Ocl(queue) = ctx.stream.backend() else {
-        return Err(Error::invalid("an OpenCL primitive needs an OpenCL stream"));
-    };
-    Ok(queue.queue())
-}
-
 /// Batch dimensions with the ones of size 1 dropped and neighbours merged
 /// where every operand's strides allow it, outermost first.
 fn merge_batch(batch: &[BatchDim]) -> Vec<BatchDim> {
@@ -354,8 +344,8 @@ fn merge_batch(batch: &[BatchDim]) -> Vec<BatchDim> {
 /// `x_off + r * x_rs + j * x_cs`) after `deps`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn enqueue_col_sum(
-    ocl: &OclEngine,
-    queue: &Queue,
+    ocl: GpuEngine,
+    queue: Queue,
     x: (&Buffer, Elem, i64, i64, i64),
     rows: i64,
     cols: i64,
@@ -398,7 +388,7 @@ impl ImplCandidate for Candidate {
     }
 
     fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        engine.expect_ocl()
+        engine.expect_gpu()
     }
 
     fn create(
@@ -406,7 +396,7 @@ impl ImplCandidate for Candidate {
         engine: &Arc<Engine>,
         _op: &Arc<dyn OpDesc>,
     ) -> Result<Arc<dyn Implementation>> {
-        let ocl = engine.ocl("matmul")?;
+        let ocl = engine.gpu("matmul")?;
         let op = self.op.clone();
         let md = |arg| {
             op.arg_md(arg)

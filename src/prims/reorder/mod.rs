@@ -222,6 +222,19 @@ impl ReorderOp {
                 ));
             }
         }
+        match (src_engine.backend(), dst_engine.backend()) {
+            (Backend::Ze(a), Backend::Ze(b)) if a.context() != b.context() => {
+                return Err(Error::unimplemented(
+                    "a reorder between Level Zero engines of different contexts",
+                ));
+            }
+            (Backend::Ze(_), Backend::Ocl(_)) | (Backend::Ocl(_), Backend::Ze(_)) => {
+                return Err(Error::unimplemented(
+                    "a reorder between an OpenCL and a Level Zero engine",
+                ));
+            }
+            _ => {}
+        }
         let mut pass = Pass::full(&dl, Some((DNNL_ARG_SRC, &sl)));
         let mut key = String::new();
         if let Some(attr) = attr {

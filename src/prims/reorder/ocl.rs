@@ -34,12 +34,11 @@ use std::sync::Arc;
 use super::plan::{Pass, Plan, Quant, QuantArg, SCRATCH_ARG, linear, plan_inputs, run_host};
 use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
+use crate::core::gpu::{Event, Kernel, KernelArg};
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
-use crate::core::stream::StreamBackend;
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::Layout;
-use crate::runtime::ocl::{Event, Kernel, KernelArg};
 
 /// The kernel's source: the shared element types, then `xfer.cl`.
 pub const SOURCE: &str = concat!(include_str!("../common/types.cl"), include_str!("xfer.cl"));
@@ -197,18 +196,11 @@ fn build(engine: &Engine, plan: &Plan) -> Result<(Kernel, usize)> {
 
 /// The generic kernel with `int` or (`long_idx`) `long` indices.
 fn build_with(engine: &Engine, long_idx: bool) -> Result<(Kernel, usize)> {
-    let ocl = engine.ocl("reorder")?;
+    let ocl = engine.gpu("reorder")?;
     let options = if long_idx { "-DIDX_T=long" } else { "" };
     let kernel = ocl.kernel(SOURCE, options, "xfer")?;
-    let local = kernel.work_group_size(ocl.device())?.clamp(1, LOCAL);
+    let local = ocl.work_group_size(&kernel)?.clamp(1, LOCAL);
     Ok((kernel, local))
-}
-
-fn ocl_queue<'a>(ctx: &'a ExecContext) -> Result<&'a crate::runtime::ocl::Queue> {
-    match ctx.stream.backend() {
-        StreamBackend::Ocl(q) => Ok(q.queue()),
-        StreamBackend::Cpu => Err(Error::invalid("an OpenCL primitive needs an OpenCL stream")),
-    }
 }
 
 /// The buffers of a plan's arguments, checked against what the plan reads
@@ -240,13 +232,12 @@ fn find(buffers: &[(i32, Buffer)], arg: i32) -> Result<&Buffer> {
 
 /// Enqueues every pass of `plan` with `kernel`.
 fn enqueue_plan(plan: &Plan, kernel: &Kernel, local: usize, ctx: &ExecContext) -> Result<Event> {
-    let queue = ocl_queue(ctx)?;
+    let queue = ctx.queue()?;
     let mut bufs = buffers(plan, ctx)?;
     if let Some(l) = &plan.scratch {
         if l.padded_nelems() > 0 {
-            let ocl = ctx.stream.engine().ocl("reorder")?;
-            let mem = crate::runtime::ocl::Mem::create(ocl.context(), l.byte_range().1)?;
-            bufs.push((SCRATCH_ARG, Buffer::Mem(mem)));
+            let scratch = queue.scratch(l.byte_range().1)?;
+            bufs.push((SCRATCH_ARG, Buffer::scratch(scratch)));
         }
     }
     let mut last: Option<Event> = None;
@@ -323,9 +314,9 @@ fn enqueue_plan(plan: &Plan, kernel: &Kernel, local: usize, ctx: &ExecContext) -
     }
 }
 
-/// Whether `engine` is an OpenCL engine.
+/// Whether `engine` is a GPU engine (OpenCL or Level Zero).
 fn is_ocl(engine: &Engine) -> bool {
-    matches!(engine.backend(), Backend::Ocl(_))
+    engine.expect_gpu().is_ok()
 }
 
 /// The generic kernel.
@@ -446,14 +437,14 @@ impl ImplCandidate for Transpose {
         engine: &Arc<Engine>,
         _op: &Arc<dyn OpDesc>,
     ) -> Result<Arc<dyn Implementation>> {
-        let ocl = engine.ocl("reorder")?;
+        let ocl = engine.gpu("reorder")?;
         let options = if fits_int(&self.plan) {
             ""
         } else {
             "-DIDX_T=long"
         };
         let kernel = ocl.kernel(SOURCE, options, "xfer_tile")?;
-        if kernel.work_group_size(ocl.device())? < 256 {
+        if ocl.work_group_size(&kernel)? < 256 {
             return Err(Error::unimplemented(
                 "the tile kernel needs work-groups of 256",
             ));
@@ -479,7 +470,7 @@ struct TransposeImpl {
 impl Implementation for TransposeImpl {
     fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
         let plan = &self.plan;
-        let queue = ocl_queue(ctx)?;
+        let queue = ctx.queue()?;
         let bufs = buffers(plan, ctx)?;
         let pass = &plan.passes[0];
         if pass.total == 0 {
@@ -577,7 +568,7 @@ struct CopyImpl {
 impl Implementation for CopyImpl {
     fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
         let plan = &self.plan;
-        let queue = ocl_queue(ctx)?;
+        let queue = ctx.queue()?;
         let bufs = buffers(plan, ctx)?;
         if plan.dst.padded_nelems() == 0 {
             return Ok(Some(queue.marker(ctx.deps)?));
@@ -586,18 +577,23 @@ impl Implementation for CopyImpl {
             return Err(Error::Runtime("a copy without a source".into()));
         };
         let (s, d) = (find(&bufs, *src_arg)?, find(&bufs, plan.dst_arg)?);
-        if let (Buffer::Mem(sm), Buffer::Mem(dm)) = (s, d) {
+        if let (Buffer::Mem(sm), Buffer::Mem(dm), Some(q)) = (s, d, queue.as_ocl()) {
             let size = plan.dst.elem.size();
             let bytes = plan.dst.padded_nelems() as usize * size;
-            let e = queue.copy_buffer(
+            let ocl_deps: Vec<_> = ctx
+                .deps
+                .iter()
+                .filter_map(|e| e.as_ocl().cloned())
+                .collect();
+            let e = q.copy_buffer(
                 sm,
                 src.offset0 as usize * size,
                 dm,
                 plan.dst.offset0 as usize * size,
                 bytes,
-                ctx.deps,
+                &ocl_deps,
             )?;
-            return Ok(Some(e));
+            return Ok(Some(Event::Ocl(e)));
         }
         Ok(Some(enqueue_plan(plan, &self.kernel, self.local, ctx)?))
     }
@@ -645,7 +641,7 @@ struct CrossImpl {
 
 impl Implementation for CrossImpl {
     fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
-        let queue = ocl_queue(ctx)?;
+        let queue = ctx.queue()?;
         Event::wait_all(ctx.deps)?;
         ctx.stream.wait()?;
         let plan = &self.plan;

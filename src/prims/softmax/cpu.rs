@@ -14,6 +14,7 @@ use super::{Alg, Rows, SoftmaxOp};
 use crate::abi::{DNNL_ARG_DST, DNNL_ARG_SRC};
 use crate::core::engine::Engine;
 use crate::core::error::Result;
+use crate::core::gpu::Event;
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
 use crate::prims::binary::host::{self, Raw};
@@ -21,7 +22,6 @@ use crate::prims::common::buffers::Buffer;
 use crate::prims::common::layout::Layout;
 use crate::prims::common::parallel;
 use crate::prims::eltwise::cpu::exp_f32;
-use crate::runtime::ocl::Event;
 
 /// A softmax implementation on the CPU engine.
 pub struct Candidate {

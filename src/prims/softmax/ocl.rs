@@ -13,13 +13,12 @@ use std::sync::Arc;
 use super::{Rows, SoftmaxOp};
 use crate::abi::{DNNL_ARG_ATTR_SCALES, DNNL_ARG_DST, DNNL_ARG_SRC};
 use crate::core::engine::Engine;
-use crate::core::error::{Error, Result};
+use crate::core::error::Result;
+use crate::core::gpu::{Event, Kernel};
 use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
-use crate::core::stream::StreamBackend;
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::cl_walk;
 use crate::prims::common::layout::Layout;
-use crate::runtime::ocl::{Event, Kernel};
 
 /// Work-items per row for long rows.
 const WG: usize = 128;
@@ -40,7 +39,7 @@ impl ImplCandidate for Candidate {
     }
 
     fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        engine.expect_ocl()?;
+        engine.expect_gpu()?;
         Ok(())
     }
 
@@ -49,7 +48,7 @@ impl ImplCandidate for Candidate {
         engine: &Arc<Engine>,
         _op: &Arc<dyn OpDesc>,
     ) -> Result<Arc<dyn Implementation>> {
-        let ocl = engine.ocl("softmax")?;
+        let ocl = engine.gpu("softmax")?;
         let op = self.op.clone();
         let mut wg = work_group(&op);
         let source = format!(
@@ -65,14 +64,14 @@ impl ImplCandidate for Candidate {
             "softmax_fwd"
         };
         let mut kernel = ocl.kernel(&source, &options(&op, wg), name)?;
-        let max = kernel.work_group_size(ocl.device())?;
+        let max = ocl.work_group_size(&kernel)?;
         if wg > max {
             // A device that cannot run WG work-items of this kernel.
             wg = 0;
             kernel = ocl.kernel(&source, &options(&op, 0), name)?;
         }
         let local = if wg == 0 {
-            kernel.work_group_size(ocl.device())?.clamp(1, LOCAL)
+            ocl.work_group_size(&kernel)?.clamp(1, LOCAL)
         } else {
             wg
         };
@@ -197,10 +196,7 @@ struct OclSoftmax {
 impl Implementation for OclSoftmax {
     fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
         let op = &self.op;
-        let StreamBackend::Ocl(queue) = ctx.stream.backend() else {
-            return Err(Error::invalid("an OpenCL primitive needs an OpenCL stream"));
-        };
-        let queue = queue.queue();
+        let queue = ctx.queue()?;
         let mut ins = Vec::new();
         for arg in op.input_args() {
             ins.push(Buffer::of(ctx.arg(arg)?)?);

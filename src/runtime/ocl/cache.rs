@@ -69,7 +69,7 @@ pub fn record<R>(f: impl FnOnce() -> R) -> (R, Vec<ProgramKey>) {
     (result, mine)
 }
 
-fn note_use(key: &ProgramKey) {
+pub(crate) fn note_use(key: &ProgramKey) {
     RECORDING.with(|r| {
         if let Some(keys) = r.borrow_mut().as_mut() {
             if !keys.contains(key) {

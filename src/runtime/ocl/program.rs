@@ -24,10 +24,10 @@ use super::event::{Event, wait_list};
 use super::handle::cl_handle;
 use super::info;
 use super::loader::entry;
-use super::mem::Mem;
 use super::queue::{Queue, enqueued};
 use super::sys::*;
 use crate::core::{Error, Result, verbose};
+pub use crate::runtime::kernel_arg::KernelArg;
 
 /// `CL_KERNEL_PROGRAM` (not in `sys.rs`: only used here).
 const CL_KERNEL_PROGRAM: cl_kernel_info = 0x1194;
@@ -265,31 +265,6 @@ impl Program {
         // SAFETY: the driver gave us the only reference.
         Ok(unsafe { Kernel::from_owned(raw) })
     }
-}
-
-/// One kernel argument.
-#[derive(Clone, Copy, Debug)]
-pub enum KernelArg<'a> {
-    /// A buffer.
-    Mem(&'a Mem),
-    /// A NULL buffer (`__global T *` that the kernel will not touch).
-    NullMem,
-    /// A USM pointer (`clSetKernelArgMemPointerINTEL`; the device needs USM).
-    Usm(*const c_void),
-    /// `__local` memory of this many bytes.
-    Local(usize),
-    /// A by-value `int`.
-    I32(i32),
-    /// A by-value `uint`.
-    U32(u32),
-    /// A by-value `long`.
-    I64(i64),
-    /// A by-value `ulong`.
-    U64(u64),
-    /// A by-value `float`.
-    F32(f32),
-    /// Any other by-value argument (a struct), as its bytes.
-    Bytes(&'a [u8]),
 }
 
 /// The lock that serialises setting arguments of the kernel at `raw`.
