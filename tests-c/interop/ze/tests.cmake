@@ -14,7 +14,8 @@ if(NOT COMMAND dnnl_ze_test)
 endif()
 
 # engine        dnnl_ze_interop_engine_create and its getters; NULL and wrong-kind handles
-# stream        streams on immediate and regular lists, get_list, a foreign list
+# stream        streams on immediate and regular lists, get_list
+# foreign_list  a command list of another context refused by stream_create
 # memory        USM of each kind, NONE, ALLOCATE, map/unmap, set/get data handle
 # execute       dnnl_ze_interop_primitive_execute: deps, the returned event, bad counts
 # ownership     every user object outlives the library's objects
@@ -22,7 +23,7 @@ endif()
 # cache_blob    engine and primitive cache blobs: round trips and refusals
 # primitives    the part-A primitives on a ze engine against references in double
 # two_drivers   objects of one driver given to an engine of another (below)
-foreach(t engine stream memory execute ownership event_chain cache_blob primitives)
+foreach(t engine stream foreign_list memory execute ownership event_chain cache_blob primitives)
   dnnl_ze_test(ze_${t} SOURCES interop/ze/${t}.c LABELS "api;ze" TIMEOUT 120)
   if(TARGET ze_${t})
     target_link_libraries(ze_${t} PRIVATE m)

@@ -40,11 +40,16 @@ static void side_destroy(side_t *s) {
     ze_user_destroy(&s->u);
 }
 
+static int failures;
+
+/* Every case runs; the wrong ones are counted and the program fails at the end. */
 static void expect_ia(dnnl_status_t s, const char *what) {
     if (s != dnnl_invalid_arguments) {
-        fprintf(stderr, "%s returned %s, expected invalid_arguments\n", what,
+        fflush(stdout);
+        fprintf(stderr, "FAILED: %s returned %s, expected invalid_arguments\n", what,
                 check_status_str(s));
-        exit(1);
+        failures++;
+        return;
     }
     printf("refused: %s\n", what);
 }
@@ -121,23 +126,35 @@ int main(void) {
             "engine_create(driver A, device B, context A)");
     expect_ia(dnnl_ze_interop_engine_create(&e, b.u.driver, a.u.device, b.u.context),
             "engine_create(driver B, device A, context B)");
+    EXPECT(e == NULL);
+    /* Level Zero 1.4 has no query from a context to its driver: the library must
+     * find the mismatch some other way. An engine made anyway is only destroyed. */
     expect_ia(dnnl_ze_interop_engine_create(&e, a.u.driver, a.u.device, b.u.context),
             "engine_create(driver A, device A, context B)");
-    EXPECT(e == NULL);
+    if (e) CHECK(dnnl_engine_destroy(e));
+    e = NULL;
 
     size_t size = 0;
     expect_ia(dnnl_ze_interop_engine_get_cache_blob_id(a.u.driver, b.u.device, &size, NULL),
             "get_cache_blob_id(driver A, device B)");
-    uint8_t blob[64] = {0};
+    /* Engine A's blob (it holds the kernel side_works compiled), with mixed handles. */
+    size = 0;
+    CHECK(dnnl_ze_interop_engine_get_cache_blob(a.engine, &size, NULL));
+    EXPECT(size > 0);
+    uint8_t *blob = malloc(size);
+    EXPECT(blob != NULL);
+    CHECK(dnnl_ze_interop_engine_get_cache_blob(a.engine, &size, blob));
     expect_ia(dnnl_ze_interop_engine_create_from_cache_blob(
-                      &e, a.u.driver, b.u.device, a.u.context, sizeof blob, blob),
-            "create_from_cache_blob(driver A, device B, context A)");
-    EXPECT(e == NULL);
+                      &e, a.u.driver, b.u.device, a.u.context, size, blob),
+            "create_from_cache_blob(driver A, device B, context A, engine A's blob)");
+    if (e) CHECK(dnnl_engine_destroy(e));
+    e = NULL;
+    free(blob);
 
     dnnl_stream_t s = NULL;
     expect_ia(dnnl_ze_interop_stream_create(&s, a.engine, b.list, 0),
             "stream_create(engine A, an immediate list of driver B)");
-    EXPECT(s == NULL);
+    if (s) CHECK(dnnl_stream_destroy(s));
 
     dnnl_memory_desc_t md = ze_md_f32(N);
     void *usm_b = ze_alloc(&b.u, ZE_USM_DEVICE, N * sizeof(float));
@@ -145,7 +162,7 @@ int main(void) {
     dnnl_memory_t m = NULL;
     expect_ia(dnnl_ze_interop_memory_create(&m, md, a.engine, 1, h),
             "memory_create(engine A, device USM of driver B)");
-    EXPECT(m == NULL);
+    if (m) CHECK(dnnl_memory_destroy(m));
     ZE_CHECK(zeMemFree(b.u.context, usm_b));
 
     dnnl_primitive_t p = ze_eltwise(a.engine, md, dnnl_eltwise_relu, 0.f, 0.f);
@@ -155,7 +172,6 @@ int main(void) {
     ze_event_handle_t done = NULL;
     expect_ia(dnnl_ze_interop_primitive_execute(p, b.stream, 2, args, 0, NULL, &done),
             "primitive of engine A executed on a stream of engine B");
-    EXPECT(done == NULL);
     CHECK(dnnl_primitive_destroy(p));
     CHECK(dnnl_memory_destroy(ma));
     CHECK(dnnl_memory_desc_destroy(md));
@@ -165,6 +181,11 @@ int main(void) {
     side_works(&b);
     side_destroy(&a);
     side_destroy(&b);
+    if (failures) {
+        fprintf(stderr, "%d case(s) of objects of another driver were not refused\n",
+                failures);
+        return 1;
+    }
     printf("ze two drivers: ok\n");
     return 0;
 }
