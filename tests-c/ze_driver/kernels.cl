@@ -11,3 +11,9 @@ kernel void scale_add(global float *dst, global const float *src, float alpha,
 kernel void iota(global int *dst) {
     dst[get_global_id(0)] = (int)get_global_id(0);
 }
+
+/* src may be NULL (a NULL global pointer argument): then dst is filled with fill. */
+kernel void copy_or_fill(global int *dst, global const int *src, int fill) {
+    size_t i = get_global_id(0);
+    dst[i] = src ? src[i] : fill;
+}

@@ -1,7 +1,9 @@
 /* The in-repository Level Zero driver (crates/ze-ocl-driver) through the real Level
  * Zero loader: enumeration and properties, USM of each kind, immediate and regular
- * command lists with copies and fills, a SPIR-V kernel, events ordering work across
- * lists and queues, kernel timestamps, the native binary round trip, error codes.
+ * command lists with copies and fills, a SPIR-V kernel whose argument kinds (NULL
+ * pointers, value sizes, local sizes) come from its SPIR-V, events ordering work across
+ * lists and queues, kernel timestamps, the native binary round trip (and bare OpenCL
+ * binaries), error codes.
  *
  * Environment (set by dnnl_ze_test and tests.cmake): ZE_ENABLE_ALT_DRIVERS names the
  * driver, ZE_DRIVER_TEST_SPV the SPIR-V of kernels.cl. No dnnl call: this tests the
@@ -313,6 +315,15 @@ static void run_scale_add(ze_module_handle_t module, ze_command_list_handle_t li
     ZE_CHECK(zeKernelSetArgumentValue(k, 3, GROUP * sizeof(float), NULL));
     ZE_CHECK_STATUS(zeKernelSetArgumentValue(k, 4, sizeof(alpha), &alpha),
             ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX);
+    /* Wrong sizes and a value for a local argument are refused (from the SPIR-V's
+     * parameter types), and leave the arguments set above in place. */
+    double wide = 2.0;
+    ZE_CHECK_STATUS(zeKernelSetArgumentValue(k, 2, sizeof(wide), &wide),
+            ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+    ZE_CHECK_STATUS(zeKernelSetArgumentValue(k, 0, sizeof(int), &dst),
+            ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+    ZE_CHECK_STATUS(zeKernelSetArgumentValue(k, 3, GROUP * sizeof(float), &alpha),
+            ZE_RESULT_ERROR_INVALID_ARGUMENT);
     ze_event_handle_t done = make_event(1);
     ze_group_count_t count = {N / GROUP, 1, 1};
     ZE_CHECK(zeCommandListAppendLaunchKernel(list, k, &count, done, 0, NULL));
@@ -325,6 +336,77 @@ static void run_scale_add(ze_module_handle_t module, ze_command_list_handle_t li
     ZE_CHECK(zeKernelDestroy(k));
     ZE_CHECK(zeMemFree(context, src));
     ZE_CHECK(zeMemFree(context, dst));
+}
+
+/* copy_or_fill(dst, src, fill): src given, then src NULL (by a NULL value and by a
+ * zero address): a NULL global pointer reaches the kernel as NULL. */
+static void test_null_pointer_argument(ze_module_handle_t module, ze_command_list_handle_t list) {
+    int *src = alloc_shared(N * sizeof(int)), *dst = alloc_shared(N * sizeof(int));
+    for (int i = 0; i < N; i++) src[i] = 3 * i;
+    ze_kernel_handle_t k = make_kernel(module, "copy_or_fill");
+    ZE_CHECK(zeKernelSetGroupSize(k, GROUP, 1, 1));
+    int fill = -7;
+    const int *null_src = NULL;
+    ZE_CHECK(zeKernelSetArgumentValue(k, 0, sizeof(dst), &dst));
+    ZE_CHECK(zeKernelSetArgumentValue(k, 2, sizeof(fill), &fill));
+    ze_group_count_t count = {N / GROUP, 1, 1};
+    for (int round = 0; round < 3; round++) {
+        memset(dst, 0, N * sizeof(int));
+        if (round == 0) ZE_CHECK(zeKernelSetArgumentValue(k, 1, sizeof(src), &src));
+        if (round == 1) ZE_CHECK(zeKernelSetArgumentValue(k, 1, sizeof(src), NULL));
+        if (round == 2) ZE_CHECK(zeKernelSetArgumentValue(k, 1, sizeof(null_src), &null_src));
+        ze_event_handle_t done = make_event(5);
+        ZE_CHECK(zeCommandListAppendLaunchKernel(list, k, &count, done, 0, NULL));
+        ZE_CHECK(zeEventHostSynchronize(done, UINT64_MAX));
+        ZE_CHECK(zeEventDestroy(done));
+        for (int i = 0; i < N; i++) EXPECT(dst[i] == (round == 0 ? 3 * i : fill));
+    }
+    ZE_CHECK(zeKernelDestroy(k));
+    ZE_CHECK(zeMemFree(context, src));
+    ZE_CHECK(zeMemFree(context, dst));
+}
+
+/* The length of the driver's header in front of the OpenCL binary in a native binary
+ * (crates/ze-ocl-driver/src/binary.rs: "ZEOCLBIN", u32 version, u32 kernel count, per
+ * kernel u32 name length + name + u32 parameter count + 2 u32 per parameter). */
+static uint32_t next_word(const unsigned char *bin, size_t size, size_t *at) {
+    uint32_t word;
+    EXPECT(*at + 4 <= size);
+    memcpy(&word, bin + *at, 4);
+    *at += 4;
+    return word;
+}
+
+static size_t native_header_size(const unsigned char *bin, size_t size) {
+    EXPECT(size > 16 && !memcmp(bin, "ZEOCLBIN", 8));
+    size_t at = 12;
+    for (uint32_t kernels = next_word(bin, size, &at); kernels > 0; kernels--) {
+        at += next_word(bin, size, &at);
+        at += 8 * (size_t)next_word(bin, size, &at);
+    }
+    EXPECT(at < size);
+    return at;
+}
+
+/* Native binaries other than ours: a bare OpenCL binary builds, and its arguments are
+ * either known to the runtime or refused as unsupported (never guessed); a header cut
+ * short is an invalid native binary. */
+static void test_foreign_binaries(const unsigned char *bin, size_t size) {
+    size_t header = native_header_size(bin, size);
+    ze_module_handle_t bare = build_module(ZE_MODULE_FORMAT_NATIVE, bin + header, size - header);
+    ze_kernel_handle_t k = make_kernel(bare, "iota");
+    void *p = NULL;
+    ze_result_t r = zeKernelSetArgumentValue(k, 0, sizeof(p), &p);
+    EXPECT(r == ZE_RESULT_SUCCESS || r == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    printf("bare OpenCL binary: argument kinds %s\n",
+            r == ZE_RESULT_SUCCESS ? "from the runtime" : "unknown (arguments refused)");
+    ZE_CHECK(zeKernelDestroy(k));
+    ZE_CHECK(zeModuleDestroy(bare));
+    ze_module_desc_t desc = {.stype = ZE_STRUCTURE_TYPE_MODULE_DESC,
+            .format = ZE_MODULE_FORMAT_NATIVE, .inputSize = 16, .pInputModule = bin};
+    ze_module_handle_t m = NULL;
+    ZE_CHECK_STATUS(zeModuleCreate(context, device, &desc, &m, NULL),
+            ZE_RESULT_ERROR_INVALID_NATIVE_BINARY);
 }
 
 static void test_events_order_lists(ze_module_handle_t module) {
@@ -449,13 +531,14 @@ int main(void) {
     ze_module_handle_t module = build_module(ZE_MODULE_FORMAT_IL_SPIRV, spv, spv_size);
     uint32_t nk = 0;
     ZE_CHECK(zeModuleGetKernelNames(module, &nk, NULL));
-    EXPECT(nk == 2);
-    const char *names[2];
+    EXPECT(nk == 3);
+    const char *names[3];
     ZE_CHECK(zeModuleGetKernelNames(module, &nk, names));
-    EXPECT((!strcmp(names[0], "scale_add") && !strcmp(names[1], "iota"))
-            || (!strcmp(names[1], "scale_add") && !strcmp(names[0], "iota")));
+    for (const char *want[] = {"scale_add", "iota", "copy_or_fill"}, **w = want; w < want + 3; w++)
+        EXPECT(!strcmp(names[0], *w) || !strcmp(names[1], *w) || !strcmp(names[2], *w));
     ze_command_list_handle_t imm = immediate_list();
     run_scale_add(module, imm);
+    test_null_pointer_argument(module, imm);
     test_events_order_lists(module);
 
     /* Native binary round trip: the binary builds a module whose kernel runs. */
@@ -466,6 +549,8 @@ int main(void) {
     ZE_CHECK(zeModuleGetNativeBinary(module, &bin_size, bin));
     ze_module_handle_t native = build_module(ZE_MODULE_FORMAT_NATIVE, bin, bin_size);
     run_scale_add(native, imm);
+    test_null_pointer_argument(native, imm);
+    test_foreign_binaries(bin, bin_size);
     printf("native binary: %zu bytes (SPIR-V %zu bytes)\n", bin_size, spv_size);
 
     test_errors(module);

@@ -222,7 +222,6 @@ impl Drop for Event {
         let st = self.state.get_mut().unwrap();
         // SAFETY: our reference to the current user event.
         unsafe { (self.pool.ctx.device.cl.clReleaseEvent)(st.user) };
-        self.pool.used.lock().unwrap()[self.index as usize] = false;
     }
 }
 
@@ -308,8 +307,14 @@ pub unsafe extern "C" fn zeEventCreate(
     })
 }
 
+/// Frees the event's pool slot at once: launches still in flight may hold the object
+/// a while longer, but the index is the application's to reuse.
 pub unsafe extern "C" fn zeEventDestroy(h: ze_event_handle_t) -> ze_result_t {
-    guard(|| EVENTS.remove(h).map(drop))
+    guard(|| {
+        let ev = EVENTS.remove(h)?;
+        ev.pool.used.lock().unwrap()[ev.index as usize] = false;
+        Ok(())
+    })
 }
 
 pub unsafe extern "C" fn zeEventHostSignal(h: ze_event_handle_t) -> ze_result_t {

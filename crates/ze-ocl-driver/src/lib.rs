@@ -18,18 +18,21 @@
 //!
 //! Layout: `cl` (OpenCL loading), `objects` (handles, argument checks), then one file
 //! per area: `driver` (driver and device queries), `context` (contexts, memory),
-//! `event`, `module` (modules, kernels), `cmdlist` (queues, lists).
+//! `event`, `module` (modules, kernels; `spirv` reads their parameter kinds), `cmdlist`
+//! (queues, lists).
 #![allow(non_snake_case, clippy::missing_safety_doc, clippy::too_many_arguments)]
 
 // Private: the driver's interface is its exported zeGet*ProcAddrTable functions.
 #[macro_use]
 mod objects;
+mod binary;
 mod cl;
 mod cmdlist;
 mod context;
 mod driver;
 mod event;
 mod module;
+mod spirv;
 
 use level_zero_sys::ddi::*;
 use level_zero_sys::*;

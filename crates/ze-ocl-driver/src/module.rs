@@ -8,9 +8,15 @@
 //!
 //! Kernel arguments are recorded when set and applied to the OpenCL kernel when a
 //! launch is enqueued (a regular command list replays the values it was appended
-//! with). Which arguments are pointers comes from `CL_KERNEL_ARG_ADDRESS_QUALIFIER`:
-//! global/constant ones are USM pointers (`clSetKernelArgMemPointerINTEL`), local ones
-//! take a size and a NULL value.
+//! with). What each parameter takes comes from the SPIR-V the module was made of
+//! (`spirv.rs`; OpenCL runtimes have no argument info for IL programs): global and
+//! constant pointers are USM addresses (`clSetKernelArgMemPointerINTEL`, NULL
+//! allowed), local pointers a size with no value, values bytes of the parameter's exact
+//! size. The native binary we hand out carries those kinds in a header of ours
+//! (`binary.rs`), so a module made from it knows them too. A bare OpenCL binary from
+//! elsewhere falls back to `clGetKernelArgInfo` (the address qualifier; OpenCL then
+//! checks value sizes); where the runtime has none, its kernels' arguments cannot be
+//! set (ZE_RESULT_ERROR_UNSUPPORTED_FEATURE) rather than guessed.
 
 use std::ffi::{CStr, CString, c_char, c_void};
 use std::ptr;
@@ -22,11 +28,15 @@ use crate::cl::{self, *};
 use crate::context::{Context, context, context_device};
 use crate::driver::device_value;
 use crate::objects::{Registry, ZeResult, guard, input, out};
+use crate::spirv::{self, Kernels, Param};
 
 pub struct Module {
     pub ctx: Arc<Context>,
     program: cl_program,
     kernel_names: Vec<CString>,
+    /// Each kernel's parameters, from the SPIR-V or our native binary header; empty
+    /// for a bare OpenCL binary.
+    params: Kernels,
 }
 
 // SAFETY: OpenCL programs are thread-safe objects.
@@ -47,12 +57,26 @@ pub struct BuildLog {
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum ArgKind {
+    /// A global or constant pointer.
     Pointer,
     Local,
-    Value,
-    /// The runtime gives no argument info (SPIR-V programs often have none): decided
-    /// from the value when it is set, see `zeKernelSetArgumentValue`.
+    /// Bytes; of this size when the SPIR-V said (OpenCL checks the size otherwise).
+    Value(Option<usize>),
+    /// An image, sampler, ...: not settable through this driver.
+    Opaque,
+    /// A bare OpenCL binary on a runtime without argument info.
     Unknown,
+}
+
+impl From<Param> for ArgKind {
+    fn from(p: Param) -> ArgKind {
+        match p {
+            Param::Pointer => ArgKind::Pointer,
+            Param::Local => ArgKind::Local,
+            Param::Value(size) => ArgKind::Value(Some(size)),
+            Param::Opaque => ArgKind::Opaque,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -121,42 +145,69 @@ fn program_info_string(ctx: &Context, program: cl_program, param: cl_uint) -> Ze
         .map_err(cl::to_ze)
 }
 
-fn create_program(ctx: &Context, desc: &ze_module_desc_t) -> ZeResult<cl_program> {
-    let d = &ctx.device;
+/// Why a module's input is refused before OpenCL sees it: the status, and the reason
+/// for the build log.
+type Refusal = (ze_result_t, String);
+
+/// The module's input bytes and what they say about kernel parameters: the SPIR-V
+/// itself, or the OpenCL binary behind our native binary header.
+fn read_input(desc: &ze_module_desc_t) -> Result<(&[u8], Kernels), Refusal> {
     if desc.inputSize == 0 || desc.pInputModule.is_null() {
-        return Err(if desc.pInputModule.is_null() {
+        let status = if desc.pInputModule.is_null() {
             ZE_RESULT_ERROR_INVALID_NULL_POINTER
         } else {
             ZE_RESULT_ERROR_INVALID_SIZE
-        });
+        };
+        return Err((status, String::new()));
     }
+    // SAFETY: inputSize readable bytes (API contract).
+    let bytes = unsafe { std::slice::from_raw_parts(desc.pInputModule, desc.inputSize) };
+    if desc.format == ZE_MODULE_FORMAT_IL_SPIRV {
+        let params = spirv::kernel_params(bytes).map_err(|why| {
+            (
+                ZE_RESULT_ERROR_MODULE_BUILD_FAILURE,
+                format!("SPIR-V: {why}"),
+            )
+        })?;
+        Ok((bytes, params))
+    } else if desc.format == ZE_MODULE_FORMAT_NATIVE {
+        match crate::binary::decode(bytes) {
+            Ok(Some((params, cl))) => Ok((cl, params)),
+            Ok(None) => Ok((bytes, Kernels::new())),
+            Err(why) => Err((ZE_RESULT_ERROR_INVALID_NATIVE_BINARY, why)),
+        }
+    } else {
+        Err((ZE_RESULT_ERROR_INVALID_ENUMERATION, String::new()))
+    }
+}
+
+fn create_program(ctx: &Context, format: ze_module_format_t, bytes: &[u8]) -> ZeResult<cl_program> {
+    let d = &ctx.device;
     let mut err = 0;
-    let program = if desc.format == ZE_MODULE_FORMAT_IL_SPIRV {
-        // SAFETY: inputSize readable bytes.
+    let program = if format == ZE_MODULE_FORMAT_IL_SPIRV {
+        // SAFETY: bytes.len() readable bytes.
         unsafe {
             (d.cl.clCreateProgramWithIL)(
                 ctx.cl_context,
-                desc.pInputModule.cast(),
-                desc.inputSize,
+                bytes.as_ptr().cast(),
+                bytes.len(),
                 &mut err,
             )
         }
-    } else if desc.format == ZE_MODULE_FORMAT_NATIVE {
+    } else {
         let mut status = 0;
-        // SAFETY: one device, one binary of inputSize bytes.
+        // SAFETY: one device, one binary of bytes.len() bytes.
         unsafe {
             (d.cl.clCreateProgramWithBinary)(
                 ctx.cl_context,
                 1,
                 &d.id,
-                &desc.inputSize,
-                &desc.pInputModule,
+                &bytes.len(),
+                &bytes.as_ptr(),
                 &mut status,
                 &mut err,
             )
         }
-    } else {
-        return Err(ZE_RESULT_ERROR_INVALID_ENUMERATION);
     };
     if program.is_null() || err != CL_SUCCESS {
         return Err(if err == CL_INVALID_BINARY || err == CL_INVALID_VALUE {
@@ -199,7 +250,17 @@ pub unsafe extern "C" fn zeModuleCreate(
                 .to_string_lossy()
                 .into_owned()
         };
-        let program = create_program(&ctx, desc)?;
+        let (bytes, params) = match read_input(desc) {
+            Ok(input) => input,
+            Err((status, why)) => {
+                if !out_log.is_null() && !why.is_empty() {
+                    // SAFETY: non-NULL output pointer.
+                    unsafe { *out_log = BUILD_LOGS.insert(Arc::new(BuildLog { text: why })) };
+                }
+                return Err(status);
+            }
+        };
+        let program = create_program(&ctx, desc.format, bytes)?;
         let options = CString::new(cl_options(&flags)).unwrap_or_default();
         // SAFETY: valid program and device; synchronous build.
         let err = unsafe {
@@ -231,6 +292,7 @@ pub unsafe extern "C" fn zeModuleCreate(
             ctx,
             program,
             kernel_names,
+            params,
         }));
         Ok(())
     })
@@ -309,7 +371,7 @@ pub unsafe extern "C" fn zeModuleGetNativeBinary(
                 ptr::null_mut(),
             )
         })?;
-        copy_out(&bytes, size, binary)
+        copy_out(&crate::binary::encode(&m.params, &bytes), size, binary)
     })
 }
 
@@ -351,7 +413,13 @@ fn work_group_info<T: Copy + Default>(k: &Kernel, param: cl_uint) -> T {
     .unwrap_or_default()
 }
 
-fn arg_kinds(m: &Module, k: cl_kernel, n: u32) -> Vec<ArgKind> {
+/// The kinds of kernel `name`'s `n` arguments: the module's parameters when it has
+/// them (and they agree with OpenCL's count), else the runtime's argument info.
+fn arg_kinds(m: &Module, k: cl_kernel, name: &CStr, n: u32) -> Vec<ArgKind> {
+    let known = name.to_str().ok().and_then(|name| m.params.get(name));
+    if let Some(params) = known.filter(|p| p.len() == n as usize) {
+        return params.iter().map(|p| ArgKind::from(*p)).collect();
+    }
     (0..n)
         .map(|i| {
             // SAFETY: valid kernel and index.
@@ -363,7 +431,7 @@ fn arg_kinds(m: &Module, k: cl_kernel, n: u32) -> Vec<ArgKind> {
                     ArgKind::Pointer
                 }
                 Ok(CL_KERNEL_ARG_ADDRESS_LOCAL) => ArgKind::Local,
-                Ok(_) => ArgKind::Value,
+                Ok(_) => ArgKind::Value(None),
                 Err(_) => ArgKind::Unknown,
             }
         })
@@ -393,7 +461,7 @@ pub unsafe extern "C" fn zeKernelCreate(
             return Err(ZE_RESULT_ERROR_INVALID_KERNEL_NAME);
         }
         let n: cl_uint = kernel_info(&m, k, CL_KERNEL_NUM_ARGS).unwrap_or(0);
-        let kinds = arg_kinds(&m, k, n);
+        let kinds = arg_kinds(&m, k, &name, n);
         let kernel = Kernel {
             module: m,
             cl_kernel: k,
@@ -566,25 +634,13 @@ pub unsafe extern "C" fn zeKernelSetArgumentValue(
             .get(index as usize)
             .ok_or(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX)?;
         let arg = match kind {
-            // No argument info: a NULL value is local memory; a pointer-sized value
-            // that is an allocation of this context is a USM pointer; anything else
-            // (a zero pointer included: OpenCL takes it as a NULL buffer) is a value.
-            ArgKind::Unknown if value.is_null() => Arg::Local(size),
-            ArgKind::Unknown => {
-                // SAFETY: `size` readable bytes.
-                let bytes = unsafe { std::slice::from_raw_parts(value.cast::<u8>(), size) };
-                let as_ptr = (size == size_of::<usize>())
-                    .then(|| usize::from_ne_bytes(bytes.try_into().unwrap()));
-                match as_ptr {
-                    Some(p) if p != 0 && k.module.ctx.mem_type(p) != CL_MEM_TYPE_UNKNOWN_INTEL => {
-                        Arg::Pointer(p)
-                    }
-                    _ => Arg::Value(bytes.to_vec()),
-                }
-            }
+            ArgKind::Unknown | ArgKind::Opaque => return Err(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE),
             ArgKind::Local => {
-                if !value.is_null() || size == 0 {
+                if !value.is_null() {
                     return Err(ZE_RESULT_ERROR_INVALID_ARGUMENT);
+                }
+                if size == 0 {
+                    return Err(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
                 }
                 Arg::Local(size)
             }
@@ -592,6 +648,7 @@ pub unsafe extern "C" fn zeKernelSetArgumentValue(
                 if size != size_of::<*const c_void>() {
                     return Err(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
                 }
+                // A NULL value is a NULL pointer, as is a zero address.
                 let p = if value.is_null() {
                     0
                 } else {
@@ -600,7 +657,10 @@ pub unsafe extern "C" fn zeKernelSetArgumentValue(
                 };
                 Arg::Pointer(p)
             }
-            ArgKind::Value => {
+            ArgKind::Value(expected) => {
+                if expected.is_some_and(|e| e != size) {
+                    return Err(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+                }
                 if value.is_null() {
                     return Err(ZE_RESULT_ERROR_INVALID_NULL_POINTER);
                 }
