@@ -91,6 +91,9 @@ static inline uint32_t ze_compute_ordinal(ze_device_handle_t dev) {
 
 /* Drivers visible to the loader (at most max); SKIP when there is none. */
 static inline uint32_t ze_drivers_or_skip(ze_driver_handle_t *drivers, uint32_t max) {
+    /* Line by line: when a wait never returns and CTest kills the test, the log shows
+     * the last step that completed. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     ze_result_t r = zeInit(0);
     if (r != ZE_RESULT_SUCCESS) {
         char why[160];
