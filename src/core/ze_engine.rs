@@ -13,6 +13,10 @@
 //! too (we only append to it; the user closes and executes it). Waiting for
 //! a stream waits for the event of its last command.
 
+// Level Zero handles are opaque pointers handed to the driver (see
+// `runtime::ze`): they are never dereferenced here.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
+
 use std::sync::{Mutex, OnceLock};
 
 use level_zero_sys as sys;
@@ -134,9 +138,9 @@ impl ZeEngine {
         let api = ze::api()?;
         let desc = sys::ze_context_desc_t::default();
         let mut context: sys::ze_context_handle_t = std::ptr::null_mut();
-        // SAFETY: a driver of the loader, a descriptor with its stype, a
-        // writable output.
         ze::check(
+            // SAFETY: a driver of the loader, a descriptor with its stype, a
+            // writable output.
             unsafe { api.zeContextCreate(driver, &desc, &mut context) },
             "zeContextCreate",
         )?;
@@ -443,9 +447,11 @@ impl ZeQueue {
     /// events and frees its temporaries.
     pub fn wait(&self) -> Result<()> {
         let mut state = self.state.lock()?;
-        if let Some(last) = state.last {
+        if let Some(last) = state.last.take() {
             last.wait()?;
         }
+        // Everything has completed: later commands need not wait for the
+        // recycled events (one may come back as their own signal event).
         state.events.recycle();
         state.scratch.clear();
         Ok(())

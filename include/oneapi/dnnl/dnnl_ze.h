@@ -14,20 +14,59 @@
 extern "C" {
 #endif // __cplusplus
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Creates a GPU engine on the user's Level Zero `driver`, `device` and
+/// `context`. All three must be non-NULL, the device one of the driver's
+/// (or a sub-device of one), and the context usable (`zeContextGetStatus`);
+/// otherwise `dnnl_invalid_arguments`. Without a Level Zero loader the
+/// result is `dnnl_unimplemented`. The handles are borrowed: the library
+/// never destroys them, and they must outlive the engine. The caller owns
+/// `*engine`.
+DNNL_API
+dnnl_status_t dnnl_ze_interop_engine_create(dnnl_engine_t *engine,
+                                            ze_driver_handle_t driver,
+                                            ze_device_handle_t device,
+                                            ze_context_handle_t context);
+
+/// Writes the engine's Level Zero context to `*context` (borrowed: the
+/// engine keeps using it).
+DNNL_API
+dnnl_status_t dnnl_ze_interop_engine_get_context(dnnl_engine_t engine,
+                                                 ze_context_handle_t *context);
+
+/// Writes the engine's Level Zero device to `*device` (borrowed).
+DNNL_API
+dnnl_status_t dnnl_ze_interop_engine_get_device(dnnl_engine_t engine,
+                                                ze_device_handle_t *device);
+
+/// Writes the engine's Level Zero driver to `*driver` (borrowed).
+DNNL_API
+dnnl_status_t dnnl_ze_interop_engine_get_driver(dnnl_engine_t engine,
+                                                ze_driver_handle_t *driver);
+
+/// Writes the cache blob id of `device` of `driver` (the device's name,
+/// ids and UUID, the driver's version and UUID, and this library's version
+/// and build) to `cache_blob_id`, or, when `cache_blob_id` is NULL, its size
+/// to `*size`. Otherwise `*size` must equal that size (else
+/// `dnnl_invalid_arguments`).
 DNNL_API
 dnnl_status_t dnnl_ze_interop_engine_get_cache_blob_id(ze_driver_handle_t driver,
                                                        ze_device_handle_t device,
                                                        size_t *size,
                                                        uint8_t *cache_blob_id);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Writes the engine's cache blob (its compiled programs: the driver's
+/// native binaries where it gives them, else SPIR-V; empty while it has
+/// compiled nothing) to `cache_blob`, or, when `cache_blob` is NULL, its
+/// size to `*size`. Otherwise `*size` must equal that size.
 DNNL_API
 dnnl_status_t dnnl_ze_interop_engine_get_cache_blob(dnnl_engine_t engine,
                                                     size_t *size,
                                                     uint8_t *cache_blob);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Creates a GPU engine as `dnnl_ze_interop_engine_create` does and loads
+/// the programs of `cache_blob` into it, so they are not compiled again. A
+/// blob made for another device, driver or library version, or a corrupted
+/// one, is refused with `dnnl_invalid_arguments`. The caller owns `*engine`.
 DNNL_API
 dnnl_status_t dnnl_ze_interop_engine_create_from_cache_blob(dnnl_engine_t *engine,
                                                             ze_driver_handle_t driver,
@@ -36,49 +75,17 @@ dnnl_status_t dnnl_ze_interop_engine_create_from_cache_blob(dnnl_engine_t *engin
                                                             size_t size,
                                                             const uint8_t *cache_blob);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_ze_interop_engine_create(dnnl_engine_t *engine,
-                                            ze_driver_handle_t driver,
-                                            ze_device_handle_t device,
-                                            ze_context_handle_t context);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_ze_interop_engine_get_context(dnnl_engine_t engine,
-                                                 ze_context_handle_t *context);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_ze_interop_engine_get_device(dnnl_engine_t engine,
-                                                ze_device_handle_t *device);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_ze_interop_engine_get_driver(dnnl_engine_t engine,
-                                                ze_driver_handle_t *driver);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_ze_interop_stream_create(dnnl_stream_t *stream,
-                                            dnnl_engine_t engine,
-                                            ze_command_list_handle_t list,
-                                            int profiling);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_ze_interop_stream_get_list(dnnl_stream_t stream,
-                                              ze_command_list_handle_t *list);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_ze_interop_memory_create(dnnl_memory_t *memory,
-                                            const_dnnl_memory_desc_t memory_desc,
-                                            dnnl_engine_t engine,
-                                            int nhandles,
-                                            void **handles);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Executes `primitive` on the Level Zero `stream`: appends a wait for every
+/// event of `deps` (`ndeps` of them; NULL entries are ignored; note that
+/// `ndeps` comes before `deps`, unlike the OpenCL function), then the
+/// primitive's commands. When `return_event` is not NULL, `*return_event`
+/// receives an event signalled when the primitive completes: never NULL
+/// (unlike oneDNN, which returns NULL for its in-order streams), also for a
+/// primitive with nothing to compute. The event belongs to the stream: the
+/// caller must not destroy or reset it, and it stays valid until the next
+/// `dnnl_stream_wait` on the stream or the stream's destruction, after which
+/// the library may reuse it. `deps` are not retained (Level Zero has no
+/// reference counts): they must stay alive until the primitive completes.
 DNNL_API
 dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primitive_t primitive,
                                                 dnnl_stream_t stream,
@@ -87,6 +94,43 @@ dnnl_status_t dnnl_ze_interop_primitive_execute(const_dnnl_primitive_t primitive
                                                 int ndeps,
                                                 const ze_event_handle_t *deps,
                                                 ze_event_handle_t *return_event);
+
+/// Creates a memory object on a Level Zero engine with one handle per
+/// buffer the descriptor needs (`nhandles` of them). Each handle is a USM
+/// pointer of the engine's context (host, device or shared, as
+/// `zeMemGetAllocProperties` says; never freed by the library; a pointer
+/// that is not USM of the context is `dnnl_invalid_arguments`),
+/// `DNNL_MEMORY_ALLOCATE` (zeroed device USM, owned and freed by the
+/// library) or `DNNL_MEMORY_NONE` (no buffer yet). Mapping device USM goes
+/// through a host copy. The caller owns `*memory`.
+DNNL_API
+dnnl_status_t dnnl_ze_interop_memory_create(dnnl_memory_t *memory,
+                                            const_dnnl_memory_desc_t memory_desc,
+                                            dnnl_engine_t engine,
+                                            int nhandles,
+                                            void **handles);
+
+/// Creates an in-order stream on the user's command `list` of the engine's
+/// context and device (an immediate list, or a regular one: the library only
+/// appends to a regular list, and the user closes and executes it; waiting
+/// on the stream then needs the list executed). Every command the stream
+/// appends waits for its previous one through events. `profiling` non-zero
+/// makes the stream's events record kernel timestamps. The list is borrowed:
+/// never destroyed or reset by the library, and it must outlive the stream.
+/// Destroying the stream waits for the commands it appended. The caller owns
+/// `*stream`.
+DNNL_API
+dnnl_status_t dnnl_ze_interop_stream_create(dnnl_stream_t *stream,
+                                            dnnl_engine_t engine,
+                                            ze_command_list_handle_t list,
+                                            int profiling);
+
+/// Writes the stream's command list to `*list` (borrowed: the user's list,
+/// or the library's own immediate list of a `dnnl_stream_create` stream,
+/// destroyed with the stream).
+DNNL_API
+dnnl_status_t dnnl_ze_interop_stream_get_list(dnnl_stream_t stream,
+                                              ze_command_list_handle_t *list);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -1,5 +1,5 @@
 //! Helpers of the primitives' Rust tests: the engines to run on (the CPU
-//! engine and every OpenCL device), descriptors, logical indices, memory
+//! engine, every OpenCL device, and every Level Zero device), descriptors, logical indices, memory
 //! objects over byte buffers that span a descriptor's whole data (padding
 //! included) and executing a primitive on one engine.
 //!
@@ -21,7 +21,30 @@ pub(crate) fn engines() -> Vec<Arc<Engine>> {
     for i in 0..Engine::count(EngineKind::Gpu) {
         all.push(Engine::create(EngineKind::Gpu, i).unwrap());
     }
+    all.extend(ze_engines());
     all
+}
+
+/// A Level Zero engine per device the loader reports (none without a
+/// loader or driver: the tests run with the in-repository driver through
+/// `ZE_ENABLE_ALT_DRIVERS`), unless `ONEDNN_GPU_RUNTIME=ze` already made
+/// them the GPU engines.
+pub(crate) fn ze_engines() -> Vec<Arc<Engine>> {
+    use crate::core::ze_engine::{ZeEngine, is_gpu_runtime};
+    if is_gpu_runtime() {
+        return Vec::new();
+    }
+    // One engine per device for the whole test process: its program cache
+    // is shared by every sweep, so each program is compiled to SPIR-V once
+    // (clang and the driver's SPIR-V build are the slow part).
+    static ENGINES: std::sync::OnceLock<Vec<Arc<Engine>>> = std::sync::OnceLock::new();
+    ENGINES
+        .get_or_init(|| {
+            (0..crate::core::ze_engine::device_count())
+                .map(|i| Engine::from_ze(ZeEngine::create(i).unwrap()))
+                .collect()
+        })
+        .clone()
 }
 
 pub(crate) fn engine_name(engine: &Engine) -> String {

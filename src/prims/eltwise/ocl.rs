@@ -121,7 +121,7 @@ impl ImplCandidate for Candidate {
         let kernel = match &mode {
             Mode::Dense { kernel, .. } | Mode::Strided { kernel } => kernel,
         };
-        let local = ocl.work_group_size(&kernel)?.clamp(1, LOCAL);
+        let local = ocl.work_group_size(kernel)?.clamp(1, LOCAL);
         Ok(Arc::new(OclEltwise { op, mode, local }))
     }
 }

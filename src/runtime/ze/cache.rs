@@ -158,7 +158,8 @@ impl ProgramCache {
     /// by key; keys the cache does not hold are left out.
     pub fn entries_of(&self, keys: Option<&[ProgramKey]>) -> Result<Vec<(ProgramKey, Vec<u8>)>> {
         let wanted = |key: &ProgramKey| keys.is_none_or(|k| k.contains(key));
-        let pending: Vec<(ProgramKey, Arc<Module>, Option<Arc<[u8]>>)> = self
+        type Pending = (ProgramKey, Arc<Module>, Option<Arc<[u8]>>);
+        let pending: Vec<Pending> = self
             .slots
             .lock()?
             .iter()

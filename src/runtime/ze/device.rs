@@ -23,8 +23,8 @@ pub fn drivers() -> Result<Vec<sys::ze_driver_handle_t>> {
     }
     check(r, "zeDriverGet")?;
     let mut out = vec![std::ptr::null_mut(); count as usize];
-    // SAFETY: room for `count` handles.
     check(
+        // SAFETY: room for `count` handles.
         unsafe { api.zeDriverGet(&mut count, out.as_mut_ptr()) },
         "zeDriverGet",
     )?;
@@ -36,14 +36,14 @@ pub fn drivers() -> Result<Vec<sys::ze_driver_handle_t>> {
 pub fn devices_of(driver: sys::ze_driver_handle_t) -> Result<Vec<sys::ze_device_handle_t>> {
     let api = api()?;
     let mut count = 0u32;
-    // SAFETY: a count query on a driver handle the caller vouches for.
     check(
+        // SAFETY: a count query on a driver handle the caller vouches for.
         unsafe { api.zeDeviceGet(driver, &mut count, std::ptr::null_mut()) },
         "zeDeviceGet",
     )?;
     let mut out = vec![std::ptr::null_mut(); count as usize];
-    // SAFETY: room for `count` handles.
     check(
+        // SAFETY: room for `count` handles.
         unsafe { api.zeDeviceGet(driver, &mut count, out.as_mut_ptr()) },
         "zeDeviceGet",
     )?;
@@ -77,20 +77,20 @@ pub fn device_info(
 ) -> Result<DeviceInfo> {
     let api = api()?;
     let mut props = sys::ze_device_properties_t::default();
-    // SAFETY: a device handle and a properties struct with its stype set.
     check(
+        // SAFETY: a device handle and a properties struct with its stype set.
         unsafe { api.zeDeviceGetProperties(device, &mut props) },
         "zeDeviceGetProperties",
     )?;
     let mut compute = sys::ze_device_compute_properties_t::default();
-    // SAFETY: as above.
     check(
+        // SAFETY: as above.
         unsafe { api.zeDeviceGetComputeProperties(device, &mut compute) },
         "zeDeviceGetComputeProperties",
     )?;
     let mut drv = sys::ze_driver_properties_t::default();
-    // SAFETY: a driver handle and a properties struct with its stype set.
     check(
+        // SAFETY: a driver handle and a properties struct with its stype set.
         unsafe { api.zeDriverGetProperties(driver, &mut drv) },
         "zeDriverGetProperties",
     )?;

@@ -32,8 +32,8 @@ impl Event {
     /// Blocks until the event is signalled.
     pub fn wait(self) -> Result<()> {
         let api = api()?;
-        // SAFETY: a live event (see the module doc on lifetimes).
         check(
+            // SAFETY: a live event (see the module doc on lifetimes).
             unsafe { api.zeEventHostSynchronize(self.raw(), u64::MAX) },
             "zeEventHostSynchronize",
         )
@@ -56,8 +56,8 @@ impl Event {
     pub fn kernel_timestamps(self) -> Result<(u64, u64)> {
         let api = api()?;
         let mut ts = sys::ze_kernel_timestamp_result_t::default();
-        // SAFETY: a live, signalled event and a writable result.
         check(
+            // SAFETY: a live, signalled event and a writable result.
             unsafe { api.zeEventQueryKernelTimestamp(self.raw(), &mut ts) },
             "zeEventQueryKernelTimestamp",
         )?;
@@ -112,9 +112,9 @@ impl EventSet {
             ..Default::default()
         };
         let mut pool: sys::ze_event_pool_handle_t = std::ptr::null_mut();
-        // SAFETY: a live context, a descriptor with its stype, no device list
-        // (every device of the context), a writable output.
         check(
+            // SAFETY: a live context, a descriptor with its stype, no device list
+            // (every device of the context), a writable output.
             unsafe {
                 api.zeEventPoolCreate(self.context.0, &desc, 0, std::ptr::null_mut(), &mut pool)
             },

@@ -32,9 +32,9 @@ impl CommandList {
             ..Default::default()
         };
         let mut list: sys::ze_command_list_handle_t = std::ptr::null_mut();
-        // SAFETY: live context and device, a descriptor with its stype, a
-        // writable output.
         check(
+            // SAFETY: live context and device, a descriptor with its stype, a
+            // writable output.
             unsafe { api.zeCommandListCreateImmediate(context, device, &desc, &mut list) },
             "zeCommandListCreateImmediate",
         )?;
@@ -67,8 +67,8 @@ impl CommandList {
     pub fn barrier(&self, signal: Event, wait: &[Event]) -> Result<()> {
         let api = api()?;
         let (n, mut waits) = wait_list(wait);
-        // SAFETY: a live list and live events.
         check(
+            // SAFETY: a live list and live events.
             unsafe {
                 api.zeCommandListAppendBarrier(self.raw.0, signal.raw(), n, ptr_or_null(&mut waits))
             },
@@ -91,8 +91,8 @@ impl CommandList {
     ) -> Result<()> {
         let api = api()?;
         let (n, mut waits) = wait_list(wait);
-        // SAFETY: the caller's promise on the pointers; a live list and events.
         check(
+            // SAFETY: the caller's promise on the pointers; a live list and events.
             unsafe {
                 api.zeCommandListAppendMemoryCopy(
                     self.raw.0,

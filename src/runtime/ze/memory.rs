@@ -28,9 +28,9 @@ pub fn mem_kind(context: sys::ze_context_handle_t, ptr: *const c_void) -> Result
     let api = api()?;
     let mut props = sys::ze_memory_allocation_properties_t::default();
     let mut device: sys::ze_device_handle_t = std::ptr::null_mut();
-    // SAFETY: a context handle, any pointer value (only looked up), and
-    // writable outputs.
     check(
+        // SAFETY: a context handle, any pointer value (only looked up), and
+        // writable outputs.
         unsafe { api.zeMemGetAllocProperties(context, ptr, &mut props, &mut device) },
         "zeMemGetAllocProperties",
     )?;

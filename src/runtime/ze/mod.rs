@@ -18,6 +18,12 @@
 //! one command list or kernel must not be appended to or set up by two
 //! threads at once: the owners of those serialise).
 
+// Functions here take Level Zero handles (opaque pointers) by value and pass
+// them to the driver, which owns their validity; where a handle can be
+// checked without the driver touching it (a driver against the loader's
+// list, a device against its driver's) the callers do so first.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
+
 pub mod cache;
 pub mod device;
 pub mod event;

@@ -40,11 +40,10 @@ fn build_log_string(log: sys::ze_module_build_log_handle_t) -> String {
         return String::new();
     }
     let mut size = 0usize;
-    // SAFETY: a live build log; size query.
     let mut text = String::new();
-    if unsafe { api.zeModuleBuildLogGetString(log, &mut size, std::ptr::null_mut()) }.is_success()
-        && size > 0
-    {
+    // SAFETY: a live build log; size query.
+    let sized = unsafe { api.zeModuleBuildLogGetString(log, &mut size, std::ptr::null_mut()) };
+    if sized.is_success() && size > 0 {
         let mut buf = vec![0 as c_char; size];
         // SAFETY: room for `size` characters.
         if unsafe { api.zeModuleBuildLogGetString(log, &mut size, buf.as_mut_ptr()) }.is_success() {
@@ -105,14 +104,14 @@ impl Module {
     pub fn native_binary(&self) -> Result<Vec<u8>> {
         let api = api()?;
         let mut size = 0usize;
-        // SAFETY: our module; size query.
         check(
+            // SAFETY: our module; size query.
             unsafe { api.zeModuleGetNativeBinary(self.raw.0, &mut size, std::ptr::null_mut()) },
             "zeModuleGetNativeBinary",
         )?;
         let mut out = vec![0u8; size];
-        // SAFETY: room for `size` bytes.
         check(
+            // SAFETY: room for `size` bytes.
             unsafe { api.zeModuleGetNativeBinary(self.raw.0, &mut size, out.as_mut_ptr()) },
             "zeModuleGetNativeBinary",
         )?;
@@ -129,8 +128,8 @@ impl Module {
             ..Default::default()
         };
         let mut kernel: sys::ze_kernel_handle_t = std::ptr::null_mut();
-        // SAFETY: our module, a descriptor whose name lives through the call.
         check(
+            // SAFETY: our module, a descriptor whose name lives through the call.
             unsafe { api.zeKernelCreate(self.raw.0, &desc, &mut kernel) },
             &format!("zeKernelCreate({name})"),
         )?;
@@ -165,9 +164,9 @@ impl Kernel {
         for (index, arg) in args.iter().enumerate() {
             let index = index as u32;
             let set = |size: usize, value: *const c_void| {
-                // SAFETY: our kernel; `value` points at `size` readable bytes
-                // (or is NULL for local memory); the driver copies them.
                 check(
+                    // SAFETY: our kernel; `value` points at `size` readable bytes
+                    // (or is NULL for local memory); the driver copies them.
                     unsafe { api.zeKernelSetArgumentValue(kernel, index, size, value) },
                     "zeKernelSetArgumentValue",
                 )
@@ -232,8 +231,8 @@ impl Kernel {
             None => {
                 let mut s = [1u32; 3];
                 let [sx, sy, sz] = &mut s;
-                // SAFETY: our kernel, writable outputs.
                 check(
+                    // SAFETY: our kernel, writable outputs.
                     unsafe {
                         api.zeKernelSuggestGroupSize(
                             kernel,
@@ -256,8 +255,8 @@ impl Kernel {
             )));
         }
         Kernel::set_args(api, kernel, args)?;
-        // SAFETY: our kernel.
         check(
+            // SAFETY: our kernel.
             unsafe { api.zeKernelSetGroupSize(kernel, l[0] as u32, l[1] as u32, l[2] as u32) },
             "zeKernelSetGroupSize",
         )?;
@@ -267,9 +266,9 @@ impl Kernel {
             groupCountZ: (g[2] / l[2]) as u32,
         };
         let (n, mut waits) = wait_list(wait);
-        // SAFETY: a live list (the caller's promise), our kernel with every
-        // argument set, live events.
         check(
+            // SAFETY: a live list (the caller's promise), our kernel with every
+            // argument set, live events.
             unsafe {
                 api.zeCommandListAppendLaunchKernel(
                     list,
