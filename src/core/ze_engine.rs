@@ -220,7 +220,39 @@ impl ZeEngine {
         if list.is_null() {
             return Err(Error::invalid("list is NULL"));
         }
+        self.check_list_context(list)?;
         Ok(ZeQueue::new(self, CommandList::borrowed(list), profiling))
+    }
+
+    /// Refuses a list of another context, where the loader can tell:
+    /// `zeCommandListGetContextHandle` is Level Zero 1.9; an older loader
+    /// (Debian 12's libze1 1.8 implements 1.4) has no query from a list to its
+    /// context, so there the list is taken on trust.
+    fn check_list_context(&self, list: sys::ze_command_list_handle_t) -> Result<()> {
+        type GetContext = unsafe extern "C" fn(
+            sys::ze_command_list_handle_t,
+            *mut sys::ze_context_handle_t,
+        ) -> sys::ze_result_t;
+        let Some(f) = crate::runtime::ze::api()?.optional(c"zeCommandListGetContextHandle") else {
+            return Ok(());
+        };
+        // SAFETY: the loader exports this function with this signature (ze_api.h 1.9).
+        let get: GetContext =
+            unsafe { std::mem::transmute::<*const std::ffi::c_void, GetContext>(f) };
+        let mut context: sys::ze_context_handle_t = std::ptr::null_mut();
+        // SAFETY: `list` is the caller's non-NULL list; `context` is written.
+        let r = unsafe { get(list, &mut context) };
+        if !r.is_success() {
+            return Err(Error::invalid(format!(
+                "list: zeCommandListGetContextHandle failed: {r}"
+            )));
+        }
+        if context != self.context() {
+            return Err(Error::invalid(
+                "list belongs to another context than the engine's",
+            ));
+        }
+        Ok(())
     }
 
     /// The engine's own queue, for work outside any stream.

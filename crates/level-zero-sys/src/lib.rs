@@ -229,6 +229,21 @@ macro_rules! ze_api {
 
 include!("protos.rs");
 
+impl Api {
+    /// The address of an optional function of the loader (one of a newer API
+    /// version than this crate requires), or `None` where this loader lacks it.
+    /// The caller casts it to the function's C signature.
+    pub fn optional(&self, name: &std::ffi::CStr) -> Option<*const std::ffi::c_void> {
+        // SAFETY: only the address is read; calling it is the caller's business.
+        unsafe {
+            self._library
+                .get::<*const std::ffi::c_void>(name.to_bytes_with_nul())
+                .ok()
+                .map(|symbol| *symbol)
+        }
+    }
+}
+
 /// The process-wide [`Api`], loaded from [`LOADER_LIBRARY`] on first use. A failure is
 /// remembered: later calls return the same error without trying again.
 pub fn api() -> Result<&'static Api, LoadError> {
