@@ -6,6 +6,7 @@ use std::sync::Arc;
 use crate::abi::*;
 use crate::capi::boundary;
 use crate::capi::graph::compiled_partition::tensors;
+use crate::capi::ocl::execute::{give_return_event, retain_events};
 use crate::core::engine::EngineKind;
 use crate::core::handles;
 use crate::core::stream::StreamBackend;
@@ -26,13 +27,8 @@ unsafe fn retain_deps(deps: *const cl_event, ndeps: c_int) -> Result<Vec<Event>>
     }
     let n = usize::try_from(ndeps)
         .map_err(|_| Error::invalid(format!("deps is given but ndeps is {ndeps}")))?;
-    // SAFETY: the caller's promise: `n` readable entries, checked non-NULL.
-    let raw = unsafe { std::slice::from_raw_parts(deps, n) };
-    raw.iter()
-        .filter(|e| !e.is_null())
-        // SAFETY: the caller's promise that each entry is an OpenCL event.
-        .map(|e| unsafe { Event::retain_borrowed(e.cast()) })
-        .collect()
+    // SAFETY: the caller's promise, checked non-NULL.
+    unsafe { retain_events(deps, n) }
 }
 
 /// The shared body of both entry points.
@@ -81,27 +77,8 @@ unsafe fn execute(
     // SAFETY: the caller's events.
     let deps = unsafe { retain_deps(deps, ndeps)? };
     let done = cp.execute(&stream, &ins, &outs, scratch, &deps)?;
-    if return_event.is_null() {
-        return Ok(());
-    }
-    let out = if stream.flags().out_of_order {
-        let event = match done {
-            Some(event) => event,
-            // Nothing was enqueued: a marker on the dependencies completes
-            // when they do.
-            None => queue.queue().marker(&deps)?,
-        };
-        // The caller's reference: retained, and deliberately not released here.
-        let owned = event.clone();
-        let raw = owned.raw();
-        std::mem::forget(owned);
-        raw.cast()
-    } else {
-        ::core::ptr::null_mut()
-    };
-    // SAFETY: checked non-NULL and aligned above; the caller's writable cl_event.
-    unsafe { return_event.write(out) };
-    Ok(())
+    // SAFETY: checked aligned above; the caller's writable cl_event.
+    unsafe { give_return_event(&stream, queue.queue(), done, &deps, return_event) }
 }
 
 /// Executes `compiled_partition` on the OpenCL `stream` (of a GPU engine)

@@ -7,9 +7,10 @@ use crate::capi::boundary;
 use crate::capi::dnnl::primitive::exec_args;
 use crate::core::gpu;
 use crate::core::handles;
+use crate::core::stream::Stream;
 use crate::core::stream::StreamBackend;
 use crate::core::{Error, Result};
-use crate::runtime::ocl::Event;
+use crate::runtime::ocl::{Event, Queue};
 
 /// Retains the caller's dependency events, skipping NULL entries.
 ///
@@ -24,13 +25,62 @@ unsafe fn retain_deps(deps: *const cl_event, ndeps: c_int) -> Result<Vec<Event>>
     if deps.is_null() {
         return Err(Error::invalid("deps is NULL but ndeps is not 0"));
     }
-    // SAFETY: the caller's promise: `n` readable entries, checked non-NULL.
+    // SAFETY: the caller's promise, checked non-NULL.
+    unsafe { retain_events(deps, n) }
+}
+
+/// Retains the non-NULL entries of the caller's `n` events.
+///
+/// # Safety
+/// `deps` must point to `n` readable `cl_event`s, each NULL or an OpenCL event.
+pub(crate) unsafe fn retain_events(deps: *const cl_event, n: usize) -> Result<Vec<Event>> {
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    // SAFETY: the caller's promise: `n` readable entries.
     let raw = unsafe { std::slice::from_raw_parts(deps, n) };
     raw.iter()
         .filter(|e| !e.is_null())
         // SAFETY: the caller's promise that each entry is an OpenCL event.
         .map(|e| unsafe { Event::retain_borrowed(e.cast()) })
         .collect()
+}
+
+/// Writes the event an interop execute returns, when `return_event` is not
+/// NULL: on an out-of-order stream an event the caller owns, completing with
+/// `done` (or, when nothing was enqueued, with `deps`); NULL on an in-order
+/// stream, as oneDNN does.
+///
+/// # Safety
+/// `return_event`, when not NULL, must be an aligned, writable `cl_event`.
+pub(crate) unsafe fn give_return_event(
+    stream: &Stream,
+    queue: &Queue,
+    done: Option<Event>,
+    deps: &[Event],
+    return_event: *mut cl_event,
+) -> Result<()> {
+    if return_event.is_null() {
+        return Ok(());
+    }
+    let out = if stream.flags().out_of_order {
+        let event = match done {
+            Some(event) => event,
+            // Nothing was enqueued (an empty tensor): a marker on the
+            // dependencies completes when they do.
+            None => queue.marker(deps)?,
+        };
+        // The caller's reference: retained, and deliberately not released here.
+        let owned = event.clone();
+        let raw = owned.raw();
+        std::mem::forget(owned);
+        raw.cast()
+    } else {
+        ::core::ptr::null_mut()
+    };
+    // SAFETY: the caller's writable cl_event (see above).
+    unsafe { return_event.write(out) };
+    Ok(())
 }
 
 /// Executes `primitive` on the OpenCL `stream` once every event of `deps` has
@@ -66,26 +116,8 @@ pub unsafe extern "C" fn dnnl_ocl_interop_primitive_execute(
         let done = primitive
             .execute(&stream, &args, &gpu_deps)?
             .and_then(|e| e.as_ocl().cloned());
-        if return_event.is_null() {
-            return Ok(());
-        }
-        let out = if stream.flags().out_of_order {
-            let event = match done {
-                Some(event) => event,
-                // Nothing was enqueued (an empty tensor): a marker on the
-                // dependencies completes when they do.
-                None => queue.queue().marker(&deps)?,
-            };
-            // The caller's reference: retained, and deliberately not released here.
-            let owned = event.clone();
-            let raw = owned.raw();
-            std::mem::forget(owned);
-            raw.cast()
-        } else {
-            ::core::ptr::null_mut()
-        };
-        // SAFETY: checked non-NULL and aligned above; the caller's writable cl_event.
-        unsafe { return_event.write(out) };
+        // SAFETY: checked aligned above; the caller's writable cl_event.
+        unsafe { give_return_event(&stream, queue.queue(), done, &deps, return_event) }?;
         Ok(())
     })
 }
