@@ -30,14 +30,7 @@ pub enum AttrValue {
 impl AttrValue {
     /// The type the value was set with.
     pub fn ty(&self) -> AttrType {
-        match self {
-            AttrValue::F32(_) => AttrType::F32,
-            AttrValue::F32s(_) => AttrType::F32s,
-            AttrValue::S64(_) => AttrType::S64,
-            AttrValue::S64s(_) => AttrType::S64s,
-            AttrValue::Bool(_) => AttrType::Bool,
-            AttrValue::Str(_) => AttrType::Str,
-        }
+        self.as_schema().ty()
     }
 
     /// The value as the schema checks it.

@@ -6,4 +6,5 @@
 
 pub mod kernel_arg;
 pub mod ocl;
+pub mod program_cache;
 pub mod ze;

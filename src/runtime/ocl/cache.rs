@@ -11,13 +11,11 @@
 //! [`cache_blob_id`] identifies where a blob may be loaded: platform,
 //! device, driver and library version.
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
-
 use super::context::Context;
 use super::device::Device;
 use super::program::{Kernel, Program};
-use crate::core::{Result, verbose};
+use crate::core::Result;
+use crate::runtime::program_cache::{Builder, Kept, Programs};
 
 /// FNV-1a, 128 bits: a hash that is the same in every process, build and
 /// Rust version (unlike `std`'s), as keys saved in a blob need.
@@ -79,11 +77,29 @@ pub(crate) fn note_use(key: &ProgramKey) {
     });
 }
 
-enum Slot {
-    /// Built; the binary once someone asked for it (or it came from a blob).
-    Built(Program, Option<Arc<[u8]>>),
-    /// Loaded from a blob, not built yet.
-    Binary(Arc<[u8]>),
+/// Builds OpenCL programs for one context and device.
+struct Build<'a> {
+    context: &'a Context,
+    device: &'a Device,
+}
+
+impl Builder for Build<'_> {
+    type Program = Program;
+
+    fn build_saved(&self, binary: &[u8], options: &str) -> Result<Program> {
+        Program::build_binary(self.context, self.device, binary, options)
+    }
+
+    fn build_source(&self, source: &str, options: &str) -> Result<(Program, Kept)> {
+        Ok((
+            Program::build_source(self.context, self.device, source, options)?,
+            None,
+        ))
+    }
+
+    fn refused_warning(&self, error: &crate::core::Error) -> String {
+        format!("ocl,a cached program binary was refused, building from source: {error}")
+    }
 }
 
 /// The programs of one engine (one context and device). Thread-safe.
@@ -91,22 +107,15 @@ enum Slot {
 /// The cache holds no reference to the context or device: the engine that
 /// owns it passes them in. So the reference counts a user sees on the
 /// objects they handed to an engine are exactly those oneDNN documents.
+#[derive(Default)]
 pub struct ProgramCache {
-    slots: Mutex<BTreeMap<ProgramKey, Slot>>,
-}
-
-impl Default for ProgramCache {
-    fn default() -> Self {
-        ProgramCache::new()
-    }
+    programs: Programs<Program>,
 }
 
 impl ProgramCache {
     /// An empty cache.
     pub fn new() -> ProgramCache {
-        ProgramCache {
-            slots: Mutex::new(BTreeMap::new()),
-        }
+        ProgramCache::default()
     }
 
     /// The program of `source` with `options`: cached, built from a saved
@@ -119,39 +128,8 @@ impl ProgramCache {
         source: &str,
         options: &str,
     ) -> Result<Program> {
-        let key = ProgramKey::new(source, options);
-        note_use(&key);
-        let saved = match self.slots.lock()?.get(&key) {
-            Some(Slot::Built(program, _)) => return Ok(program.clone()),
-            Some(Slot::Binary(binary)) => Some(binary.clone()),
-            None => None,
-        };
-        let mut built = None;
-        if let Some(binary) = saved {
-            match Program::build_binary(context, device, &binary, options) {
-                Ok(program) => built = Some((program, Some(binary))),
-                Err(e) if verbose::enabled(verbose::flag::WARN) => verbose::emit_line(
-                    "common,warn,",
-                    &format!("ocl,a cached program binary was refused, building from source: {e}"),
-                ),
-                Err(_) => {}
-            }
-        }
-        let (program, binary) = match built {
-            Some(found) => found,
-            None => (
-                Program::build_source(context, device, source, options)?,
-                None,
-            ),
-        };
-        let mut slots = self.slots.lock()?;
-        match slots.get(&key) {
-            Some(Slot::Built(first, _)) => Ok(first.clone()),
-            _ => {
-                slots.insert(key, Slot::Built(program.clone(), binary));
-                Ok(program)
-            }
-        }
+        self.programs
+            .get_or_build(&Build { context, device }, source, options)
     }
 
     /// A new kernel object for `name` in the program of `source` with `options`.
@@ -176,57 +154,23 @@ impl ProgramCache {
     /// The programs of `keys` (all when `None`) as (key, device binary),
     /// sorted by key; keys the cache does not hold are left out.
     pub fn entries_of(&self, keys: Option<&[ProgramKey]>) -> Result<Vec<(ProgramKey, Vec<u8>)>> {
-        let wanted = |key: &ProgramKey| keys.is_none_or(|k| k.contains(key));
-        let pending: Vec<(ProgramKey, Program)> = self
-            .slots
-            .lock()?
-            .iter()
-            .filter(|(key, _)| wanted(key))
-            .filter_map(|(key, slot)| match slot {
-                Slot::Built(program, None) => Some((key.clone(), program.clone())),
-                _ => None,
-            })
-            .collect();
-        // Ask the driver for binaries without holding the lock, then keep them.
-        let mut fetched = Vec::with_capacity(pending.len());
-        for (key, program) in pending {
-            fetched.push((key, Arc::<[u8]>::from(program.binary()?)));
-        }
-        let mut slots = self.slots.lock()?;
-        for (key, binary) in fetched {
-            if let Some(Slot::Built(_, saved @ None)) = slots.get_mut(&key) {
-                *saved = Some(binary);
-            }
-        }
-        Ok(slots
-            .iter()
-            .filter(|(key, _)| wanted(key))
-            .filter_map(|(key, slot)| match slot {
-                Slot::Built(_, Some(binary)) | Slot::Binary(binary) => {
-                    Some((key.clone(), binary.to_vec()))
-                }
-                Slot::Built(_, None) => None,
-            })
-            .collect())
+        self.programs
+            .entries_of(keys, |program, _| program.binary().map(Some))
     }
 
     /// Adds a saved binary, built on first use. An entry already present is kept.
     pub fn insert_binary(&self, key: ProgramKey, binary: Vec<u8>) -> Result<()> {
-        self.slots
-            .lock()?
-            .entry(key)
-            .or_insert_with(|| Slot::Binary(binary.into()));
-        Ok(())
+        self.programs.insert_saved(key, binary)
     }
 
     /// The number of programs, built or saved.
     pub fn len(&self) -> usize {
-        self.slots.lock().map(|s| s.len()).unwrap_or(0)
+        self.programs.len()
     }
 
     /// Whether the cache holds no program.
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.programs.is_empty()
     }
 }
 
