@@ -10,6 +10,7 @@
 //! - `graph`: the graph API's IR, partitioner and compiler onto primitives.
 
 pub mod abi;
+pub mod base;
 pub mod capi;
 pub mod core;
 pub mod graph;

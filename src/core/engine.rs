@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use crate::abi::*;
 use crate::core::error::{Error, Result};
+use crate::runtime::ocl::ProgramKey;
 
 /// The kind of an engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -190,6 +191,82 @@ impl Engine {
             Backend::Ze(ze) => Ok(ze),
             _ => Err(Error::invalid(format!("{what} needs a Level Zero engine"))),
         }
+    }
+}
+
+impl Engine {
+    /// Whether `other` is the same device in the same context (a stream of
+    /// `other` can run this engine's primitives).
+    pub fn same_device(&self, other: &Engine) -> bool {
+        match (&self.backend, &other.backend) {
+            (Backend::Cpu, Backend::Cpu) => true,
+            (Backend::Ocl(a), Backend::Ocl(b)) => {
+                a.context() == b.context() && a.device() == b.device()
+            }
+            (Backend::Ze(a), Backend::Ze(b)) => {
+                a.context() == b.context() && a.device() == b.device()
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether memory of `memory_engine` can be used by this engine's
+    /// primitives: the same kind of engine, and on GPUs the same context.
+    pub fn check_memory_of(&self, memory_engine: &Engine) -> Result<()> {
+        match (&self.backend, &memory_engine.backend) {
+            (Backend::Cpu, Backend::Cpu) => Ok(()),
+            (Backend::Ocl(a), Backend::Ocl(b)) if a.context() == b.context() => Ok(()),
+            (Backend::Ocl(_), Backend::Ocl(_)) => Err(Error::invalid(
+                "mismatched OpenCL context for primitive/memory",
+            )),
+            (Backend::Ze(a), Backend::Ze(b)) if a.context() == b.context() => Ok(()),
+            (Backend::Ze(_), Backend::Ze(_)) => Err(Error::invalid(
+                "mismatched Level Zero context for primitive/memory",
+            )),
+            _ => Err(Error::invalid(
+                "the memory is on an engine of another kind than the primitive",
+            )),
+        }
+    }
+
+    /// The id that starts every cache blob of this engine's device: it names
+    /// the platform, device, driver and library version. CPU engines compile
+    /// nothing and have none (unimplemented).
+    pub fn cache_blob_id(&self) -> Result<Vec<u8>> {
+        match &self.backend {
+            Backend::Ocl(ocl) => crate::core::ocl_engine::OclEngine::cache_blob_id(ocl.device()),
+            Backend::Ze(ze) => Ok(ze.blob_id()),
+            Backend::Cpu => Err(Error::unimplemented(
+                "a CPU primitive compiles nothing and has no cache blob",
+            )),
+        }
+    }
+
+    /// A cache blob under `id` holding the device binaries of `programs`.
+    pub fn programs_blob(&self, id: &[u8], programs: &[ProgramKey]) -> Result<Vec<u8>> {
+        let entries = match &self.backend {
+            Backend::Ze(ze) => ze.entries_of(programs)?,
+            _ => self
+                .ocl("primitive cache blob")?
+                .programs()
+                .entries_of(Some(programs))?,
+        };
+        Ok(crate::core::cache_blob::encode(id, &entries))
+    }
+
+    /// Loads the device binaries of a blob made by [`Engine::programs_blob`]
+    /// under the same `id` into the engine's program cache; a blob under
+    /// another id, or a corrupted one, is refused (invalid arguments).
+    pub fn load_programs_blob(&self, id: &[u8], blob: &[u8]) -> Result<()> {
+        if let Backend::Ze(ze) = &self.backend {
+            return ze.load_entries(id, blob);
+        }
+        let entries = crate::core::cache_blob::decode(id, blob)?;
+        let ocl = self.ocl("primitive cache blob")?;
+        for (key, binary) in entries {
+            ocl.programs().insert_binary(key, binary)?;
+        }
+        Ok(())
     }
 }
 

@@ -7,14 +7,11 @@
 pub mod attr;
 pub mod cache_blob;
 pub mod engine;
-pub mod env;
-pub mod error;
 pub mod gpu;
 pub mod handles;
 pub mod host_buffer;
 pub mod memory;
 pub mod memory_desc;
-pub mod names;
 pub mod ocl_engine;
 pub mod ocl_storage;
 pub mod primitive;
@@ -24,8 +21,8 @@ pub mod settings;
 pub mod stream;
 pub mod types;
 pub mod verbose;
-pub mod version;
 pub mod ze_engine;
 pub mod ze_storage;
 
-pub use error::{Error, Result};
+// The base services, under the names the object model has always used.
+pub use crate::base::{Error, Result, env, error, names, version};

@@ -1,25 +1,41 @@
-//! Primitive descriptors and primitives: the machinery every primitive kind
-//! plugs into.
+//! The primitive framework: primitive kinds, primitive descriptors and
+//! primitives.
 //!
-//! Layer: core. A kind (`prims::<kind>`) supplies an [`OpDesc`] (what to
-//! compute: shapes, algorithm, the memory descriptors by argument) and a list
-//! of [`ImplCandidate`]s, best first, each of which may decline a problem. A
-//! [`PrimitiveDesc`] is an op with the candidate it settled on
-//! (`dnnl_primitive_desc_next_impl` moves to the next that accepts); a
-//! [`Primitive`] is that candidate instantiated ([`Implementation`]), which
-//! executes on a stream.
+//! Layer: core. A primitive kind (`prims::<kind>`) is its descriptor and its
+//! kernels. The descriptor is a type implementing [`OpDesc`] (what to
+//! compute: shapes, algorithm, the memory descriptors by argument) and
+//! [`Kind`] (the attributes it applies and its implementation list). The
+//! implementation list is data: one [`Impl`] line per implementation, best
+//! first, with its name, the engines it runs on, whether it accepts a
+//! problem, its scratchpad size and how to build it. Everything else is done
+//! here, once for every kind:
+//! - the attribute check ([`AttrSupport`], declared by the kind);
+//! - choosing the first implementation that accepts the op, and
+//!   `dnnl_primitive_desc_next_impl`;
+//! - the scratchpad: its descriptor (in `dnnl_scratchpad_mode_user`), its
+//!   size in `memory_consumption`, and at execution the user's memory or the
+//!   stream's reusable arena;
+//! - the typed forward hint of backward kinds ([`PrimitiveDesc::op_as`]);
+//! - the execution-time argument check: every argument the op names must be
+//!   on a compatible engine and described as the primitive expects, so a
+//!   kernel never reads or writes past a memory object;
+//! - the primitive cache, cache blobs and verbose lines.
 //!
-//! Execution on a CPU stream is synchronous. On an OpenCL stream an
-//! implementation enqueues its kernels after the given events and returns the
-//! event of its last command; the stream decides what the caller sees.
+//! A [`PrimitiveDesc`] is an op with the implementation it settled on; a
+//! [`Primitive`] is that implementation built ([`Implementation`]), which
+//! executes on a stream. Execution on a CPU stream is synchronous. On a GPU
+//! stream an implementation enqueues its kernels after the given events and
+//! returns the event of its last command; the stream decides what the
+//! caller sees.
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::ffi::CStr;
 use std::sync::Arc;
 
 use crate::abi::*;
-use crate::core::attr::{AttrCell, PrimitiveAttr};
-use crate::core::engine::{Backend, Engine};
+use crate::core::attr::{AttrCell, AttrSupport, PrimitiveAttr};
+use crate::core::engine::{Engine, EngineKind};
 use crate::core::error::{Error, Result};
 use crate::core::gpu::{self, Event};
 use crate::core::memory::Memory;
@@ -75,8 +91,8 @@ pub trait OpDesc: Send + Sync {
         None
     }
     /// Whether execution argument `arg` may be memory of a CPU engine while
-    /// the primitive runs on an OpenCL engine (a reorder between engines
-    /// takes one side in host memory); no argument may by default.
+    /// the primitive runs on a GPU engine (a reorder between engines takes
+    /// one side in host memory); no argument may by default.
     fn host_arg(&self, _arg: i32) -> bool {
         false
     }
@@ -100,16 +116,123 @@ pub fn dims_str(dims: &[i64]) -> String {
         .join("x")
 }
 
-/// One way to compute an op; it may decline (unimplemented) a problem.
-pub trait ImplCandidate: Send + Sync {
-    /// The implementation's name for `impl_info_str` and verbose lines
-    /// (`ref:any`, `ocl:ref`, `ocl:gemm_tiled` ...).
-    fn name(&self) -> &'static CStr;
-    /// Whether it handles `op` on `engine`; `Err` says why not.
-    fn accepts(&self, engine: &Engine, op: &Arc<dyn OpDesc>) -> Result<()>;
-    /// The implementation, with its kernels built.
-    fn create(&self, engine: &Arc<Engine>, op: &Arc<dyn OpDesc>)
-    -> Result<Arc<dyn Implementation>>;
+/// A primitive kind: its descriptor type, the attributes it applies and its
+/// implementations.
+pub trait Kind: OpDesc + Sized + 'static {
+    /// The kind's name in messages (`eltwise`, `inner product`).
+    const NAME: &'static str;
+    /// The implementations, best first.
+    const IMPLS: &'static [Impl<Self>];
+    /// The attributes this op applies (a backward op may apply fewer than
+    /// its forward one).
+    fn attr_support(&self) -> AttrSupport;
+}
+
+/// One implementation of a kind: a line of its implementation list.
+pub struct Impl<Op: 'static> {
+    /// The name for `impl_info_str` and verbose lines (`ocl:gemm_tiled`).
+    pub name: &'static CStr,
+    /// The engines it runs on (checked before `accepts`).
+    pub engine: EngineKind,
+    /// Whether it handles the op on the engine; `Err` says why not.
+    pub accepts: fn(&Op, &Engine) -> Result<()>,
+    /// The bytes of scratchpad an execution needs (0: none).
+    pub scratchpad: fn(&Op) -> usize,
+    /// The implementation, with its kernels built for the engine (which it
+    /// must not keep: see [`Implementation`]).
+    pub create: fn(&Arc<Op>, &Engine) -> Result<Arc<dyn Implementation>>,
+}
+
+/// An [`Impl::accepts`] for implementations that take every op their
+/// engine is given.
+pub fn any_op<Op>(_: &Op, _: &Engine) -> Result<()> {
+    Ok(())
+}
+
+/// An [`Impl::scratchpad`] for implementations that need none.
+pub fn no_scratchpad<Op>(_: &Op) -> usize {
+    0
+}
+
+impl<Op> Impl<Op> {
+    /// An implementation on the CPU engine.
+    pub const fn cpu(
+        name: &'static CStr,
+        accepts: fn(&Op, &Engine) -> Result<()>,
+        create: fn(&Arc<Op>, &Engine) -> Result<Arc<dyn Implementation>>,
+    ) -> Impl<Op> {
+        Impl {
+            name,
+            engine: EngineKind::Cpu,
+            accepts,
+            scratchpad: no_scratchpad,
+            create,
+        }
+    }
+
+    /// An implementation on GPU engines (OpenCL and Level Zero).
+    pub const fn gpu(
+        name: &'static CStr,
+        accepts: fn(&Op, &Engine) -> Result<()>,
+        create: fn(&Arc<Op>, &Engine) -> Result<Arc<dyn Implementation>>,
+    ) -> Impl<Op> {
+        Impl {
+            name,
+            engine: EngineKind::Gpu,
+            accepts,
+            scratchpad: no_scratchpad,
+            create,
+        }
+    }
+
+    /// The same implementation with a scratchpad of `bytes(op)` bytes.
+    pub const fn with_scratchpad(self, bytes: fn(&Op) -> usize) -> Impl<Op> {
+        Impl {
+            scratchpad: bytes,
+            ..self
+        }
+    }
+}
+
+/// A kind's op and implementation list, with the type erased so that
+/// primitive descriptors of every kind are one type.
+trait ImplList: Send + Sync {
+    fn op(&self) -> Arc<dyn OpDesc>;
+    fn typed(&self) -> Arc<dyn Any + Send + Sync>;
+    fn len(&self) -> usize;
+    fn name(&self, i: usize) -> &'static CStr;
+    fn accepts(&self, i: usize, engine: &Engine) -> Result<()>;
+    fn scratchpad(&self, i: usize) -> usize;
+    fn create(&self, i: usize, engine: &Engine) -> Result<Arc<dyn Implementation>>;
+}
+
+impl<K: Kind> ImplList for Arc<K> {
+    fn op(&self) -> Arc<dyn OpDesc> {
+        self.clone()
+    }
+    fn typed(&self) -> Arc<dyn Any + Send + Sync> {
+        self.clone()
+    }
+    fn len(&self) -> usize {
+        K::IMPLS.len()
+    }
+    fn name(&self, i: usize) -> &'static CStr {
+        K::IMPLS[i].name
+    }
+    fn accepts(&self, i: usize, engine: &Engine) -> Result<()> {
+        let item = &K::IMPLS[i];
+        match item.engine {
+            EngineKind::Cpu => engine.expect_cpu()?,
+            EngineKind::Gpu => engine.expect_gpu()?,
+        }
+        (item.accepts)(self, engine)
+    }
+    fn scratchpad(&self, i: usize) -> usize {
+        (K::IMPLS[i].scratchpad)(self)
+    }
+    fn create(&self, i: usize, engine: &Engine) -> Result<Arc<dyn Implementation>> {
+        (K::IMPLS[i].create)(self, engine)
+    }
 }
 
 /// A primitive's arguments at execution, by `DNNL_ARG_*`.
@@ -119,10 +242,13 @@ pub type ExecArgs = HashMap<i32, Arc<Memory>>;
 pub struct ExecContext<'a> {
     /// The stream to submit to.
     pub stream: &'a Stream,
-    /// The arguments.
+    /// The arguments, checked against the op's descriptors.
     pub args: &'a ExecArgs,
     /// GPU events the work must wait for.
     pub deps: &'a [Event],
+    /// The scratchpad (of at least the bytes the implementation declared),
+    /// when it declared one.
+    pub scratchpad: Option<&'a Arc<Memory>>,
 }
 
 impl<'a> ExecContext<'a> {
@@ -131,6 +257,12 @@ impl<'a> ExecContext<'a> {
         self.args
             .get(&arg)
             .ok_or_else(|| Error::invalid(format!("execution argument {arg} is missing")))
+    }
+
+    /// The scratchpad the implementation declared.
+    pub fn scratchpad(&self) -> Result<&'a Arc<Memory>> {
+        self.scratchpad
+            .ok_or_else(|| Error::runtime("the implementation declared no scratchpad"))
     }
 
     /// The stream's GPU queue (invalid arguments on a CPU stream).
@@ -149,12 +281,16 @@ pub trait Implementation: Send + Sync {
 }
 
 /// An op with the implementation it settled on.
+#[derive(Clone)]
 pub struct PrimitiveDesc {
     engine: Arc<Engine>,
     op: Arc<dyn OpDesc>,
-    candidates: Arc<[Arc<dyn ImplCandidate>]>,
+    impls: Arc<dyn ImplList>,
     current: usize,
-    /// The zero descriptor, for the scratchpad (no implementation needs one yet).
+    /// The scratchpad bytes the implementation needs.
+    scratchpad: usize,
+    /// The scratchpad's descriptor as queries answer it: a byte vector in
+    /// the user scratchpad mode, the zero descriptor otherwise.
     scratchpad_md: Arc<MemoryDesc>,
     /// The attributes the descriptor was created with (a snapshot; the
     /// handle `dnnl_primitive_desc_get_attr` returns).
@@ -162,38 +298,53 @@ pub struct PrimitiveDesc {
 }
 
 impl PrimitiveDesc {
-    /// The first candidate that accepts `op` on `engine`; unimplemented (with
-    /// every candidate's reason) when none does.
-    pub fn create(
+    /// The descriptor of `op` with `attr` on `engine`: the attributes are
+    /// checked against what the kind declares, then the first
+    /// implementation that accepts the op is taken; unimplemented (with
+    /// every implementation's reason) when none does.
+    pub fn new<K: Kind>(
         engine: Arc<Engine>,
-        op: Arc<dyn OpDesc>,
-        candidates: Vec<Arc<dyn ImplCandidate>>,
+        op: Arc<K>,
+        attr: PrimitiveAttr,
     ) -> Result<PrimitiveDesc> {
-        let candidates: Arc<[Arc<dyn ImplCandidate>]> = candidates.into();
-        PrimitiveDesc::find(engine, op, candidates, 0, AttrCell::new())
+        op.attr_support().check(&attr, K::NAME)?;
+        PrimitiveDesc::find(engine, Arc::new(op), 0, AttrCell::from_snapshot(attr))
+    }
+
+    /// [`PrimitiveDesc::new`] with the default attributes (the graph
+    /// compiler's ops carry their post-ops themselves).
+    pub fn create<K: Kind>(engine: Arc<Engine>, op: Arc<K>) -> Result<PrimitiveDesc> {
+        PrimitiveDesc::new(engine, op, PrimitiveAttr::default())
     }
 
     fn find(
         engine: Arc<Engine>,
-        op: Arc<dyn OpDesc>,
-        candidates: Arc<[Arc<dyn ImplCandidate>]>,
+        impls: Arc<dyn ImplList>,
         from: usize,
         attr: Arc<AttrCell>,
     ) -> Result<PrimitiveDesc> {
         let mut reasons = Vec::new();
-        for (i, candidate) in candidates.iter().enumerate().skip(from) {
-            match candidate.accepts(&engine, &op) {
+        for i in from..impls.len() {
+            match impls.accepts(i, &engine) {
                 Ok(()) => {
+                    let scratchpad = impls.scratchpad(i);
+                    let user = attr.read(|a| a.scratchpad_mode())? == dnnl_scratchpad_mode_user;
+                    let scratchpad_md = if user && scratchpad > 0 {
+                        MemoryDesc::with_strides(&[scratchpad as i64], dnnl_u8, None)?
+                    } else {
+                        MemoryDesc::zero()
+                    };
                     return Ok(PrimitiveDesc {
                         engine,
-                        op,
-                        candidates: candidates.clone(),
+                        op: impls.op(),
+                        impls,
                         current: i,
-                        scratchpad_md: Arc::new(MemoryDesc::zero()),
+                        scratchpad,
+                        scratchpad_md: Arc::new(scratchpad_md),
                         attr,
                     });
                 }
-                Err(e) => reasons.push(format!("{}: {e}", candidate.name().to_string_lossy())),
+                Err(e) => reasons.push(format!("{}: {e}", impls.name(i).to_string_lossy())),
             }
         }
         if from > 0 {
@@ -209,8 +360,7 @@ impl PrimitiveDesc {
     pub fn next_impl(&self) -> Result<PrimitiveDesc> {
         PrimitiveDesc::find(
             self.engine.clone(),
-            self.op.clone(),
-            self.candidates.clone(),
+            self.impls.clone(),
             self.current + 1,
             self.attr.clone(),
         )
@@ -226,21 +376,27 @@ impl PrimitiveDesc {
         &self.op
     }
 
-    /// The implementation's name.
-    pub fn impl_name(&self) -> &'static CStr {
-        self.candidates[self.current].name()
+    /// The op as its kind's type, when it is of kind `K` (a backward
+    /// descriptor's forward hint).
+    pub fn op_as<K: Kind>(&self) -> Option<Arc<K>> {
+        self.impls.typed().downcast::<K>().ok()
     }
 
-    /// The scratchpad descriptor (zero: no implementation uses one yet).
+    /// The implementation's name.
+    pub fn impl_name(&self) -> &'static CStr {
+        self.impls.name(self.current)
+    }
+
+    /// The scratchpad descriptor as `dnnl_query_scratchpad_md` answers: the
+    /// bytes the implementation needs in the user scratchpad mode, the zero
+    /// descriptor otherwise (the library then provides it).
     pub fn scratchpad_md(&self) -> &Arc<MemoryDesc> {
         &self.scratchpad_md
     }
 
-    /// Records the attributes the descriptor was created with. The kind has
-    /// already refused what it cannot honour.
-    pub fn with_attr(mut self, attr: PrimitiveAttr) -> PrimitiveDesc {
-        self.attr = AttrCell::from_snapshot(attr);
-        self
+    /// The bytes of scratchpad an execution needs, whoever provides them.
+    pub fn scratchpad_size(&self) -> usize {
+        self.scratchpad
     }
 
     /// The attributes (owned by the descriptor).
@@ -256,6 +412,13 @@ impl PrimitiveDesc {
             .unwrap_or_default()
     }
 
+    /// Whether the user provides the scratchpad at execution.
+    fn user_scratchpad(&self) -> bool {
+        self.attr
+            .read(|a| a.scratchpad_mode() == dnnl_scratchpad_mode_user)
+            .unwrap_or(false)
+    }
+
     /// Instantiates the implementation.
     pub fn create_primitive(&self) -> Result<Arc<Primitive>> {
         let start = std::time::Instant::now();
@@ -267,9 +430,8 @@ impl PrimitiveDesc {
         let (implementation, programs) = match cached {
             Some(found) => found,
             None => {
-                let (created, programs) = ocl::cache::record(|| {
-                    self.candidates[self.current].create(&self.engine, &self.op)
-                });
+                let (created, programs) =
+                    ocl::cache::record(|| self.impls.create(self.current, &self.engine));
                 let created = created?;
                 let programs: Arc<[ProgramKey]> = programs.into();
                 if let Some(key) = key {
@@ -281,24 +443,10 @@ impl PrimitiveDesc {
         primitive_verbose::log_create(self, hit, start.elapsed().as_secs_f64() * 1e3);
         Ok(Arc::new(Primitive {
             pd: Arc::new(PdCell::new(self.clone())),
-            op: self.op.clone(),
-            engine: self.engine.clone(),
+            desc: self.clone(),
             implementation,
             programs,
         }))
-    }
-}
-
-impl Clone for PrimitiveDesc {
-    fn clone(&self) -> Self {
-        PrimitiveDesc {
-            engine: self.engine.clone(),
-            op: self.op.clone(),
-            candidates: self.candidates.clone(),
-            current: self.current,
-            scratchpad_md: self.scratchpad_md.clone(),
-            attr: self.attr.clone(),
-        }
     }
 }
 
@@ -327,44 +475,20 @@ impl PdCell {
 
 /// A primitive ready to execute.
 pub struct Primitive {
+    /// The descriptor handle `dnnl_primitive_get_primitive_desc` exposes.
     pd: Arc<PdCell>,
-    op: Arc<dyn OpDesc>,
-    engine: Arc<Engine>,
+    /// The descriptor the primitive was created from (the handle's may not
+    /// be moved on, but this one is fixed).
+    desc: PrimitiveDesc,
     implementation: Arc<dyn Implementation>,
-    /// The OpenCL programs the implementation was built from.
+    /// The GPU programs the implementation was built from.
     programs: Arc<[ProgramKey]>,
-}
-
-/// Whether memory on `memory` can be used by a primitive on `engine`.
-fn check_memory_engine(engine: &Engine, memory: &Memory) -> Result<()> {
-    match (engine.backend(), memory.engine().backend()) {
-        (Backend::Cpu, Backend::Cpu) => Ok(()),
-        (Backend::Ocl(a), Backend::Ocl(b)) if a.context() == b.context() => Ok(()),
-        (Backend::Ocl(_), Backend::Ocl(_)) => Err(Error::invalid(
-            "mismatched OpenCL context for primitive/memory",
-        )),
-        (Backend::Ze(a), Backend::Ze(b)) if a.context() == b.context() => Ok(()),
-        (Backend::Ze(_), Backend::Ze(_)) => Err(Error::invalid(
-            "mismatched Level Zero context for primitive/memory",
-        )),
-        _ => Err(Error::invalid(
-            "the memory is on an engine of another kind than the primitive",
-        )),
-    }
 }
 
 /// The id a primitive cache blob of `pd` carries: the engine blob id, then
 /// a hash of the implementation and op.
 fn blob_id(pd: &PrimitiveDesc) -> Result<Vec<u8>> {
-    let mut id = match pd.engine().backend() {
-        Backend::Ocl(ocl) => crate::core::ocl_engine::OclEngine::cache_blob_id(ocl.device())?,
-        Backend::Ze(ze) => ze.blob_id(),
-        Backend::Cpu => {
-            return Err(Error::unimplemented(
-                "a CPU primitive compiles nothing and has no cache blob",
-            ));
-        }
-    };
+    let mut id = pd.engine().cache_blob_id()?;
     let op_key = pd
         .op()
         .cache_key()
@@ -375,6 +499,55 @@ fn blob_id(pd: &PrimitiveDesc) -> Result<Vec<u8>> {
     Ok(id)
 }
 
+/// Checks that `memory`, given as argument `arg`, is what the primitive was
+/// created for (`expected`): the same descriptor (upstream's equality,
+/// which ignores the strides of dimensions of size 1), or concrete
+/// dimensions where the primitive was created with run-time ones (the
+/// kernels then read the memory's own descriptor). Kernels are specialised
+/// for the primitive's descriptors, so any other memory could make them read
+/// or write past it: it is refused before anything is enqueued. Upstream
+/// does not check; a program correct against it passes this check.
+fn check_arg_md(arg: i32, memory: &Memory, expected: &MemoryDesc) -> Result<()> {
+    let given = memory.md();
+    if expected.is_zero() || **given == *expected {
+        return Ok(());
+    }
+    let mismatch = |why: &str| {
+        Err(Error::invalid(format!(
+            "execution argument {arg}: the memory's descriptor ({}) is not the primitive's ({}): {why}",
+            primitive_verbose::md_field("", given),
+            primitive_verbose::md_field("", expected),
+        )))
+    };
+    if given.data_type() != expected.data_type() {
+        return mismatch("another data type");
+    }
+    if given.ndims() != expected.ndims() {
+        return mismatch("another number of dimensions");
+    }
+    if expected.has_runtime_dims_or_strides() {
+        // The kernel reads shapes and strides from the memory at execution:
+        // only the dimensions fixed at creation must agree.
+        let fixed = expected
+            .dims()
+            .iter()
+            .zip(given.dims())
+            .all(|(&e, &g)| e == crate::core::memory_desc::RUNTIME_DIM || e == g);
+        return if fixed {
+            Ok(())
+        } else {
+            mismatch("other dimensions")
+        };
+    }
+    if given.dims() != expected.dims() {
+        return mismatch("other dimensions");
+    }
+    if given.size(0) < expected.size(0) {
+        return mismatch("a smaller buffer");
+    }
+    mismatch("another layout")
+}
+
 impl Primitive {
     /// The primitive's cache blob: its programs as device binaries, under
     /// an id naming the device, driver and library version and what the
@@ -383,16 +556,8 @@ impl Primitive {
     /// CPU primitives compile nothing and have none (unimplemented, as
     /// upstream's).
     pub fn cache_blob(&self) -> Result<Vec<u8>> {
-        let pd = self.pd.get()?;
-        let id = blob_id(&pd)?;
-        let entries = match self.engine.backend() {
-            Backend::Ze(ze) => ze.entries_of(&self.programs)?,
-            _ => {
-                let ocl = self.engine.ocl("primitive cache blob")?;
-                ocl.programs().entries_of(Some(&self.programs))?
-            }
-        };
-        Ok(crate::core::cache_blob::encode(&id, &entries))
+        let id = blob_id(&self.desc)?;
+        self.desc.engine().programs_blob(&id, &self.programs)
     }
 
     /// The primitive of `pd`, its programs built from the binaries of
@@ -402,15 +567,7 @@ impl Primitive {
     /// refused (invalid arguments).
     pub fn from_cache_blob(pd: &PrimitiveDesc, blob: &[u8]) -> Result<Arc<Primitive>> {
         let id = blob_id(pd)?;
-        if let Backend::Ze(ze) = pd.engine().backend() {
-            ze.load_entries(&id, blob)?;
-            return pd.create_primitive();
-        }
-        let entries = crate::core::cache_blob::decode(&id, blob)?;
-        let ocl = pd.engine().ocl("primitive cache blob")?;
-        for (key, binary) in entries {
-            ocl.programs().insert_binary(key, binary)?;
-        }
+        pd.engine().load_programs_blob(&id, blob)?;
         pd.create_primitive()
     }
 
@@ -419,43 +576,82 @@ impl Primitive {
         &self.pd
     }
 
+    /// Checks every argument: on an engine the primitive can use, and
+    /// described as the primitive expects (see [`check_arg_md`]). Arguments
+    /// the op does not name are ignored, as upstream ignores them.
+    fn check_args(&self, args: &ExecArgs) -> Result<()> {
+        let engine = self.desc.engine();
+        let op = self.desc.op();
+        for (&arg, memory) in args {
+            let host_side = op.host_arg(arg)
+                && engine.kind() == EngineKind::Gpu
+                && memory.engine().kind() == EngineKind::Cpu;
+            if !host_side {
+                engine.check_memory_of(memory.engine())?;
+            }
+            if arg == DNNL_ARG_SCRATCHPAD {
+                continue;
+            }
+            if let Some(expected) = op.arg_md(arg) {
+                check_arg_md(arg, memory, expected)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Executes on `stream` after `deps`; returns the completion event on
-    /// OpenCL streams.
+    /// GPU streams.
     pub fn execute(
         &self,
         stream: &Stream,
         args: &ExecArgs,
         deps: &[Event],
     ) -> Result<Option<Event>> {
-        let engine = &self.engine;
-        match (engine.backend(), stream.engine().backend()) {
-            (Backend::Cpu, Backend::Cpu) => {}
-            (Backend::Ocl(a), Backend::Ocl(b))
-                if a.context() == b.context() && a.device() == b.device() => {}
-            (Backend::Ze(a), Backend::Ze(b))
-                if a.context() == b.context() && a.device() == b.device() => {}
-            _ => {
-                return Err(Error::invalid(
-                    "the stream's engine is not the primitive's engine",
-                ));
-            }
-        }
-        for (&arg, memory) in args {
-            let host_side = self.op.host_arg(arg)
-                && matches!(
-                    (engine.backend(), memory.engine().backend()),
-                    (Backend::Ocl(_) | Backend::Ze(_), Backend::Cpu)
-                );
-            if !host_side {
-                check_memory_engine(engine, memory)?;
-            }
+        if !self.desc.engine().same_device(stream.engine()) {
+            return Err(Error::invalid(
+                "the stream's engine is not the primitive's engine",
+            ));
         }
         if let StreamBackend::Cpu = stream.backend() {
             if !deps.is_empty() {
                 return Err(Error::invalid("a CPU stream takes no GPU events"));
             }
         }
-        let ctx = ExecContext { stream, args, deps };
+        self.check_args(args)?;
+        let bytes = self.desc.scratchpad_size();
+        if bytes == 0 {
+            return self.run(stream, args, deps, None);
+        }
+        if self.desc.user_scratchpad() {
+            let memory = args.get(&DNNL_ARG_SCRATCHPAD).ok_or_else(|| {
+                Error::invalid("the scratchpad mode is user and DNNL_ARG_SCRATCHPAD is missing")
+            })?;
+            if memory.md().size(0) < bytes {
+                return Err(Error::invalid(format!(
+                    "the scratchpad holds {} bytes; the primitive needs {bytes}",
+                    memory.md().size(0)
+                )));
+            }
+            return self.run(stream, args, deps, Some(memory));
+        }
+        stream.with_scratchpad(bytes, deps, |memory, deps| {
+            self.run(stream, args, deps, Some(memory))
+        })
+    }
+
+    fn run(
+        &self,
+        stream: &Stream,
+        args: &ExecArgs,
+        deps: &[Event],
+        scratchpad: Option<&Arc<Memory>>,
+    ) -> Result<Option<Event>> {
+        let ctx = ExecContext {
+            stream,
+            args,
+            deps,
+            scratchpad,
+        };
         if !primitive_verbose::exec_logged() {
             return self.implementation.execute(&ctx);
         }
@@ -465,7 +661,7 @@ impl Primitive {
         let start = std::time::Instant::now();
         let done = self.implementation.execute(&ctx)?;
         stream.wait()?;
-        primitive_verbose::log_exec(&self.pd.get()?, start.elapsed().as_secs_f64() * 1e3);
+        primitive_verbose::log_exec(&self.desc, start.elapsed().as_secs_f64() * 1e3);
         Ok(done)
     }
 }

@@ -20,7 +20,7 @@ fn engine_field(engine: &Engine) -> String {
 }
 
 /// One memory descriptor: `name:dt:flags:format_kind:tag:strides:extra`.
-fn md_field(name: &str, md: &MemoryDesc) -> String {
+pub(crate) fn md_field(name: &str, md: &MemoryDesc) -> String {
     let dt = enum_str(dnnl_data_type_t::ALL, md.data_type(), "dnnl_", "undef");
     let (kind, tag) = match md.format() {
         Format::Undef => ("undef", String::new()),

@@ -6,11 +6,14 @@
 //! library's own or the user's; a Level Zero stream a command list, the
 //! library's own immediate list or the user's list (`ze_engine.rs`).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::abi::*;
 use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
+use crate::core::gpu::Event;
+use crate::core::memory::{DataHandle, Memory};
+use crate::core::memory_desc::MemoryDesc;
 use crate::core::ocl_engine::OclQueue;
 use crate::core::ze_engine::ZeQueue;
 
@@ -83,6 +86,20 @@ pub struct Stream {
     engine: Arc<Engine>,
     flags: StreamFlags,
     backend: StreamBackend,
+    arena: Mutex<Arena>,
+}
+
+/// The stream's scratchpad arena: one buffer of the stream's engine that
+/// every execution needing a library-provided scratchpad reuses. It grows to
+/// the largest request; executions on one stream are ordered (in-order
+/// queues) or chained through the arena's last event (out-of-order queues),
+/// so two never use it at once.
+#[derive(Default)]
+struct Arena {
+    memory: Option<Arc<Memory>>,
+    /// The completion of the last execution that used it (out-of-order
+    /// queues only).
+    last: Option<Event>,
 }
 
 impl Stream {
@@ -109,6 +126,7 @@ impl Stream {
             engine,
             flags,
             backend,
+            arena: Mutex::default(),
         }))
     }
 
@@ -120,6 +138,7 @@ impl Stream {
             engine,
             flags,
             backend: StreamBackend::Ocl(queue),
+            arena: Mutex::default(),
         }))
     }
 
@@ -133,6 +152,7 @@ impl Stream {
             engine,
             flags,
             backend: StreamBackend::Ze(queue),
+            arena: Mutex::default(),
         })
     }
 
@@ -158,6 +178,41 @@ impl Stream {
             StreamBackend::Ocl(queue) => queue.finish(),
             StreamBackend::Ze(queue) => queue.wait(),
         }
+    }
+
+    /// Runs `f` with the stream's scratchpad arena (at least `bytes` bytes)
+    /// and the events it must wait for: `deps`, and on out-of-order queues
+    /// the arena's previous user. `f` returns its completion event.
+    pub fn with_scratchpad(
+        &self,
+        bytes: usize,
+        deps: &[Event],
+        f: impl FnOnce(&Arc<Memory>, &[Event]) -> Result<Option<Event>>,
+    ) -> Result<Option<Event>> {
+        let mut arena = self.arena.lock()?;
+        let memory = match &arena.memory {
+            Some(m) if m.md().size(0) >= bytes => m.clone(),
+            old => {
+                if old.is_some() {
+                    // Commands in flight may still use the smaller buffer.
+                    self.wait()?;
+                }
+                let md = MemoryDesc::with_strides(&[bytes as i64], dnnl_u8, None)?;
+                let m = Memory::create(self.engine.clone(), md, None, &[DataHandle::Allocate])?;
+                arena.memory = Some(m.clone());
+                arena.last = None;
+                m
+            }
+        };
+        let mut waits = deps.to_vec();
+        if self.flags.out_of_order {
+            waits.extend(arena.last.take());
+        }
+        let done = f(&memory, &waits)?;
+        if self.flags.out_of_order {
+            arena.last = done.clone();
+        }
+        Ok(done)
     }
 }
 

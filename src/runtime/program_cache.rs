@@ -34,7 +34,7 @@ pub trait Builder {
 
     /// The warning printed when a saved program is refused and the source is
     /// built instead (after `common,warn,`).
-    fn refused_warning(&self, error: &crate::core::Error) -> String;
+    fn refused_warning(&self, error: &crate::base::Error) -> String;
 }
 
 enum Slot<P> {

@@ -12,3 +12,11 @@ dnnl_c_test(primitives_eltwise_args SOURCES primitives/eltwise_args.c LABELS "ap
 # The references use libm.
 target_link_libraries(primitives_eltwise PRIVATE m)
 target_link_libraries(primitives_eltwise_ocl PRIVATE m)
+# Execution arguments checked against the primitive (every kind; wrong sizes,
+# types and layouts refused), and the scratchpad (user and library modes).
+dnnl_c_test(primitives_exec_args SOURCES primitives/exec_args.c LABELS "api;cpu" ARGS cpu
+            TIMEOUT 120)
+dnnl_c_test(primitives_exec_args_ocl SOURCES primitives/exec_args.c LABELS "api" OPENCL
+            ARGS gpu TIMEOUT 300)
+target_link_libraries(primitives_exec_args PRIVATE m)
+target_link_libraries(primitives_exec_args_ocl PRIVATE m)

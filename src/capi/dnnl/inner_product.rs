@@ -2,48 +2,14 @@
 //! (`dnnl_inner_product_*_primitive_desc_create`).
 //!
 //! The checks and implementations live in `prims::inner_product`; these
-//! functions resolve handles, hand the attributes over (the kind refuses
-//! what it cannot honour), and publish the result.
-
-use std::sync::Arc;
+//! functions resolve the kind's arguments and take the one creation path
+//! (`primitive_desc::create`).
 
 use crate::abi::*;
 use crate::capi::boundary;
-use crate::capi::dnnl::primitive_desc::publish;
-use crate::core::Result;
-use crate::core::attr::{PrimitiveAttr, resolve_attr};
-use crate::core::handles;
-use crate::core::memory_desc::{MemoryDesc, resolve_md};
-use crate::core::primitive::PrimitiveDesc;
-use crate::prims::inner_product::{self, InnerProductOp};
-
-fn create(
-    primitive_desc: *mut dnnl_primitive_desc_t,
-    engine: dnnl_engine_t,
-    attr: const_dnnl_primitive_attr_t,
-    op: impl FnOnce(Option<&PrimitiveAttr>) -> Result<InnerProductOp>,
-) -> Result<()> {
-    let out = boundary::out(primitive_desc, "primitive_desc")?;
-    let engine = handles::resolve(engine)?;
-    let attr = resolve_attr(attr)?;
-    let op = Arc::new(op(attr.as_deref())?);
-    let candidates = inner_product::candidates(&op);
-    let mut pd = PrimitiveDesc::create(engine, op, candidates)?;
-    if let Some(attr) = attr.filter(|a| !a.is_default()) {
-        pd = pd.with_attr((*attr).clone());
-    }
-    out.write(publish(pd));
-    Ok(())
-}
-
-/// An optional descriptor: NULL means none.
-fn optional_md(md: const_dnnl_memory_desc_t) -> Result<Option<Arc<MemoryDesc>>> {
-    if md.is_null() {
-        Ok(None)
-    } else {
-        resolve_md(md).map(Some)
-    }
-}
+use crate::capi::dnnl::primitive_desc::{create, hint, optional_md};
+use crate::core::memory_desc::resolve_md;
+use crate::prims::inner_product::InnerProductOp;
 
 /// Creates a primitive descriptor for inner product forward (`prop_kind`
 /// `dnnl_forward_training` or `dnnl_forward_inference`):
@@ -91,14 +57,12 @@ pub unsafe extern "C" fn dnnl_inner_product_backward_data_primitive_desc_create(
     boundary::guard(
         "dnnl_inner_product_backward_data_primitive_desc_create",
         || {
-            create(primitive_desc, engine, attr, |attr| {
+            create(primitive_desc, engine, attr, |_| {
                 let diff_src = resolve_md(diff_src_desc)?;
                 let weights = resolve_md(weights_desc)?;
                 let diff_dst = resolve_md(diff_dst_desc)?;
-                if !hint_fwd_pd.is_null() {
-                    handles::resolve(hint_fwd_pd)?;
-                }
-                InnerProductOp::backward_data(&diff_src, &weights, &diff_dst, attr)
+                hint::<InnerProductOp>(hint_fwd_pd)?;
+                InnerProductOp::backward_data(&diff_src, &weights, &diff_dst)
             })
         },
     )
@@ -123,20 +87,17 @@ pub unsafe extern "C" fn dnnl_inner_product_backward_weights_primitive_desc_crea
     boundary::guard(
         "dnnl_inner_product_backward_weights_primitive_desc_create",
         || {
-            create(primitive_desc, engine, attr, |attr| {
+            create(primitive_desc, engine, attr, |_| {
                 let src = resolve_md(src_desc)?;
                 let diff_weights = resolve_md(diff_weights_desc)?;
                 let diff_bias = optional_md(diff_bias_desc)?;
                 let diff_dst = resolve_md(diff_dst_desc)?;
-                if !hint_fwd_pd.is_null() {
-                    handles::resolve(hint_fwd_pd)?;
-                }
+                hint::<InnerProductOp>(hint_fwd_pd)?;
                 InnerProductOp::backward_weights(
                     &src,
                     &diff_weights,
                     diff_bias.as_deref(),
                     &diff_dst,
-                    attr,
                 )
             })
         },

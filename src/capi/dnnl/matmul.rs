@@ -1,19 +1,14 @@
 //! Matmul primitive descriptors (`dnnl_matmul_primitive_desc_create`).
 //!
 //! The checks and implementations live in `prims::matmul`; this function
-//! resolves handles, hands the attributes over (the kind refuses what it
-//! cannot honour), and publishes the result.
-
-use std::sync::Arc;
+//! resolves the kind's arguments and takes the one creation path
+//! (`primitive_desc::create`).
 
 use crate::abi::*;
 use crate::capi::boundary;
-use crate::capi::dnnl::primitive_desc::publish;
-use crate::core::attr::resolve_attr;
-use crate::core::handles;
+use crate::capi::dnnl::primitive_desc::{create, optional_md};
 use crate::core::memory_desc::resolve_md;
-use crate::core::primitive::PrimitiveDesc;
-use crate::prims::matmul::{self, MatmulOp};
+use crate::prims::matmul::MatmulOp;
 
 /// Creates a primitive descriptor for matmul: `dst = src · weights + bias`
 /// over the last two dimensions, batched (with broadcast) over the others.
@@ -34,30 +29,12 @@ pub unsafe extern "C" fn dnnl_matmul_primitive_desc_create(
     attr: const_dnnl_primitive_attr_t,
 ) -> dnnl_status_t {
     boundary::guard("dnnl_matmul_primitive_desc_create", || {
-        let out = boundary::out(primitive_desc, "primitive_desc")?;
-        let engine = handles::resolve(engine)?;
-        let src = resolve_md(src_desc)?;
-        let weights = resolve_md(weights_desc)?;
-        let bias = if bias_desc.is_null() {
-            None
-        } else {
-            Some(resolve_md(bias_desc)?)
-        };
-        let dst = resolve_md(dst_desc)?;
-        let attr = resolve_attr(attr)?;
-        let op = Arc::new(MatmulOp::new(
-            &src,
-            &weights,
-            bias.as_deref(),
-            &dst,
-            attr.as_deref(),
-        )?);
-        let candidates = matmul::candidates(&op);
-        let mut pd = PrimitiveDesc::create(engine, op, candidates)?;
-        if let Some(attr) = attr.filter(|a| !a.is_default()) {
-            pd = pd.with_attr((*attr).clone());
-        }
-        out.write(publish(pd));
-        Ok(())
+        create(primitive_desc, engine, attr, |attr| {
+            let src = resolve_md(src_desc)?;
+            let weights = resolve_md(weights_desc)?;
+            let bias = optional_md(bias_desc)?;
+            let dst = resolve_md(dst_desc)?;
+            MatmulOp::new(&src, &weights, bias.as_deref(), &dst, Some(attr))
+        })
     })
 }

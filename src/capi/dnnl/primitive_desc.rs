@@ -7,14 +7,72 @@ use std::sync::Arc;
 
 use crate::abi::*;
 use crate::capi::boundary;
+use crate::core::attr::{PrimitiveAttr, resolve_attr};
+use crate::core::engine::Engine;
 use crate::core::handles;
-use crate::core::memory_desc::MemoryDesc;
-use crate::core::primitive::{PdCell, PrimitiveDesc};
+use crate::core::memory_desc::{MemoryDesc, resolve_md};
+use crate::core::primitive::{Kind, PdCell, PrimitiveDesc};
 use crate::core::{Error, Result};
 
 /// Publishes a new primitive descriptor as a handle the caller owns.
 pub(crate) fn publish(pd: PrimitiveDesc) -> dnnl_primitive_desc_t {
     handles::publish(Arc::new(PdCell::new(pd)))
+}
+
+/// The one path of every `dnnl_*_primitive_desc_create`: resolves the
+/// engine and the attributes, builds the kind's op with `op` (which resolves
+/// the kind's own arguments and applies its checks), lets the framework
+/// check the attributes and choose an implementation, and publishes the
+/// descriptor to `*primitive_desc` on success only.
+pub(crate) fn create<K: Kind>(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    engine: dnnl_engine_t,
+    attr: const_dnnl_primitive_attr_t,
+    op: impl FnOnce(&PrimitiveAttr) -> Result<K>,
+) -> Result<()> {
+    create_on(primitive_desc, attr, |attr| {
+        let engine = handles::resolve(engine)?;
+        Ok((engine, op(attr)?))
+    })
+}
+
+/// [`create`] for kinds whose op names the engine (a reorder runs on one of
+/// its two engines).
+pub(crate) fn create_on<K: Kind>(
+    primitive_desc: *mut dnnl_primitive_desc_t,
+    attr: const_dnnl_primitive_attr_t,
+    op: impl FnOnce(&PrimitiveAttr) -> Result<(Arc<Engine>, K)>,
+) -> Result<()> {
+    let out = boundary::out(primitive_desc, "primitive_desc")?;
+    let attr = resolve_attr(attr)?.map_or_else(PrimitiveAttr::default, |a| (*a).clone());
+    let (engine, op) = op(&attr)?;
+    out.write(publish(PrimitiveDesc::new(engine, Arc::new(op), attr)?));
+    Ok(())
+}
+
+/// The forward op of a backward descriptor's `hint_fwd_pd`: `None` for
+/// NULL; invalid arguments for a handle that is not live or not a
+/// descriptor of kind `K`.
+pub(crate) fn hint<K: Kind>(hint_fwd_pd: const_dnnl_primitive_desc_t) -> Result<Option<Arc<K>>> {
+    if hint_fwd_pd.is_null() {
+        return Ok(None);
+    }
+    let pd = handles::resolve(hint_fwd_pd)?.get()?;
+    pd.op_as::<K>().map(Some).ok_or_else(|| {
+        Error::invalid(format!(
+            "hint_fwd_pd is not a {} primitive descriptor",
+            K::NAME
+        ))
+    })
+}
+
+/// An optional descriptor: NULL means none.
+pub(crate) fn optional_md(md: const_dnnl_memory_desc_t) -> Result<Option<Arc<MemoryDesc>>> {
+    if md.is_null() {
+        Ok(None)
+    } else {
+        resolve_md(md).map(Some)
+    }
 }
 
 /// Moves `primitive_desc` on to the next implementation that accepts its
@@ -114,7 +172,19 @@ fn query(pd: &PrimitiveDesc, what: dnnl_query_t, index: c_int, result: *mut c_vo
         dnnl_query_primitive_kind => write(result, op.kind()),
         dnnl_query_num_of_inputs_s32 => write(result, op.inputs().len() as c_int),
         dnnl_query_num_of_outputs_s32 => write(result, op.outputs().len() as c_int),
-        dnnl_query_memory_consumption_s64 => write(result, 0i64),
+        // The memory the library allocates for the primitive: its scratchpad,
+        // unless the user provides it (as upstream counts).
+        dnnl_query_memory_consumption_s64 => {
+            let library = pd.scratchpad_md().is_zero();
+            write(
+                result,
+                if library {
+                    pd.scratchpad_size() as i64
+                } else {
+                    0
+                },
+            )
+        }
         dnnl_query_impl_info_str => write::<*const c_char>(result, pd.impl_name().as_ptr()),
         dnnl_query_prop_kind => write(result, op.prop_kind()),
         dnnl_query_alg_kind if op.alg_kind() != dnnl_alg_kind_undef => write(result, op.alg_kind()),

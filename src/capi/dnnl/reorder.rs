@@ -1,18 +1,16 @@
 //! Reorder primitive descriptors (`dnnl_reorder_primitive_desc_create`).
 //!
 //! The checks and implementations live in `prims::reorder`; this function
-//! resolves handles and attributes and publishes the result.
-
-use std::sync::Arc;
+//! resolves the kind's arguments and takes the one creation path
+//! (`primitive_desc::create_on`: the primitive runs on one of the two
+//! engines).
 
 use crate::abi::*;
 use crate::capi::boundary;
-use crate::capi::dnnl::primitive_desc::publish;
-use crate::core::attr::resolve_attr;
+use crate::capi::dnnl::primitive_desc::create_on;
 use crate::core::handles;
 use crate::core::memory_desc::resolve_md;
-use crate::core::primitive::PrimitiveDesc;
-use crate::prims::reorder::{self, ReorderOp};
+use crate::prims::reorder::ReorderOp;
 
 /// Creates a primitive descriptor for a reorder from `src_desc` on
 /// `src_engine` to `dst_desc` on `dst_engine` (execution arguments
@@ -33,26 +31,13 @@ pub unsafe extern "C" fn dnnl_reorder_primitive_desc_create(
     attr: const_dnnl_primitive_attr_t,
 ) -> dnnl_status_t {
     boundary::guard("dnnl_reorder_primitive_desc_create", || {
-        let out = boundary::out(reorder_primitive_desc, "reorder_primitive_desc")?;
-        let src = resolve_md(src_desc)?;
-        let dst = resolve_md(dst_desc)?;
-        let src_engine = handles::resolve(src_engine)?;
-        let dst_engine = handles::resolve(dst_engine)?;
-        let attr = resolve_attr(attr)?;
-        let op = Arc::new(ReorderOp::new(
-            &src,
-            src_engine,
-            &dst,
-            dst_engine,
-            attr.as_deref(),
-        )?);
-        let engine = op.pd_engine();
-        let candidates = reorder::candidates(&op);
-        let mut pd = PrimitiveDesc::create(engine, op, candidates)?;
-        if let Some(attr) = attr.filter(|a| !a.is_default()) {
-            pd = pd.with_attr((*attr).clone());
-        }
-        out.write(publish(pd));
-        Ok(())
+        create_on(reorder_primitive_desc, attr, |attr| {
+            let src = resolve_md(src_desc)?;
+            let dst = resolve_md(dst_desc)?;
+            let src_engine = handles::resolve(src_engine)?;
+            let dst_engine = handles::resolve(dst_engine)?;
+            let op = ReorderOp::new(&src, src_engine, &dst, dst_engine, Some(attr))?;
+            Ok((op.pd_engine(), op))
+        })
     })
 }

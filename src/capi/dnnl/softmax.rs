@@ -2,40 +2,16 @@
 //! (`dnnl_softmax_{forward,backward}_primitive_desc_create`).
 //!
 //! The checks and implementations live in `prims::softmax`; these functions
-//! resolve handles and attributes and publish the result.
+//! resolve the kind's arguments and take the one creation path
+//! (`primitive_desc::create`).
 
 use std::ffi::c_int;
-use std::sync::Arc;
 
 use crate::abi::*;
 use crate::capi::boundary;
-use crate::capi::dnnl::primitive_desc::publish;
-use crate::core::Result;
-use crate::core::attr::{PrimitiveAttr, resolve_attr};
-use crate::core::handles;
+use crate::capi::dnnl::primitive_desc::{create, hint};
 use crate::core::memory_desc::resolve_md;
-use crate::core::primitive::PrimitiveDesc;
-use crate::prims::softmax::{self, SoftmaxOp};
-
-fn create(
-    primitive_desc: *mut dnnl_primitive_desc_t,
-    engine: dnnl_engine_t,
-    attr: const_dnnl_primitive_attr_t,
-    op: impl FnOnce(&PrimitiveAttr) -> Result<SoftmaxOp>,
-) -> Result<()> {
-    let out = boundary::out(primitive_desc, "primitive_desc")?;
-    let engine = handles::resolve(engine)?;
-    let attr = resolve_attr(attr)?;
-    let default = PrimitiveAttr::default();
-    let op = Arc::new(op(attr.as_deref().unwrap_or(&default))?);
-    let candidates = softmax::candidates(&op);
-    let mut pd = PrimitiveDesc::create(engine, op, candidates)?;
-    if let Some(attr) = attr.filter(|a| !a.is_default()) {
-        pd = pd.with_attr((*attr).clone());
-    }
-    out.write(publish(pd));
-    Ok(())
-}
+use crate::prims::softmax::SoftmaxOp;
 
 /// Creates a primitive descriptor for softmax forward (`prop_kind`
 /// `dnnl_forward_training` or `dnnl_forward_inference`) along
@@ -68,7 +44,7 @@ pub unsafe extern "C" fn dnnl_softmax_forward_primitive_desc_create(
 /// `softmax_axis` (execution arguments `DNNL_ARG_DST`, `DNNL_ARG_DIFF_DST`,
 /// `DNNL_ARG_DIFF_SRC`). `diff_src_desc` and `diff_dst_desc` may be `any`
 /// (they take `dst_desc`'s layout). `hint_fwd_pd` may be NULL (a non-NULL
-/// one must be a live handle); it does not change the result. Attributes
+/// one must be a live softmax descriptor); it does not change the result. Attributes
 /// other than the defaults are `dnnl_unimplemented`. On success the caller
 /// owns `*primitive_desc`.
 #[unsafe(no_mangle)]
@@ -88,9 +64,7 @@ pub unsafe extern "C" fn dnnl_softmax_backward_primitive_desc_create(
             let diff_src = resolve_md(diff_src_desc)?;
             let diff_dst = resolve_md(diff_dst_desc)?;
             let dst = resolve_md(dst_desc)?;
-            if !hint_fwd_pd.is_null() {
-                handles::resolve(hint_fwd_pd)?;
-            }
+            hint::<SoftmaxOp>(hint_fwd_pd)?;
             SoftmaxOp::backward(alg_kind, &diff_src, &diff_dst, &dst, softmax_axis, attr)
         })
     })

@@ -2,21 +2,18 @@
 //! `dnnl_concat_primitive_desc_create`).
 //!
 //! The checks and implementations live in `prims::sum` and `prims::concat`;
-//! these functions resolve handles and arrays and publish the result.
+//! these functions resolve the kind's arguments (arrays of descriptors) and
+//! take the one creation path (`primitive_desc::create`).
 
 use ::core::ffi::c_int;
-use std::sync::Arc;
 
 use crate::abi::*;
 use crate::capi::boundary;
-use crate::capi::dnnl::primitive_desc::publish;
-use crate::core::attr::resolve_attr;
-use crate::core::handles;
+use crate::capi::dnnl::primitive_desc::{create, optional_md};
 use crate::core::memory_desc::{MemoryDesc, resolve_md};
-use crate::core::primitive::PrimitiveDesc;
 use crate::core::{Error, Result};
-use crate::prims::concat::{self, ConcatOp};
-use crate::prims::sum::{self, SumOp};
+use crate::prims::concat::ConcatOp;
+use crate::prims::sum::SumOp;
 
 /// The `n` source descriptors behind `src_descs`.
 fn sources(n: c_int, src_descs: *const const_dnnl_memory_desc_t) -> Result<Vec<MemoryDesc>> {
@@ -36,13 +33,6 @@ fn sources(n: c_int, src_descs: *const const_dnnl_memory_desc_t) -> Result<Vec<M
 }
 
 /// The destination descriptor, or `None` for NULL.
-fn destination(dst_desc: const_dnnl_memory_desc_t) -> Result<Option<Arc<MemoryDesc>>> {
-    if dst_desc.is_null() {
-        Ok(None)
-    } else {
-        resolve_md(dst_desc).map(Some)
-    }
-}
 
 /// Creates a primitive descriptor for `dst = Σ scales[i] * src_i` over `n`
 /// sources (`DNNL_ARG_MULTIPLE_SRC + i`). `dst_desc` may be NULL or use
@@ -60,21 +50,16 @@ pub unsafe extern "C" fn dnnl_sum_primitive_desc_create(
     attr: const_dnnl_primitive_attr_t,
 ) -> dnnl_status_t {
     boundary::guard("dnnl_sum_primitive_desc_create", || {
-        let out = boundary::out(sum_primitive_desc, "sum_primitive_desc")?;
-        let engine = handles::resolve(engine)?;
-        let srcs = sources(n, src_descs)?;
-        if scales.is_null() {
-            return Err(Error::invalid("scales is NULL"));
-        }
-        // SAFETY: the caller passes `n` scales.
-        let scales = unsafe { std::slice::from_raw_parts(scales, n as usize) };
-        let dst = destination(dst_desc)?;
-        let attr = resolve_attr(attr)?;
-        let op = Arc::new(SumOp::new(dst.as_deref(), scales, &srcs, attr.as_deref())?);
-        let candidates = sum::candidates(&op);
-        let pd = PrimitiveDesc::create(engine, op, candidates)?;
-        out.write(publish(pd));
-        Ok(())
+        create(sum_primitive_desc, engine, attr, |attr| {
+            let srcs = sources(n, src_descs)?;
+            if scales.is_null() {
+                return Err(Error::invalid("scales is NULL"));
+            }
+            // SAFETY: the caller passes `n` scales (`sources` checked n > 0).
+            let scales = unsafe { std::slice::from_raw_parts(scales, n as usize) };
+            let dst = optional_md(dst_desc)?;
+            SumOp::new(dst.as_deref(), scales, &srcs, Some(attr))
+        })
     })
 }
 
@@ -95,23 +80,10 @@ pub unsafe extern "C" fn dnnl_concat_primitive_desc_create(
     attr: const_dnnl_primitive_attr_t,
 ) -> dnnl_status_t {
     boundary::guard("dnnl_concat_primitive_desc_create", || {
-        let out = boundary::out(concat_primitive_desc, "concat_primitive_desc")?;
-        let engine = handles::resolve(engine)?;
-        let srcs = sources(n, src_descs)?;
-        let dst = destination(dst_desc)?;
-        let attr = resolve_attr(attr)?;
-        let op = Arc::new(ConcatOp::new(
-            dst.as_deref(),
-            concat_dimension,
-            &srcs,
-            attr.as_deref(),
-        )?);
-        let candidates = concat::candidates(&op);
-        let mut pd = PrimitiveDesc::create(engine, op, candidates)?;
-        if let Some(attr) = attr.filter(|a| !a.is_default()) {
-            pd = pd.with_attr((*attr).clone());
-        }
-        out.write(publish(pd));
-        Ok(())
+        create(concat_primitive_desc, engine, attr, |attr| {
+            let srcs = sources(n, src_descs)?;
+            let dst = optional_md(dst_desc)?;
+            ConcatOp::new(dst.as_deref(), concat_dimension, &srcs, Some(attr))
+        })
     })
 }

@@ -306,51 +306,154 @@ impl PrimitiveAttr {
         Ok(())
     }
 
-    /// Names the parts that differ from the defaults (`"scales"`,
-    /// `"zero-points"`, `"post-ops"`, ...), for a primitive that refuses what
-    /// it cannot honour. The scratchpad and floating-point math modes are not
-    /// listed: every primitive accepts them (upstream does the same).
-    pub fn non_default_parts(&self) -> Vec<&'static str> {
+    /// The parts that differ from the defaults, for a primitive that refuses
+    /// what it cannot honour. The scratchpad and floating-point math modes
+    /// are not listed: every primitive accepts them (upstream does the same).
+    pub fn non_default_parts(&self) -> Vec<AttrPart> {
         let default = PrimitiveAttr::default();
-        let mut parts = Vec::new();
-        let mut note = |differs: bool, name| {
-            if differs {
-                parts.push(name);
-            }
-        };
-        note(
-            self.accumulation != dnnl_accumulation_mode_strict,
-            "acc-mode",
-        );
-        note(self.deterministic, "deterministic");
-        note(!self.scales.is_empty(), "scales");
-        note(!self.zero_points.is_empty(), "zero-points");
-        note(
-            !self.precomputed_reductions.is_empty(),
-            "precomputed-reductions",
-        );
-        note(!self.post_ops.is_empty(), "post-ops");
-        note(
-            self.rnn_data_qparams != default.rnn_data_qparams,
-            "rnn-data-qparams",
-        );
-        note(
-            self.rnn_weights_qparams != default.rnn_weights_qparams,
-            "rnn-weights-qparams",
-        );
-        note(
-            self.rnn_weights_projection_qparams != default.rnn_weights_projection_qparams,
-            "rnn-weights-projection-qparams",
-        );
-        note(self.dropout.is_some(), "dropout");
-        note(!self.rounding.is_empty(), "rounding-mode");
-        parts
+        [
+            (
+                AttrPart::AccMode,
+                self.accumulation != dnnl_accumulation_mode_strict,
+            ),
+            (AttrPart::Deterministic, self.deterministic),
+            (AttrPart::Scales, !self.scales.is_empty()),
+            (AttrPart::ZeroPoints, !self.zero_points.is_empty()),
+            (
+                AttrPart::PrecomputedReductions,
+                !self.precomputed_reductions.is_empty(),
+            ),
+            (AttrPart::PostOps, !self.post_ops.is_empty()),
+            (
+                AttrPart::RnnDataQparams,
+                self.rnn_data_qparams != default.rnn_data_qparams,
+            ),
+            (
+                AttrPart::RnnWeightsQparams,
+                self.rnn_weights_qparams != default.rnn_weights_qparams,
+            ),
+            (
+                AttrPart::RnnWeightsProjectionQparams,
+                self.rnn_weights_projection_qparams != default.rnn_weights_projection_qparams,
+            ),
+            (AttrPart::Dropout, self.dropout.is_some()),
+            (AttrPart::RoundingMode, !self.rounding.is_empty()),
+        ]
+        .into_iter()
+        .filter_map(|(part, differs)| differs.then_some(part))
+        .collect()
     }
 
     /// Whether nothing but the scratchpad and floating-point math modes
     /// differs from the defaults.
     pub fn is_default(&self) -> bool {
         self.non_default_parts().is_empty()
+    }
+}
+
+/// A part of the attributes that a primitive kind applies or refuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttrPart {
+    AccMode,
+    Deterministic,
+    Scales,
+    ZeroPoints,
+    PrecomputedReductions,
+    PostOps,
+    RnnDataQparams,
+    RnnWeightsQparams,
+    RnnWeightsProjectionQparams,
+    Dropout,
+    RoundingMode,
+}
+
+impl AttrPart {
+    /// The part's name in messages (`post-ops`, `zero-points`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            AttrPart::AccMode => "acc-mode",
+            AttrPart::Deterministic => "deterministic",
+            AttrPart::Scales => "scales",
+            AttrPart::ZeroPoints => "zero-points",
+            AttrPart::PrecomputedReductions => "precomputed-reductions",
+            AttrPart::PostOps => "post-ops",
+            AttrPart::RnnDataQparams => "rnn-data-qparams",
+            AttrPart::RnnWeightsQparams => "rnn-weights-qparams",
+            AttrPart::RnnWeightsProjectionQparams => "rnn-weights-projection-qparams",
+            AttrPart::Dropout => "dropout",
+            AttrPart::RoundingMode => "rounding-mode",
+        }
+    }
+}
+
+/// What a primitive kind declares it applies: the attribute parts, and for
+/// scales and zero points the arguments that may carry them. The framework
+/// refuses everything else (unimplemented) before any implementation is
+/// tried; the kind then checks the finer rules (masks, data types) of what
+/// it declared.
+#[derive(Clone, Copy)]
+pub struct AttrSupport {
+    /// The parts applied besides the scratchpad and floating-point math modes.
+    pub parts: &'static [AttrPart],
+    /// Whether argument `arg` may carry scales.
+    pub scales: fn(i32) -> bool,
+    /// Whether argument `arg` may carry zero points.
+    pub zero_points: fn(i32) -> bool,
+}
+
+fn no_arg(_: i32) -> bool {
+    false
+}
+
+impl AttrSupport {
+    /// Nothing but the scratchpad and floating-point math modes.
+    pub const NONE: AttrSupport = AttrSupport {
+        parts: &[],
+        scales: no_arg,
+        zero_points: no_arg,
+    };
+
+    /// The given parts, with no scales or zero points.
+    pub const fn parts(parts: &'static [AttrPart]) -> AttrSupport {
+        AttrSupport {
+            parts,
+            scales: no_arg,
+            zero_points: no_arg,
+        }
+    }
+
+    /// Refuses, naming them, the parts of `attr` that `kind` does not apply,
+    /// and scales or zero points on arguments that take none.
+    pub fn check(&self, attr: &PrimitiveAttr, kind: &str) -> Result<()> {
+        let refused: Vec<&str> = attr
+            .non_default_parts()
+            .into_iter()
+            .filter(|p| !self.parts.contains(p))
+            .map(AttrPart::name)
+            .collect();
+        if !refused.is_empty() {
+            return Err(Error::unimplemented(format!(
+                "{kind} does not apply these attributes: {}",
+                refused.join(", ")
+            )));
+        }
+        for (&arg, what, allowed) in attr
+            .scales
+            .keys()
+            .map(|a| (a, "scales", self.scales))
+            .chain(
+                attr.zero_points
+                    .keys()
+                    .map(|a| (a, "zero points", self.zero_points)),
+            )
+        {
+            if !allowed(arg) {
+                return Err(Error::unimplemented(format!(
+                    "{kind} takes no {what} for argument {arg}"
+                )));
+            }
+        }
+        Ok(())
     }
 }
 

@@ -26,7 +26,7 @@ use crate::graph::logical_tensor;
 use crate::graph::op::Op;
 use crate::graph::partition::Partition;
 use crate::graph::partitioner::Pattern;
-use crate::prims::matmul::{self, MatmulOp};
+use crate::prims::matmul::MatmulOp;
 
 /// The roles of a MatMul group's ops.
 struct Chain<'a> {
@@ -237,7 +237,7 @@ fn lower_chain(b: &mut Builder, c: Chain) -> Result<()> {
         &dst_md,
         Some(&attr),
     )?;
-    let prim = b.primitive(desc, matmul::candidates)?;
+    let prim = b.primitive(desc)?;
     b.step(prim, args);
     if let Some(q) = c.quantize {
         let step = quant_step(b, q, None)?;

@@ -32,11 +32,11 @@ use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
 use crate::core::memory::{DataHandle, Memory};
 use crate::core::memory_desc::MemoryDesc;
-use crate::core::primitive::{ImplCandidate, OpDesc, Primitive, PrimitiveDesc};
+use crate::core::primitive::{Kind, Primitive, PrimitiveDesc};
 use crate::graph::logical_tensor::{self, Lt};
 use crate::graph::partition::Partition;
 use crate::graph::partitioner::Pattern;
-use crate::prims::reorder::{self, ReorderOp};
+use crate::prims::reorder::ReorderOp;
 
 pub use kinds::{Binary, Eltwise, binary as binary_post_op, supports_single};
 
@@ -192,14 +192,8 @@ impl<'a> Builder<'a> {
     }
 
     /// The primitive of `op` (the first implementation that accepts it).
-    pub fn primitive<T: OpDesc + 'static>(
-        &self,
-        op: T,
-        candidates: impl FnOnce(&Arc<T>) -> Vec<Arc<dyn ImplCandidate>>,
-    ) -> Result<Arc<Primitive>> {
-        let op = Arc::new(op);
-        let list = candidates(&op);
-        PrimitiveDesc::create(self.engine.clone(), op, list)?.create_primitive()
+    pub fn primitive<K: Kind>(&self, op: K) -> Result<Arc<Primitive>> {
+        PrimitiveDesc::create(self.engine.clone(), Arc::new(op))?.create_primitive()
     }
 
     /// Appends a step.
@@ -217,7 +211,7 @@ impl<'a> Builder<'a> {
         extra: Vec<Arg>,
     ) -> Result<Step> {
         let op = ReorderOp::new(src.0, self.engine.clone(), dst.0, self.engine.clone(), attr)?;
-        let prim = self.primitive(op, reorder::candidates)?;
+        let prim = self.primitive(op)?;
         let mut args = vec![
             Arg {
                 arg: DNNL_ARG_SRC,

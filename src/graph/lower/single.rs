@@ -23,10 +23,10 @@ use crate::core::error::{Error, Result};
 use crate::core::memory_desc::MemoryDesc;
 use crate::graph::logical_tensor;
 use crate::graph::op::Op;
-use crate::prims::binary::{self, BinaryOp};
-use crate::prims::concat::{self, ConcatOp};
-use crate::prims::eltwise::{self, EltwiseOp};
-use crate::prims::softmax::{self, SoftmaxOp};
+use crate::prims::binary::BinaryOp;
+use crate::prims::concat::ConcatOp;
+use crate::prims::eltwise::EltwiseOp;
+use crate::prims::softmax::SoftmaxOp;
 
 /// `md` with leading dimensions of 1 up to `ndims` dimensions.
 pub(super) fn expand(md: &MemoryDesc, ndims: usize) -> Result<MemoryDesc> {
@@ -129,7 +129,7 @@ fn eltwise_forward(b: &mut Builder, op: &Op, e: kinds::Eltwise) -> Result<()> {
         e.alpha,
         e.beta,
     )?;
-    let prim = b.primitive(desc, eltwise::candidates)?;
+    let prim = b.primitive(desc)?;
     if src.0 == dst.0 {
         b.inplace(op.inputs[0].id, op.outputs[0].id);
     }
@@ -143,7 +143,7 @@ fn eltwise_backward(b: &mut Builder, op: &Op, e: kinds::Eltwise) -> Result<()> {
     let diff_src = out(b, op)?;
     let desc = EltwiseOp::backward(e.alg, &diff_src.0, &diff_dst.0, &data.0, e.alpha, e.beta)?;
     let data_arg = desc.data_arg();
-    let prim = b.primitive(desc, eltwise::candidates)?;
+    let prim = b.primitive(desc)?;
     b.step(
         prim,
         vec![
@@ -168,7 +168,7 @@ fn binary_step(
         .map(|s| expand(&s.0, n))
         .collect::<Result<_>>()?;
     let desc = BinaryOp::new(alg, &mds[0], &mds[1], mds.get(2), &dst.0, attr)?;
-    let prim = b.primitive(desc, binary::candidates)?;
+    let prim = b.primitive(desc)?;
     let names = [DNNL_ARG_SRC_0, DNNL_ARG_SRC_1, DNNL_ARG_SRC_2];
     let mut args: Vec<Arg> = srcs
         .iter()
@@ -280,7 +280,7 @@ fn softmax_forward(b: &mut Builder, op: &Op) -> Result<()> {
         axis,
         &PrimitiveAttr::default(),
     )?;
-    let prim = b.primitive(desc, softmax::candidates)?;
+    let prim = b.primitive(desc)?;
     b.step(prim, vec![arg(DNNL_ARG_SRC, &src), arg(DNNL_ARG_DST, &dst)]);
     Ok(())
 }
@@ -298,7 +298,7 @@ fn softmax_backward(b: &mut Builder, op: &Op) -> Result<()> {
         axis,
         &PrimitiveAttr::default(),
     )?;
-    let prim = b.primitive(desc, softmax::candidates)?;
+    let prim = b.primitive(desc)?;
     b.step(
         prim,
         vec![
@@ -421,7 +421,7 @@ fn concat(b: &mut Builder, op: &Op) -> Result<()> {
     let axis = shape::axis(op, op.s64_or(dnnl_graph_op_attr_axis, 0), dst.0.ndims())? as i32;
     let mds: Vec<MemoryDesc> = srcs.iter().map(|s| s.0.clone()).collect();
     let desc = ConcatOp::new(Some(&dst.0), axis, &mds, None)?;
-    let prim = b.primitive(desc, concat::candidates)?;
+    let prim = b.primitive(desc)?;
     let mut args: Vec<Arg> = srcs
         .iter()
         .enumerate()

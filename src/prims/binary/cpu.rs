@@ -7,17 +7,16 @@
 //! 0). An input that overlaps the destination other than element for
 //! element (in-place with the same layout) is copied first.
 
-use std::ffi::CStr;
 use std::sync::Arc;
 
 use super::BinaryOp;
 use super::host::{self, Raw};
 use crate::abi::{DNNL_ARG_DST, DNNL_ARG_SRC_0, DNNL_ARG_SRC_1};
 use crate::core::engine::Engine;
-use crate::core::error::{Error, Result};
+use crate::core::error::Result;
 use crate::core::gpu::Event;
 use crate::core::memory_desc::MAX_NDIMS;
-use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
+use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::binary_alg::BinaryAlg;
 use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
 use crate::prims::common::dt;
@@ -29,47 +28,16 @@ const BLOCK: usize = 1024;
 /// The fewest elements worth a thread of their own.
 const MIN_PER_THREAD: usize = 1 << 14;
 
-/// A binary implementation on the CPU engine.
-pub struct Candidate {
-    op: Arc<BinaryOp>,
+/// Builds the implementation for `op` on `engine`.
+pub(super) fn create(
+    op: &Arc<BinaryOp>,
+    _: &Engine,
     dense: bool,
-}
-
-impl Candidate {
-    pub fn new(op: Arc<BinaryOp>, dense: bool) -> Candidate {
-        Candidate { op, dense }
-    }
-}
-
-impl ImplCandidate for Candidate {
-    fn name(&self) -> &'static CStr {
-        if self.dense {
-            c"cpu:binary_dense"
-        } else {
-            c"cpu:binary_generic"
-        }
-    }
-
-    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        engine.expect_cpu()?;
-        if self.dense && !self.op.is_dense() {
-            return Err(Error::unimplemented(
-                "broadcasting, padding, post-ops or different layouts",
-            ));
-        }
-        Ok(())
-    }
-
-    fn create(
-        &self,
-        _engine: &Arc<Engine>,
-        _op: &Arc<dyn OpDesc>,
-    ) -> Result<Arc<dyn Implementation>> {
-        Ok(Arc::new(CpuBinary {
-            op: self.op.clone(),
-            dense: self.dense,
-        }))
-    }
+) -> Result<Arc<dyn Implementation>> {
+    Ok(Arc::new(CpuBinary {
+        op: op.clone(),
+        dense: dense,
+    }))
 }
 
 struct CpuBinary {

@@ -37,10 +37,12 @@ use std::sync::Arc;
 
 use crate::abi::*;
 use crate::core::attr::PrimitiveAttr;
+use crate::core::attr::{AttrPart, AttrSupport};
+use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
 use crate::core::memory_desc::{Format, MemoryDesc};
 use crate::core::names;
-use crate::core::primitive::{ImplCandidate, OpDesc, dims_str};
+use crate::core::primitive::{Impl, Kind, OpDesc, any_op, dims_str};
 use crate::prims::common::binary_alg::BinaryAlg;
 use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::Layout;
@@ -92,20 +94,12 @@ fn check_md(md: &MemoryDesc, what: &str, ndims: usize) -> Result<()> {
     Ok(())
 }
 
-/// Checks the attributes binary honours: scales of src0 / src1 (mask 0,
-/// f32, on the device) and post-ops.
+/// The finer rules of the attributes binary applies (the framework has
+/// refused the rest): scales of src0 / src1 (mask 0, f32, on the device)
+/// and post-ops.
 fn check_attr(attr: &PrimitiveAttr, dst: &MemoryDesc) -> Result<([bool; 2], PostOpsPlan)> {
     let mut scales = [false; 2];
     for (arg, spec) in &attr.scales {
-        let k = match *arg {
-            DNNL_ARG_SRC_0 => 0,
-            DNNL_ARG_SRC_1 => 1,
-            other => {
-                return Err(Error::unimplemented(format!(
-                    "binary takes scales of src0 and src1 only, not of argument {other}"
-                )));
-            }
-        };
         if spec.mask != 0 || spec.groups.is_some() || spec.data_type != dnnl_f32 || spec.on_host {
             return Err(Error::unimplemented(
                 "binary scales: only a common f32 scale in device memory (mask 0) is supported",
@@ -116,17 +110,7 @@ fn check_attr(attr: &PrimitiveAttr, dst: &MemoryDesc) -> Result<([bool; 2], Post
                 "binary scales: only static quantization is supported",
             ));
         }
-        scales[k] = true;
-    }
-    let mut rest = attr.clone();
-    rest.scales.clear();
-    rest.post_ops = Default::default();
-    let parts = rest.non_default_parts();
-    if !parts.is_empty() {
-        return Err(Error::unimplemented(format!(
-            "binary does not apply these attributes: {}",
-            parts.join(", ")
-        )));
+        scales[usize::from(*arg == DNNL_ARG_SRC_1)] = true;
     }
     let plan = PostOpsPlan::new(&attr.post_ops, dst)?;
     Ok((scales, plan))
@@ -338,12 +322,40 @@ impl OpDesc for BinaryOp {
     }
 }
 
-/// The implementations of `op`, best first.
-pub fn candidates(op: &Arc<BinaryOp>) -> Vec<Arc<dyn ImplCandidate>> {
-    vec![
-        Arc::new(cpu::Candidate::new(op.clone(), true)),
-        Arc::new(cpu::Candidate::new(op.clone(), false)),
-        Arc::new(ocl::Candidate::new(op.clone(), true)),
-        Arc::new(ocl::Candidate::new(op.clone(), false)),
-    ]
+/// Dense implementations take same-layout tensors without broadcast,
+/// padding or post-ops.
+fn dense_only(op: &BinaryOp, _: &Engine) -> Result<()> {
+    if op.is_dense() {
+        Ok(())
+    } else {
+        Err(Error::unimplemented(
+            "broadcasting, padding, post-ops or different layouts",
+        ))
+    }
+}
+
+impl Kind for BinaryOp {
+    const NAME: &'static str = "binary";
+    const IMPLS: &'static [Impl<BinaryOp>] = &[
+        Impl::cpu(c"cpu:binary_dense", dense_only, |op, e| {
+            cpu::create(op, e, true)
+        }),
+        Impl::cpu(c"cpu:binary_generic", any_op, |op, e| {
+            cpu::create(op, e, false)
+        }),
+        Impl::gpu(c"ocl:binary_dense_vec4", dense_only, |op, e| {
+            ocl::create(op, e, true)
+        }),
+        Impl::gpu(c"ocl:binary_generic", any_op, |op, e| {
+            ocl::create(op, e, false)
+        }),
+    ];
+
+    fn attr_support(&self) -> AttrSupport {
+        AttrSupport {
+            parts: &[AttrPart::Scales, AttrPart::PostOps],
+            scales: |arg| matches!(arg, DNNL_ARG_SRC_0 | DNNL_ARG_SRC_1),
+            zero_points: |_| false,
+        }
+    }
 }

@@ -11,15 +11,14 @@
 //!   one work-item per padded dst element in memory order; shapes, strides
 //!   and offsets are baked in with `-D` (constants, so divisions fold).
 
-use std::ffi::CStr;
 use std::sync::Arc;
 
 use super::BinaryOp;
 use crate::abi::{DNNL_ARG_ATTR_SCALES, DNNL_ARG_DST, DNNL_ARG_SRC_0, DNNL_ARG_SRC_1};
 use crate::core::engine::Engine;
-use crate::core::error::{Error, Result};
+use crate::core::error::Result;
 use crate::core::gpu::{Event, Kernel, KernelArg};
-use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
+use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::binary_alg;
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::cl_walk;
@@ -41,58 +40,27 @@ fn source(op: &BinaryOp) -> String {
     )
 }
 
-/// A binary implementation on OpenCL engines.
-pub struct Candidate {
-    op: Arc<BinaryOp>,
+/// Builds the implementation for `op` on `engine`.
+pub(super) fn create(
+    op: &Arc<BinaryOp>,
+    engine: &Engine,
     dense: bool,
-}
-
-impl Candidate {
-    pub fn new(op: Arc<BinaryOp>, dense: bool) -> Candidate {
-        Candidate { op, dense }
-    }
-}
-
-impl ImplCandidate for Candidate {
-    fn name(&self) -> &'static CStr {
-        if self.dense {
-            c"ocl:binary_dense_vec4"
-        } else {
-            c"ocl:binary_generic"
-        }
-    }
-
-    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        engine.expect_gpu()?;
-        if self.dense && !self.op.is_dense() {
-            return Err(Error::unimplemented(
-                "broadcasting, padding, post-ops or different layouts",
-            ));
-        }
-        Ok(())
-    }
-
-    fn create(
-        &self,
-        engine: &Arc<Engine>,
-        _op: &Arc<dyn OpDesc>,
-    ) -> Result<Arc<dyn Implementation>> {
-        let ocl = engine.gpu("binary")?;
-        let op = self.op.clone();
-        let (options, name) = if self.dense {
-            (common_options(&op), "binary_dense")
-        } else {
-            (generic_options(&op), "binary_generic")
-        };
-        let kernel = ocl.kernel(&source(&op), &options, name)?;
-        let local = ocl.work_group_size(&kernel)?.clamp(1, LOCAL);
-        Ok(Arc::new(OclBinary {
-            op,
-            dense: self.dense,
-            kernel,
-            local,
-        }))
-    }
+) -> Result<Arc<dyn Implementation>> {
+    let ocl = engine.gpu("binary")?;
+    let op = op.clone();
+    let (options, name) = if dense {
+        (common_options(&op), "binary_dense")
+    } else {
+        (generic_options(&op), "binary_generic")
+    };
+    let kernel = ocl.kernel(&source(&op), &options, name)?;
+    let local = ocl.work_group_size(&kernel)?.clamp(1, LOCAL);
+    Ok(Arc::new(OclBinary {
+        op,
+        dense: dense,
+        kernel,
+        local,
+    }))
 }
 
 fn common_options(op: &BinaryOp) -> String {

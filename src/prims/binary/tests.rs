@@ -12,7 +12,7 @@ use super::*;
 use crate::core::engine::{Engine, EngineKind};
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::prims::common::testutil::{
-    TestMem, engine_name, engines, exec, indices, md, memory, read, rounded, values,
+    TestMem, attr_checked, engine_name, engines, exec, indices, md, memory, read, rounded, values,
 };
 
 // ---------------------------------------------------------------------------
@@ -128,7 +128,7 @@ fn check(engine: &Arc<Engine>, c: &Case) -> String {
     for (a, m) in &scale_mems {
         args.push((*a, m));
     }
-    let name = exec(engine, op.clone(), candidates(&op), &args);
+    let name = exec(engine, op.clone(), &args);
     let got = read(&md_);
     let dims = c.dst.dims();
     let flat = |md: &MemoryDesc, idx: &[i64; MAX_NDIMS]| {
@@ -352,7 +352,10 @@ fn descriptor_checks() {
             .unwrap(),
     );
     assert_eq!(
-        status(BinaryOp::new(dnnl_binary_add, &a, &a, None, &a, &zp)),
+        status(attr_checked(
+            BinaryOp::new(dnnl_binary_add, &a, &a, None, &a, &zp),
+            &zp
+        )),
         Some(dnnl_unimplemented)
     );
     let mut sc = PrimitiveAttr::default();
@@ -361,7 +364,10 @@ fn descriptor_checks() {
         crate::core::attr::QuantSpec::with_mask(crate::core::attr::QuantKind::Scales, 1).unwrap(),
     );
     assert_eq!(
-        status(BinaryOp::new(dnnl_binary_add, &a, &a, None, &a, &sc)),
+        status(attr_checked(
+            BinaryOp::new(dnnl_binary_add, &a, &a, None, &a, &sc),
+            &sc
+        )),
         Some(dnnl_unimplemented)
     );
 }
@@ -386,7 +392,6 @@ fn post_ops_relu_and_sum() {
         exec(
             &engine,
             op.clone(),
-            candidates(&op),
             &[
                 (DNNL_ARG_SRC_0, &m0),
                 (DNNL_ARG_SRC_1, &m1),

@@ -11,7 +11,7 @@ use crate::abi::*;
 use crate::core::engine::{Backend, Engine, EngineKind};
 use crate::core::memory::{DataHandle, Memory};
 use crate::core::memory_desc::{MAX_NDIMS, MemoryDesc};
-use crate::core::primitive::{ExecArgs, ImplCandidate, OpDesc, PrimitiveDesc};
+use crate::core::primitive::{ExecArgs, Kind, PrimitiveDesc};
 use crate::core::stream::{Stream, StreamFlags};
 use crate::prims::common::dt::{self, Elem};
 use crate::prims::common::layout::{Layout, Walker};
@@ -158,13 +158,8 @@ pub(crate) fn read(mem: &TestMem) -> Vec<f32> {
 }
 
 /// Creates and executes an op on `engine`; returns the implementation's name.
-pub(crate) fn exec(
-    engine: &Arc<Engine>,
-    op: Arc<dyn OpDesc>,
-    candidates: Vec<Arc<dyn ImplCandidate>>,
-    args: &[(i32, &TestMem)],
-) -> String {
-    let pd = PrimitiveDesc::create(engine.clone(), op, candidates).unwrap();
+pub(crate) fn exec<K: Kind>(engine: &Arc<Engine>, op: Arc<K>, args: &[(i32, &TestMem)]) -> String {
+    let pd = PrimitiveDesc::create(engine.clone(), op).unwrap();
     let name = pd.impl_name().to_string_lossy().into_owned();
     let prim = pd.create_primitive().unwrap();
     let stream = Stream::create(
@@ -202,4 +197,16 @@ pub(crate) fn values(n: usize, elem: Elem, seed: usize) -> Vec<f32> {
             }
         })
         .collect()
+}
+
+/// `op` as `dnnl_*_primitive_desc_create` sees it with `attr`: the kind's
+/// own checks, then the framework's attribute check (what
+/// `PrimitiveDesc::new` does before choosing an implementation).
+pub(crate) fn attr_checked<K: Kind>(
+    op: crate::core::error::Result<K>,
+    attr: &crate::core::attr::PrimitiveAttr,
+) -> crate::core::error::Result<K> {
+    let op = op?;
+    op.attr_support().check(attr, K::NAME)?;
+    Ok(op)
 }

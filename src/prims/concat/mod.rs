@@ -23,13 +23,13 @@ use std::sync::Arc;
 
 use crate::abi::*;
 use crate::core::attr::PrimitiveAttr;
+use crate::core::attr::{AttrPart, AttrSupport};
 use crate::core::error::{Error, Result};
 use crate::core::memory_desc::MemoryDesc;
-use crate::core::primitive::{ImplCandidate, OpDesc};
+use crate::core::primitive::{Impl, Kind, OpDesc};
+use crate::prims::reorder::ocl::{PlanOp, plan_impls};
 use crate::prims::reorder::plan::{Pass, Plan, QuantArg};
-use crate::prims::reorder::{
-    check_md, multi_src_arg_md, multi_src_inputs, plan_candidates, resolve_like,
-};
+use crate::prims::reorder::{check_md, multi_src_arg_md, multi_src_inputs, resolve_like};
 
 #[cfg(test)]
 mod tests;
@@ -80,14 +80,6 @@ impl ConcatOp {
         }
         let mut quant = vec![None; srcs.len()];
         if let Some(attr) = attr {
-            let mut parts = attr.non_default_parts();
-            parts.retain(|p| *p != "scales");
-            if !parts.is_empty() {
-                return Err(Error::unimplemented(format!(
-                    "concat does not apply these attributes: {}",
-                    parts.join(", ")
-                )));
-            }
             for (&arg, spec) in &attr.scales {
                 let i = arg - DNNL_ARG_MULTIPLE_SRC;
                 if i < 0 || i as usize >= srcs.len() {
@@ -196,16 +188,26 @@ impl OpDesc for ConcatOp {
     }
 }
 
-/// The implementations of `op`, best first.
-pub fn candidates(op: &Arc<ConcatOp>) -> Vec<Arc<dyn ImplCandidate>> {
-    plan_candidates(
-        [
-            c"cpu:concat",
-            c"ocl:concat_copy",
-            c"ocl:concat_generic",
-            c"ocl:concat_transpose",
-        ],
-        &op.plan,
-        false,
-    )
+impl PlanOp for ConcatOp {
+    fn plan(&self) -> &Arc<Plan> {
+        &self.plan
+    }
+}
+
+impl Kind for ConcatOp {
+    const NAME: &'static str = "concat";
+    const IMPLS: &'static [Impl<ConcatOp>] = &plan_impls([
+        c"cpu:concat",
+        c"ocl:concat_copy",
+        c"ocl:concat_generic",
+        c"ocl:concat_transpose",
+    ]);
+
+    fn attr_support(&self) -> AttrSupport {
+        AttrSupport {
+            parts: &[AttrPart::Scales],
+            scales: |arg| arg >= DNNL_ARG_MULTIPLE_SRC,
+            zero_points: |_| false,
+        }
+    }
 }

@@ -12,15 +12,13 @@
 //! before it is written; an input that overlaps the output any other way is
 //! copied first.
 
-use std::ffi::CStr;
 use std::sync::Arc;
 
 use super::{Alg, Direction, EltwiseOp};
-use crate::core::engine::Engine;
-use crate::core::error::{Error, Result};
+use crate::core::error::Result;
 use crate::core::gpu::Event;
 use crate::core::memory_desc::MAX_NDIMS;
-use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
+use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
 use crate::prims::common::dt;
 use crate::prims::common::layout::{Layout, Walker};
@@ -571,53 +569,12 @@ fn execute(
     Ok(())
 }
 
-/// An eltwise implementation on the CPU engine.
-pub struct Candidate {
-    op: Arc<EltwiseOp>,
-    dense: bool,
-}
-
-impl Candidate {
-    /// The flat-array implementation (tensors of one dense layout).
-    pub fn dense(op: Arc<EltwiseOp>) -> Candidate {
-        Candidate { op, dense: true }
-    }
-
-    /// The implementation for any layouts.
-    pub fn strided(op: Arc<EltwiseOp>) -> Candidate {
-        Candidate { op, dense: false }
-    }
-}
-
-impl ImplCandidate for Candidate {
-    fn name(&self) -> &'static CStr {
-        if self.dense {
-            c"cpu:eltwise_dense"
-        } else {
-            c"cpu:eltwise_strided"
-        }
-    }
-
-    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        engine.expect_cpu()?;
-        if self.dense && !self.op.flat() {
-            return Err(Error::unimplemented(
-                "the tensors do not share one dense layout, or there are post-ops",
-            ));
-        }
-        Ok(())
-    }
-
-    fn create(
-        &self,
-        _engine: &Arc<Engine>,
-        _op: &Arc<dyn OpDesc>,
-    ) -> Result<Arc<dyn Implementation>> {
-        Ok(Arc::new(CpuEltwise {
-            op: self.op.clone(),
-            dense: self.dense,
-        }))
-    }
+/// The CPU implementation: flat arrays (`dense`) or a walk of any layouts.
+pub(super) fn create(op: &Arc<EltwiseOp>, dense: bool) -> Result<Arc<dyn Implementation>> {
+    Ok(Arc::new(CpuEltwise {
+        op: op.clone(),
+        dense,
+    }))
 }
 
 struct CpuEltwise {

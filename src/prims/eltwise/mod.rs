@@ -32,10 +32,12 @@ mod tests;
 use std::sync::Arc;
 
 use crate::abi::*;
+use crate::core::attr::{AttrPart, AttrSupport};
+use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
 use crate::core::memory_desc::{Format, MemoryDesc};
 use crate::core::names;
-use crate::core::primitive::{ImplCandidate, OpDesc};
+use crate::core::primitive::{Impl, Kind, OpDesc, any_op};
 use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::Layout;
 use crate::prims::common::post_ops::PostOpsPlan;
@@ -601,12 +603,38 @@ impl OpDesc for EltwiseOp {
     }
 }
 
-/// The implementations of `op`, best first.
-pub fn candidates(op: &Arc<EltwiseOp>) -> Vec<Arc<dyn ImplCandidate>> {
-    vec![
-        Arc::new(cpu::Candidate::dense(op.clone())),
-        Arc::new(cpu::Candidate::strided(op.clone())),
-        Arc::new(ocl::Candidate::dense(op.clone())),
-        Arc::new(ocl::Candidate::strided(op.clone())),
-    ]
+/// Dense implementations take tensors of one dense layout without post-ops.
+fn flat_only(op: &EltwiseOp, _: &Engine) -> Result<()> {
+    if op.flat() {
+        Ok(())
+    } else {
+        Err(Error::unimplemented(
+            "the tensors do not share one dense layout, or there are post-ops",
+        ))
+    }
+}
+
+impl Kind for EltwiseOp {
+    const NAME: &'static str = "eltwise";
+    const IMPLS: &'static [Impl<EltwiseOp>] = &[
+        Impl::cpu(c"cpu:eltwise_dense", flat_only, |op, _| {
+            cpu::create(op, true)
+        }),
+        Impl::cpu(c"cpu:eltwise_strided", any_op, |op, _| {
+            cpu::create(op, false)
+        }),
+        Impl::gpu(c"ocl:eltwise_dense_vec4", flat_only, |op, e| {
+            ocl::create(op, e, true)
+        }),
+        Impl::gpu(c"ocl:eltwise_strided", any_op, |op, e| {
+            ocl::create(op, e, false)
+        }),
+    ];
+
+    fn attr_support(&self) -> AttrSupport {
+        match self.direction {
+            Direction::Forward => AttrSupport::parts(&[AttrPart::PostOps]),
+            Direction::Backward => AttrSupport::NONE,
+        }
+    }
 }

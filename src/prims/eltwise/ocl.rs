@@ -17,15 +17,14 @@
 //!   output element in memory order; offsets are expressions baked in with
 //!   `-D` (shapes and strides are constants, so divisions fold).
 
-use std::ffi::CStr;
 use std::sync::{Arc, Mutex};
 
 use super::{Direction, EltwiseOp};
 use crate::abi::DNNL_ARG_DIFF_DST;
 use crate::core::engine::Engine;
-use crate::core::error::{Error, Result};
+use crate::core::error::Result;
 use crate::core::gpu::{Event, GpuEngine, Kernel, KernelArg};
-use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
+use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::cl_walk;
 use crate::prims::common::dt::{self, Elem};
@@ -54,76 +53,40 @@ fn source(op: &EltwiseOp) -> String {
 /// Work-group size (lowered to what the kernel allows).
 const LOCAL: usize = 256;
 
-/// An eltwise implementation on OpenCL engines.
-pub struct Candidate {
-    op: Arc<EltwiseOp>,
+/// The OpenCL implementation: the dense vectorised kernel (`dense`) or the
+/// kernel for any layouts, built for `engine`.
+pub(super) fn create(
+    op: &Arc<EltwiseOp>,
+    engine: &Engine,
     dense: bool,
-}
-
-impl Candidate {
-    /// The dense, vectorised kernel.
-    pub fn dense(op: Arc<EltwiseOp>) -> Candidate {
-        Candidate { op, dense: true }
-    }
-
-    /// The kernel for any layouts.
-    pub fn strided(op: Arc<EltwiseOp>) -> Candidate {
-        Candidate { op, dense: false }
-    }
-}
-
-impl ImplCandidate for Candidate {
-    fn name(&self) -> &'static CStr {
-        if self.dense {
-            c"ocl:eltwise_dense_vec4"
-        } else {
-            c"ocl:eltwise_strided"
+) -> Result<Arc<dyn Implementation>> {
+    let ocl = engine.gpu("eltwise")?;
+    let op = op.clone();
+    let mode = if dense {
+        let aligned = offsets_aligned(&op);
+        let items = items(&op, ocl);
+        let kernel = build(
+            ocl,
+            &op,
+            &dense_options(&op, aligned, items),
+            kernel_name(&op, true),
+        )?;
+        Mode::Dense {
+            aligned,
+            items,
+            kernel,
+            unaligned: Mutex::new(None),
         }
-    }
-
-    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        engine.expect_gpu()?;
-        if self.dense && !self.op.flat() {
-            return Err(Error::unimplemented(
-                "the tensors do not share one dense layout, or there are post-ops",
-            ));
+    } else {
+        Mode::Strided {
+            kernel: build(ocl, &op, &strided_options(&op), kernel_name(&op, false))?,
         }
-        Ok(())
-    }
-
-    fn create(
-        &self,
-        engine: &Arc<Engine>,
-        _op: &Arc<dyn OpDesc>,
-    ) -> Result<Arc<dyn Implementation>> {
-        let ocl = engine.gpu("eltwise")?;
-        let op = self.op.clone();
-        let mode = if self.dense {
-            let aligned = offsets_aligned(&op);
-            let items = items(&op, ocl);
-            let kernel = build(
-                ocl,
-                &op,
-                &dense_options(&op, aligned, items),
-                kernel_name(&op, true),
-            )?;
-            Mode::Dense {
-                aligned,
-                items,
-                kernel,
-                unaligned: Mutex::new(None),
-            }
-        } else {
-            Mode::Strided {
-                kernel: build(ocl, &op, &strided_options(&op), kernel_name(&op, false))?,
-            }
-        };
-        let kernel = match &mode {
-            Mode::Dense { kernel, .. } | Mode::Strided { kernel } => kernel,
-        };
-        let local = ocl.work_group_size(kernel)?.clamp(1, LOCAL);
-        Ok(Arc::new(OclEltwise { op, mode, local }))
-    }
+    };
+    let kernel = match &mode {
+        Mode::Dense { kernel, .. } | Mode::Strided { kernel } => kernel,
+    };
+    let local = ocl.work_group_size(kernel)?.clamp(1, LOCAL);
+    Ok(Arc::new(OclEltwise { op, mode, local }))
 }
 
 fn build(ocl: GpuEngine, op: &EltwiseOp, options: &str, name: &str) -> Result<Kernel> {

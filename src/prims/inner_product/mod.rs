@@ -33,16 +33,16 @@
 #[cfg(test)]
 mod tests;
 
-use std::ffi::CStr;
 use std::sync::Arc;
 
 use crate::abi::*;
 use crate::core::attr::PrimitiveAttr;
+use crate::core::attr::{AttrPart, AttrSupport};
 use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
 use crate::core::gpu::Event;
 use crate::core::memory_desc::MemoryDesc;
-use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
+use crate::core::primitive::{ExecContext, Impl, Implementation, Kind, OpDesc, any_op};
 use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
 use crate::prims::common::dt::{self, Elem};
 use crate::prims::matmul::ocl::{GemmKernels, Tiles, enqueue_col_sum};
@@ -249,7 +249,7 @@ impl InnerProductOp {
         weights: &MemoryDesc,
         bias: Option<&MemoryDesc>,
         dst: &MemoryDesc,
-        attr: Option<&PrimitiveAttr>,
+        attr: &PrimitiveAttr,
     ) -> Result<InnerProductOp> {
         if !matches!(prop_kind, dnnl_forward_training | dnnl_forward_inference) {
             return Err(Error::invalid(format!(
@@ -283,7 +283,7 @@ impl InnerProductOp {
         let (src, weights) = resolve_pair(src, weights)?;
         let dst = resolve_plain(dst)?;
         let bias = bias.map(resolve_plain).transpose()?;
-        let epilogue = epilogue(attr, &dst, None, "inner product")?;
+        let epilogue = epilogue(Some(attr), &dst, None, "inner product")?;
         let [s0, sk, w0, wk] = flatten(&src, &weights, "src")?;
         let ds = plain_strides(&dst, "dst")?;
         let gemm = Gemm {
@@ -317,7 +317,6 @@ impl InnerProductOp {
         diff_src: &MemoryDesc,
         weights: &MemoryDesc,
         diff_dst: &MemoryDesc,
-        attr: Option<&PrimitiveAttr>,
     ) -> Result<InnerProductOp> {
         for (md, what) in [
             (diff_src, "diff_src"),
@@ -333,7 +332,6 @@ impl InnerProductOp {
                 "weights and diff_dst of different data types are not supported",
             ));
         }
-        no_attr(attr)?;
         let (diff_src, weights) = resolve_pair(diff_src, weights)?;
         let diff_dst = resolve_plain(diff_dst)?;
         let [s0, sk, w0, wk] = flatten(&diff_src, &weights, "diff_src")?;
@@ -368,7 +366,6 @@ impl InnerProductOp {
         diff_weights: &MemoryDesc,
         diff_bias: Option<&MemoryDesc>,
         diff_dst: &MemoryDesc,
-        attr: Option<&PrimitiveAttr>,
     ) -> Result<InnerProductOp> {
         let diff_bias = not_zero(diff_bias);
         for (md, what) in [
@@ -389,7 +386,6 @@ impl InnerProductOp {
                 "src and diff_dst of different data types are not supported",
             ));
         }
-        no_attr(attr)?;
         let (src, diff_weights) = resolve_pair(src, diff_weights)?;
         let diff_dst = resolve_plain(diff_dst)?;
         let diff_bias = diff_bias.map(resolve_plain).transpose()?;
@@ -454,23 +450,6 @@ impl InnerProductOp {
             },
         }
     }
-}
-
-/// Backward passes take no attributes but the harmless ones.
-fn no_attr(attr: Option<&PrimitiveAttr>) -> Result<()> {
-    let Some(attr) = attr else { return Ok(()) };
-    let refused: Vec<&str> = attr
-        .non_default_parts()
-        .into_iter()
-        .filter(|p| *p != "deterministic")
-        .collect();
-    if refused.is_empty() {
-        return Ok(());
-    }
-    Err(Error::unimplemented(format!(
-        "inner product backward does not apply these attributes: {}",
-        refused.join(", ")
-    )))
 }
 
 impl OpDesc for InnerProductOp {
@@ -559,64 +538,43 @@ impl OpDesc for InnerProductOp {
     }
 }
 
-/// The implementations of `op`, best first.
-pub fn candidates(op: &Arc<InnerProductOp>) -> Vec<Arc<dyn ImplCandidate>> {
-    vec![
-        Arc::new(Candidate {
-            op: op.clone(),
-            ocl: false,
+impl Kind for InnerProductOp {
+    const NAME: &'static str = "inner product";
+    const IMPLS: &'static [Impl<InnerProductOp>] = &[
+        Impl::cpu(c"cpu:gemm", any_op, |op, _| {
+            Ok(Arc::new(CpuIp { op: op.clone() }))
         }),
-        Arc::new(Candidate {
-            op: op.clone(),
-            ocl: true,
-        }),
-    ]
+        Impl::gpu(c"ocl:gemm_tiled", any_op, create_ocl),
+    ];
+
+    fn attr_support(&self) -> AttrSupport {
+        match self.prop_kind {
+            dnnl_forward_training | dnnl_forward_inference => AttrSupport::parts(&[
+                AttrPart::PostOps,
+                AttrPart::Deterministic,
+                AttrPart::AccMode,
+            ]),
+            _ => AttrSupport::parts(&[AttrPart::Deterministic]),
+        }
+    }
 }
 
-struct Candidate {
-    op: Arc<InnerProductOp>,
-    ocl: bool,
-}
-
-impl ImplCandidate for Candidate {
-    fn name(&self) -> &'static CStr {
-        if self.ocl {
-            c"ocl:gemm_tiled"
-        } else {
-            c"cpu:gemm"
-        }
-    }
-
-    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        if self.ocl {
-            engine.expect_gpu()
-        } else {
-            engine.expect_cpu()
-        }
-    }
-
-    fn create(
-        &self,
-        engine: &Arc<Engine>,
-        _op: &Arc<dyn OpDesc>,
-    ) -> Result<Arc<dyn Implementation>> {
-        let op = self.op.clone();
-        if !self.ocl {
-            return Ok(Arc::new(CpuIp { op }));
-        }
-        let ocl = engine.gpu("inner product")?;
-        let g = &op.gemm;
-        let kernels = GemmKernels::new(
-            g.a.elem,
-            g.b.elem,
-            g.c.elem,
-            g.bias.map(|b| b.elem),
-            &op.epilogue,
-            Tiles::for_device(ocl),
-        );
-        kernels.kernel(ocl, g, false)?;
-        Ok(Arc::new(OclIp { op, kernels }))
-    }
+/// The GPU implementation: the shared GEMM kernels over the flattened
+/// tensors.
+fn create_ocl(op: &Arc<InnerProductOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
+    let op = op.clone();
+    let ocl = engine.gpu("inner product")?;
+    let g = &op.gemm;
+    let kernels = GemmKernels::new(
+        g.a.elem,
+        g.b.elem,
+        g.c.elem,
+        g.bias.map(|b| b.elem),
+        &op.epilogue,
+        Tiles::for_device(ocl),
+    );
+    kernels.kernel(ocl, g, false)?;
+    Ok(Arc::new(OclIp { op, kernels }))
 }
 
 struct CpuIp {

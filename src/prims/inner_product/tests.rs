@@ -78,8 +78,15 @@ fn forward_backward_data_and_weights() {
                 let bmd = md(&[oc], dnnl_f32);
                 let b = with_bias.then_some(&bmd);
                 let op = Arc::new(
-                    InnerProductOp::forward(dnnl_forward_training, &sh.src, &sh.wei, b, &dst, None)
-                        .unwrap(),
+                    InnerProductOp::forward(
+                        dnnl_forward_training,
+                        &sh.src,
+                        &sh.wei,
+                        b,
+                        &dst,
+                        &PrimitiveAttr::default(),
+                    )
+                    .unwrap(),
                 );
                 let sm = memory(&engine, &sh.src, &x);
                 let wm = memory(&engine, &sh.wei, &w);
@@ -93,7 +100,7 @@ fn forward_backward_data_and_weights() {
                 if with_bias {
                     args.push((DNNL_ARG_BIAS, &bm));
                 }
-                exec(&engine, op.clone(), candidates(&op), &args).unwrap();
+                exec(&engine, op.clone(), &args).unwrap();
                 let (mut want, mut mag) = (Vec::new(), Vec::new());
                 for i in 0..n {
                     for o in 0..oc {
@@ -119,7 +126,7 @@ fn forward_backward_data_and_weights() {
 
             // Backward data.
             let dst = md(&[n, oc], dt);
-            let op = Arc::new(InnerProductOp::backward_data(&sh.src, &sh.wei, &dst, None).unwrap());
+            let op = Arc::new(InnerProductOp::backward_data(&sh.src, &sh.wei, &dst).unwrap());
             let dsm = memory(&engine, &sh.src, &vec![0.0; nel(dims)]);
             let wm = memory(&engine, &sh.wei, &w);
             let ddm = memory(&engine, &dst, &dd);
@@ -128,7 +135,7 @@ fn forward_backward_data_and_weights() {
                 (DNNL_ARG_WEIGHTS, &wm),
                 (DNNL_ARG_DIFF_DST, &ddm),
             ];
-            exec(&engine, op.clone(), candidates(&op), &args).unwrap();
+            exec(&engine, op.clone(), &args).unwrap();
             let (mut want, mut mag) = (Vec::new(), Vec::new());
             for i in 0..n {
                 for kk in 0..k {
@@ -148,9 +155,8 @@ fn forward_backward_data_and_weights() {
             for with_bias in [false, true] {
                 let bmd = md(&[oc], dt);
                 let b = with_bias.then_some(&bmd);
-                let op = Arc::new(
-                    InnerProductOp::backward_weights(&sh.src, &sh.wei, b, &dst, None).unwrap(),
-                );
+                let op =
+                    Arc::new(InnerProductOp::backward_weights(&sh.src, &sh.wei, b, &dst).unwrap());
                 let sm = memory(&engine, &sh.src, &x);
                 let dwm = memory(&engine, &sh.wei, &vec![0.0; nel(sh.wei.dims())]);
                 let dbm = memory(&engine, &bmd, &vec![0.0; oc as usize]);
@@ -162,7 +168,7 @@ fn forward_backward_data_and_weights() {
                 if with_bias {
                     args.push((DNNL_ARG_DIFF_BIAS, &dbm));
                 }
-                exec(&engine, op.clone(), candidates(&op), &args).unwrap();
+                exec(&engine, op.clone(), &args).unwrap();
                 let (mut want, mut mag) = (Vec::new(), Vec::new());
                 for o in 0..oc {
                     for kk in 0..k {
@@ -200,7 +206,7 @@ fn format_any_follows_the_source() {
         &any(&[6, 3, 4, 5]),
         None,
         &any(&[2, 6]),
-        None,
+        &PrimitiveAttr::default(),
     )
     .unwrap();
     assert_eq!(
@@ -211,13 +217,8 @@ fn format_any_follows_the_source() {
     assert!(op.arg_md(DNNL_ARG_BIAS).is_none());
     assert_eq!(op.prop_kind(), dnnl_forward_inference);
     assert_eq!(op.verbose_problem(), "mb2ic3ih4iw5oc6");
-    let op = InnerProductOp::backward_data(
-        &any(&[2, 3, 4, 5]),
-        &any(&[6, 3, 4, 5]),
-        &any(&[2, 6]),
-        None,
-    )
-    .unwrap();
+    let op = InnerProductOp::backward_data(&any(&[2, 3, 4, 5]), &any(&[6, 3, 4, 5]), &any(&[2, 6]))
+        .unwrap();
     assert_eq!(
         **op.arg_md(DNNL_ARG_DIFF_SRC).unwrap(),
         md(&[2, 3, 4, 5], f)
@@ -231,7 +232,7 @@ fn descriptor_checks() {
     let f = dnnl_f32;
     let status = |r: Result<InnerProductOp>| r.err().map(|e| e.status());
     let fwd = |s: &MemoryDesc, w: &MemoryDesc, b: Option<&MemoryDesc>, d: &MemoryDesc| {
-        InnerProductOp::forward(dnnl_forward_training, s, w, b, d, None)
+        InnerProductOp::forward(dnnl_forward_training, s, w, b, d, &PrimitiveAttr::default())
     };
     let inv = Some(dnnl_invalid_arguments);
     let unimp = Some(dnnl_unimplemented);
@@ -265,7 +266,7 @@ fn descriptor_checks() {
             &md(&[4, 3], f),
             None,
             &md(&[2, 4], f),
-            None
+            &PrimitiveAttr::default()
         )),
         inv
     );
@@ -303,8 +304,7 @@ fn forward_post_ops() {
             .unwrap();
         let (src, wei, dst) = (md(&[n, k], f), md(&[oc, k], f), md(&[n, oc], f));
         let op = Arc::new(
-            InnerProductOp::forward(dnnl_forward_inference, &src, &wei, None, &dst, Some(&attr))
-                .unwrap(),
+            InnerProductOp::forward(dnnl_forward_inference, &src, &wei, None, &dst, &attr).unwrap(),
         );
         let x = values((n * k) as usize, 1);
         let w = values((oc * k) as usize, 2);
@@ -316,7 +316,7 @@ fn forward_post_ops() {
             (DNNL_ARG_WEIGHTS, &wm),
             (DNNL_ARG_DST, &dm),
         ];
-        exec(&engine, op.clone(), candidates(&op), &args).unwrap();
+        exec(&engine, op.clone(), &args).unwrap();
         let (mut want, mut mag) = (Vec::new(), Vec::new());
         for i in 0..n {
             for o in 0..oc {

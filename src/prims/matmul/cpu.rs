@@ -10,7 +10,6 @@
 //! epilogue (scales, bias, post-ops, conversion and store) runs in Rust on
 //! each thread's rows, which no other thread writes.
 
-use std::ffi::CStr;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -20,41 +19,14 @@ use crate::abi::*;
 use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
 use crate::core::gpu::Event;
-use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
+use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
 use crate::prims::common::dt::{self, Elem};
 use crate::prims::common::parallel;
 
-/// The CPU matmul.
-pub struct Candidate {
-    op: Arc<MatmulOp>,
-}
-
-impl Candidate {
-    /// The candidate for `op`.
-    pub fn matmul(op: Arc<MatmulOp>) -> Candidate {
-        Candidate { op }
-    }
-}
-
-impl ImplCandidate for Candidate {
-    fn name(&self) -> &'static CStr {
-        c"cpu:gemm"
-    }
-
-    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        engine.expect_cpu()
-    }
-
-    fn create(
-        &self,
-        _engine: &Arc<Engine>,
-        _op: &Arc<dyn OpDesc>,
-    ) -> Result<Arc<dyn Implementation>> {
-        Ok(Arc::new(CpuMatmul {
-            op: self.op.clone(),
-        }))
-    }
+/// Builds the implementation for `op` on `engine`.
+pub(super) fn create(op: &Arc<MatmulOp>, _: &Engine) -> Result<Arc<dyn Implementation>> {
+    Ok(Arc::new(CpuMatmul { op: op.clone() }))
 }
 
 struct CpuMatmul {

@@ -43,9 +43,10 @@ use std::sync::Arc;
 
 use crate::abi::*;
 use crate::core::attr::PrimitiveAttr;
+use crate::core::attr::{AttrPart, AttrSupport};
 use crate::core::error::{Error, Result};
 use crate::core::memory_desc::{Format, MemoryDesc, RUNTIME_DIM};
-use crate::core::primitive::{ExecContext, ImplCandidate, OpDesc};
+use crate::core::primitive::{ExecContext, Impl, Kind, OpDesc, any_op};
 use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::Layout;
 use crate::prims::common::post_ops::PostOpsPlan;
@@ -365,17 +366,6 @@ pub(crate) fn epilogue(
     let Some(attr) = attr else {
         return Ok(Epilogue::default());
     };
-    let refused: Vec<&str> = attr
-        .non_default_parts()
-        .into_iter()
-        .filter(|p| !matches!(*p, "post-ops" | "deterministic" | "acc-mode" | "scales"))
-        .collect();
-    if !refused.is_empty() {
-        return Err(Error::unimplemented(format!(
-            "{kind} does not apply these attributes: {}",
-            refused.join(", ")
-        )));
-    }
     if !matches!(
         attr.accumulation,
         dnnl_accumulation_mode_strict
@@ -612,10 +602,23 @@ impl OpDesc for MatmulOp {
     }
 }
 
-/// The implementations of `op`, best first.
-pub fn candidates(op: &Arc<MatmulOp>) -> Vec<Arc<dyn ImplCandidate>> {
-    vec![
-        Arc::new(cpu::Candidate::matmul(op.clone())),
-        Arc::new(ocl::Candidate::matmul(op.clone())),
-    ]
+impl Kind for MatmulOp {
+    const NAME: &'static str = "matmul";
+    const IMPLS: &'static [Impl<MatmulOp>] = &[
+        Impl::cpu(c"cpu:gemm", any_op, cpu::create),
+        Impl::gpu(c"ocl:gemm_tiled", any_op, ocl::create),
+    ];
+
+    fn attr_support(&self) -> AttrSupport {
+        AttrSupport {
+            parts: &[
+                AttrPart::PostOps,
+                AttrPart::Deterministic,
+                AttrPart::AccMode,
+                AttrPart::Scales,
+            ],
+            scales: |arg| matches!(arg, DNNL_ARG_SRC | DNNL_ARG_WEIGHTS | DNNL_ARG_DST),
+            zero_points: |_| false,
+        }
+    }
 }

@@ -15,7 +15,6 @@
 //! others.
 
 use std::collections::HashMap;
-use std::ffi::CStr;
 use std::sync::{Arc, Mutex};
 
 use super::{BatchDim, Epilogue, Gemm, GemmArgs, MatmulOp, WeiScale};
@@ -23,7 +22,7 @@ use crate::abi::*;
 use crate::core::engine::Engine;
 use crate::core::error::Result;
 use crate::core::gpu::{Event, GpuEngine, Kernel, KernelArg, Queue};
-use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
+use crate::core::primitive::{ExecContext, Implementation, OpDesc};
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::dt::Elem;
 use crate::prims::common::post_ops::PostOpsPlan;
@@ -370,53 +369,28 @@ pub(crate) fn enqueue_col_sum(
     queue.enqueue_kernel(&kernel, &args, &[global], Some(&[local]), deps)
 }
 
-/// The OpenCL matmul.
-pub struct Candidate {
-    op: Arc<MatmulOp>,
-}
-
-impl Candidate {
-    /// The candidate for `op`.
-    pub fn matmul(op: Arc<MatmulOp>) -> Candidate {
-        Candidate { op }
+/// Builds the implementation for `op` on `engine`.
+pub(super) fn create(op: &Arc<MatmulOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
+    let ocl = engine.gpu("matmul")?;
+    let op = op.clone();
+    let md = |arg| {
+        op.arg_md(arg)
+            .and_then(|md| Elem::from_c(md.data_type()))
+            .unwrap_or(Elem::F32)
+    };
+    let bias = op.args().bias.map(&md);
+    let kernels = GemmKernels::new(
+        md(DNNL_ARG_SRC),
+        md(DNNL_ARG_WEIGHTS),
+        md(DNNL_ARG_DST),
+        bias,
+        op.epilogue(),
+        Tiles::for_device(ocl),
+    );
+    if let Some(g) = op.static_gemm() {
+        kernels.kernel(ocl, g, false)?;
     }
-}
-
-impl ImplCandidate for Candidate {
-    fn name(&self) -> &'static CStr {
-        c"ocl:gemm_tiled"
-    }
-
-    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        engine.expect_gpu()
-    }
-
-    fn create(
-        &self,
-        engine: &Arc<Engine>,
-        _op: &Arc<dyn OpDesc>,
-    ) -> Result<Arc<dyn Implementation>> {
-        let ocl = engine.gpu("matmul")?;
-        let op = self.op.clone();
-        let md = |arg| {
-            op.arg_md(arg)
-                .and_then(|md| Elem::from_c(md.data_type()))
-                .unwrap_or(Elem::F32)
-        };
-        let bias = op.args().bias.map(&md);
-        let kernels = GemmKernels::new(
-            md(DNNL_ARG_SRC),
-            md(DNNL_ARG_WEIGHTS),
-            md(DNNL_ARG_DST),
-            bias,
-            op.epilogue(),
-            Tiles::for_device(ocl),
-        );
-        if let Some(g) = op.static_gemm() {
-            kernels.kernel(ocl, g, false)?;
-        }
-        Ok(Arc::new(OclMatmul { op, kernels }))
-    }
+    Ok(Arc::new(OclMatmul { op, kernels }))
 }
 
 /// The implementation (holds no engine: execution takes it from the stream).

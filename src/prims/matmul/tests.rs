@@ -14,7 +14,7 @@ use crate::core::memory::{DataHandle, Memory};
 use crate::core::primitive::{ExecArgs, PrimitiveDesc};
 use crate::core::stream::{Stream, StreamFlags};
 use crate::prims::common::dt;
-use crate::prims::common::testutil::{engine_name, engines, indices};
+use crate::prims::common::testutil::{attr_checked, engine_name, engines, indices};
 
 // ---------------------------------------------------------------------------
 // Shared helpers.
@@ -86,13 +86,12 @@ pub(crate) fn read(mem: &Memory) -> Vec<f32> {
 }
 
 /// Creates and executes a primitive; returns the implementation's name.
-pub(crate) fn exec(
+pub(crate) fn exec<K: Kind>(
     engine: &Arc<Engine>,
-    op: Arc<dyn OpDesc>,
-    candidates: Vec<Arc<dyn ImplCandidate>>,
+    op: Arc<K>,
     args: &[(i32, &Arc<Memory>)],
 ) -> Result<String> {
-    let pd = PrimitiveDesc::create(engine.clone(), op, candidates)?;
+    let pd = PrimitiveDesc::create(engine.clone(), op)?;
     let name = pd.impl_name().to_string_lossy().into_owned();
     let prim = pd.create_primitive()?;
     let stream = Stream::create(
@@ -210,7 +209,7 @@ fn run_case(engine: &Arc<Engine>, c: &Case, what: &str) {
     if let Some(bm) = &bm {
         args.push((DNNL_ARG_BIAS, bm));
     }
-    let name = exec(engine, op.clone(), candidates(&op), &args).unwrap();
+    let name = exec(engine, op.clone(), &args).unwrap();
     let n = c.dst.dims()[c.dst.ndims() - 1] as usize;
     let (want, mag) = reference(c, &s, &w, b.as_deref(), (1.0, &vec![1.0; n]));
     let elem = Elem::from_c(c.dst.data_type()).unwrap();
@@ -417,7 +416,7 @@ fn runtime_dimensions() {
                 (DNNL_ARG_BIAS, &bm),
                 (DNNL_ARG_DST, &dm),
             ];
-            exec(&engine, op.clone(), candidates(&op), &args).unwrap();
+            exec(&engine, op.clone(), &args).unwrap();
             let (want, mag) = reference(&c, &s, &w, Some(&b), (1.0, &vec![1.0; n as usize]));
             check(&read(&dm), &want, &mag, Elem::F32, "run-time dims");
         }
@@ -432,7 +431,7 @@ fn runtime_dimensions() {
             (DNNL_ARG_BIAS, &bm),
             (DNNL_ARG_DST, &dm),
         ];
-        let err = exec(&engine, op.clone(), candidates(&op), &args).unwrap_err();
+        let err = exec(&engine, op.clone(), &args).unwrap_err();
         assert_eq!(err.status(), dnnl_invalid_arguments);
     }
 }
@@ -485,7 +484,7 @@ fn scales() {
                 (DNNL_ARG_ATTR_SCALES | DNNL_ARG_WEIGHTS, &wsm),
                 (DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST, &dsm),
             ];
-            exec(&engine, op.clone(), candidates(&op), &args).unwrap();
+            exec(&engine, op.clone(), &args).unwrap();
             let per: Vec<f32> = (0..n as usize)
                 .map(|i| if per_n { wsc[i] } else { wsc[0] })
                 .collect();
@@ -522,7 +521,7 @@ fn post_ops_relu_and_sum() {
             (DNNL_ARG_WEIGHTS, &wm),
             (DNNL_ARG_DST, &dm),
         ];
-        exec(&engine, op.clone(), candidates(&op), &args).unwrap();
+        exec(&engine, op.clone(), &args).unwrap();
         let (want, mag) = reference(&c, &s, &w, None, (1.0, &vec![1.0; n as usize]));
         let want: Vec<f64> = want
             .iter()
@@ -626,12 +625,15 @@ fn descriptor_checks() {
     )
     .unwrap();
     let with = |attr: &PrimitiveAttr| {
-        MatmulOp::new(
-            &md(&[2, 3], f),
-            &md(&[3, 5], f),
-            None,
-            &md(&[2, 5], f),
-            Some(attr),
+        attr_checked(
+            MatmulOp::new(
+                &md(&[2, 3], f),
+                &md(&[3, 5], f),
+                None,
+                &md(&[2, 5], f),
+                Some(attr),
+            ),
+            attr,
         )
     };
     assert_eq!(status(with(&attr)), unimp);
@@ -711,6 +713,7 @@ fn gpu_tiles_on_every_device() {
                 stream: &stream,
                 args: &args,
                 deps: &[],
+                scratchpad: None,
             };
             let gargs = GemmArgs {
                 a: DNNL_ARG_SRC,

@@ -47,11 +47,13 @@ use std::sync::Arc;
 use crate::abi::*;
 use crate::core::attr::PostOp;
 use crate::core::attr::PrimitiveAttr;
+use crate::core::attr::{AttrPart, AttrSupport};
 use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
 use crate::core::memory_desc::{Format, MemoryDesc};
-use crate::core::primitive::{ImplCandidate, OpDesc};
+use crate::core::primitive::{Impl, Kind, OpDesc};
 use crate::prims::common::layout::Layout;
+use ocl::{PlanOp, plan_impls};
 use plan::{Pass, Plan, Quant, QuantArg, elem_of};
 
 /// A reorder.
@@ -238,14 +240,6 @@ impl ReorderOp {
         let mut pass = Pass::full(&dl, Some((DNNL_ARG_SRC, &sl)));
         let mut key = String::new();
         if let Some(attr) = attr {
-            let mut parts = attr.non_default_parts();
-            parts.retain(|p| !matches!(*p, "scales" | "zero-points" | "post-ops"));
-            if !parts.is_empty() {
-                return Err(Error::unimplemented(format!(
-                    "reorder does not apply these attributes: {}",
-                    parts.join(", ")
-                )));
-            }
             let n = dst.ndims();
             let mut q = Quant::default();
             for (&arg, spec) in &attr.scales {
@@ -372,50 +366,29 @@ impl OpDesc for ReorderOp {
     }
 }
 
-/// The implementations of a plan for a kind named `kind` (`"reorder"`,
-/// `"sum"`, `"concat"`), best first.
-pub(crate) fn plan_candidates(
-    names: [&'static std::ffi::CStr; 4],
-    plan: &Arc<Plan>,
-    cross: bool,
-) -> Vec<Arc<dyn ImplCandidate>> {
-    vec![
-        Arc::new(ocl::Host {
-            name: names[0],
-            plan: plan.clone(),
-        }),
-        Arc::new(ocl::Copy {
-            name: names[1],
-            plan: plan.clone(),
-            cross,
-        }),
-        Arc::new(ocl::Transpose {
-            name: names[3],
-            plan: plan.clone(),
-            cross,
-        }),
-        Arc::new(ocl::Generic {
-            name: names[2],
-            plan: plan.clone(),
-            cross,
-        }),
-        Arc::new(ocl::CrossEngine {
-            plan: plan.clone(),
-            cross,
-        }),
-    ]
+impl PlanOp for ReorderOp {
+    fn plan(&self) -> &Arc<Plan> {
+        &self.plan
+    }
+    fn cross(&self) -> bool {
+        self.cross
+    }
 }
 
-/// The implementations of `op`, best first.
-pub fn candidates(op: &Arc<ReorderOp>) -> Vec<Arc<dyn ImplCandidate>> {
-    plan_candidates(
-        [
-            c"cpu:reorder",
-            c"ocl:reorder_copy",
-            c"ocl:reorder_generic",
-            c"ocl:reorder_transpose",
-        ],
-        &op.plan,
-        op.cross,
-    )
+impl Kind for ReorderOp {
+    const NAME: &'static str = "reorder";
+    const IMPLS: &'static [Impl<ReorderOp>] = &plan_impls([
+        c"cpu:reorder",
+        c"ocl:reorder_copy",
+        c"ocl:reorder_generic",
+        c"ocl:reorder_transpose",
+    ]);
+
+    fn attr_support(&self) -> AttrSupport {
+        AttrSupport {
+            parts: &[AttrPart::Scales, AttrPart::ZeroPoints, AttrPart::PostOps],
+            scales: |arg| matches!(arg, DNNL_ARG_SRC | DNNL_ARG_DST),
+            zero_points: |arg| matches!(arg, DNNL_ARG_SRC | DNNL_ARG_DST),
+        }
+    }
 }

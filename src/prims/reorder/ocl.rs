@@ -35,7 +35,7 @@ use super::plan::{Pass, Plan, Quant, QuantArg, SCRATCH_ARG, linear, plan_inputs,
 use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
 use crate::core::gpu::{Event, Kernel, KernelArg};
-use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
+use crate::core::primitive::{ExecContext, Impl, Implementation};
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::Layout;
@@ -203,6 +203,11 @@ fn build_with(engine: &Engine, long_idx: bool) -> Result<(Kernel, usize)> {
     Ok((kernel, local))
 }
 
+/// Whether the plan runs through its scratch tensor (the scratchpad).
+fn scratchpad_used(plan: &Plan) -> bool {
+    plan.scratch.as_ref().is_some_and(|l| l.padded_nelems() > 0)
+}
+
 /// The buffers of a plan's arguments, checked against what the plan reads
 /// and writes.
 fn buffers(plan: &Plan, ctx: &ExecContext) -> Result<Vec<(i32, Buffer)>> {
@@ -234,11 +239,8 @@ fn find(buffers: &[(i32, Buffer)], arg: i32) -> Result<&Buffer> {
 fn enqueue_plan(plan: &Plan, kernel: &Kernel, local: usize, ctx: &ExecContext) -> Result<Event> {
     let queue = ctx.queue()?;
     let mut bufs = buffers(plan, ctx)?;
-    if let Some(l) = &plan.scratch {
-        if l.padded_nelems() > 0 {
-            let scratch = queue.scratch(l.byte_range().1)?;
-            bufs.push((SCRATCH_ARG, Buffer::scratch(scratch)));
-        }
+    if scratchpad_used(plan) {
+        bufs.push((SCRATCH_ARG, Buffer::of(ctx.scratchpad()?)?));
     }
     let mut last: Option<Event> = None;
     if plan.dst.padded_nelems() > 0 {
@@ -314,43 +316,63 @@ fn enqueue_plan(plan: &Plan, kernel: &Kernel, local: usize, ctx: &ExecContext) -
     }
 }
 
-/// Whether `engine` is a GPU engine (OpenCL or Level Zero).
-fn is_ocl(engine: &Engine) -> bool {
-    engine.expect_gpu().is_ok()
+/// What the implementations of a plan need of their op (reorder, sum and
+/// concat are each a plan).
+pub trait PlanOp: Send + Sync + 'static {
+    /// The plan.
+    fn plan(&self) -> &Arc<Plan>;
+    /// Whether the op is between a CPU and a GPU engine.
+    fn cross(&self) -> bool {
+        false
+    }
 }
 
-/// The generic kernel.
-pub struct Generic {
-    pub name: &'static CStr,
-    pub plan: Arc<Plan>,
-    /// Whether the op is between a CPU and an OpenCL engine (then declined).
-    pub cross: bool,
+/// The implementations of a plan, best first, named for the kind:
+/// `names` are those of the CPU, copy, generic and transposing ones.
+pub const fn plan_impls<O: PlanOp>(names: [&'static CStr; 4]) -> [Impl<O>; 5] {
+    [
+        Impl::cpu(names[0], accepts_host::<O>, create_host::<O>).with_scratchpad(scratchpad::<O>),
+        Impl::gpu(names[1], accepts_copy::<O>, create_copy::<O>),
+        Impl::gpu(names[3], accepts_transpose::<O>, create_transpose::<O>),
+        Impl::gpu(names[2], accepts_generic::<O>, create_generic::<O>)
+            .with_scratchpad(scratchpad::<O>),
+        Impl::gpu(
+            c"ocl:cross_engine_host",
+            accepts_cross::<O>,
+            create_cross::<O>,
+        ),
+    ]
 }
 
-impl ImplCandidate for Generic {
-    fn name(&self) -> &'static CStr {
-        self.name
-    }
+/// The bytes of the plan's f32 scratch tensor, if it has one.
+fn scratchpad<O: PlanOp>(op: &O) -> usize {
+    op.plan()
+        .scratch
+        .as_ref()
+        .filter(|l| l.padded_nelems() > 0)
+        .map_or(0, |l| l.byte_range().1)
+}
 
-    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        if !is_ocl(engine) || self.cross {
-            return Err(Error::unimplemented("not an OpenCL engine on both sides"));
-        }
-        plan_limits(&self.plan)
+/// GPU kernels run plans on one GPU engine (not between engines).
+fn same_engine<O: PlanOp>(op: &O) -> Result<()> {
+    if op.cross() {
+        return Err(Error::unimplemented("not an OpenCL engine on both sides"));
     }
+    Ok(())
+}
 
-    fn create(
-        &self,
-        engine: &Arc<Engine>,
-        _op: &Arc<dyn OpDesc>,
-    ) -> Result<Arc<dyn Implementation>> {
-        let (kernel, local) = build(engine, &self.plan)?;
-        Ok(Arc::new(GenericImpl {
-            plan: self.plan.clone(),
-            kernel,
-            local,
-        }))
-    }
+fn accepts_generic<O: PlanOp>(op: &O, _: &Engine) -> Result<()> {
+    same_engine(op)?;
+    plan_limits(op.plan())
+}
+
+fn create_generic<O: PlanOp>(op: &Arc<O>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
+    let (kernel, local) = build(engine, op.plan())?;
+    Ok(Arc::new(GenericImpl {
+        plan: op.plan().clone(),
+        kernel,
+        local,
+    }))
 }
 
 struct GenericImpl {
@@ -411,53 +433,32 @@ fn transpose_loops(plan: &Plan) -> Option<(i32, i32)> {
 }
 
 /// A transposing reorder through local-memory tiles.
-pub struct Transpose {
-    pub name: &'static CStr,
-    pub plan: Arc<Plan>,
-    pub cross: bool,
+fn accepts_transpose<O: PlanOp>(op: &O, _: &Engine) -> Result<()> {
+    same_engine(op)?;
+    plan_limits(op.plan())?;
+    transpose_loops(op.plan())
+        .map(|_| ())
+        .ok_or_else(|| Error::unimplemented("not a transposition of linear layouts"))
 }
 
-impl ImplCandidate for Transpose {
-    fn name(&self) -> &'static CStr {
-        self.name
+fn create_transpose<O: PlanOp>(op: &Arc<O>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
+    let plan = op.plan();
+    let ocl = engine.gpu("reorder")?;
+    let options = if fits_int(plan) { "" } else { "-DIDX_T=long" };
+    let kernel = ocl.kernel(SOURCE, options, "xfer_tile")?;
+    if ocl.work_group_size(&kernel)? < 256 {
+        return Err(Error::unimplemented(
+            "the tile kernel needs work-groups of 256",
+        ));
     }
-
-    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        if !is_ocl(engine) || self.cross {
-            return Err(Error::unimplemented("not an OpenCL engine on both sides"));
-        }
-        plan_limits(&self.plan)?;
-        transpose_loops(&self.plan)
-            .map(|_| ())
-            .ok_or_else(|| Error::unimplemented("not a transposition of linear layouts"))
-    }
-
-    fn create(
-        &self,
-        engine: &Arc<Engine>,
-        _op: &Arc<dyn OpDesc>,
-    ) -> Result<Arc<dyn Implementation>> {
-        let ocl = engine.gpu("reorder")?;
-        let options = if fits_int(&self.plan) {
-            ""
-        } else {
-            "-DIDX_T=long"
-        };
-        let kernel = ocl.kernel(SOURCE, options, "xfer_tile")?;
-        if ocl.work_group_size(&kernel)? < 256 {
-            return Err(Error::unimplemented(
-                "the tile kernel needs work-groups of 256",
-            ));
-        }
-        let (ka, kb) = transpose_loops(&self.plan)
-            .ok_or_else(|| Error::Runtime("not a transposition".into()))?;
-        Ok(Arc::new(TransposeImpl {
-            plan: self.plan.clone(),
-            kernel,
-            ka,
-            kb,
-        }))
-    }
+    let (ka, kb) =
+        transpose_loops(plan).ok_or_else(|| Error::Runtime("not a transposition".into()))?;
+    Ok(Arc::new(TransposeImpl {
+        plan: plan.clone(),
+        kernel,
+        ka,
+        kb,
+    }))
 }
 
 struct TransposeImpl {
@@ -501,13 +502,6 @@ impl Implementation for TransposeImpl {
     }
 }
 
-/// A plain copy: one pass, dense, same type and layout, no scaling.
-pub struct Copy {
-    pub name: &'static CStr,
-    pub plan: Arc<Plan>,
-    pub cross: bool,
-}
-
 /// Whether `plan` is a plain copy of its one source.
 pub fn is_plain_copy(plan: &Plan) -> bool {
     let [pass] = &plan.passes[..] else {
@@ -527,36 +521,25 @@ pub fn is_plain_copy(plan: &Plan) -> bool {
         && plan.scratch.is_none()
 }
 
-impl ImplCandidate for Copy {
-    fn name(&self) -> &'static CStr {
-        self.name
+/// A plain copy: one pass, dense, same type and layout, no scaling.
+fn accepts_copy<O: PlanOp>(op: &O, _: &Engine) -> Result<()> {
+    same_engine(op)?;
+    if !is_plain_copy(op.plan()) {
+        return Err(Error::unimplemented(
+            "not a plain copy (types, layouts or scaling differ)",
+        ));
     }
+    plan_limits(op.plan())
+}
 
-    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        if !is_ocl(engine) || self.cross {
-            return Err(Error::unimplemented("not an OpenCL engine on both sides"));
-        }
-        if !is_plain_copy(&self.plan) {
-            return Err(Error::unimplemented(
-                "not a plain copy (types, layouts or scaling differ)",
-            ));
-        }
-        plan_limits(&self.plan)
-    }
-
-    fn create(
-        &self,
-        engine: &Arc<Engine>,
-        _op: &Arc<dyn OpDesc>,
-    ) -> Result<Arc<dyn Implementation>> {
-        // Built now for USM memory, which clEnqueueCopyBuffer cannot copy.
-        let (kernel, local) = build(engine, &self.plan)?;
-        Ok(Arc::new(CopyImpl {
-            plan: self.plan.clone(),
-            kernel,
-            local,
-        }))
-    }
+fn create_copy<O: PlanOp>(op: &Arc<O>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
+    // Built now for USM memory, which clEnqueueCopyBuffer cannot copy.
+    let (kernel, local) = build(engine, op.plan())?;
+    Ok(Arc::new(CopyImpl {
+        plan: op.plan().clone(),
+        kernel,
+        local,
+    }))
 }
 
 struct CopyImpl {
@@ -599,40 +582,30 @@ impl Implementation for CopyImpl {
     }
 }
 
-/// A reorder between a CPU and an OpenCL engine (primitive on the OpenCL one).
-pub struct CrossEngine {
-    pub plan: Arc<Plan>,
-    pub cross: bool,
+/// A reorder between a CPU and a GPU engine (primitive on the GPU one).
+fn accepts_cross<O: PlanOp>(op: &O, _: &Engine) -> Result<()> {
+    if !op.cross() {
+        return Err(Error::unimplemented(
+            "not a reorder between a CPU and an OpenCL engine",
+        ));
+    }
+    non_overlapping(op.plan())
 }
 
-impl ImplCandidate for CrossEngine {
-    fn name(&self) -> &'static CStr {
-        c"ocl:cross_engine_host"
-    }
+fn create_cross<O: PlanOp>(op: &Arc<O>, _: &Engine) -> Result<Arc<dyn Implementation>> {
+    Ok(Arc::new(CrossImpl {
+        plan: op.plan().clone(),
+    }))
+}
 
-    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        if !is_ocl(engine) || !self.cross {
-            return Err(Error::unimplemented(
-                "not a reorder between a CPU and an OpenCL engine",
-            ));
-        }
-        if !self.plan.dst.is_non_overlapping() {
-            return Err(Error::unimplemented(
-                "the destination layout overlaps itself",
-            ));
-        }
-        Ok(())
+/// Plans whose destination overlaps itself are refused.
+fn non_overlapping(plan: &Plan) -> Result<()> {
+    if !plan.dst.is_non_overlapping() {
+        return Err(Error::unimplemented(
+            "the destination layout overlaps itself",
+        ));
     }
-
-    fn create(
-        &self,
-        _engine: &Arc<Engine>,
-        _op: &Arc<dyn OpDesc>,
-    ) -> Result<Arc<dyn Implementation>> {
-        Ok(Arc::new(CrossImpl {
-            plan: self.plan.clone(),
-        }))
-    }
+    Ok(())
 }
 
 struct CrossImpl {
@@ -681,37 +654,14 @@ impl Implementation for CrossImpl {
 }
 
 /// The CPU engine's implementation of a plan.
-pub struct Host {
-    pub name: &'static CStr,
-    pub plan: Arc<Plan>,
+fn accepts_host<O: PlanOp>(op: &O, _: &Engine) -> Result<()> {
+    non_overlapping(op.plan())
 }
 
-impl ImplCandidate for Host {
-    fn name(&self) -> &'static CStr {
-        self.name
-    }
-
-    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        if !matches!(engine.backend(), Backend::Cpu) {
-            return Err(Error::unimplemented("not the CPU engine"));
-        }
-        if !self.plan.dst.is_non_overlapping() {
-            return Err(Error::unimplemented(
-                "the destination layout overlaps itself",
-            ));
-        }
-        Ok(())
-    }
-
-    fn create(
-        &self,
-        _engine: &Arc<Engine>,
-        _op: &Arc<dyn OpDesc>,
-    ) -> Result<Arc<dyn Implementation>> {
-        Ok(Arc::new(HostImpl {
-            plan: self.plan.clone(),
-        }))
-    }
+fn create_host<O: PlanOp>(op: &Arc<O>, _: &Engine) -> Result<Arc<dyn Implementation>> {
+    Ok(Arc::new(HostImpl {
+        plan: op.plan().clone(),
+    }))
 }
 
 struct HostImpl {
@@ -721,7 +671,10 @@ struct HostImpl {
 impl Implementation for HostImpl {
     fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
         let plan = &self.plan;
-        let bufs = buffers(plan, ctx)?;
+        let mut bufs = buffers(plan, ctx)?;
+        if scratchpad_used(plan) {
+            bufs.push((SCRATCH_ARG, Buffer::of(ctx.scratchpad()?)?));
+        }
         run_host(plan, &|arg| Ok(find(&bufs, arg)?.host_addr()))?;
         Ok(None)
     }

@@ -78,7 +78,7 @@ pub struct Plan {
     pub dst: Layout,
     pub passes: Vec<Pass>,
     /// An f32 tensor with the destination's dimensions that passes with
-    /// `to_scratch` accumulate in (allocated per execution), read back as
+    /// `to_scratch` accumulate in (the primitive's scratchpad), read back as
     /// [`SCRATCH_ARG`].
     pub scratch: Option<Layout>,
 }
@@ -579,20 +579,9 @@ pub fn run_host(plan: &Plan, addr: &dyn Fn(i32) -> Result<usize>) -> Result<()> 
         ));
     }
     let dims = dst.dims();
-    let mut scratch_buf = Vec::<u64>::new();
     let scratch_addr = match &plan.scratch {
-        Some(l) => {
-            scratch_buf.resize(l.byte_range().1.div_ceil(8), 0);
-            scratch_buf.as_mut_ptr() as usize
-        }
-        None => 0,
-    };
-    let addr = |arg: i32| {
-        if arg == SCRATCH_ARG {
-            Ok(scratch_addr)
-        } else {
-            addr(arg)
-        }
+        Some(l) if l.padded_nelems() > 0 => addr(SCRATCH_ARG)?,
+        _ => 0,
     };
     for pass in &plan.passes {
         if pass.total == 0 {

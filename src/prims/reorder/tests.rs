@@ -46,7 +46,7 @@ fn run(
     let d = memory(de, dst, old);
     let mut args = vec![(DNNL_ARG_SRC, &s), (DNNL_ARG_DST, &d)];
     args.extend_from_slice(extra);
-    let name = exec(&engine, o.clone(), candidates(&o), &args);
+    let name = exec(&engine, o.clone(), &args);
     (name, read(&d))
 }
 
@@ -423,6 +423,7 @@ fn long_index_build() {
             stream: &stream,
             args: &args,
             deps: &[],
+            scratchpad: None,
         })
         .unwrap();
         stream.wait().unwrap();

@@ -7,7 +7,6 @@
 //! copied first (in-place with the same layout reads each row before it
 //! writes it).
 
-use std::ffi::CStr;
 use std::sync::Arc;
 
 use super::{Alg, Rows, SoftmaxOp};
@@ -16,37 +15,16 @@ use crate::core::engine::Engine;
 use crate::core::error::Result;
 use crate::core::gpu::Event;
 use crate::core::memory_desc::MAX_NDIMS;
-use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
+use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::binary::host::{self, Raw};
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::layout::Layout;
 use crate::prims::common::parallel;
 use crate::prims::eltwise::cpu::exp_f32;
 
-/// A softmax implementation on the CPU engine.
-pub struct Candidate {
-    pub op: Arc<SoftmaxOp>,
-}
-
-impl ImplCandidate for Candidate {
-    fn name(&self) -> &'static CStr {
-        c"cpu:softmax_rows"
-    }
-
-    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        engine.expect_cpu()?;
-        Ok(())
-    }
-
-    fn create(
-        &self,
-        _engine: &Arc<Engine>,
-        _op: &Arc<dyn OpDesc>,
-    ) -> Result<Arc<dyn Implementation>> {
-        Ok(Arc::new(CpuSoftmax {
-            op: self.op.clone(),
-        }))
-    }
+/// Builds the implementation for `op` on `engine`.
+pub(super) fn create(op: &Arc<SoftmaxOp>, _: &Engine) -> Result<Arc<dyn Implementation>> {
+    Ok(Arc::new(CpuSoftmax { op: op.clone() }))
 }
 
 struct CpuSoftmax {

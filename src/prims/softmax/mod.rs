@@ -36,10 +36,11 @@ use std::sync::Arc;
 
 use crate::abi::*;
 use crate::core::attr::PrimitiveAttr;
+use crate::core::attr::{AttrPart, AttrSupport};
 use crate::core::error::{Error, Result};
 use crate::core::memory_desc::{Format, MemoryDesc};
 use crate::core::names;
-use crate::core::primitive::{ImplCandidate, OpDesc};
+use crate::core::primitive::{Impl, Kind, OpDesc, any_op};
 use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::Layout;
 use crate::prims::common::post_ops::PostOpsPlan;
@@ -172,15 +173,6 @@ impl SoftmaxOp {
         let dst = resolve(dst, src)?;
         let mut scales = [false; 2];
         for (arg, spec) in &attr.scales {
-            let k = match *arg {
-                DNNL_ARG_SRC => 0,
-                DNNL_ARG_DST => 1,
-                other => {
-                    return Err(Error::unimplemented(format!(
-                        "softmax takes scales of src and dst only, not of argument {other}"
-                    )));
-                }
-            };
             if spec.mask != 0
                 || spec.groups.is_some()
                 || spec.data_type != dnnl_f32
@@ -191,17 +183,7 @@ impl SoftmaxOp {
                     "softmax scales: only a common static f32 scale in device memory (mask 0) is supported",
                 ));
             }
-            scales[k] = true;
-        }
-        let mut rest = attr.clone();
-        rest.scales.clear();
-        rest.post_ops = Default::default();
-        let parts = rest.non_default_parts();
-        if !parts.is_empty() {
-            return Err(Error::unimplemented(format!(
-                "softmax does not apply these attributes: {}",
-                parts.join(", ")
-            )));
+            scales[usize::from(*arg == DNNL_ARG_DST)] = true;
         }
         let post_ops = PostOpsPlan::new(&attr.post_ops, &dst)?;
         Ok(SoftmaxOp {
@@ -225,7 +207,7 @@ impl SoftmaxOp {
         diff_dst: &MemoryDesc,
         dst: &MemoryDesc,
         axis: i32,
-        attr: &PrimitiveAttr,
+        _attr: &PrimitiveAttr,
     ) -> Result<SoftmaxOp> {
         let alg = Alg::from_c(alg_kind).ok_or_else(|| {
             Error::invalid(format!("{:#x} is not a softmax algorithm", alg_kind.0))
@@ -240,13 +222,6 @@ impl SoftmaxOp {
         elem(dst, "dst", false)?;
         elem(diff_dst, "diff_dst", false)?;
         elem(diff_src, "diff_src", false)?;
-        let parts = attr.non_default_parts();
-        if !parts.is_empty() {
-            return Err(Error::unimplemented(format!(
-                "softmax backward does not apply these attributes: {}",
-                parts.join(", ")
-            )));
-        }
         let diff_dst = resolve(diff_dst, dst)?;
         let diff_src = resolve(diff_src, dst)?;
         Ok(SoftmaxOp {
@@ -362,12 +337,23 @@ impl OpDesc for SoftmaxOp {
     }
 }
 
-/// The implementations of `op`, best first.
-pub fn candidates(op: &Arc<SoftmaxOp>) -> Vec<Arc<dyn ImplCandidate>> {
-    vec![
-        Arc::new(cpu::Candidate { op: op.clone() }),
-        Arc::new(ocl::Candidate { op: op.clone() }),
-    ]
+impl Kind for SoftmaxOp {
+    const NAME: &'static str = "softmax";
+    const IMPLS: &'static [Impl<SoftmaxOp>] = &[
+        Impl::cpu(c"cpu:softmax_rows", any_op, cpu::create),
+        Impl::gpu(c"ocl:softmax_rows", any_op, ocl::create),
+    ];
+
+    fn attr_support(&self) -> AttrSupport {
+        if self.backward {
+            return AttrSupport::NONE;
+        }
+        AttrSupport {
+            parts: &[AttrPart::Scales, AttrPart::PostOps],
+            scales: |arg| matches!(arg, DNNL_ARG_SRC | DNNL_ARG_DST),
+            zero_points: |_| false,
+        }
+    }
 }
 
 /// The rows of `op`: every padded position of the output but along the

@@ -7,7 +7,6 @@
 //! through local memory, a contiguous row of 16 or more one of 32; other
 //! rows get one work-item each.
 
-use std::ffi::CStr;
 use std::sync::Arc;
 
 use super::{Rows, SoftmaxOp};
@@ -15,7 +14,7 @@ use crate::abi::{DNNL_ARG_ATTR_SCALES, DNNL_ARG_DST, DNNL_ARG_SRC};
 use crate::core::engine::Engine;
 use crate::core::error::Result;
 use crate::core::gpu::{Event, Kernel};
-use crate::core::primitive::{ExecContext, ImplCandidate, Implementation, OpDesc};
+use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::cl_walk;
 use crate::prims::common::layout::Layout;
@@ -28,60 +27,41 @@ const SHORT_WG: usize = 32;
 /// kernel allows).
 const LOCAL: usize = 64;
 
-/// A softmax implementation on OpenCL engines.
-pub struct Candidate {
-    pub op: Arc<SoftmaxOp>,
-}
-
-impl ImplCandidate for Candidate {
-    fn name(&self) -> &'static CStr {
-        c"ocl:softmax_rows"
+/// Builds the implementation for `op` on `engine`.
+pub(super) fn create(op: &Arc<SoftmaxOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
+    let ocl = engine.gpu("softmax")?;
+    let op = op.clone();
+    let mut wg = work_group(&op);
+    let source = format!(
+        "{}{}{}{}",
+        include_str!("../common/types.cl"),
+        cl_walk::CL_POSITIONS,
+        op.post_ops().cl_source(),
+        include_str!("softmax.cl")
+    );
+    let name = if op.is_backward() {
+        "softmax_bwd"
+    } else {
+        "softmax_fwd"
+    };
+    let mut kernel = ocl.kernel(&source, &options(&op, wg), name)?;
+    let max = ocl.work_group_size(&kernel)?;
+    if wg > max {
+        // A device that cannot run WG work-items of this kernel.
+        wg = 0;
+        kernel = ocl.kernel(&source, &options(&op, 0), name)?;
     }
-
-    fn accepts(&self, engine: &Engine, _op: &Arc<dyn OpDesc>) -> Result<()> {
-        engine.expect_gpu()?;
-        Ok(())
-    }
-
-    fn create(
-        &self,
-        engine: &Arc<Engine>,
-        _op: &Arc<dyn OpDesc>,
-    ) -> Result<Arc<dyn Implementation>> {
-        let ocl = engine.gpu("softmax")?;
-        let op = self.op.clone();
-        let mut wg = work_group(&op);
-        let source = format!(
-            "{}{}{}{}",
-            include_str!("../common/types.cl"),
-            cl_walk::CL_POSITIONS,
-            op.post_ops().cl_source(),
-            include_str!("softmax.cl")
-        );
-        let name = if op.is_backward() {
-            "softmax_bwd"
-        } else {
-            "softmax_fwd"
-        };
-        let mut kernel = ocl.kernel(&source, &options(&op, wg), name)?;
-        let max = ocl.work_group_size(&kernel)?;
-        if wg > max {
-            // A device that cannot run WG work-items of this kernel.
-            wg = 0;
-            kernel = ocl.kernel(&source, &options(&op, 0), name)?;
-        }
-        let local = if wg == 0 {
-            ocl.work_group_size(&kernel)?.clamp(1, LOCAL)
-        } else {
-            wg
-        };
-        Ok(Arc::new(OclSoftmax {
-            op,
-            kernel,
-            wg,
-            local,
-        }))
-    }
+    let local = if wg == 0 {
+        ocl.work_group_size(&kernel)?.clamp(1, LOCAL)
+    } else {
+        wg
+    };
+    Ok(Arc::new(OclSoftmax {
+        op,
+        kernel,
+        wg,
+        local,
+    }))
 }
 
 /// Work-items per row: `WG` for long rows; `SHORT_WG` for rows of 16 or

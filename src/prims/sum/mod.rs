@@ -19,15 +19,15 @@
 use std::sync::Arc;
 
 use crate::abi::*;
+use crate::core::attr::AttrSupport;
 use crate::core::attr::PrimitiveAttr;
 use crate::core::error::{Error, Result};
 use crate::core::memory_desc::MemoryDesc;
-use crate::core::primitive::{ImplCandidate, OpDesc};
+use crate::core::primitive::{Impl, Kind, OpDesc};
 use crate::prims::common::layout::Layout;
+use crate::prims::reorder::ocl::{PlanOp, plan_impls};
 use crate::prims::reorder::plan::{Pass, Plan, SCRATCH_ARG};
-use crate::prims::reorder::{
-    check_md, multi_src_arg_md, multi_src_inputs, plan_candidates, resolve_like,
-};
+use crate::prims::reorder::{check_md, multi_src_arg_md, multi_src_inputs, resolve_like};
 
 #[cfg(test)]
 mod tests;
@@ -46,21 +46,12 @@ impl SumOp {
         dst: Option<&MemoryDesc>,
         scales: &[f32],
         srcs: &[MemoryDesc],
-        attr: Option<&PrimitiveAttr>,
+        _attr: Option<&PrimitiveAttr>,
     ) -> Result<SumOp> {
         if srcs.is_empty() || scales.len() != srcs.len() {
             return Err(Error::invalid(
                 "sum needs at least one source and a scale per source",
             ));
-        }
-        if let Some(attr) = attr {
-            let parts = attr.non_default_parts();
-            if !parts.is_empty() {
-                return Err(Error::unimplemented(format!(
-                    "sum does not apply these attributes: {}",
-                    parts.join(", ")
-                )));
-            }
         }
         let mut layouts = Vec::new();
         for (i, s) in srcs.iter().enumerate() {
@@ -168,16 +159,22 @@ impl OpDesc for SumOp {
     }
 }
 
-/// The implementations of `op`, best first.
-pub fn candidates(op: &Arc<SumOp>) -> Vec<Arc<dyn ImplCandidate>> {
-    plan_candidates(
-        [
-            c"cpu:sum",
-            c"ocl:sum_copy",
-            c"ocl:sum_generic",
-            c"ocl:sum_transpose",
-        ],
-        &op.plan,
-        false,
-    )
+impl PlanOp for SumOp {
+    fn plan(&self) -> &Arc<Plan> {
+        &self.plan
+    }
+}
+
+impl Kind for SumOp {
+    const NAME: &'static str = "sum";
+    const IMPLS: &'static [Impl<SumOp>] = &plan_impls([
+        c"cpu:sum",
+        c"ocl:sum_copy",
+        c"ocl:sum_generic",
+        c"ocl:sum_transpose",
+    ]);
+
+    fn attr_support(&self) -> AttrSupport {
+        AttrSupport::NONE
+    }
 }

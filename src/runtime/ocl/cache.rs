@@ -14,7 +14,7 @@
 use super::context::Context;
 use super::device::Device;
 use super::program::{Kernel, Program};
-use crate::core::Result;
+use crate::base::Result;
 use crate::runtime::program_cache::{Builder, Kept, Programs};
 
 /// FNV-1a, 128 bits: a hash that is the same in every process, build and
@@ -97,7 +97,7 @@ impl Builder for Build<'_> {
         ))
     }
 
-    fn refused_warning(&self, error: &crate::core::Error) -> String {
+    fn refused_warning(&self, error: &crate::base::Error) -> String {
         format!("ocl,a cached program binary was refused, building from source: {error}")
     }
 }

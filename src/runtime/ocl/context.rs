@@ -9,7 +9,7 @@ use super::handle::cl_handle;
 use super::info;
 use super::loader::entry;
 use super::sys::*;
-use crate::core::Result;
+use crate::base::Result;
 
 cl_handle! {
     /// A `cl_context`.

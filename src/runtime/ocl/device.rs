@@ -11,7 +11,7 @@ use super::info;
 use super::loader::entry;
 use super::platform::Platform;
 use super::sys::*;
-use crate::core::{Error, Result};
+use crate::base::{Error, Result};
 
 cl_handle! {
     /// A `cl_device_id`: a root device or a sub-device.

@@ -52,12 +52,12 @@ macro_rules! cl_handle {
             /// the ICD loader reads the dispatch table through the pointer
             /// before the driver can reject it, so a pointer to arbitrary
             /// memory may crash inside OpenCL. See the `runtime::ocl` module documentation.
-            pub unsafe fn retain_borrowed(raw: $raw) -> $crate::core::Result<Self> {
+            pub unsafe fn retain_borrowed(raw: $raw) -> $crate::base::Result<Self> {
                 if raw.is_null() {
-                    return Err($crate::core::Error::invalid(concat!("NULL ", $cname)));
+                    return Err($crate::base::Error::invalid(concat!("NULL ", $cname)));
                 }
                 Self::query_refcount(raw).map_err(|code| {
-                    $crate::core::Error::invalid(format!(
+                    $crate::base::Error::invalid(format!(
                         concat!("not a valid ", $cname, ": {}"),
                         $crate::runtime::ocl::error::error_name(code)
                     ))
@@ -88,7 +88,7 @@ macro_rules! cl_handle {
 
             /// The object's reference count (for tests and diagnostics: the
             /// value is stale as soon as it is returned).
-            pub fn reference_count(&self) -> $crate::core::Result<u32> {
+            pub fn reference_count(&self) -> $crate::base::Result<u32> {
                 Self::query_refcount(self.raw).map_err(|code| {
                     $crate::runtime::ocl::error::to_error(code, stringify!($info))
                 })

@@ -10,7 +10,7 @@ use std::mem::size_of;
 
 use super::error::to_error;
 use super::sys::*;
-use crate::core::Result;
+use crate::base::Result;
 
 /// Values a `clGet*Info` query can return by value: plain integers and
 /// handles, for which all-zero bytes are a valid value.

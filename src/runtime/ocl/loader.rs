@@ -20,7 +20,7 @@ use std::ffi::{c_char, c_void};
 use std::sync::OnceLock;
 
 use super::sys::*;
-use crate::core::{Error, Result};
+use crate::base::{Error, Result};
 
 /// The names tried, in order. The versioned name first: it is what the ICD
 /// loader package of every distribution and driver installer provides.

@@ -10,7 +10,7 @@ use super::handle::cl_handle;
 use super::info;
 use super::loader::entry;
 use super::sys::*;
-use crate::core::{Error, Result};
+use crate::base::{Error, Result};
 
 cl_handle! {
     /// A `cl_mem` (a buffer, in this library).

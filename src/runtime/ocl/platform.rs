@@ -10,7 +10,7 @@ use std::ffi::{CStr, c_void};
 use super::info;
 use super::loader::entry;
 use super::sys::*;
-use crate::core::{Error, Result};
+use crate::base::{Error, Result};
 
 /// A `cl_platform_id`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

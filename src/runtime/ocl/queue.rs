@@ -17,7 +17,7 @@ use super::info;
 use super::loader::entry;
 use super::mem::Mem;
 use super::sys::*;
-use crate::core::{Error, Result};
+use crate::base::{Error, Result};
 
 cl_handle! {
     /// A `cl_command_queue`.

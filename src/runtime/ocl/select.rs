@@ -23,7 +23,8 @@ use super::device::{Device, DeviceType};
 use super::loader::entry;
 use super::platform::Platform;
 use super::sys::*;
-use crate::core::{env, verbose};
+use crate::base::env;
+use crate::core::verbose;
 
 /// The Intel PCI vendor id (the `strict` policy).
 pub const INTEL_VENDOR_ID: u32 = 0x8086;

@@ -22,7 +22,7 @@ use super::event::{Event, wait_list};
 use super::platform::Platform;
 use super::queue::{Queue, enqueued};
 use super::sys::*;
-use crate::core::{Error, Result};
+use crate::base::{Error, Result};
 
 type Alloc = unsafe extern "C" fn(
     cl_context,

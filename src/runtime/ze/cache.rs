@@ -18,7 +18,7 @@ use level_zero_sys as sys;
 
 use super::module::{Kernel, Module, ModuleFormat};
 use super::spirv;
-use crate::core::{Error, Result};
+use crate::base::{Error, Result};
 use crate::runtime::ocl::ProgramKey;
 use crate::runtime::program_cache::{Builder, Kept, Programs};
 

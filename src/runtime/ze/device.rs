@@ -10,7 +10,7 @@ use std::ffi::CStr;
 use level_zero_sys as sys;
 
 use super::{api, check};
-use crate::core::Result;
+use crate::base::Result;
 
 /// Every driver the loader reports (empty when none).
 pub fn drivers() -> Result<Vec<sys::ze_driver_handle_t>> {

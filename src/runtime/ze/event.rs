@@ -14,7 +14,7 @@
 use level_zero_sys as sys;
 
 use super::{Raw, api, check};
-use crate::core::Result;
+use crate::base::Result;
 
 /// Events per pool.
 pub const POOL_SIZE: u32 = 64;
@@ -151,7 +151,7 @@ impl EventSet {
             self.grow()?;
         }
         let Some((event, dirty)) = self.free.pop() else {
-            return Err(crate::core::Error::runtime("no Level Zero event available"));
+            return Err(crate::base::Error::runtime("no Level Zero event available"));
         };
         if dirty {
             let api = api()?;

@@ -11,7 +11,7 @@ use level_zero_sys as sys;
 
 use super::event::{Event, wait_list};
 use super::{Raw, api, check};
-use crate::core::Result;
+use crate::base::Result;
 
 /// A command list, ours or the user's.
 pub struct CommandList {

@@ -8,7 +8,7 @@ use std::ffi::c_void;
 use level_zero_sys as sys;
 
 use super::{Raw, api, check};
-use crate::core::{Error, Result};
+use crate::base::{Error, Result};
 
 /// The kind of a USM pointer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

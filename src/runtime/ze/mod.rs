@@ -36,7 +36,7 @@ use std::sync::OnceLock;
 
 use level_zero_sys as sys;
 
-use crate::core::{Error, Result};
+use crate::base::{Error, Result};
 
 pub use cache::ProgramCache;
 pub use device::{DeviceInfo, all_devices, device_info, devices_of, drivers};

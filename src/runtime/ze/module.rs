@@ -15,7 +15,7 @@ use level_zero_sys as sys;
 
 use super::event::{Event, wait_list};
 use super::{Raw, api, check};
-use crate::core::{Error, Result};
+use crate::base::{Error, Result};
 use crate::runtime::kernel_arg::KernelArg;
 
 /// A module, destroyed on drop (after its kernels: each holds the module).

@@ -17,7 +17,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use crate::core::{Error, Result};
+use crate::base::{Error, Result};
 
 /// The compiler command (`DNNL_ZE_CLANG`, default `clang-15`).
 pub fn clang() -> String {

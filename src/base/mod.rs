@@ -1,0 +1,12 @@
+//! Base services every layer uses: errors, the environment variables,
+//! names of C values, the library version.
+//!
+//! Layer: the bottom (over `abi` only). `runtime`, `core`, `prims`, `graph`
+//! and `capi` all import from here; nothing here imports any of them.
+
+pub mod env;
+pub mod error;
+pub mod names;
+pub mod version;
+
+pub use error::{Error, Result};
