@@ -5,7 +5,8 @@
 //! - `abi`: the C-visible types and constants, nothing else;
 //! - `capi`: every exported function, one folder per upstream header;
 //! - `core`: the object model and the services every part uses;
-//! - `runtime`: OpenCL, Level Zero and CPU devices, queues and allocations;
+//! - `runtime`: OpenCL and Level Zero devices, queues and allocations (the
+//!   CPU engine needs no runtime: its kernels are Rust in `prims`);
 //! - `prims`: one folder per primitive kind;
 //! - `graph`: the graph API's IR, partitioner and compiler onto primitives.
 

@@ -19,7 +19,7 @@ use crate::runtime::ocl::ProgramKey;
 pub enum EngineKind {
     /// The host CPU.
     Cpu,
-    /// A GPU (any OpenCL device in this library).
+    /// A GPU: any OpenCL device, or a Level Zero device.
     Gpu,
 }
 
@@ -273,7 +273,7 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         // Cached implementations of this engine hold its kernels (and so its
-        // OpenCL context): they go with it.
+        // OpenCL context or Level Zero modules): they go with it.
         crate::core::primitive_cache::purge_engine(self);
     }
 }

@@ -1,8 +1,9 @@
 //! The object model: engines, streams, memory, primitives, attributes, and the
 //! services every part uses (errors, the handle registry, verbose logging).
 //!
-//! Layer: below `capi`, above `runtime` and `prims`. Ordinary safe Rust: it
-//! never sees a C caller's pointer and never calls back into `capi`.
+//! Layer: below `capi`, `graph` and `prims` (which build on its object model),
+//! above `runtime`. Ordinary safe Rust: it never sees a C caller's pointer and
+//! never calls back into `capi`.
 
 pub mod attr;
 pub mod cache_blob;

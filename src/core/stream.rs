@@ -103,7 +103,8 @@ struct Arena {
 }
 
 impl Stream {
-    /// Creates a stream with its own queue (on an OpenCL engine).
+    /// Creates a stream with its own queue: an OpenCL command queue on an
+    /// OpenCL engine, an immediate command list on a Level Zero engine.
     pub fn create(engine: Arc<Engine>, flags: StreamFlags) -> Result<Arc<Stream>> {
         let backend = match engine.backend() {
             Backend::Cpu => {

@@ -161,8 +161,8 @@ pub fn log_failed_call(component: &str, function: &str, error: &crate::core::err
 /// Prints one line (`onednn_verbose,v1,[timestamp,]<prefix><payload>`), after
 /// the header if this is the first.
 pub fn emit_line(prefix: &str, payload: &str) {
-    // Printing the header enumerates OpenCL devices, which may log (a bad
-    // ONEDNN_OCL_DEVICES term): such a line must not wait for the header.
+    // Printing the header enumerates the GPU runtime's devices, which may log
+    // (a bad ONEDNN_OCL_DEVICES term): such a line must not wait for the header.
     if !IN_HEADER.with(|h| h.get()) {
         HEADER.call_once(|| {
             IN_HEADER.with(|h| h.set(true));
@@ -204,7 +204,7 @@ fn print_header() {
     );
     print_raw(
         "info,",
-        "implementation:dnnl-rs (Rust; GPU engines on any OpenCL device)",
+        "implementation:dnnl-rs (Rust; GPU engines on any OpenCL device or Level Zero driver)",
     );
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
@@ -214,29 +214,7 @@ fn print_header() {
         &format!("cpu,runtime:native threads,nthr:{threads}"),
     );
     print_raw("info,", &format!("cpu,isa:{}", cpu_isa_description()));
-    print_raw("info,", "gpu,runtime:OpenCL");
-    // The format of upstream's non-Intel builds: no `binary_kernels:` field.
-    let devices = crate::runtime::ocl::devices();
-    let none = if devices.is_empty() {
-        " - no devices available."
-    } else {
-        ""
-    };
-    print_raw(
-        "info,",
-        &format!("gpu,engine,opencl device count:{}{none}", devices.len()),
-    );
-    for (i, device) in devices.iter().enumerate() {
-        if let Ok(info) = device.info() {
-            print_raw(
-                "info,",
-                &format!(
-                    "gpu,engine,{i},name:{},driver_version:{}",
-                    info.name, info.driver_version
-                ),
-            );
-        }
-    }
+    print_gpu_devices();
     let stamp = if TIMESTAMP.load(Ordering::Relaxed) {
         "timestamp,"
     } else {
@@ -254,6 +232,65 @@ fn print_header() {
             "template:{stamp}operation,engine,partition_id,partition_kind,op_names,data_formats,logical_tensors,fpmath_mode,implementation,backend,exec_time"
         ),
     );
+}
+
+/// The GPU lines of the header: the runtime that `dnnl_engine_create(dnnl_gpu, i)`
+/// uses (`ONEDNN_GPU_RUNTIME`) and its devices, in engine index order.
+fn print_gpu_devices() {
+    if crate::core::ze_engine::is_gpu_runtime() {
+        print_raw("info,", "gpu,runtime:Level Zero");
+        let devices = crate::runtime::ze::all_devices();
+        print_raw(
+            "info,",
+            &format!(
+                "gpu,engine,level zero device count:{}{}",
+                devices.len(),
+                no_devices(devices.len())
+            ),
+        );
+        for (i, (driver, device)) in devices.into_iter().enumerate() {
+            if let Ok(info) = crate::runtime::ze::device_info(driver, device) {
+                print_raw(
+                    "info,",
+                    &format!(
+                        "gpu,engine,{i},name:{},driver_version:{}",
+                        info.name, info.driver_version
+                    ),
+                );
+            }
+        }
+        return;
+    }
+    print_raw("info,", "gpu,runtime:OpenCL");
+    // The format of upstream's non-Intel builds: no `binary_kernels:` field.
+    let devices = crate::runtime::ocl::devices();
+    print_raw(
+        "info,",
+        &format!(
+            "gpu,engine,opencl device count:{}{}",
+            devices.len(),
+            no_devices(devices.len())
+        ),
+    );
+    for (i, device) in devices.iter().enumerate() {
+        if let Ok(info) = device.info() {
+            print_raw(
+                "info,",
+                &format!(
+                    "gpu,engine,{i},name:{},driver_version:{}",
+                    info.name, info.driver_version
+                ),
+            );
+        }
+    }
+}
+
+fn no_devices(count: usize) -> &'static str {
+    if count == 0 {
+        " - no devices available."
+    } else {
+        ""
+    }
 }
 
 /// The instruction set extensions the CPU kernels may use on this machine.

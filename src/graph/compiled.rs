@@ -421,7 +421,7 @@ impl Run<'_> {
 }
 
 /// The refusal of Level Zero engines: the graph API runs on CPU and OpenCL
-/// engines (issue 6); Level Zero graph execution is not written yet.
+/// engines only; Level Zero graph execution is not written yet.
 pub(crate) fn ze_unsupported() -> Error {
     Error::unimplemented("the graph API does not run on Level Zero engines yet")
 }

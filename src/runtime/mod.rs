@@ -1,5 +1,6 @@
-//! Devices, contexts, queues, allocations and program caches of the runtimes
-//! the engines run on (CPU, OpenCL, Level Zero): RAII over driver handles.
+//! Devices, contexts, queues, allocations and program caches of the GPU
+//! runtimes the engines run on (OpenCL, Level Zero): RAII over driver handles.
+//! The CPU engine has no runtime module: host memory and threads are plain Rust.
 //!
 //! Layer: below `core`. OpenCL: `ocl`; Level Zero: `ze`; kernel arguments, which both GPU
 //! runtimes take: `kernel_arg`.

@@ -4,7 +4,7 @@
  * allocator checks that a tensor's own memory (DNNL_MEMORY_ALLOCATE) comes from the
  * engine's allocator, aligned as requested, and goes back through it exactly once;
  * the allocator handle may be destroyed right after the engine is made (the engine
- * keeps a copy). The MLP of issue 6 (mlp.h, constant weights) then runs three
+ * keeps a copy). A two-layer MLP (mlp.h, constant weights) then runs three
  * times on an engine with the counting allocator: its temporaries and prepared
  * weights come from it, and after everything is destroyed (and the graph caches
  * emptied) every allocation was freed exactly once. */

@@ -1,4 +1,4 @@
-/* The MLP of issue 6 as a graph, for the graph allocator tests:
+/* A two-layer MLP as a graph, for the graph allocator and execution tests:
  *
  *   src[M,K] -> MatMul(w1[K,H]) -> BiasAdd(b1[H]) -> ReLU
  *            -> MatMul(w2[H,N]) -> BiasAdd(b2[N]) -> SoftMax(axis 1) -> dst[M,N]

@@ -1,5 +1,5 @@
-/* dnnl_graph_ocl_interop_compiled_partition_execute (+ _v2) on the MLP of issue 6
- * (mlp.h), with a counting USM allocator (counting_alloc.h), on an in-order and
+/* dnnl_graph_ocl_interop_compiled_partition_execute (+ _v2) on a two-layer MLP
+ * (matmul, bias, ReLU, matmul, bias, softmax: mlp.h), with a counting USM allocator (counting_alloc.h), on an in-order and
  * (where the device has one) an out-of-order user queue.
  *
  * Checked:

@@ -1,4 +1,5 @@
-/* What the matmul and inner product C tests share: deterministic values
+/* What the matmul and inner product C tests share (inner_product/ includes it
+ * as "matmul/common.h"): deterministic values
  * (multiples of 1/8, exact in f16 and bf16), running a primitive and
  * comparing with a reference. Include after prim_util.h. */
 #ifndef DNNL_TESTS_C_MATMUL_COMMON_H

@@ -1,15 +1,12 @@
-# Matmul and inner product through the official API, compared with references
-# computed in the tests. Each runs on the CPU engine (<name>) and on every
-# OpenCL runtime (<name>_ocl@pocl, <name>_ocl@intel; skipped without a device).
+# Matmul through the official API, compared with references computed in the
+# test (common.h is shared with inner_product/). It runs on the CPU engine
+# (<name>) and on every OpenCL runtime (<name>_ocl@pocl, <name>_ocl@intel;
+# skipped without a device).
 # Included from tests-c/CMakeLists.txt.
 
 dnnl_c_test(matmul_matmul SOURCES matmul/matmul.c LABELS "api;cpu" ARGS cpu TIMEOUT 120)
 dnnl_c_test(matmul_matmul_ocl SOURCES matmul/matmul.c LABELS "api" OPENCL ARGS gpu
             TIMEOUT 300)
-dnnl_c_test(matmul_inner_product SOURCES matmul/inner_product.c LABELS "api;cpu" ARGS cpu
-            TIMEOUT 120)
-dnnl_c_test(matmul_inner_product_ocl SOURCES matmul/inner_product.c LABELS "api" OPENCL
-            ARGS gpu TIMEOUT 300)
-foreach(t matmul_matmul matmul_matmul_ocl matmul_inner_product matmul_inner_product_ocl)
+foreach(t matmul_matmul matmul_matmul_ocl)
   target_link_libraries(${t} PRIVATE m)
 endforeach()

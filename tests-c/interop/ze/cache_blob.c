@@ -1,5 +1,5 @@
-/* Level Zero cache blobs (notes 2.8; dnnl_ze.h v3.13; issue 5: native binaries where
- * the driver gives them, else SPIR-V with its build options; foreign or corrupt blobs
+/* Level Zero cache blobs (dnnl_ze.h v3.13; a blob holds native binaries where the
+ * driver gives them, else SPIR-V with its build options; foreign or corrupt blobs are
  * refused):
  * - dnnl_ze_interop_engine_get_cache_blob_id: NULL id -> the size (> 0); the id with
  *   exactly that size, the same each time; size + 1, size - 1, a NULL size, a NULL

@@ -1,5 +1,5 @@
-/* A command list foreign to the engine (issue 5: invalid arguments, "a foreign command
- * list"): dnnl_ze_interop_stream_create with an immediate and with a regular list
+/* A command list foreign to the engine, which must be refused with invalid
+ * arguments: dnnl_ze_interop_stream_create with an immediate and with a regular list
  * created in another context of the same driver and device must return
  * invalid_arguments and leave the output NULL; the lists stay the user's and work.
  *

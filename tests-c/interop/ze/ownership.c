@@ -1,5 +1,5 @@
-/* Ownership (issue 5: user objects are never destroyed by the library; Level Zero has
- * no reference counts, so "never destroyed" is the whole contract).
+/* Ownership: user objects are never destroyed by the library. Level Zero has no
+ * reference counts, so "never destroyed" is the whole contract.
  * The test makes its own context, immediate and regular command lists, a queue, an
  * event pool with events, and host, device and shared USM; gives them all to the
  * library (an engine, a stream on each list, memory over each USM pointer, primitives

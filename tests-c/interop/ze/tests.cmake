@@ -21,7 +21,7 @@ endif()
 # ownership     every user object outlives the library's objects
 # event_chain   matmul then binary on two lists, ordered by events only
 # cache_blob    engine and primitive cache blobs: round trips and refusals
-# primitives    the part-A primitives on a ze engine against references in double
+# primitives    every primitive kind of the API on a ze engine against references in double
 # two_drivers   objects of one driver given to an engine of another (below)
 foreach(t engine stream foreign_list memory execute ownership event_chain cache_blob primitives)
   dnnl_ze_test(ze_${t} SOURCES interop/ze/${t}.c LABELS "api;ze" TIMEOUT 120)

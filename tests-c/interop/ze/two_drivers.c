@@ -1,4 +1,5 @@
-/* Objects of two different Level Zero drivers (issue 5: "a device of another driver").
+/* Objects of two different Level Zero drivers (a device of another driver, and the
+ * like, must be refused).
  * CTest gives it DNNL_ZE_SECOND_DRIVER, a copy of the in-repository driver under
  * another file name, which it appends to ZE_ENABLE_ALT_DRIVERS before zeInit: the
  * loader then loads two independent instances of the driver, so there are two

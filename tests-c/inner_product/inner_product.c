@@ -10,7 +10,7 @@
  *
  * Usage: matmul_inner_product [cpu|gpu]. With gpu, the test skips (77) when
  * the library sees no OpenCL device. */
-#include "common.h"
+#include "matmul/common.h"
 
 static int on_gpu;
 

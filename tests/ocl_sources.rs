@@ -1,0 +1,382 @@
+//! Every OpenCL C file the library ships (`src/**/*.cl`) builds on each
+//! OpenCL device present.
+//!
+//! Each kind's launch code (`src/prims/<kind>/ocl.rs`) assembles its program
+//! from shared preludes and its own `.cl` file and specialises it with `-D`
+//! macros. The assembling functions are private to `prims`, so this test
+//! rebuilds the same programs: the preludes the library exports
+//! (`dt::CL_TYPES`, `cl_walk::CL_POSITIONS`, `binary_alg::CL_SOURCE`, the
+//! post-ops prelude of `PostOpsPlan::none()`), each kind's `.cl` files read
+//! from disk in the order its `ocl.rs` concatenates them, and option sets
+//! written after what each `ocl.rs` passes (one per kernel variant: dense and
+//! strided walks, forward and backward, the load variants of the GEMM).
+//!
+//! A `.cl` file under `src/` that no build below contains fails the test: a
+//! new kernel file needs a build here.
+
+mod ocl_common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use dnnl::prims::common::{binary_alg, cl_walk, dt, post_ops::PostOpsPlan};
+use dnnl::runtime::ocl::{Context, Program};
+
+/// One program to build: the files it contains (paths from the repository
+/// root), its source, options, and the kernels it must define.
+struct Build {
+    what: &'static str,
+    files: &'static [&'static str],
+    source: String,
+    options: String,
+    kernels: &'static [&'static str],
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(file: &str) -> String {
+    std::fs::read_to_string(root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+/// Every `.cl` file under `dir`, as paths from the repository root.
+fn cl_files(dir: &Path, out: &mut BTreeSet<String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            cl_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "cl") {
+            let rel = path.strip_prefix(root()).unwrap();
+            out.insert(rel.to_string_lossy().into_owned());
+        }
+    }
+}
+
+const TYPES: &str = "src/prims/common/types.cl";
+const POSITIONS: &str = "src/prims/common/positions.cl";
+const BINARY_ALG: &str = "src/prims/common/binary_alg.cl";
+const ELTWISE_FWD: &str = "src/prims/eltwise/eltwise_fwd.cl";
+
+/// A 4x8 row-major output walked in memory order by work-item `t`, the
+/// options `cl_walk::walk_options` gives such a walk; `off` names the
+/// output's offset macro.
+fn walk_4x8(off: &str) -> String {
+    format!(" -DP0=((t/8)*1) -DP1=((t%8)*1) -D{off}=(0+(t/8)*8+(t%8)*1)")
+}
+
+fn builds() -> Vec<Build> {
+    // The prelude every post-op chain starts with (the forward eltwise
+    // formulas and the binary algorithms, then `post_ops()`): the empty
+    // chain's, as the primitives without post-ops build.
+    let post_ops = PostOpsPlan::none().cl_source();
+    let mut v = Vec::new();
+
+    // Eltwise (`eltwise/ocl.rs` `source()`): types, positions, post-ops,
+    // then the forward formulas and `eltwise.cl`.
+    let eltwise = format!(
+        "{}{}{post_ops}{}{}",
+        dt::CL_TYPES,
+        cl_walk::CL_POSITIONS,
+        read(ELTWISE_FWD),
+        read("src/prims/eltwise/eltwise.cl")
+    );
+    let eltwise_files: &[&str] = &[
+        TYPES,
+        POSITIONS,
+        BINARY_ALG,
+        ELTWISE_FWD,
+        "src/prims/eltwise/eltwise.cl",
+    ];
+    const DENSE: &[&str] = &["eltwise_fwd_dense", "eltwise_bwd_dense"];
+    const STRIDED: &[&str] = &["eltwise_fwd_strided", "eltwise_bwd_strided"];
+    for (what, options, kernels) in [
+        (
+            "eltwise dense relu f32, aligned",
+            "-DALG_RELU -DELT_ID=0 -DA_DT=F32 -DB_DT=F32 -DC_DT=F32 -DITEMS=2 -DIDX_T=uint -DALIGNED=1"
+                .to_string(),
+            DENSE,
+        ),
+        (
+            "eltwise dense gelu_erf f16/bf16, unaligned",
+            "-DALG_GELU_ERF -DELT_ID=17 -DA_DT=F16 -DB_DT=BF16 -DC_DT=BF16 -DITEMS=1 -DIDX_T=ulong -DALIGNED=0"
+                .to_string(),
+            DENSE,
+        ),
+        (
+            "eltwise dense tanh s8/u8",
+            "-DALG_TANH -DELT_ID=1 -DA_DT=S8 -DB_DT=F32 -DC_DT=U8 -DITEMS=4 -DIDX_T=uint -DALIGNED=1"
+                .to_string(),
+            DENSE,
+        ),
+        (
+            "eltwise strided relu f32, padded, with post-ops",
+            format!(
+                "-DALG_RELU -DELT_ID=0 -DA_DT=F32 -DB_DT=F32 -DC_DT=F32 -DTOTAL=32{} \
+                 -DA_OFF=(p0*8+p1) -DB_OFF=(p0*8+p1) -DINB=((p0<3)) -DWITH_POST_OPS -DO1=1",
+                walk_4x8("C_OFF")
+            ),
+            STRIDED,
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: eltwise_files,
+            source: eltwise.clone(),
+            options,
+            kernels,
+        });
+    }
+
+    // Binary (`binary/ocl.rs` `source()`): types, positions, the binary
+    // algorithms, post-ops, then `binary.cl`.
+    let binary = format!(
+        "{}{}{}{post_ops}{}",
+        dt::CL_TYPES,
+        cl_walk::CL_POSITIONS,
+        binary_alg::CL_SOURCE,
+        read("src/prims/binary/binary.cl")
+    );
+    let binary_files: &[&str] = &[
+        TYPES,
+        POSITIONS,
+        BINARY_ALG,
+        ELTWISE_FWD,
+        "src/prims/binary/binary.cl",
+    ];
+    for (what, options, kernels) in [
+        (
+            "binary dense add f32/f16, src0 scale",
+            "-DALG=0 -DA_DT=F32 -DB_DT=F16 -DD_DT=F32 -DSCALE0=1 -DSCALE1=0".to_string(),
+            &["binary_dense"],
+        ),
+        (
+            "binary dense select s8/u8 to bf16, src1 scale",
+            "-DALG=12 -DA_DT=S8 -DB_DT=U8 -DD_DT=BF16 -DSCALE0=0 -DSCALE1=1 -DHAS_C=1 -DC_DT=U8"
+                .to_string(),
+            &["binary_dense"],
+        ),
+        (
+            "binary generic mul f32, broadcast src1, padded dst",
+            format!(
+                "-DALG=1 -DA_DT=F32 -DB_DT=F32 -DD_DT=F32 -DSCALE0=0 -DSCALE1=0 -DTOTAL=32 -DNDIMS=2{} \
+                 -DA_OFF=(p0*8+p1) -DB_OFF=(p1) -DC_OFF=(p0*8+p1) -DLPOS=p0,p1 -DINB=((p0<3))",
+                walk_4x8("D_OFF")
+            ),
+            &["binary_generic"],
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: binary_files,
+            source: binary.clone(),
+            options,
+            kernels,
+        });
+    }
+
+    // Softmax (`softmax/ocl.rs`): types, positions, post-ops, `softmax.cl`.
+    let softmax = format!(
+        "{}{}{post_ops}{}",
+        dt::CL_TYPES,
+        cl_walk::CL_POSITIONS,
+        read("src/prims/softmax/softmax.cl")
+    );
+    let softmax_files: &[&str] = &[
+        TYPES,
+        POSITIONS,
+        BINARY_ALG,
+        ELTWISE_FWD,
+        "src/prims/softmax/softmax.cl",
+    ];
+    // 4 rows of 8 along dimension 1 of a 4x8 row-major tensor.
+    let rows = "-DROWS=4 -DAX_LO=0 -DAX_LEN=8 -DAX_PADDED=8 -DNDIMS=2 -DP0=(r%4) \
+                -DD_OFF=(p0*8+i) -DA_OFF=(p0*8+i) -DLPOS=p0,j -DINROW=1";
+    for (what, options, kernels) in [
+        (
+            "softmax forward, a work-group per row, scales",
+            format!("-DWG=128 -DA_DT=F32 -DD_DT=F32 -DSCALE_SRC=1 -DSCALE_DST=1 {rows}"),
+            &["softmax_fwd"],
+        ),
+        (
+            "softmax forward log, short rows, bf16 to s8",
+            format!("-DWG=32 -DA_DT=BF16 -DD_DT=S8 -DSCALE_SRC=0 -DSCALE_DST=0 -DALG_LOG {rows}"),
+            &["softmax_fwd"],
+        ),
+        (
+            "softmax forward, a row per work-item",
+            format!("-DWG=0 -DA_DT=F16 -DD_DT=F32 -DSCALE_SRC=0 -DSCALE_DST=0 {rows}"),
+            &["softmax_fwd"],
+        ),
+        (
+            "softmax backward",
+            format!(
+                "-DWG=128 -DA_DT=F32 -DD_DT=F32 -DSCALE_SRC=0 -DSCALE_DST=0 {rows} \
+                 -DBWD -DB_DT=F32 -DB_OFF=(p0*8+i)"
+            ),
+            &["softmax_bwd"],
+        ),
+        (
+            "softmax backward log, a row per work-item",
+            format!(
+                "-DWG=0 -DA_DT=F32 -DD_DT=F32 -DSCALE_SRC=0 -DSCALE_DST=0 {rows} \
+                 -DALG_LOG -DBWD -DB_DT=F16 -DB_OFF=(p0*8+i)"
+            ),
+            &["softmax_bwd"],
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: softmax_files,
+            source: softmax.clone(),
+            options,
+            kernels,
+        });
+    }
+
+    // Matmul (`matmul/ocl.rs` `source()`): types, post-ops, `matmul.cl`;
+    // `GemmKernels::new` and `variant` give the options, `Tiles::GPU` and
+    // `Tiles::SMALL` the tiles.
+    let matmul = format!(
+        "{}{post_ops}{}",
+        dt::CL_TYPES,
+        read("src/prims/matmul/matmul.cl")
+    );
+    let matmul_files: &[&str] = &[TYPES, BINARY_ALG, ELTWISE_FWD, "src/prims/matmul/matmul.cl"];
+    let gpu_tiles = "-DWG_M=16 -DWG_N=16 -DRM=8 -DRN=8 -DTK=16";
+    let small_tiles = "-DWG_M=4 -DWG_N=16 -DRM=8 -DRN=4 -DTK=16";
+    for (what, options, kernels) in [
+        (
+            "gemm f32, bias and scales, 4-wide aligned loads",
+            format!(
+                "-DA_DT=F32 -DB_DT=F32 -DC_DT=F32 -DBIAS_DT=F32 -DWITH_BIAS=1 -DSRC_SCALES=1 \
+                 -DWEI_SCALES=2 -DDST_SCALES=1 -DPO_ON=0 {gpu_tiles} \
+                 -DA_K_FAST=1 -DB_N_FAST=1 -DA_VEC4=1 -DB_VEC4=1 -DALIGNED=1"
+            ),
+            &["gemm_tiled", "col_sum"][..],
+        ),
+        (
+            "gemm f16 x bf16, transposed operands, post-ops over a batch",
+            format!(
+                "-DA_DT=F16 -DB_DT=BF16 -DC_DT=F16 -DBIAS_DT=F16 -DWITH_BIAS=0 -DSRC_SCALES=0 \
+                 -DWEI_SCALES=1 -DDST_SCALES=0 -DPO_ON=1 {small_tiles} \
+                 -DA_K_FAST=0 -DB_N_FAST=0 -DA_VEC4=0 -DB_VEC4=0 -DALIGNED=0 \
+                 -DPO_NB=1 -DPO_BATCH_DIMS=2"
+            ),
+            &["gemm_tiled"][..],
+        ),
+        (
+            "gemm s8 x s8 to s32, scalar loads",
+            format!(
+                "-DA_DT=S8 -DB_DT=S8 -DC_DT=S32 -DBIAS_DT=F32 -DWITH_BIAS=1 -DSRC_SCALES=0 \
+                 -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 {small_tiles} \
+                 -DA_K_FAST=1 -DB_N_FAST=1 -DA_VEC4=0 -DB_VEC4=0 -DALIGNED=0"
+            ),
+            &["gemm_tiled"][..],
+        ),
+        (
+            "column sums s8 to s32 (enqueue_col_sum)",
+            "-DA_DT=S8 -DC_DT=S32".to_string(),
+            &["col_sum"][..],
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: matmul_files,
+            source: matmul.clone(),
+            options,
+            kernels,
+        });
+    }
+
+    // Reorder, sum and concat (`reorder/ocl.rs` `SOURCE`): types, `xfer.cl`;
+    // int indices, or long ones for huge tensors.
+    let xfer = format!("{}{}", dt::CL_TYPES, read("src/prims/reorder/xfer.cl"));
+    for (what, options) in [
+        ("xfer, int indices", ""),
+        ("xfer, long indices", "-DIDX_T=long"),
+    ] {
+        v.push(Build {
+            what,
+            files: &[TYPES, "src/prims/reorder/xfer.cl"],
+            source: xfer.clone(),
+            options: options.to_string(),
+            kernels: &["xfer", "xfer_tile"],
+        });
+    }
+    v
+}
+
+/// Every `.cl` file under `src/` is part of some build, and each build holds
+/// the files it names.
+#[test]
+fn every_cl_file_has_a_build() {
+    let mut on_disk = BTreeSet::new();
+    cl_files(&root().join("src"), &mut on_disk);
+    assert!(!on_disk.is_empty(), "no .cl file found under src/");
+    let builds = builds();
+    let mut covered = BTreeSet::new();
+    for b in &builds {
+        for &file in b.files {
+            let text = read(file);
+            assert!(
+                b.source.contains(text.trim()),
+                "build '{}' names {file} but its source does not contain it",
+                b.what
+            );
+            covered.insert(file.to_string());
+        }
+    }
+    let missing: Vec<_> = on_disk.difference(&covered).collect();
+    assert!(
+        missing.is_empty(),
+        "OpenCL C files no build of tests/ocl_sources.rs contains (add one): {missing:?}"
+    );
+    let gone: Vec<_> = covered.difference(&on_disk).collect();
+    assert!(
+        gone.is_empty(),
+        "builds name files not under src/: {gone:?}"
+    );
+}
+
+/// Builds every program of [`builds`] on each OpenCL device and checks its
+/// kernels; a failed build reports its log. All failures are listed at once.
+#[test]
+fn every_cl_file_builds_on_each_device() {
+    let Some(devices) = ocl_common::test_devices("every_cl_file_builds_on_each_device") else {
+        return;
+    };
+    let builds = builds();
+    let mut failures = Vec::new();
+    for device in &devices {
+        let info = device.info().expect("device info");
+        println!(
+            "ocl_sources: {} ({}, driver {}): {} builds",
+            info.name,
+            info.platform_name,
+            info.driver_version,
+            builds.len()
+        );
+        let context = Context::create(device).expect("context");
+        for b in &builds {
+            match Program::build_source(&context, device, &b.source, &b.options) {
+                Ok(program) => {
+                    let names = program.kernel_names().expect("kernel names");
+                    for k in b.kernels {
+                        if !names.iter().any(|n| n == k) {
+                            failures.push(format!(
+                                "{}: {}: kernel {k} missing (has {names:?})",
+                                info.name, b.what
+                            ));
+                        }
+                    }
+                }
+                Err(e) => failures.push(format!(
+                    "{}: {} (options `{}`): {e}",
+                    info.name, b.what, b.options
+                )),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
