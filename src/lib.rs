@@ -4,7 +4,8 @@
 //! Module map (each module's own documentation says what it may depend on):
 //! - `abi`: the C-visible types and constants, nothing else;
 //! - `capi`: every exported function, one folder per upstream header;
-//! - `core`: the object model and the services every part uses;
+//! - `base`: errors, environment variables, names, version, the verbose log;
+//! - `core`: the object model: engines, streams, memory, primitives;
 //! - `runtime`: OpenCL and Level Zero devices, queues and allocations (the
 //!   CPU engine needs no runtime: its kernels are Rust in `prims`);
 //! - `prims`: one folder per primitive kind;
@@ -21,5 +22,6 @@ pub mod runtime;
 /// Reads the environment once when the library is loaded, as oneDNN does.
 #[ctor::ctor(unsafe)]
 fn init() {
-    crate::core::verbose::init_from_env();
+    crate::base::verbose::set_header_printer(crate::core::verbose_header::print);
+    crate::base::verbose::init_from_env();
 }

@@ -1,5 +1,5 @@
 //! Base services every layer uses: errors, the environment variables,
-//! names of C values, the library version.
+//! names of C values, the library version, the verbose log.
 //!
 //! Layer: the bottom (over `abi` only). `runtime`, `core`, `prims`, `graph`
 //! and `capi` all import from here; nothing here imports any of them.
@@ -7,6 +7,7 @@
 pub mod env;
 pub mod error;
 pub mod names;
+pub mod verbose;
 pub mod version;
 
 pub use error::{Error, Result};

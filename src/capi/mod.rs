@@ -18,6 +18,7 @@ pub mod debug;
 pub mod dnnl;
 pub mod graph;
 pub mod graph_ocl;
+pub mod handles;
 pub mod ocl;
 pub mod threadpool;
 #[cfg(feature = "experimental_ukernel")]

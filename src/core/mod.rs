@@ -9,7 +9,7 @@ pub mod attr;
 pub mod cache_blob;
 pub mod engine;
 pub mod gpu;
-pub mod handles;
+
 pub mod host_buffer;
 pub mod memory;
 pub mod memory_desc;
@@ -21,9 +21,9 @@ pub mod primitive_verbose;
 pub mod settings;
 pub mod stream;
 pub mod types;
-pub mod verbose;
+pub mod verbose_header;
 pub mod ze_engine;
 pub mod ze_storage;
 
 // The base services, under the names the object model has always used.
-pub use crate::base::{Error, Result, env, error, names, version};
+pub use crate::base::{Error, Result, env, error, names, verbose, version};

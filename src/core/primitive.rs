@@ -128,6 +128,10 @@ pub trait Kind: OpDesc + Sized + 'static {
     fn attr_support(&self) -> AttrSupport;
 }
 
+/// How an implementation is built: for the op, on the engine (which it must
+/// not keep: see [`Implementation`]).
+pub type Create<Op> = fn(&Arc<Op>, &Engine) -> Result<Arc<dyn Implementation>>;
+
 /// One implementation of a kind: a line of its implementation list.
 pub struct Impl<Op: 'static> {
     /// The name for `impl_info_str` and verbose lines (`ocl:gemm_tiled`).
@@ -140,7 +144,7 @@ pub struct Impl<Op: 'static> {
     pub scratchpad: fn(&Op) -> usize,
     /// The implementation, with its kernels built for the engine (which it
     /// must not keep: see [`Implementation`]).
-    pub create: fn(&Arc<Op>, &Engine) -> Result<Arc<dyn Implementation>>,
+    pub create: Create<Op>,
 }
 
 /// An [`Impl::accepts`] for implementations that take every op their
@@ -159,7 +163,7 @@ impl<Op> Impl<Op> {
     pub const fn cpu(
         name: &'static CStr,
         accepts: fn(&Op, &Engine) -> Result<()>,
-        create: fn(&Arc<Op>, &Engine) -> Result<Arc<dyn Implementation>>,
+        create: Create<Op>,
     ) -> Impl<Op> {
         Impl {
             name,
@@ -174,7 +178,7 @@ impl<Op> Impl<Op> {
     pub const fn gpu(
         name: &'static CStr,
         accepts: fn(&Op, &Engine) -> Result<()>,
-        create: fn(&Arc<Op>, &Engine) -> Result<Arc<dyn Implementation>>,
+        create: Create<Op>,
     ) -> Impl<Op> {
         Impl {
             name,

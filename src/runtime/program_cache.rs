@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use super::ocl::ProgramKey;
 use super::ocl::cache::note_use;
-use crate::core::{Result, verbose};
+use crate::base::{Result, verbose};
 
 /// Bytes kept beside a program built from source, for saving it later.
 pub type Kept = Option<Arc<[u8]>>;

@@ -337,11 +337,12 @@ dnnl_status_t dnnl_eltwise_forward_primitive_desc_create(dnnl_primitive_desc_t *
 /// `diff_src = f'(data) * diff_dst`, where `data_desc` describes the source,
 /// or the destination for the `*_use_dst_for_bwd` algorithms (execution
 /// arguments `DNNL_ARG_SRC` or `DNNL_ARG_DST`, `DNNL_ARG_DIFF_DST`, and
-/// `DNNL_ARG_DIFF_SRC`). `hint_fwd_pd` may be NULL; like upstream, it does
-/// not change the result (a non-NULL one must be a live handle). Descriptors
-/// given as `any` follow the first that is not. On success the caller owns
-/// `*primitive_desc`. Attributes other than the scratchpad and
-/// floating-point math modes are `dnnl_unimplemented`, as upstream's.
+/// `DNNL_ARG_DIFF_SRC`). `hint_fwd_pd` may be NULL; a non-NULL one must be
+/// a live eltwise descriptor, and, like upstream's, does not change the
+/// result. Descriptors given as `any` follow the first that is not. On
+/// success the caller owns `*primitive_desc`. Attributes other than the
+/// scratchpad and floating-point math modes are `dnnl_unimplemented`, as
+/// upstream's.
 DNNL_API
 dnnl_status_t dnnl_eltwise_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
                                                           dnnl_engine_t engine,
@@ -945,7 +946,7 @@ dnnl_status_t dnnl_softmax_forward_primitive_desc_create(dnnl_primitive_desc_t *
 /// `softmax_axis` (execution arguments `DNNL_ARG_DST`, `DNNL_ARG_DIFF_DST`,
 /// `DNNL_ARG_DIFF_SRC`). `diff_src_desc` and `diff_dst_desc` may be `any`
 /// (they take `dst_desc`'s layout). `hint_fwd_pd` may be NULL (a non-NULL
-/// one must be a live handle); it does not change the result. Attributes
+/// one must be a live softmax descriptor); it does not change the result. Attributes
 /// other than the defaults are `dnnl_unimplemented`. On success the caller
 /// owns `*primitive_desc`.
 DNNL_API

@@ -2,8 +2,8 @@
 
 use crate::abi::*;
 use crate::capi::boundary;
+use crate::capi::handles;
 use crate::core::engine::{Engine, EngineKind};
-use crate::core::handles;
 
 /// Returns the number of engines of `kind`: 1 for `dnnl_cpu`, the number of
 /// OpenCL devices for `dnnl_gpu` (see the README for their order and the

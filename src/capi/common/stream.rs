@@ -4,7 +4,7 @@ use ::core::ffi::c_uint;
 
 use crate::abi::*;
 use crate::capi::boundary;
-use crate::core::handles;
+use crate::capi::handles;
 use crate::core::stream::{Stream, StreamFlags};
 
 /// Creates a stream on `engine` with `flags` (`dnnl_stream_in_order`, the

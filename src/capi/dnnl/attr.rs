@@ -12,10 +12,11 @@ use ::core::ffi::c_int;
 
 use crate::abi::*;
 use crate::capi::boundary::{self, Out};
-use crate::core::attr::{AttrCell, resolve_cell, resolve_post_ops};
+use crate::capi::handles;
+use crate::capi::handles::resolve_md;
+use crate::capi::handles::{resolve_cell, resolve_post_ops};
+use crate::core::attr::AttrCell;
 use crate::core::error::{Error, Result};
-use crate::core::handles;
-use crate::core::memory_desc::resolve_md;
 
 /// An output the caller may leave NULL (upstream skips such outputs).
 pub(super) fn out_opt<T>(ptr: *mut T, what: &'static str) -> Result<Option<Out<T>>> {

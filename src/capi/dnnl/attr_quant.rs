@@ -9,7 +9,8 @@ use ::core::ffi::c_int;
 
 use crate::abi::*;
 use crate::capi::boundary;
-use crate::core::attr::{QuantKind, QuantSpec, resolve_cell};
+use crate::capi::handles::resolve_cell;
+use crate::core::attr::{QuantKind, QuantSpec};
 use crate::core::error::{Error, Result};
 
 /// Reads the group dimensions: none, or two from `group_dims`.

@@ -7,7 +7,7 @@
 use crate::abi::*;
 use crate::capi::boundary;
 use crate::capi::dnnl::primitive_desc::{create, hint};
-use crate::core::memory_desc::resolve_md;
+use crate::capi::handles::resolve_md;
 use crate::prims::eltwise::EltwiseOp;
 
 /// Creates a primitive descriptor for eltwise forward (`prop_kind`

@@ -8,7 +8,7 @@
 use crate::abi::*;
 use crate::capi::boundary;
 use crate::capi::dnnl::primitive_desc::{create, hint, optional_md};
-use crate::core::memory_desc::resolve_md;
+use crate::capi::handles::resolve_md;
 use crate::prims::inner_product::InnerProductOp;
 
 /// Creates a primitive descriptor for inner product forward (`prop_kind`

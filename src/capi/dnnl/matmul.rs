@@ -7,7 +7,7 @@
 use crate::abi::*;
 use crate::capi::boundary;
 use crate::capi::dnnl::primitive_desc::{create, optional_md};
-use crate::core::memory_desc::resolve_md;
+use crate::capi::handles::resolve_md;
 use crate::prims::matmul::MatmulOp;
 
 /// Creates a primitive descriptor for matmul: `dst = src · weights + bias`

@@ -4,9 +4,9 @@ use ::core::ffi::{c_int, c_void};
 
 use crate::abi::*;
 use crate::capi::boundary;
-use crate::core::handles;
+use crate::capi::handles;
+use crate::capi::handles::resolve_md;
 use crate::core::memory::{DataHandle, Memory};
-use crate::core::memory_desc::resolve_md;
 
 /// Decodes `nhandles` handles from a C array.
 ///

@@ -8,11 +8,11 @@ use ::core::ffi::{c_int, c_void};
 
 use crate::abi::*;
 use crate::capi::boundary;
+use crate::capi::handles;
+use crate::capi::handles::resolve_md;
 use crate::core::error::{Error, Result};
-use crate::core::handles;
 use crate::core::memory_desc::{
-    self, BLOB_HEADER_LEN, MAX_NDIMS, MemoryDesc, QueryValue, QueryVersion, SparseEncoding,
-    resolve_md,
+    BLOB_HEADER_LEN, MAX_NDIMS, MemoryDesc, QueryValue, QueryVersion, SparseEncoding,
 };
 
 /// Reads `n` entries of a C array; `n == 0` reads nothing (NULL allowed).
@@ -60,7 +60,7 @@ fn publish_into(
 ) -> Result<()> {
     let out = boundary::out(out, "memory_desc")?;
     let md = md()?;
-    out.write(memory_desc::publish(md));
+    out.write(handles::publish_md(md));
     Ok(())
 }
 

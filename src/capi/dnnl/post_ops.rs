@@ -12,10 +12,11 @@ use ::core::ffi::c_int;
 use super::attr::{out_opt, write_opt};
 use crate::abi::*;
 use crate::capi::boundary;
-use crate::core::attr::{PostOp, PostOps, PostOpsCell, resolve_post_ops, zero_md};
+use crate::capi::handles;
+use crate::capi::handles::resolve_md;
+use crate::capi::handles::resolve_post_ops;
+use crate::core::attr::{PostOp, PostOps, PostOpsCell, zero_md};
 use crate::core::error::{Error, Result};
-use crate::core::handles;
-use crate::core::memory_desc::resolve_md;
 
 /// The entry at `index` of the post-ops behind `post_ops`, cloned.
 fn entry(post_ops: const_dnnl_post_ops_t, index: c_int) -> Result<PostOp> {

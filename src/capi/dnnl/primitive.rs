@@ -4,7 +4,7 @@ use ::core::ffi::c_int;
 
 use crate::abi::*;
 use crate::capi::boundary;
-use crate::core::handles;
+use crate::capi::handles;
 use crate::core::primitive::{ExecArgs, Primitive};
 use crate::core::{Error, Result};
 

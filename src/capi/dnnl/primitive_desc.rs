@@ -7,10 +7,12 @@ use std::sync::Arc;
 
 use crate::abi::*;
 use crate::capi::boundary;
-use crate::core::attr::{PrimitiveAttr, resolve_attr};
+use crate::capi::handles;
+use crate::capi::handles::resolve_attr;
+use crate::capi::handles::resolve_md;
+use crate::core::attr::PrimitiveAttr;
 use crate::core::engine::Engine;
-use crate::core::handles;
-use crate::core::memory_desc::{MemoryDesc, resolve_md};
+use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::{Kind, PdCell, PrimitiveDesc};
 use crate::core::{Error, Result};
 

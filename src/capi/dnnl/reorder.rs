@@ -8,8 +8,8 @@
 use crate::abi::*;
 use crate::capi::boundary;
 use crate::capi::dnnl::primitive_desc::create_on;
-use crate::core::handles;
-use crate::core::memory_desc::resolve_md;
+use crate::capi::handles;
+use crate::capi::handles::resolve_md;
 use crate::prims::reorder::ReorderOp;
 
 /// Creates a primitive descriptor for a reorder from `src_desc` on

@@ -10,7 +10,7 @@ use std::ffi::c_int;
 use crate::abi::*;
 use crate::capi::boundary;
 use crate::capi::dnnl::primitive_desc::{create, hint};
-use crate::core::memory_desc::resolve_md;
+use crate::capi::handles::resolve_md;
 use crate::prims::softmax::SoftmaxOp;
 
 /// Creates a primitive descriptor for softmax forward (`prop_kind`

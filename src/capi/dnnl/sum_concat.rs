@@ -10,7 +10,8 @@ use ::core::ffi::c_int;
 use crate::abi::*;
 use crate::capi::boundary;
 use crate::capi::dnnl::primitive_desc::{create, optional_md};
-use crate::core::memory_desc::{MemoryDesc, resolve_md};
+use crate::capi::handles::resolve_md;
+use crate::core::memory_desc::MemoryDesc;
 use crate::core::{Error, Result};
 use crate::prims::concat::ConcatOp;
 use crate::prims::sum::SumOp;
@@ -31,8 +32,6 @@ fn sources(n: c_int, src_descs: *const const_dnnl_memory_desc_t) -> Result<Vec<M
         .map(|&md| Ok((*resolve_md(md)?).clone()))
         .collect()
 }
-
-/// The destination descriptor, or `None` for NULL.
 
 /// Creates a primitive descriptor for `dst = Σ scales[i] * src_i` over `n`
 /// sources (`DNNL_ARG_MULTIPLE_SRC + i`). `dst_desc` may be NULL or use

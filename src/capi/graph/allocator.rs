@@ -2,8 +2,8 @@
 
 use crate::abi::*;
 use crate::capi::boundary;
+use crate::capi::handles;
 use crate::core::engine::{Engine, EngineKind};
-use crate::core::handles;
 use crate::graph::alloc::{self, Allocator};
 use std::sync::Arc;
 

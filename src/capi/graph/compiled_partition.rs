@@ -7,8 +7,8 @@ use std::sync::Arc;
 use crate::abi::*;
 use crate::capi::boundary;
 use crate::capi::graph::slice_len;
+use crate::capi::handles;
 use crate::core::error::Result;
-use crate::core::handles;
 use crate::graph::compiled::CompiledPartition;
 use crate::graph::tensor::Tensor;
 

@@ -2,7 +2,7 @@
 
 use crate::abi::*;
 use crate::capi::boundary;
-use crate::core::handles;
+use crate::capi::handles;
 
 /// Releases the caller's allocator handle.
 /// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.

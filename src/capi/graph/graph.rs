@@ -5,9 +5,9 @@ use ::core::ffi::c_int;
 
 use crate::abi::*;
 use crate::capi::boundary;
+use crate::capi::handles;
 use crate::core::engine::EngineKind;
 use crate::core::error::Error;
-use crate::core::handles;
 use crate::graph::graph::{FpMath, Graph, Policy};
 
 /// Creates an empty graph for engines of `engine_kind`, with the default

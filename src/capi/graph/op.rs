@@ -8,8 +8,8 @@ use std::ffi::CStr;
 use crate::abi::*;
 use crate::capi::boundary;
 use crate::capi::graph::{read, slice_len};
+use crate::capi::handles;
 use crate::core::error::Error;
-use crate::core::handles;
 use crate::graph::op::{Op, OpCell};
 
 /// Creates an op of `kind` with `id` and a name for verbose lines. On

@@ -5,9 +5,9 @@ use std::sync::Arc;
 use crate::abi::*;
 use crate::capi::boundary;
 use crate::capi::graph::{read, slice_len};
+use crate::capi::handles;
 use crate::core::engine::EngineKind;
 use crate::core::error::{Error, Result};
-use crate::core::handles;
 use crate::graph::logical_tensor::Lt;
 use crate::graph::partition::Partition;
 

@@ -4,8 +4,8 @@ use ::core::ffi::c_void;
 
 use crate::abi::*;
 use crate::capi::boundary;
+use crate::capi::handles;
 use crate::core::Result;
-use crate::core::handles;
 use crate::core::types::DataType;
 use crate::graph::tensor::Tensor;
 

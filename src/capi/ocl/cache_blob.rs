@@ -4,8 +4,8 @@
 
 use crate::abi::*;
 use crate::capi::boundary;
+use crate::capi::handles;
 use crate::capi::ocl::engine::engine_from_user;
-use crate::core::handles;
 use crate::core::ocl_engine::OclEngine;
 use crate::core::{Error, Result};
 use crate::runtime::ocl::Device;

@@ -2,9 +2,9 @@
 
 use crate::abi::*;
 use crate::capi::boundary;
+use crate::capi::handles;
 use crate::core::Result;
 use crate::core::engine::{Engine, EngineKind};
-use crate::core::handles;
 use crate::core::ocl_engine::OclEngine;
 
 /// Wraps a user's device and context in a GPU engine (both retained, and

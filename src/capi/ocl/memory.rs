@@ -5,9 +5,9 @@ use ::core::ffi::{c_int, c_void};
 use crate::abi::*;
 use crate::capi::boundary;
 use crate::capi::dnnl::memory::handles_from_c;
-use crate::core::handles;
+use crate::capi::handles;
+use crate::capi::handles::resolve_md;
 use crate::core::memory::{DataHandle, Memory};
-use crate::core::memory_desc::resolve_md;
 use crate::core::ocl_storage::OclKind;
 use crate::core::{Error, Result};
 

@@ -2,7 +2,7 @@
 
 use crate::abi::*;
 use crate::capi::boundary;
-use crate::core::handles;
+use crate::capi::handles;
 use crate::core::ocl_engine::OclQueue;
 use crate::core::stream::{Stream, StreamBackend};
 use crate::core::{Error, Result};

@@ -4,12 +4,12 @@
 
 use crate::abi::*;
 use crate::capi::boundary;
+use crate::capi::handles;
 use crate::capi::ocl::engine::engine_from_user;
 use crate::capi::ocl::memory::{get_mem_object, set_mem_object};
 use crate::capi::ocl::stream::{queue_of, stream_from_user};
 use crate::core::Error;
 use crate::core::engine::EngineKind;
-use crate::core::handles;
 
 /// Creates an engine of `kind` (which must be `dnnl_gpu`) on the user's
 /// `device` and `context`; v1 name of `dnnl_ocl_interop_engine_create`.

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use crate::abi::*;
 use crate::capi::boundary;
+use crate::capi::handles;
 use crate::capi::ocl::cache_blob::copy_out;
 use crate::core::engine::Engine;
-use crate::core::handles;
 use crate::core::ze_engine::ZeEngine;
 use crate::core::{Error, Result};
 

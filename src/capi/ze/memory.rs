@@ -5,9 +5,9 @@ use ::core::ffi::{c_int, c_void};
 use crate::abi::*;
 use crate::capi::boundary;
 use crate::capi::dnnl::memory::handles_from_c;
-use crate::core::handles;
+use crate::capi::handles;
+use crate::capi::handles::resolve_md;
 use crate::core::memory::Memory;
-use crate::core::memory_desc::resolve_md;
 
 /// Creates a memory object on a Level Zero engine with one handle per
 /// buffer the descriptor needs (`nhandles` of them). Each handle is a USM

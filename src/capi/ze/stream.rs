@@ -4,8 +4,8 @@ use ::core::ffi::c_int;
 
 use crate::abi::*;
 use crate::capi::boundary;
+use crate::capi::handles;
 use crate::core::Error;
-use crate::core::handles;
 use crate::core::stream::{Stream, StreamBackend};
 
 /// Creates an in-order stream on the user's command `list` of the engine's

@@ -43,7 +43,6 @@ use std::sync::{Arc, LazyLock, Mutex, Weak};
 
 use crate::abi::*;
 use crate::core::error::{Error, Result};
-use crate::core::handles;
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::settings;
 
@@ -501,25 +500,4 @@ impl AttrCell {
     pub fn post_ops_view(&self) -> &Arc<PostOpsCell> {
         &self.post_ops_view
     }
-}
-
-/// Looks up an attributes handle: NULL means default attributes (`None`);
-/// otherwise a snapshot of the object's current value. A dead or wrong-kind
-/// handle is an invalid argument.
-pub fn resolve_attr(attr: const_dnnl_primitive_attr_t) -> Result<Option<Arc<PrimitiveAttr>>> {
-    if attr.is_null() {
-        return Ok(None);
-    }
-    let cell = handles::resolve(attr)?;
-    Ok(Some(Arc::new(cell.snapshot()?)))
-}
-
-/// Looks up an attributes handle for the C API (NULL is an invalid argument).
-pub fn resolve_cell(attr: const_dnnl_primitive_attr_t) -> Result<Arc<AttrCell>> {
-    handles::resolve(attr)
-}
-
-/// Looks up a post-ops handle (NULL is an invalid argument).
-pub fn resolve_post_ops(post_ops: const_dnnl_post_ops_t) -> Result<Arc<PostOpsCell>> {
-    handles::resolve(post_ops)
 }

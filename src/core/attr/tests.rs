@@ -291,21 +291,6 @@ fn cells_snapshot_and_view() {
 }
 
 #[test]
-fn resolve_attr_null_is_default() {
-    assert!(resolve_attr(::core::ptr::null()).unwrap().is_none());
-    let h: dnnl_primitive_attr_t = handles::publish(AttrCell::new());
-    handles::resolve(h)
-        .unwrap()
-        .update(|a| a.set_scratchpad_mode(dnnl_scratchpad_mode_user))
-        .unwrap();
-    let snap = resolve_attr(h).unwrap().unwrap();
-    assert!(snap.scratchpad_user);
-    handles::retire(h).unwrap();
-    assert!(resolve_attr(h).is_err());
-    assert!(resolve_attr(::core::ptr::without_provenance(0xdead_beef)).is_err());
-}
-
-#[test]
 fn floats_print_as_cpp_streams_do() {
     let cases = [
         (1.0, "1"),

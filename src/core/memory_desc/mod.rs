@@ -37,11 +37,7 @@ mod transform;
 #[cfg(test)]
 mod tests;
 
-use std::sync::Arc;
-
 use crate::abi::*;
-use crate::core::error::Result;
-use crate::core::handles;
 use crate::core::types::DataType;
 
 pub use blob::HEADER_LEN as BLOB_HEADER_LEN;
@@ -401,16 +397,4 @@ impl MemoryDesc {
         }
         self
     }
-}
-
-/// Looks up a memory descriptor handle. NULL, a dead handle or a handle of
-/// another kind is an invalid argument.
-pub fn resolve_md(md: const_dnnl_memory_desc_t) -> Result<Arc<MemoryDesc>> {
-    handles::resolve(md)
-}
-
-/// Registers a new descriptor owned by the C caller, who releases it with
-/// `dnnl_memory_desc_destroy`.
-pub fn publish(md: MemoryDesc) -> dnnl_memory_desc_t {
-    handles::publish(Arc::new(md))
 }

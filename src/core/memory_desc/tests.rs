@@ -2,6 +2,7 @@
 //! Values were also checked against upstream's library (see the C tests).
 
 use super::*;
+use crate::core::error::Result;
 use crate::core::error::Error;
 
 const RT: i64 = RUNTIME_DIM;

@@ -57,7 +57,7 @@ pub(super) fn create(
     let local = ocl.work_group_size(&kernel)?.clamp(1, LOCAL);
     Ok(Arc::new(OclBinary {
         op,
-        dense: dense,
+        dense,
         kernel,
         local,
     }))

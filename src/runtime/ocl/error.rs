@@ -8,8 +8,8 @@
 //! `CL_INVALID_*` codes [`Error::InvalidArguments`] instead.
 
 use super::sys::cl_int;
+use crate::base::verbose;
 use crate::base::{Error, Result};
-use crate::core::verbose;
 
 /// A raw OpenCL status code, for `?` through `From<ClStatus> for Error`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

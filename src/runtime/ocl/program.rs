@@ -26,7 +26,7 @@ use super::info;
 use super::loader::entry;
 use super::queue::{Queue, enqueued};
 use super::sys::*;
-use crate::core::{Error, Result, verbose};
+use crate::base::{Error, Result, verbose};
 pub use crate::runtime::kernel_arg::KernelArg;
 
 /// `CL_KERNEL_PROGRAM` (not in `sys.rs`: only used here).

@@ -24,7 +24,7 @@ use super::loader::entry;
 use super::platform::Platform;
 use super::sys::*;
 use crate::base::env;
-use crate::core::verbose;
+use crate::base::verbose;
 
 /// The Intel PCI vendor id (the `strict` policy).
 pub const INTEL_VENDOR_ID: u32 = 0x8086;

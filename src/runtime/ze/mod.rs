@@ -107,7 +107,7 @@ unsafe impl<T> Sync for Raw<T> {}
 
 /// Logs a failure nobody can return (a release in `Drop`) as a warning.
 pub(crate) fn warn(msg: &str) {
-    use crate::core::verbose;
+    use crate::base::verbose;
     if verbose::enabled(verbose::flag::WARN) {
         verbose::emit_line("common,warn,", &format!("ze,{msg}"));
     }

@@ -89,8 +89,8 @@ impl Module {
         let r = unsafe { api.zeModuleCreate(context, device, &desc, &mut module, &mut log) };
         let log = build_log_string(log);
         if !r.is_success() || module.is_null() {
-            if crate::core::verbose::enabled(crate::core::verbose::flag::ERROR) && !log.is_empty() {
-                crate::core::verbose::emit_line("common,error,", &format!("ze,build log: {log}"));
+            if crate::base::verbose::enabled(crate::base::verbose::flag::ERROR) && !log.is_empty() {
+                crate::base::verbose::emit_line("common,error,", &format!("ze,build log: {log}"));
             }
             return Err(Error::runtime(format!(
                 "zeModuleCreate failed: {r}: {}",

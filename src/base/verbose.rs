@@ -1,9 +1,11 @@
 //! `ONEDNN_VERBOSE`: oneDNN's diagnostic log, in oneDNN's line format.
 //!
-//! Layer: core. Read once at load time (`init_from_env`, called from a
+//! Layer: base. Read once at load time (`init_from_env`, called from a
 //! constructor) and changed by `dnnl_set_verbose`. Lines go to stdout, as
 //! upstream prints them, each `onednn_verbose,v1,` + payload, after a header of
-//! `info` lines printed once before the first line.
+//! `info` lines printed once before the first line. The header names the
+//! devices, which this layer cannot see: `core::verbose_header` registers
+//! its printer at load time.
 //!
 //! Tokens (comma-separated, applied in order): `none`/`0`, `error` (the
 //! default), `warn`, `check`, `profile_create`, `profile_exec`, `profile`,
@@ -17,11 +19,11 @@
 
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::{Mutex, Once};
+use std::sync::{Mutex, Once, OnceLock};
 
 use regex_lite::Regex;
 
-use crate::core::env;
+use crate::base::env;
 
 /// Verbose categories, as bits.
 pub mod flag {
@@ -48,6 +50,14 @@ static FLAGS: AtomicU32 = AtomicU32::new(flag::ERROR);
 static TIMESTAMP: AtomicBool = AtomicBool::new(false);
 static FILTER: Mutex<Option<Regex>> = Mutex::new(None);
 static HEADER: Once = Once::new();
+/// Prints the header (library version, CPU, GPU devices): registered by the
+/// layer that knows the devices, at load time.
+static HEADER_PRINTER: OnceLock<fn()> = OnceLock::new();
+
+/// Registers the function that prints the header before the first line.
+pub fn set_header_printer(print: fn()) {
+    let _ = HEADER_PRINTER.set(print);
+}
 
 /// The result of parsing an `ONEDNN_VERBOSE` value.
 #[derive(Debug, Default)]
@@ -123,6 +133,11 @@ pub fn set_level(level: i32) -> bool {
     true
 }
 
+/// Whether lines carry a timestamp (`ONEDNN_VERBOSE_TIMESTAMP=1`).
+pub fn timestamps() -> bool {
+    TIMESTAMP.load(Ordering::Relaxed)
+}
+
 /// Whether any of the categories in `flags` is on.
 pub fn enabled(flags: u32) -> bool {
     FLAGS.load(Ordering::Relaxed) & flags != 0
@@ -142,7 +157,7 @@ pub fn passes_filter(component: &str) -> bool {
 
 /// Logs a call that failed: a `check` line for rejected requests, an `error`
 /// line for failures of the library or the device.
-pub fn log_failed_call(component: &str, function: &str, error: &crate::core::error::Error) {
+pub fn log_failed_call(component: &str, function: &str, error: &crate::base::error::Error) {
     let (category, operation) = if error.is_failure() {
         (flag::ERROR, "error")
     } else {
@@ -151,7 +166,7 @@ pub fn log_failed_call(component: &str, function: &str, error: &crate::core::err
     if !enabled(category) || !passes_filter(component) {
         return;
     }
-    let status = crate::core::names::status_name(error.status());
+    let status = crate::base::names::status_name(error.status());
     emit_line(
         &format!("{component},{operation},"),
         &format!("{function},{status},{error}"),
@@ -166,7 +181,9 @@ pub fn emit_line(prefix: &str, payload: &str) {
     if !IN_HEADER.with(|h| h.get()) {
         HEADER.call_once(|| {
             IN_HEADER.with(|h| h.set(true));
-            print_header();
+            if let Some(print) = HEADER_PRINTER.get() {
+                print();
+            }
             IN_HEADER.with(|h| h.set(false));
         });
     }
@@ -177,7 +194,8 @@ thread_local! {
     static IN_HEADER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-fn print_raw(prefix: &str, payload: &str) {
+/// Prints one line without the header (what the header printer uses).
+pub fn print_raw(prefix: &str, payload: &str) {
     let stamp = if TIMESTAMP.load(Ordering::Relaxed) {
         let ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -191,128 +209,6 @@ fn print_raw(prefix: &str, payload: &str) {
     // A closed stdout must not fail the API call that logs.
     let _ = writeln!(out, "onednn_verbose,v1,{stamp}{prefix}{payload}");
     let _ = out.flush();
-}
-
-fn print_header() {
-    let v = crate::core::version::get();
-    print_raw(
-        "info,",
-        &format!(
-            "oneDNN v{}.{}.{} (commit {})",
-            v.major, v.minor, v.patch, v.hash
-        ),
-    );
-    print_raw(
-        "info,",
-        "implementation:dnnl-rs (Rust; GPU engines on any OpenCL device or Level Zero driver)",
-    );
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
-    print_raw(
-        "info,",
-        &format!("cpu,runtime:native threads,nthr:{threads}"),
-    );
-    print_raw("info,", &format!("cpu,isa:{}", cpu_isa_description()));
-    print_gpu_devices();
-    let stamp = if TIMESTAMP.load(Ordering::Relaxed) {
-        "timestamp,"
-    } else {
-        ""
-    };
-    print_raw(
-        "primitive,info,",
-        &format!(
-            "template:{stamp}operation,engine,primitive,implementation,prop_kind,memory_descriptors,attributes,auxiliary,problem_desc,exec_time"
-        ),
-    );
-    print_raw(
-        "graph,info,",
-        &format!(
-            "template:{stamp}operation,engine,partition_id,partition_kind,op_names,data_formats,logical_tensors,fpmath_mode,implementation,backend,exec_time"
-        ),
-    );
-}
-
-/// The GPU lines of the header: the runtime that `dnnl_engine_create(dnnl_gpu, i)`
-/// uses (`ONEDNN_GPU_RUNTIME`) and its devices, in engine index order.
-fn print_gpu_devices() {
-    if crate::core::ze_engine::is_gpu_runtime() {
-        print_raw("info,", "gpu,runtime:Level Zero");
-        let devices = crate::runtime::ze::all_devices();
-        print_raw(
-            "info,",
-            &format!(
-                "gpu,engine,level zero device count:{}{}",
-                devices.len(),
-                no_devices(devices.len())
-            ),
-        );
-        for (i, (driver, device)) in devices.into_iter().enumerate() {
-            if let Ok(info) = crate::runtime::ze::device_info(driver, device) {
-                print_raw(
-                    "info,",
-                    &format!(
-                        "gpu,engine,{i},name:{},driver_version:{}",
-                        info.name, info.driver_version
-                    ),
-                );
-            }
-        }
-        return;
-    }
-    print_raw("info,", "gpu,runtime:OpenCL");
-    // The format of upstream's non-Intel builds: no `binary_kernels:` field.
-    let devices = crate::runtime::ocl::devices();
-    print_raw(
-        "info,",
-        &format!(
-            "gpu,engine,opencl device count:{}{}",
-            devices.len(),
-            no_devices(devices.len())
-        ),
-    );
-    for (i, device) in devices.iter().enumerate() {
-        if let Ok(info) = device.info() {
-            print_raw(
-                "info,",
-                &format!(
-                    "gpu,engine,{i},name:{},driver_version:{}",
-                    info.name, info.driver_version
-                ),
-            );
-        }
-    }
-}
-
-fn no_devices(count: usize) -> &'static str {
-    if count == 0 {
-        " - no devices available."
-    } else {
-        ""
-    }
-}
-
-/// The instruction set extensions the CPU kernels may use on this machine.
-fn cpu_isa_description() -> String {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let mut features = vec!["x86-64"];
-        if std::arch::is_x86_feature_detected!("avx2") {
-            features.push("AVX2");
-        }
-        if std::arch::is_x86_feature_detected!("fma") {
-            features.push("FMA");
-        }
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            features.push("AVX-512");
-        }
-        features.join(" ")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        std::env::consts::ARCH.to_string()
-    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The live-handle registry: how C handles map to Rust objects.
 //!
-//! Layer: core. A handle given to C is an opaque token from a global counter,
+//! Layer: capi (only the C boundary sees handles; the layers below hold
+//! plain Rust objects). A handle given to C is an opaque token from a global counter,
 //! never a pointer to our memory and never reused, so a NULL, garbage,
 //! destroyed or wrong-kind handle is *detected* (an `InvalidArguments` error)
 //! rather than dereferenced. Tokens are never dereferenced at all.
@@ -17,7 +18,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock, RwLock, Weak};
 
 use crate::abi;
+use crate::core::attr::{AttrCell, PostOpsCell, PrimitiveAttr};
 use crate::core::error::{Error, Result};
+use crate::core::memory_desc::MemoryDesc;
 
 /// Ties an opaque C handle type to the Rust object behind it.
 pub trait Handle: 'static {
@@ -211,9 +214,46 @@ handle_kinds! {
     abi::dnnl_transform => NotYetImplemented, "transform ukernel";
 }
 
+// ---------------------------------------------------------------------------
+// Resolution of the handle types the object model takes from C.
+
+/// Looks up an attributes handle: NULL means default attributes (`None`);
+/// otherwise a snapshot of the object's current value. A dead or wrong-kind
+/// handle is an invalid argument.
+pub fn resolve_attr(attr: abi::const_dnnl_primitive_attr_t) -> Result<Option<Arc<PrimitiveAttr>>> {
+    if attr.is_null() {
+        return Ok(None);
+    }
+    let cell = resolve(attr)?;
+    Ok(Some(Arc::new(cell.snapshot()?)))
+}
+
+/// Looks up an attributes handle for the C API (NULL is an invalid argument).
+pub fn resolve_cell(attr: abi::const_dnnl_primitive_attr_t) -> Result<Arc<AttrCell>> {
+    resolve(attr)
+}
+
+/// Looks up a post-ops handle (NULL is an invalid argument).
+pub fn resolve_post_ops(post_ops: abi::const_dnnl_post_ops_t) -> Result<Arc<PostOpsCell>> {
+    resolve(post_ops)
+}
+
+/// Looks up a memory descriptor handle. NULL, a dead handle or a handle of
+/// another kind is an invalid argument.
+pub fn resolve_md(md: abi::const_dnnl_memory_desc_t) -> Result<Arc<MemoryDesc>> {
+    resolve(md)
+}
+
+/// Registers a new descriptor owned by the C caller, who releases it with
+/// `dnnl_memory_desc_destroy`.
+pub fn publish_md(md: MemoryDesc) -> abi::dnnl_memory_desc_t {
+    publish(Arc::new(md))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::attr::AttrCell;
 
     struct A;
     struct B;
@@ -297,5 +337,20 @@ mod tests {
         for t in threads {
             t.join().unwrap();
         }
+    }
+
+    #[test]
+    fn resolve_attr_null_is_default() {
+        assert!(resolve_attr(::core::ptr::null()).unwrap().is_none());
+        let h: abi::dnnl_primitive_attr_t = publish(AttrCell::new());
+        resolve(h)
+            .unwrap()
+            .update(|a| a.set_scratchpad_mode(abi::dnnl_scratchpad_mode_user))
+            .unwrap();
+        let snap = resolve_attr(h).unwrap().unwrap();
+        assert!(snap.scratchpad_user);
+        retire(h).unwrap();
+        assert!(resolve_attr(h).is_err());
+        assert!(resolve_attr(::core::ptr::without_provenance(0xdead_beef)).is_err());
     }
 }
