@@ -12,6 +12,7 @@ pub mod error;
 pub mod gpu;
 pub mod handles;
 pub mod host_buffer;
+pub mod key;
 pub mod memory;
 pub mod memory_desc;
 pub mod names;
