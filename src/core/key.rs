@@ -37,6 +37,7 @@ use std::sync::Arc;
 use crate::abi::*;
 use crate::core::attr::PostOp;
 use crate::core::memory_desc::{Format, MemoryDesc};
+use crate::core::primitive::OpDesc;
 
 /// Accumulates the bytes of a key; see the module documentation for the
 /// encoding of each method.
@@ -146,6 +147,13 @@ impl KeyWriter {
     pub fn finish(self) -> Vec<u8> {
         self.bytes
     }
+}
+
+/// The key `op` writes with [`OpDesc::cache_key`]; `None` for an op that
+/// is not cacheable.
+pub fn of_op(op: &dyn OpDesc) -> Option<Vec<u8>> {
+    let mut w = KeyWriter::new();
+    op.cache_key(&mut w).then(|| w.finish())
 }
 
 /// A value that can be part of a cache key. An implementation writes every

@@ -24,6 +24,7 @@ use std::sync::Arc;
 use crate::abi::*;
 use crate::core::attr::PrimitiveAttr;
 use crate::core::error::{Error, Result};
+use crate::core::key::KeyWriter;
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::{ImplCandidate, OpDesc};
 use crate::prims::reorder::plan::{Pass, Plan, QuantArg};
@@ -40,7 +41,8 @@ pub struct ConcatOp {
     dst: Arc<MemoryDesc>,
     axis: i32,
     plan: Arc<Plan>,
-    key: String,
+    /// The scale of each source, if it has one.
+    quant: Vec<Option<QuantArg>>,
 }
 
 impl ConcatOp {
@@ -150,7 +152,6 @@ impl ConcatOp {
         if dl.has_padding() {
             passes.push(Pass::padding(&dl));
         }
-        let key = format!("concat,{axis},{srcs:?},{dst:?},{quant:?}");
         Ok(ConcatOp {
             srcs: srcs.iter().map(|s| Arc::new(s.clone())).collect(),
             dst: Arc::new(dst),
@@ -161,7 +162,7 @@ impl ConcatOp {
                 passes,
                 scratch: None,
             }),
-            key,
+            quant,
         })
     }
 }
@@ -191,8 +192,13 @@ impl OpDesc for ConcatOp {
         format!("axis:{}", self.axis)
     }
 
-    fn cache_key(&self) -> Option<String> {
-        Some(self.key.clone())
+    fn cache_key(&self, w: &mut KeyWriter) -> bool {
+        w.tag("concat")
+            .i32(self.axis)
+            .put(&self.srcs)
+            .put(&self.dst)
+            .put(&self.quant);
+        true
     }
 }
 

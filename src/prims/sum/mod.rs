@@ -21,6 +21,7 @@ use std::sync::Arc;
 use crate::abi::*;
 use crate::core::attr::PrimitiveAttr;
 use crate::core::error::{Error, Result};
+use crate::core::key::KeyWriter;
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::{ImplCandidate, OpDesc};
 use crate::prims::common::layout::Layout;
@@ -37,7 +38,7 @@ pub struct SumOp {
     srcs: Vec<Arc<MemoryDesc>>,
     dst: Arc<MemoryDesc>,
     plan: Arc<Plan>,
-    key: String,
+    scales: Vec<f32>,
 }
 
 impl SumOp {
@@ -124,10 +125,6 @@ impl SumOp {
         if let Some(s) = &scratch {
             passes.push(Pass::full(&dl, Some((SCRATCH_ARG, s))));
         }
-        let key = format!(
-            "sum,{:?},{srcs:?},{dst:?}",
-            scales.iter().map(|s| s.to_bits()).collect::<Vec<_>>()
-        );
         Ok(SumOp {
             srcs: srcs.iter().map(|s| Arc::new(s.clone())).collect(),
             dst: Arc::new(dst),
@@ -137,7 +134,7 @@ impl SumOp {
                 passes,
                 scratch,
             }),
-            key,
+            scales: scales.to_vec(),
         })
     }
 }
@@ -163,8 +160,12 @@ impl OpDesc for SumOp {
         Some(DNNL_ARG_MULTIPLE_SRC + index)
     }
 
-    fn cache_key(&self) -> Option<String> {
-        Some(self.key.clone())
+    fn cache_key(&self, w: &mut KeyWriter) -> bool {
+        w.tag("sum")
+            .put(&self.scales)
+            .put(&self.srcs)
+            .put(&self.dst);
+        true
     }
 }
 
