@@ -1,7 +1,8 @@
 //! Cache blobs through the C API, on every OpenCL device present: an engine
 //! made from an engine cache blob, and a primitive made from a primitive
 //! cache blob, compile no program (counted on this thread); foreign and
-//! corrupted blobs are refused; a CPU primitive has no blob.
+//! corrupted blobs, and blobs of an older format, are refused; a CPU
+//! primitive has no blob.
 
 #![allow(non_upper_case_globals)]
 
@@ -11,6 +12,7 @@ use dnnl::abi::*;
 use dnnl::capi::common::*;
 use dnnl::capi::dnnl::*;
 use dnnl::capi::ocl::*;
+use dnnl::runtime::ocl::cache::stable_hash;
 use dnnl::runtime::ocl::program::source_builds_on_this_thread;
 
 const N: i64 = 1000;
@@ -148,6 +150,18 @@ fn engine_blob(engine: dnnl_engine_t) -> Vec<u8> {
     }
 }
 
+/// `blob` relabelled as format `version`, its checksum made valid again: a
+/// blob as an older (or newer) library would have written it.
+fn with_format_version(blob: &[u8], version: u32) -> Vec<u8> {
+    let mut out = blob.to_vec();
+    // Magic (8 bytes), then the version; an FNV-1a 128 checksum at the end.
+    out[8..12].copy_from_slice(&version.to_le_bytes());
+    let body = out.len() - 16;
+    let checksum = stable_hash(&out[..body]);
+    out[body..].copy_from_slice(&checksum.to_le_bytes());
+    out
+}
+
 #[test]
 fn blobs_spare_every_compilation_and_foreign_ones_are_refused() {
     // SAFETY: plain query.
@@ -256,6 +270,17 @@ fn blobs_spare_every_compilation_and_foreign_ones_are_refused() {
             assert_eq!(
                 dnnl_primitive_create_from_cache_blob(&mut refused, fresh_pd, 0, null()),
                 dnnl_invalid_arguments
+            );
+            let old = with_format_version(&blob, 1);
+            assert_eq!(
+                dnnl_primitive_create_from_cache_blob(
+                    &mut refused,
+                    fresh_pd,
+                    old.len(),
+                    old.as_ptr()
+                ),
+                dnnl_invalid_arguments,
+                "a blob of format version 1 (keys from Debug text)"
             );
             assert!(refused.is_null());
             // A wrong size for the copy.

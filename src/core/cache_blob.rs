@@ -12,7 +12,11 @@ use crate::runtime::ocl::ProgramKey;
 use crate::runtime::ocl::cache::stable_hash;
 
 const MAGIC: &[u8; 8] = b"DNNLRSEB";
-const FORMAT_VERSION: u32 = 1;
+/// The blob format. Version 2: primitive cache keys (hashed into a
+/// primitive blob's id) are written by `core::key` instead of being `Debug`
+/// text, so version 1 blobs would no longer match anyway; they are refused
+/// by version rather than by a puzzling id mismatch.
+const FORMAT_VERSION: u32 = 2;
 
 /// Serialises `entries` for the device with blob id `id`.
 pub fn encode(id: &[u8], entries: &[(ProgramKey, Vec<u8>)]) -> Vec<u8> {
@@ -127,6 +131,25 @@ mod tests {
     fn round_trip() {
         let blob = encode(b"dev", &sample());
         assert_eq!(decode(b"dev", &blob).unwrap(), sample());
+    }
+
+    /// A well-formed blob of another format version (with a valid
+    /// checksum) is refused with invalid arguments.
+    #[test]
+    fn blobs_of_another_version_are_refused() {
+        for version in [1u32, FORMAT_VERSION + 1] {
+            let mut blob = encode(b"dev", &sample());
+            let at = MAGIC.len();
+            blob[at..at + 4].copy_from_slice(&version.to_le_bytes());
+            let body = blob.len() - 16;
+            let checksum = stable_hash(&blob[..body]);
+            blob[body..].copy_from_slice(&checksum.to_le_bytes());
+            let err = decode(b"dev", &blob).unwrap_err();
+            assert!(
+                matches!(err, Error::InvalidArguments(_)),
+                "version {version}: {err}"
+            );
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod engine;
 pub mod gpu;
 
 pub mod host_buffer;
+pub mod key;
 pub mod memory;
 pub mod memory_desc;
 pub mod ocl_engine;

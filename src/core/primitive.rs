@@ -38,6 +38,7 @@ use crate::core::attr::{AttrCell, AttrSupport, PrimitiveAttr};
 use crate::core::engine::{Engine, EngineKind};
 use crate::core::error::{Error, Result};
 use crate::core::gpu::{self, Event};
+use crate::core::key::{self, KeyWriter};
 use crate::core::memory::Memory;
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::stream::{Stream, StreamBackend};
@@ -84,11 +85,14 @@ pub trait OpDesc: Send + Sync {
             .map(|md| dims_str(md.dims()))
             .unwrap_or_default()
     }
-    /// A key that equals another op's exactly when both compute the same
-    /// thing (kind, shapes, layouts, types, parameters); `None` keeps the op
-    /// out of the primitive cache.
-    fn cache_key(&self) -> Option<String> {
-        None
+    /// Writes a key that equals another op's exactly when both compute the
+    /// same thing (kind, shapes, layouts, types, parameters) and returns
+    /// true. The key names primitive cache entries and is hashed into cache
+    /// blob ids, so it is written field by field ([`KeyWriter`]), never from
+    /// `Debug` text. The default, false, keeps the op out of the primitive
+    /// cache and gives it no cache blob.
+    fn cache_key(&self, _key: &mut KeyWriter) -> bool {
+        false
     }
     /// Whether execution argument `arg` may be memory of a CPU engine while
     /// the primitive runs on a GPU engine (a reorder between engines takes
@@ -426,8 +430,8 @@ impl PrimitiveDesc {
     /// Instantiates the implementation.
     pub fn create_primitive(&self) -> Result<Arc<Primitive>> {
         let start = std::time::Instant::now();
-        let key = self.op.cache_key().map(|k| {
-            primitive_cache::Key::new(&self.engine, &self.impl_name().to_string_lossy(), &k)
+        let key = key::of_op(&*self.op).map(|k| {
+            primitive_cache::Key::new(&self.engine, &self.impl_name().to_string_lossy(), k)
         });
         let cached = key.as_ref().and_then(primitive_cache::get);
         let hit = cached.is_some();
@@ -493,13 +497,12 @@ pub struct Primitive {
 /// a hash of the implementation and op.
 fn blob_id(pd: &PrimitiveDesc) -> Result<Vec<u8>> {
     let mut id = pd.engine().cache_blob_id()?;
-    let op_key = pd
-        .op()
-        .cache_key()
+    let op_key = key::of_op(&**pd.op())
         .ok_or_else(|| Error::unimplemented("this primitive kind has no cache blob"))?;
     id.extend_from_slice(b"primitive:");
-    let what = format!("{}|{op_key}", pd.impl_name().to_string_lossy());
-    id.extend_from_slice(&ocl::cache::stable_hash(what.as_bytes()).to_le_bytes());
+    let mut what = KeyWriter::new();
+    what.str(&pd.impl_name().to_string_lossy()).bytes(&op_key);
+    id.extend_from_slice(&ocl::cache::stable_hash(&what.finish()).to_le_bytes());
     Ok(id)
 }
 

@@ -57,16 +57,20 @@ pub fn set_capacity(capacity: i32) -> Result<()> {
 pub struct Key {
     /// The engine's address: one engine's implementations are not another's.
     engine: usize,
-    /// The implementation's name and the op's own key.
-    op: String,
+    /// The implementation's name.
+    implementation: String,
+    /// The op's own key (what its `cache_key` wrote).
+    op: Vec<u8>,
 }
 
 impl Key {
-    /// The key of an op (its `cache_key`) implemented by `impl_name` on `engine`.
-    pub fn new(engine: &Arc<Engine>, impl_name: &str, op_key: &str) -> Key {
+    /// The key of an op (the bytes of its `cache_key`) implemented by
+    /// `impl_name` on `engine`.
+    pub fn new(engine: &Arc<Engine>, impl_name: &str, op_key: Vec<u8>) -> Key {
         Key {
             engine: Arc::as_ptr(engine) as usize,
-            op: format!("{impl_name}|{op_key}"),
+            implementation: impl_name.to_string(),
+            op: op_key,
         }
     }
 }

@@ -23,6 +23,7 @@ use crate::abi::*;
 use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
 use crate::core::gpu;
+use crate::core::key::KeyWriter;
 use crate::core::memory::{DataHandle, Memory};
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::ocl_storage::OclKind;
@@ -269,7 +270,8 @@ struct Run<'a> {
     packed: Vec<Arc<Packed>>,
     /// Temporaries allocated for this run, by temporary index.
     owned: Vec<(usize, Temp)>,
-    memories: HashMap<(Buf, String), Arc<Memory>>,
+    /// The memory objects made so far, by buffer and descriptor key.
+    memories: HashMap<(Buf, Vec<u8>), Arc<Memory>>,
 }
 
 impl Run<'_> {
@@ -305,7 +307,9 @@ impl Run<'_> {
         if let Buf::Const(i) = buf {
             return Ok(self.c.program.consts[i].clone());
         }
-        let key = (buf, format!("{md:?}"));
+        let mut md_key = KeyWriter::new();
+        md_key.put(md);
+        let key = (buf, md_key.finish());
         if let Some(m) = self.memories.get(&key) {
             return Ok(m.clone());
         }

@@ -2,8 +2,8 @@
 //! Values were also checked against upstream's library (see the C tests).
 
 use super::*;
-use crate::core::error::Result;
 use crate::core::error::Error;
+use crate::core::error::Result;
 
 const RT: i64 = RUNTIME_DIM;
 

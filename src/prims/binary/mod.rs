@@ -40,6 +40,7 @@ use crate::core::attr::PrimitiveAttr;
 use crate::core::attr::{AttrPart, AttrSupport};
 use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
+use crate::core::key::KeyWriter;
 use crate::core::memory_desc::{Format, MemoryDesc};
 use crate::core::names;
 use crate::core::primitive::{Impl, Kind, OpDesc, any_op, dims_str};
@@ -308,17 +309,16 @@ impl OpDesc for BinaryOp {
         shapes.join(":")
     }
 
-    fn cache_key(&self) -> Option<String> {
-        Some(format!(
-            "binary,{:#x},{:?},{:?},{:?},{:?},{:?},{}",
-            self.alg.to_c().0,
-            self.src0,
-            self.src1,
-            self.src2,
-            self.dst,
-            self.scales,
-            self.post_ops.cache_key()
-        ))
+    fn cache_key(&self, w: &mut KeyWriter) -> bool {
+        w.tag("binary")
+            .put(&self.alg.to_c())
+            .put(&self.src0)
+            .put(&self.src1)
+            .put(&self.src2)
+            .put(&self.dst)
+            .put(&self.scales);
+        self.post_ops.cache_key(w);
+        true
     }
 }
 

@@ -33,6 +33,7 @@ use std::sync::Arc;
 use crate::abi::*;
 use crate::core::attr::{PostOp, PostOps};
 use crate::core::error::{Error, Result};
+use crate::core::key::KeyWriter;
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::ExecContext;
 use crate::prims::common::binary_alg::{self, BinaryAlg};
@@ -153,7 +154,9 @@ pub struct PostOpsPlan {
     entries: Vec<Entry>,
     /// The type the sum reads the old destination as.
     sum_dt: Option<dnnl_data_type_t>,
-    key: String,
+    /// The attribute's chain as given, which (with the destination) decides
+    /// everything above: what the cache key writes.
+    source: Vec<PostOp>,
 }
 
 impl PostOpsPlan {
@@ -258,7 +261,7 @@ impl PostOpsPlan {
             };
             plan.entries.push(entry);
         }
-        plan.key = format!("{:?}", post_ops.entries());
+        plan.source = post_ops.entries().to_vec();
         Ok(plan)
     }
 
@@ -295,9 +298,10 @@ impl PostOpsPlan {
         self.operands().find(|o| o.arg == arg).map(|o| &o.md)
     }
 
-    /// What distinguishes this chain in a primitive cache key.
-    pub fn cache_key(&self) -> String {
-        self.key.clone()
+    /// Writes what distinguishes this chain in a primitive cache key: tag
+    /// `"post_ops"`, then the attribute's entries.
+    pub fn cache_key(&self, w: &mut KeyWriter) {
+        w.tag("post_ops").put(&self.source);
     }
 
     /// The chain with copies of its operands, for CPU kernels. An operand

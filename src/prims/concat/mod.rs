@@ -25,6 +25,7 @@ use crate::abi::*;
 use crate::core::attr::PrimitiveAttr;
 use crate::core::attr::{AttrPart, AttrSupport};
 use crate::core::error::{Error, Result};
+use crate::core::key::KeyWriter;
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::{Impl, Kind, OpDesc};
 use crate::prims::reorder::ocl::{PlanOp, plan_impls};
@@ -40,7 +41,8 @@ pub struct ConcatOp {
     dst: Arc<MemoryDesc>,
     axis: i32,
     plan: Arc<Plan>,
-    key: String,
+    /// The scale of each source, if it has one.
+    quant: Vec<Option<QuantArg>>,
 }
 
 impl ConcatOp {
@@ -142,7 +144,6 @@ impl ConcatOp {
         if dl.has_padding() {
             passes.push(Pass::padding(&dl));
         }
-        let key = format!("concat,{axis},{srcs:?},{dst:?},{quant:?}");
         Ok(ConcatOp {
             srcs: srcs.iter().map(|s| Arc::new(s.clone())).collect(),
             dst: Arc::new(dst),
@@ -153,7 +154,7 @@ impl ConcatOp {
                 passes,
                 scratch: None,
             }),
-            key,
+            quant,
         })
     }
 }
@@ -183,8 +184,13 @@ impl OpDesc for ConcatOp {
         format!("axis:{}", self.axis)
     }
 
-    fn cache_key(&self) -> Option<String> {
-        Some(self.key.clone())
+    fn cache_key(&self, w: &mut KeyWriter) -> bool {
+        w.tag("concat")
+            .i32(self.axis)
+            .put(&self.srcs)
+            .put(&self.dst)
+            .put(&self.quant);
+        true
     }
 }
 

@@ -35,6 +35,7 @@ use crate::abi::*;
 use crate::core::attr::{AttrPart, AttrSupport};
 use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
+use crate::core::key::KeyWriter;
 use crate::core::memory_desc::{Format, MemoryDesc};
 use crate::core::names;
 use crate::core::primitive::{Impl, Kind, OpDesc, any_op};
@@ -588,18 +589,17 @@ impl OpDesc for EltwiseOp {
         format!("alg:{name} alpha:{} beta:{}", self.alpha, self.beta)
     }
 
-    fn cache_key(&self) -> Option<String> {
-        Some(format!(
-            "eltwise,{},{},{:#x},{:#x},{:?},{:?},{:?},{}",
-            self.prop_kind.0,
-            self.alg.to_c().0,
-            self.alpha.to_bits(),
-            self.beta.to_bits(),
-            self.data,
-            self.diff_dst,
-            self.out,
-            self.post_ops.cache_key()
-        ))
+    fn cache_key(&self, w: &mut KeyWriter) -> bool {
+        w.tag("eltwise")
+            .put(&self.prop_kind)
+            .put(&self.alg.to_c())
+            .f32(self.alpha)
+            .f32(self.beta)
+            .put(&self.data)
+            .put(&self.diff_dst)
+            .put(&self.out);
+        self.post_ops.cache_key(w);
+        true
     }
 }
 

@@ -1184,3 +1184,34 @@ fn post_ops_refusals() {
         Some(dnnl_unimplemented)
     );
 }
+
+/// The cache key is the same for two constructions of the same op, and
+/// differs when a parameter, a layout or a post-op does.
+#[test]
+fn cache_key_is_stable_across_constructions() {
+    use crate::core::attr::{PostOp, PostOps};
+    use crate::core::key;
+    let chain = |scale: f32| {
+        let mut chain = PostOps::default();
+        chain
+            .append(|| PostOp::sum(scale, 0, dnnl_data_type_undef))
+            .unwrap();
+        chain
+            .append(|| PostOp::binary(dnnl_binary_add, &md(&[1, 3], dnnl_f32, dnnl_ab), None))
+            .unwrap();
+        chain
+    };
+    let op = |alpha: f32, tag: dnnl_format_tag_t, scale: f32| {
+        let d = md(&[2, 3], dnnl_f32, tag);
+        let op = fwd_op(Alg::Relu, alpha, 0.0, &d, &d)
+            .with_post_ops(&chain(scale))
+            .unwrap();
+        key::of_op(&op).unwrap()
+    };
+    let first = op(0.5, dnnl_ab, 1.0);
+    assert_eq!(first, op(0.5, dnnl_ab, 1.0));
+    assert!(first.starts_with(&[&7u64.to_le_bytes()[..], b"eltwise"].concat()));
+    assert_ne!(first, op(0.25, dnnl_ab, 1.0), "alpha");
+    assert_ne!(first, op(0.5, dnnl_ba, 1.0), "layout");
+    assert_ne!(first, op(0.5, dnnl_ab, 2.0), "post-op");
+}

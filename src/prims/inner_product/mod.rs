@@ -41,6 +41,7 @@ use crate::core::attr::{AttrPart, AttrSupport};
 use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
 use crate::core::gpu::Event;
+use crate::core::key::KeyWriter;
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::{ExecContext, Impl, Implementation, Kind, OpDesc, any_op};
 use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
@@ -525,16 +526,15 @@ impl OpDesc for InnerProductOp {
         format!("mb{}ic{}{spatial}oc{}", d[0], d[1], self.weights.dims()[0])
     }
 
-    fn cache_key(&self) -> Option<String> {
-        Some(format!(
-            "inner_product,{},{:?},{:?},{:?},{:?},{}",
-            self.prop_kind.0,
-            self.src,
-            self.weights,
-            self.bias,
-            self.dst,
-            self.epilogue.key()
-        ))
+    fn cache_key(&self, w: &mut KeyWriter) -> bool {
+        w.tag("inner_product")
+            .put(&self.prop_kind)
+            .put(&self.src)
+            .put(&self.weights)
+            .put(&self.bias)
+            .put(&self.dst);
+        self.epilogue.cache_key(w);
+        true
     }
 }
 

@@ -45,6 +45,7 @@ use crate::abi::*;
 use crate::core::attr::PrimitiveAttr;
 use crate::core::attr::{AttrPart, AttrSupport};
 use crate::core::error::{Error, Result};
+use crate::core::key::{KeyWriter, StableKey};
 use crate::core::memory_desc::{Format, MemoryDesc, RUNTIME_DIM};
 use crate::core::primitive::{ExecContext, Impl, Kind, OpDesc, any_op};
 use crate::prims::common::dt::Elem;
@@ -127,16 +128,25 @@ pub(crate) struct Epilogue {
     pub post_ops: PostOpsPlan,
 }
 
+/// One byte: 0 for `Common`, 1 for `PerN`.
+impl StableKey for WeiScale {
+    fn write_key(&self, w: &mut KeyWriter) {
+        w.u8(match self {
+            WeiScale::Common => 0,
+            WeiScale::PerN => 1,
+        });
+    }
+}
+
 impl Epilogue {
-    /// What distinguishes it in a cache key.
-    pub fn key(&self) -> String {
-        format!(
-            "{},{:?},{},{}",
-            self.src_scale,
-            self.wei_scale,
-            self.dst_scale,
-            self.post_ops.cache_key()
-        )
+    /// Writes what distinguishes it in a cache key: tag `"epilogue"`, the
+    /// three scales, the post-ops.
+    pub fn cache_key(&self, w: &mut KeyWriter) {
+        w.tag("epilogue")
+            .bool(self.src_scale)
+            .put(&self.wei_scale)
+            .bool(self.dst_scale);
+        self.post_ops.cache_key(w);
     }
 }
 
@@ -590,15 +600,14 @@ impl OpDesc for MatmulOp {
         )
     }
 
-    fn cache_key(&self) -> Option<String> {
-        Some(format!(
-            "matmul,{:?},{:?},{:?},{:?},{}",
-            self.src,
-            self.weights,
-            self.bias,
-            self.dst,
-            self.epilogue.key()
-        ))
+    fn cache_key(&self, w: &mut KeyWriter) -> bool {
+        w.tag("matmul")
+            .put(&self.src)
+            .put(&self.weights)
+            .put(&self.bias)
+            .put(&self.dst);
+        self.epilogue.cache_key(w);
+        true
     }
 }
 

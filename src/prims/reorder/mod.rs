@@ -50,6 +50,7 @@ use crate::core::attr::PrimitiveAttr;
 use crate::core::attr::{AttrPart, AttrSupport};
 use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
+use crate::core::key::KeyWriter;
 use crate::core::memory_desc::{Format, MemoryDesc};
 use crate::core::primitive::{Impl, Kind, OpDesc};
 use crate::prims::common::layout::Layout;
@@ -65,7 +66,10 @@ pub struct ReorderOp {
     /// One side on the CPU engine, the other on an OpenCL one.
     cross: bool,
     plan: Arc<Plan>,
-    key: String,
+    /// The quantization and sum scale the attributes asked for (the
+    /// plan's, kept for the cache key).
+    quant: Quant,
+    beta: f32,
 }
 
 /// The descriptor of execution argument `arg` of an op with n sources
@@ -238,7 +242,6 @@ impl ReorderOp {
             _ => {}
         }
         let mut pass = Pass::full(&dl, Some((DNNL_ARG_SRC, &sl)));
-        let mut key = String::new();
         if let Some(attr) = attr {
             let n = dst.ndims();
             let mut q = Quant::default();
@@ -282,15 +285,14 @@ impl ReorderOp {
                 }
             }
             pass.quant = q;
-            key = format!("{q:?},{:#x}", pass.beta.to_bits());
         }
+        let (quant, beta) = (pass.quant, pass.beta);
         let plan = Arc::new(Plan {
             dst_arg: DNNL_ARG_DST,
             dst: dl,
             passes: vec![pass],
             scratch: None,
         });
-        let key = format!("reorder,{cross},{src:?},{dst:?},{key}");
         Ok(ReorderOp {
             src: Arc::new(src.clone()),
             dst: Arc::new(dst.clone()),
@@ -298,7 +300,8 @@ impl ReorderOp {
             dst_engine,
             cross,
             plan,
-            key,
+            quant,
+            beta,
         })
     }
 
@@ -343,8 +346,14 @@ impl OpDesc for ReorderOp {
         format!("src:{s} dst:{d}")
     }
 
-    fn cache_key(&self) -> Option<String> {
-        Some(self.key.clone())
+    fn cache_key(&self, w: &mut KeyWriter) -> bool {
+        w.tag("reorder")
+            .bool(self.cross)
+            .put(&self.src)
+            .put(&self.dst)
+            .put(&self.quant)
+            .f32(self.beta);
+        true
     }
 
     fn host_arg(&self, arg: i32) -> bool {

@@ -22,6 +22,7 @@
 
 use crate::abi::*;
 use crate::core::error::{Error, Result};
+use crate::core::key::{KeyWriter, StableKey};
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::prims::common::dt::{self, Elem};
 use crate::prims::common::layout::{Layout, PhysLoop};
@@ -37,6 +38,13 @@ pub struct QuantArg {
     pub mask: i32,
 }
 
+/// Tag `"quant_arg"`, the argument, the mask.
+impl StableKey for QuantArg {
+    fn write_key(&self, w: &mut KeyWriter) {
+        w.tag("quant_arg").i32(self.arg).i32(self.mask);
+    }
+}
+
 /// The quantization of one pass.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Quant {
@@ -44,6 +52,17 @@ pub struct Quant {
     pub dst_scale: Option<QuantArg>,
     pub src_zp: Option<QuantArg>,
     pub dst_zp: Option<QuantArg>,
+}
+
+/// Tag `"quant"`, then the four parameters in declaration order.
+impl StableKey for Quant {
+    fn write_key(&self, w: &mut KeyWriter) {
+        w.tag("quant")
+            .put(&self.src_scale)
+            .put(&self.dst_scale)
+            .put(&self.src_zp)
+            .put(&self.dst_zp);
+    }
 }
 
 /// One walk over a region of the destination.

@@ -38,6 +38,7 @@ use crate::abi::*;
 use crate::core::attr::PrimitiveAttr;
 use crate::core::attr::{AttrPart, AttrSupport};
 use crate::core::error::{Error, Result};
+use crate::core::key::KeyWriter;
 use crate::core::memory_desc::{Format, MemoryDesc};
 use crate::core::names;
 use crate::core::primitive::{Impl, Kind, OpDesc, any_op};
@@ -323,17 +324,16 @@ impl OpDesc for SoftmaxOp {
         format!("alg:{name} axis:{}", self.axis)
     }
 
-    fn cache_key(&self) -> Option<String> {
-        Some(format!(
-            "softmax,{},{},{},{:?},{:?},{:?},{}",
-            self.prop_kind.0,
-            self.alg.to_c().0,
-            self.axis,
-            self.inputs,
-            self.out,
-            self.scales,
-            self.post_ops.cache_key()
-        ))
+    fn cache_key(&self, w: &mut KeyWriter) -> bool {
+        w.tag("softmax")
+            .put(&self.prop_kind)
+            .put(&self.alg.to_c())
+            .usize(self.axis)
+            .put(&self.inputs)
+            .put(&self.out)
+            .put(&self.scales);
+        self.post_ops.cache_key(w);
+        true
     }
 }
 

@@ -22,6 +22,7 @@ use crate::abi::*;
 use crate::core::attr::AttrSupport;
 use crate::core::attr::PrimitiveAttr;
 use crate::core::error::{Error, Result};
+use crate::core::key::KeyWriter;
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::{Impl, Kind, OpDesc};
 use crate::prims::common::layout::Layout;
@@ -37,7 +38,7 @@ pub struct SumOp {
     srcs: Vec<Arc<MemoryDesc>>,
     dst: Arc<MemoryDesc>,
     plan: Arc<Plan>,
-    key: String,
+    scales: Vec<f32>,
 }
 
 impl SumOp {
@@ -115,10 +116,6 @@ impl SumOp {
         if let Some(s) = &scratch {
             passes.push(Pass::full(&dl, Some((SCRATCH_ARG, s))));
         }
-        let key = format!(
-            "sum,{:?},{srcs:?},{dst:?}",
-            scales.iter().map(|s| s.to_bits()).collect::<Vec<_>>()
-        );
         Ok(SumOp {
             srcs: srcs.iter().map(|s| Arc::new(s.clone())).collect(),
             dst: Arc::new(dst),
@@ -128,7 +125,7 @@ impl SumOp {
                 passes,
                 scratch,
             }),
-            key,
+            scales: scales.to_vec(),
         })
     }
 }
@@ -154,8 +151,12 @@ impl OpDesc for SumOp {
         Some(DNNL_ARG_MULTIPLE_SRC + index)
     }
 
-    fn cache_key(&self) -> Option<String> {
-        Some(self.key.clone())
+    fn cache_key(&self, w: &mut KeyWriter) -> bool {
+        w.tag("sum")
+            .put(&self.scales)
+            .put(&self.srcs)
+            .put(&self.dst);
+        true
     }
 }
 
