@@ -234,15 +234,21 @@ fn builds() -> Vec<Build> {
         });
     }
 
-    // Matmul (`matmul/ocl.rs` `source()`): types, post-ops, `matmul.cl`;
+    // GEMM of matmul and inner product (`common/gemm/ocl.rs` `source()`):
+    // types, post-ops, `gemm.cl`;
     // `GemmKernels::new` and `variant` give the options, `Tiles::GPU` and
     // `Tiles::SMALL` the tiles.
     let matmul = format!(
         "{}{post_ops}{}",
         dt::CL_TYPES,
-        read("src/prims/matmul/matmul.cl")
+        read("src/prims/common/gemm/gemm.cl")
     );
-    let matmul_files: &[&str] = &[TYPES, BINARY_ALG, ELTWISE_FWD, "src/prims/matmul/matmul.cl"];
+    let matmul_files: &[&str] = &[
+        TYPES,
+        BINARY_ALG,
+        ELTWISE_FWD,
+        "src/prims/common/gemm/gemm.cl",
+    ];
     let gpu_tiles = "-DWG_M=16 -DWG_N=16 -DRM=8 -DRN=8 -DTK=16";
     let small_tiles = "-DWG_M=4 -DWG_N=16 -DRM=8 -DRN=4 -DTK=16";
     for (what, options, kernels) in [

@@ -10,6 +10,7 @@ pub mod binary_alg;
 pub mod buffers;
 pub mod cl_walk;
 pub mod dt;
+pub(crate) mod gemm;
 pub mod layout;
 pub mod parallel;
 pub mod post_ops;
