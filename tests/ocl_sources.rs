@@ -295,16 +295,16 @@ fn builds() -> Vec<Build> {
         });
     }
 
-    // Reorder, sum and concat (`reorder/ocl.rs` `SOURCE`): types, `xfer.cl`;
+    // Reorder, sum and concat (`common/xfer/ocl.rs` `SOURCE`): types, `xfer.cl`;
     // int indices, or long ones for huge tensors.
-    let xfer = format!("{}{}", dt::CL_TYPES, read("src/prims/reorder/xfer.cl"));
+    let xfer = format!("{}{}", dt::CL_TYPES, read("src/prims/common/xfer/xfer.cl"));
     for (what, options) in [
         ("xfer, int indices", ""),
         ("xfer, long indices", "-DIDX_T=long"),
     ] {
         v.push(Build {
             what,
-            files: &[TYPES, "src/prims/reorder/xfer.cl"],
+            files: &[TYPES, "src/prims/common/xfer/xfer.cl"],
             source: xfer.clone(),
             options: options.to_string(),
             kernels: &["xfer", "xfer_tile"],

@@ -16,3 +16,4 @@ pub mod parallel;
 pub mod post_ops;
 #[cfg(test)]
 pub(crate) mod testutil;
+pub(crate) mod xfer;
