@@ -1,7 +1,7 @@
 //! Helpers every primitive kind shares: element types and their conversions,
 //! blocked layouts as kernels walk them, the buffers behind execution
-//! arguments, splitting CPU work over threads, the binary formulas, and
-//! post-ops as kernels apply them. `types.cl` is the OpenCL counterpart of
+//! arguments, splitting CPU work over threads, the binary and eltwise formulas,
+//! and post-ops as kernels apply them. `types.cl` is the OpenCL counterpart of
 //! `dt`: every kernel source starts with it.
 //!
 //! Layer: prims, over `core` and `runtime`.
@@ -10,6 +10,7 @@ pub mod binary_alg;
 pub mod buffers;
 pub mod cl_walk;
 pub mod dt;
+pub mod eltwise_alg;
 pub(crate) mod gemm;
 pub mod layout;
 pub mod parallel;

@@ -18,9 +18,9 @@ use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::binary::host::{self, Raw};
 use crate::prims::common::buffers::Buffer;
+use crate::prims::common::eltwise_alg::exp_f32;
 use crate::prims::common::layout::Layout;
 use crate::prims::common::parallel;
-use crate::prims::eltwise::cpu::exp_f32;
 
 /// Builds the implementation for `op` on `engine`.
 pub(super) fn create(op: &Arc<SoftmaxOp>, _: &Engine) -> Result<Arc<dyn Implementation>> {
