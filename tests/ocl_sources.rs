@@ -56,7 +56,7 @@ fn cl_files(dir: &Path, out: &mut BTreeSet<String>) {
 const TYPES: &str = "src/prims/common/types.cl";
 const POSITIONS: &str = "src/prims/common/positions.cl";
 const BINARY_ALG: &str = "src/prims/common/binary_alg.cl";
-const ELTWISE_FWD: &str = "src/prims/eltwise/eltwise_fwd.cl";
+const ELTWISE_ALG: &str = "src/prims/common/eltwise_alg.cl";
 
 /// A 4x8 row-major output walked in memory order by work-item `t`, the
 /// options `cl_walk::walk_options` gives such a walk; `off` names the
@@ -78,14 +78,14 @@ fn builds() -> Vec<Build> {
         "{}{}{post_ops}{}{}",
         dt::CL_TYPES,
         cl_walk::CL_POSITIONS,
-        read(ELTWISE_FWD),
+        read(ELTWISE_ALG),
         read("src/prims/eltwise/eltwise.cl")
     );
     let eltwise_files: &[&str] = &[
         TYPES,
         POSITIONS,
         BINARY_ALG,
-        ELTWISE_FWD,
+        ELTWISE_ALG,
         "src/prims/eltwise/eltwise.cl",
     ];
     const DENSE: &[&str] = &["eltwise_fwd_dense", "eltwise_bwd_dense"];
@@ -141,7 +141,7 @@ fn builds() -> Vec<Build> {
         TYPES,
         POSITIONS,
         BINARY_ALG,
-        ELTWISE_FWD,
+        ELTWISE_ALG,
         "src/prims/binary/binary.cl",
     ];
     for (what, options, kernels) in [
@@ -186,7 +186,7 @@ fn builds() -> Vec<Build> {
         TYPES,
         POSITIONS,
         BINARY_ALG,
-        ELTWISE_FWD,
+        ELTWISE_ALG,
         "src/prims/softmax/softmax.cl",
     ];
     // 4 rows of 8 along dimension 1 of a 4x8 row-major tensor.
@@ -234,15 +234,21 @@ fn builds() -> Vec<Build> {
         });
     }
 
-    // Matmul (`matmul/ocl.rs` `source()`): types, post-ops, `matmul.cl`;
+    // GEMM of matmul and inner product (`common/gemm/ocl.rs` `source()`):
+    // types, post-ops, `gemm.cl`;
     // `GemmKernels::new` and `variant` give the options, `Tiles::GPU` and
     // `Tiles::SMALL` the tiles.
     let matmul = format!(
         "{}{post_ops}{}",
         dt::CL_TYPES,
-        read("src/prims/matmul/matmul.cl")
+        read("src/prims/common/gemm/gemm.cl")
     );
-    let matmul_files: &[&str] = &[TYPES, BINARY_ALG, ELTWISE_FWD, "src/prims/matmul/matmul.cl"];
+    let matmul_files: &[&str] = &[
+        TYPES,
+        BINARY_ALG,
+        ELTWISE_ALG,
+        "src/prims/common/gemm/gemm.cl",
+    ];
     let gpu_tiles = "-DWG_M=16 -DWG_N=16 -DRM=8 -DRN=8 -DTK=16";
     let small_tiles = "-DWG_M=4 -DWG_N=16 -DRM=8 -DRN=4 -DTK=16";
     for (what, options, kernels) in [
@@ -289,16 +295,16 @@ fn builds() -> Vec<Build> {
         });
     }
 
-    // Reorder, sum and concat (`reorder/ocl.rs` `SOURCE`): types, `xfer.cl`;
+    // Reorder, sum and concat (`common/xfer/ocl.rs` `SOURCE`): types, `xfer.cl`;
     // int indices, or long ones for huge tensors.
-    let xfer = format!("{}{}", dt::CL_TYPES, read("src/prims/reorder/xfer.cl"));
+    let xfer = format!("{}{}", dt::CL_TYPES, read("src/prims/common/xfer/xfer.cl"));
     for (what, options) in [
         ("xfer, int indices", ""),
         ("xfer, long indices", "-DIDX_T=long"),
     ] {
         v.push(Build {
             what,
-            files: &[TYPES, "src/prims/reorder/xfer.cl"],
+            files: &[TYPES, "src/prims/common/xfer/xfer.cl"],
             source: xfer.clone(),
             options: options.to_string(),
             kernels: &["xfer", "xfer_tile"],

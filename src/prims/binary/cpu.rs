@@ -1,4 +1,5 @@
-//! Binary on the CPU engine: two kernels over `host::Raw` element access.
+//! Binary on the CPU engine: two kernels over `common::host::Raw` element
+//! access.
 //!
 //! Layer: prims. The destination's walk (memory order) is split over the
 //! host's threads; each thread owns disjoint destination elements. The dense
@@ -10,7 +11,6 @@
 use std::sync::Arc;
 
 use super::BinaryOp;
-use super::host::{self, Raw};
 use crate::abi::{DNNL_ARG_DST, DNNL_ARG_SRC_0, DNNL_ARG_SRC_1};
 use crate::core::engine::Engine;
 use crate::core::error::Result;
@@ -20,6 +20,7 @@ use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::binary_alg::BinaryAlg;
 use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
 use crate::prims::common::dt;
+use crate::prims::common::host::{self, Raw};
 use crate::prims::common::layout::Walker;
 use crate::prims::common::parallel;
 

@@ -28,7 +28,6 @@
 #![allow(non_upper_case_globals)]
 
 mod cpu;
-pub(crate) mod host;
 mod ocl;
 #[cfg(test)]
 mod tests;
@@ -47,8 +46,8 @@ use crate::core::primitive::{Impl, Kind, OpDesc, any_op, dims_str};
 use crate::prims::common::binary_alg::BinaryAlg;
 use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::Layout;
+use crate::prims::common::layout::resolve_any;
 use crate::prims::common::post_ops::PostOpsPlan;
-use crate::prims::eltwise::resolve_any;
 
 /// A binary operation.
 pub struct BinaryOp {

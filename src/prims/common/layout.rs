@@ -1,5 +1,7 @@
 //! Blocked layouts as kernels see them: where an element lives, the order in
-//! which a tensor's elements lie in memory, and whether that order is dense.
+//! which a tensor's elements lie in memory, and whether that order is dense;
+//! and how `format_tag::any` takes another descriptor's layout
+//! ([`resolve_any`], for eltwise, binary and softmax).
 //!
 //! Layer: prims, over `core::memory_desc`. Positions are *padded* positions
 //! (a logical index plus the descriptor's `padded_offsets`), so one formula
@@ -17,6 +19,7 @@
 // the same `d`; an iterator over one of them would hide that.
 #![allow(clippy::needless_range_loop)]
 
+use crate::abi::{dnnl_data_type_t, dnnl_format_tag_t};
 use crate::core::error::{Error, Result};
 use crate::core::memory_desc::{MAX_NDIMS, MemoryDesc};
 
@@ -337,6 +340,60 @@ impl Walker {
         }
         off
     }
+}
+
+/// A descriptor with `reference`'s dimensions and element order (the same
+/// dimension order and inner blocks), dense, of type `dt`: how `any` is
+/// resolved. Without a reference (everything `any`), plain row-major.
+pub(crate) fn resolve_any(
+    reference: Option<&MemoryDesc>,
+    dims: &[i64],
+    dt: dnnl_data_type_t,
+) -> Result<MemoryDesc> {
+    let Some(reference) = reference else {
+        return MemoryDesc::with_strides(dims, dt, None);
+    };
+    let layout = Layout::new(reference)?;
+    if reference.data_type() == dt && layout.is_compact() && reference.offset0() == 0 {
+        return Ok(reference.clone());
+    }
+    let blocking = reference
+        .blocking()
+        .ok_or_else(|| Error::unimplemented("not blocked"))?;
+    if blocking.inner_nblks == 0 {
+        // Dense strides in the reference's order of dimensions, outermost first.
+        let n = reference.ndims();
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| blocking.strides[b].cmp(&blocking.strides[a]));
+        let mut strides = vec![0i64; n];
+        let mut s = 1i64;
+        for &d in order.iter().rev() {
+            strides[d] = s;
+            s *= dims[d].max(1);
+        }
+        return MemoryDesc::with_strides(dims, dt, Some(&strides));
+    }
+    // A blocked reference: the format tag with that order of blocks.
+    let order = |l: &Layout| {
+        l.loops()
+            .iter()
+            .map(|p| (p.size, p.dim, p.unit))
+            .collect::<Vec<_>>()
+    };
+    let wanted = order(&layout);
+    for (_, tag) in dnnl_format_tag_t::ALL {
+        if let Ok(md) = MemoryDesc::with_tag(dims, dt, *tag) {
+            if md.ndims() == dims.len()
+                && md.padded_dims() == reference.padded_dims()
+                && Layout::new(&md).is_ok_and(|l| order(&l) == wanted)
+            {
+                return Ok(md);
+            }
+        }
+    }
+    Err(Error::unimplemented(
+        "format 'any' cannot follow this blocked layout (no format tag describes it)",
+    ))
 }
 
 #[cfg(test)]

@@ -1,7 +1,9 @@
 //! Helpers every primitive kind shares: element types and their conversions,
 //! blocked layouts as kernels walk them, the buffers behind execution
-//! arguments, splitting CPU work over threads, the binary formulas, and
-//! post-ops as kernels apply them. `types.cl` is the OpenCL counterpart of
+//! arguments and element access to host ones, splitting CPU work over
+//! threads, the binary and eltwise formulas, post-ops as kernels apply them,
+//! the GEMM engine (matmul, inner product) and the transfer plan (reorder,
+//! sum, concat). `types.cl` is the OpenCL counterpart of
 //! `dt`: every kernel source starts with it.
 //!
 //! Layer: prims, over `core` and `runtime`.
@@ -10,8 +12,12 @@ pub mod binary_alg;
 pub mod buffers;
 pub mod cl_walk;
 pub mod dt;
+pub mod eltwise_alg;
+pub(crate) mod gemm;
+pub(crate) mod host;
 pub mod layout;
 pub mod parallel;
 pub mod post_ops;
 #[cfg(test)]
 pub(crate) mod testutil;
+pub(crate) mod xfer;

@@ -39,8 +39,8 @@ use crate::core::primitive::ExecContext;
 use crate::prims::common::binary_alg::{self, BinaryAlg};
 use crate::prims::common::buffers::{Buffer, host_bytes};
 use crate::prims::common::dt::{self, Elem};
+use crate::prims::common::eltwise_alg::{self, Alg};
 use crate::prims::common::layout::Layout;
-use crate::prims::eltwise::{self, Alg};
 
 /// The execution argument of post-op `index`'s operand `arg`
 /// (`DNNL_ARG_ATTR_MULTIPLE_POST_OP(index) | arg`).
@@ -203,7 +203,7 @@ impl PostOpsPlan {
                     }
                 }
                 PostOp::Eltwise { alg, alpha, beta } => Entry::Eltwise {
-                    alg: eltwise::Alg::from_c(*alg)
+                    alg: Alg::from_c(*alg)
                         .ok_or_else(|| Error::invalid("not an eltwise algorithm"))?,
                     alpha: *alpha,
                     beta: *beta,
@@ -383,7 +383,7 @@ impl PostOpsPlan {
             .and_then(Elem::from_c)
             .map_or("F32", Elem::cl_name);
         let mut s = String::new();
-        s += eltwise::ocl::FWD_SOURCE;
+        s += eltwise_alg::CL_SOURCE;
         s += binary_alg::CL_SOURCE;
         let _ = writeln!(s, "#define POST_OPS_PARAMS {params}");
         let _ = writeln!(s, "#define POST_OPS_ARGS {args}");
@@ -451,7 +451,7 @@ impl HostPostOps<'_> {
         for e in &self.plan.entries {
             v = match e {
                 Entry::Sum { scale, zero_point } => v + scale * (old - *zero_point as f32),
-                Entry::Eltwise { alg, alpha, beta } => eltwise::cpu::fwd(*alg, *alpha, *beta, v),
+                Entry::Eltwise { alg, alpha, beta } => eltwise_alg::fwd(*alg, *alpha, *beta, v),
                 Entry::Binary { alg, src1, src2 } => {
                     let b = load(src1);
                     let c = src2.as_deref().map_or(0.0, &mut load);

@@ -3,8 +3,8 @@
 //! `DNNL_ARG_MULTIPLE_SRC + i`, any axis, any mix of blocked layouts and of
 //! f32/f16/bf16/s32/s8/u8, zero-sized sources allowed.
 //!
-//! Layer: prims. The descriptor logic; the data movement is a reorder
-//! [`Plan`](crate::prims::reorder::plan::Plan): one pass per non-empty
+//! Layer: prims. The descriptor logic; the data movement is a transfer
+//! [`Plan`](crate::prims::common::xfer::plan::Plan): one pass per non-empty
 //! source over its region of the destination, and one more that writes the
 //! destination's padding with zeros where it has any; executed by
 //! `cpu:concat`, `ocl:concat_copy` (one source, same type and dense layout)
@@ -28,9 +28,9 @@ use crate::core::error::{Error, Result};
 use crate::core::key::KeyWriter;
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::{Impl, Kind, OpDesc};
-use crate::prims::reorder::ocl::{PlanOp, plan_impls};
-use crate::prims::reorder::plan::{Pass, Plan, QuantArg};
-use crate::prims::reorder::{check_md, multi_src_arg_md, multi_src_inputs, resolve_like};
+use crate::prims::common::xfer::ocl::{PlanOp, plan_impls};
+use crate::prims::common::xfer::plan::{Pass, Plan, QuantArg};
+use crate::prims::common::xfer::{check_md, multi_src_arg_md, multi_src_inputs, resolve_like};
 
 #[cfg(test)]
 mod tests;

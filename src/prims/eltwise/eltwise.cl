@@ -47,7 +47,7 @@
 #define LOAD4_B(p, i) CAT(LD4_, B_DT)(p, i)
 #define STORE4_C(p, i, v) CAT(ST4_, C_DT)(p, i, v)
 
-/* The forward function: eltwise_fwd.cl's, for this build's algorithm. */
+/* The forward function: eltwise_alg.cl's, for this build's algorithm. */
 float fwd(float s, float alpha, float beta) { return eltwise_fwd(ELT_ID, s, alpha, beta); }
 
 /* The source gradient for destination gradient dd; x is the source (or the

@@ -30,13 +30,12 @@ use crate::prims::common::cl_walk;
 use crate::prims::common::dt::{self, Elem};
 use crate::prims::common::layout::{Layout, Walker};
 
-/// The forward formulas (`eltwise_fwd(alg, s, alpha, beta)`), which
-/// post-ops use too.
-pub const FWD_SOURCE: &str = include_str!("eltwise_fwd.cl");
-
 /// The kernels' source after the element types and the post-ops prelude:
-/// the forward formulas, then `eltwise.cl`.
-const BODY: &str = concat!(include_str!("eltwise_fwd.cl"), include_str!("eltwise.cl"));
+/// the forward formulas (`common/eltwise_alg.cl`), then `eltwise.cl`.
+const BODY: &str = concat!(
+    include_str!("../common/eltwise_alg.cl"),
+    include_str!("eltwise.cl")
+);
 
 /// The source of `op`'s program: the shared element types and positions,
 /// its post-ops,

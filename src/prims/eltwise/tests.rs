@@ -415,7 +415,7 @@ fn reference_erfc_is_accurate() {
         );
     }
     for y in [-5.0f32, -1.0, -0.1, 0.0, 0.3, 1.7, 3.0, 4.5, 7.0] {
-        let got = f64::from(cpu::erfc(y));
+        let got = f64::from(crate::prims::common::eltwise_alg::erfc(y));
         let want = erfc_ref(f64::from(y));
         assert!(
             (got - want).abs() <= 2e-7 * want,
@@ -426,7 +426,7 @@ fn reference_erfc_is_accurate() {
     let mut worst = 0f64;
     for i in -900..=920 {
         let y = i as f32 * 0.01;
-        let got = f64::from(cpu::erfc(y));
+        let got = f64::from(crate::prims::common::eltwise_alg::erfc(y));
         let want = erfc_ref(f64::from(y));
         worst = worst.max((got - want).abs() / want);
     }
@@ -434,14 +434,17 @@ fn reference_erfc_is_accurate() {
     let mut worst = 0f64;
     for i in -8700..=8800 {
         let x = i as f32 * 0.01;
-        let got = f64::from(cpu::exp_f32(x));
+        let got = f64::from(crate::prims::common::eltwise_alg::exp_f32(x));
         let want = f64::from(x).exp();
         worst = worst.max((got - want).abs() / want);
     }
     assert!(worst <= 3e-7, "exp: relative error {worst}");
-    assert_eq!(cpu::exp_f32(-100.0), 0.0);
-    assert_eq!(cpu::exp_f32(f32::NEG_INFINITY), 0.0);
-    assert!(cpu::exp_f32(f32::NAN).is_nan());
+    assert_eq!(crate::prims::common::eltwise_alg::exp_f32(-100.0), 0.0);
+    assert_eq!(
+        crate::prims::common::eltwise_alg::exp_f32(f32::NEG_INFINITY),
+        0.0
+    );
+    assert!(crate::prims::common::eltwise_alg::exp_f32(f32::NAN).is_nan());
 }
 
 /// Every algorithm, forward then backward, f32, dense, on every engine.
@@ -593,7 +596,10 @@ fn data_types() {
                 let y = read(&dst).0;
                 for i in 0..y.len() {
                     // Exact but for a last-bit difference in exp before rounding.
-                    let want = rounded(elem, cpu::fwd(alg, alpha, beta, values[i]));
+                    let want = rounded(
+                        elem,
+                        crate::prims::common::eltwise_alg::fwd(alg, alpha, beta, values[i]),
+                    );
                     let slack = if elem == Elem::S32 {
                         1.0 + want.abs() * 1e-6
                     } else {
@@ -1023,10 +1029,10 @@ fn misaligned_usm_pointers() {
     }
 }
 
-/// `eltwise_fwd.cl` numbers the forward functions as `Alg::cl_id` does.
+/// `eltwise_alg.cl` numbers the forward functions as `Alg::cl_id` does.
 #[test]
 fn opencl_forward_ids_match_the_table() {
-    let source = super::ocl::FWD_SOURCE;
+    let source = crate::prims::common::eltwise_alg::CL_SOURCE;
     for alg in Alg::all().filter(|a| a.forward_base() == *a) {
         let define = format!("#define ELT_{} {}\n", alg.cl_name(), alg.cl_id());
         assert!(source.contains(&define), "missing {define:?}");

@@ -1,6 +1,6 @@
 //! Inner product: forward, backward data and backward weights
-//! (`dnnl_inner_product_*_primitive_desc_create`), on the GEMM machinery of
-//! `prims::matmul`.
+//! (`dnnl_inner_product_*_primitive_desc_create`), on the GEMM engine of
+//! `prims::common::gemm` (shared with matmul).
 //!
 //! Layer: prims. The source `N x C x spatial…` (2 to 5 dimensions) is read
 //! as an `N x K` matrix, the weights `OC x C x spatial…` as `OC x K`, the
@@ -46,8 +46,8 @@ use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::{ExecContext, Impl, Implementation, Kind, OpDesc, any_op};
 use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
 use crate::prims::common::dt::{self, Elem};
-use crate::prims::matmul::ocl::{GemmKernels, Tiles, enqueue_col_sum};
-use crate::prims::matmul::{
+use crate::prims::common::gemm::ocl::{GemmKernels, Tiles, enqueue_col_sum};
+use crate::prims::common::gemm::{
     Epilogue, Gemm, GemmArgs, Operand, cpu, epilogue, float_elem, plain_strides, span_bytes,
 };
 

@@ -1,9 +1,9 @@
 //! Matmul: `dst = src · weights (+ bias)`, batched, with broadcast
-//! (`dnnl_matmul_primitive_desc_create`), and the GEMM machinery that inner
-//! product shares.
+//! (`dnnl_matmul_primitive_desc_create`).
 //!
-//! Layer: prims. This file holds the descriptor logic and the GEMM problem
-//! both kinds hand to the engines:
+//! Layer: prims. This file holds the descriptor logic and builds the GEMM
+//! problem (`prims::common::gemm`, shared with inner product) it hands to
+//! the engines:
 //! - shapes: src `(…, M, K)`, weights `(…, K, N)`, dst `(…, M, N)`, 2 to 12
 //!   dimensions, all three (and the bias) with the same number; a batch
 //!   dimension of 1 in src or weights broadcasts, dst takes the larger; the
@@ -28,8 +28,9 @@
 //!   f32 accumulation modes; zero points, other accumulation modes, rounding
 //!   modes, dropout and the rest are unimplemented.
 //!
-//! Implementations, best first: `cpu:gemm` (the `gemm` crate, see `cpu.rs`)
-//! and `ocl:gemm_tiled` (`matmul.cl`, see `ocl.rs`).
+//! Implementations, best first: `cpu:gemm` (the `gemm` crate, see `cpu.rs`
+//! and `common/gemm/cpu.rs`) and `ocl:gemm_tiled` (`common/gemm/gemm.cl`,
+//! see `ocl.rs` and `common/gemm/ocl.rs`).
 
 // The C enumerators are matched by their C names.
 #![allow(non_upper_case_globals)]
@@ -45,148 +46,14 @@ use crate::abi::*;
 use crate::core::attr::PrimitiveAttr;
 use crate::core::attr::{AttrPart, AttrSupport};
 use crate::core::error::{Error, Result};
-use crate::core::key::{KeyWriter, StableKey};
-use crate::core::memory_desc::{Format, MemoryDesc, RUNTIME_DIM};
+use crate::core::key::KeyWriter;
+use crate::core::memory_desc::{MemoryDesc, RUNTIME_DIM};
 use crate::core::primitive::{ExecContext, Impl, Kind, OpDesc, any_op};
 use crate::prims::common::dt::Elem;
+use crate::prims::common::gemm::{
+    BatchDim, Epilogue, Gemm, GemmArgs, Operand, epilogue, float_elem, plain_strides, span_bytes,
+};
 use crate::prims::common::layout::Layout;
-use crate::prims::common::post_ops::PostOpsPlan;
-
-/// One operand of a GEMM: element `(r, c)` of batch offset `b` sits at
-/// element `off + b + r * rs + c * cs` of its buffer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Operand {
-    pub elem: Elem,
-    pub off: i64,
-    pub rs: i64,
-    pub cs: i64,
-    /// Bytes the buffer must hold.
-    pub bytes: usize,
-}
-
-/// One batch dimension of a GEMM: its size, and the stride of each operand
-/// along it (0 where the operand broadcasts).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct BatchDim {
-    pub size: i64,
-    pub a: i64,
-    pub b: i64,
-    pub c: i64,
-    pub bias: i64,
-}
-
-/// A GEMM with concrete shapes: `C[m, n] = Σ_k A[m, k] · B[k, n]` per batch,
-/// batches enumerated row-major over `batch` (dst's batch dimensions).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Gemm {
-    pub m: i64,
-    pub n: i64,
-    pub k: i64,
-    pub batch: Vec<BatchDim>,
-    pub a: Operand,
-    pub b: Operand,
-    pub c: Operand,
-    /// Indexed by `(m, n)` like `C`.
-    pub bias: Option<Operand>,
-}
-
-impl Gemm {
-    /// The number of batches.
-    pub fn batches(&self) -> i64 {
-        self.batch.iter().map(|d| d.size).product()
-    }
-
-    /// The element offsets of batch `index` in A, B, C and the bias (without
-    /// the operands' own `off`).
-    pub fn batch_offsets(&self, mut index: i64) -> [i64; 4] {
-        let mut offs = [0i64; 4];
-        for d in self.batch.iter().rev() {
-            let i = index % d.size.max(1);
-            index /= d.size.max(1);
-            offs[0] += i * d.a;
-            offs[1] += i * d.b;
-            offs[2] += i * d.c;
-            offs[3] += i * d.bias;
-        }
-        offs
-    }
-}
-
-/// How the weights are scaled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum WeiScale {
-    Common,
-    PerN,
-}
-
-/// What happens to each accumulated value before it is stored.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Epilogue {
-    pub src_scale: bool,
-    pub wei_scale: Option<WeiScale>,
-    pub dst_scale: bool,
-    pub post_ops: PostOpsPlan,
-}
-
-/// One byte: 0 for `Common`, 1 for `PerN`.
-impl StableKey for WeiScale {
-    fn write_key(&self, w: &mut KeyWriter) {
-        w.u8(match self {
-            WeiScale::Common => 0,
-            WeiScale::PerN => 1,
-        });
-    }
-}
-
-impl Epilogue {
-    /// Writes what distinguishes it in a cache key: tag `"epilogue"`, the
-    /// three scales, the post-ops.
-    pub fn cache_key(&self, w: &mut KeyWriter) {
-        w.tag("epilogue")
-            .bool(self.src_scale)
-            .put(&self.wei_scale)
-            .bool(self.dst_scale);
-        self.post_ops.cache_key(w);
-    }
-}
-
-/// The execution arguments behind a GEMM's operands.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct GemmArgs {
-    pub a: i32,
-    pub b: i32,
-    pub c: i32,
-    pub bias: Option<i32>,
-}
-
-/// Plain strides of `md` (unimplemented for blocked or non-blocked formats).
-pub(crate) fn plain_strides(md: &MemoryDesc, what: &str) -> Result<Vec<i64>> {
-    match md.format() {
-        Format::Blocked(b) if b.inner_nblks == 0 => Ok(b.strides[..md.ndims()].to_vec()),
-        Format::Blocked(_) => Err(Error::unimplemented(format!(
-            "{what}: blocked layouts are not supported (plain strided layouts only)"
-        ))),
-        _ => Err(Error::unimplemented(format!(
-            "{what}: only blocked memory formats are supported"
-        ))),
-    }
-}
-
-/// The bytes a tensor spans from its buffer's start (0 when empty).
-pub(crate) fn span_bytes(md: &MemoryDesc) -> Result<usize> {
-    Ok(Layout::new(md)?.byte_range().1)
-}
-
-/// The element type of `md`: f32, f16 or bf16, else unimplemented.
-pub(crate) fn float_elem(md: &MemoryDesc, what: &str) -> Result<Elem> {
-    match Elem::from_c(md.data_type()) {
-        Some(e @ (Elem::F32 | Elem::F16 | Elem::Bf16)) => Ok(e),
-        _ => Err(Error::unimplemented(format!(
-            "{what}: data type {} is not supported (f32, f16 and bf16 are)",
-            md.data_type().0
-        ))),
-    }
-}
 
 /// Whether two dimensions agree (a run-time one agrees with anything).
 fn same(a: i64, b: i64) -> bool {
@@ -363,64 +230,6 @@ fn fits(declared: &MemoryDesc, given: &MemoryDesc) -> bool {
     };
     let off_ok = declared.offset0() == RUNTIME_DIM || declared.offset0() == given.offset0();
     dims_ok && strides_ok && off_ok
-}
-
-/// Checks the attributes matmul and inner product take, and builds the
-/// epilogue. `scales_ndims` is `Some(ndims)` where scales are allowed.
-pub(crate) fn epilogue(
-    attr: Option<&PrimitiveAttr>,
-    dst: &MemoryDesc,
-    scales_ndims: Option<usize>,
-    kind: &str,
-) -> Result<Epilogue> {
-    let Some(attr) = attr else {
-        return Ok(Epilogue::default());
-    };
-    if !matches!(
-        attr.accumulation,
-        dnnl_accumulation_mode_strict
-            | dnnl_accumulation_mode_relaxed
-            | dnnl_accumulation_mode_any
-            | dnnl_accumulation_mode_f32
-    ) {
-        return Err(Error::unimplemented(format!(
-            "{kind} accumulates in f32: accumulation mode {} is not supported",
-            attr.accumulation.0
-        )));
-    }
-    let mut epi = Epilogue::default();
-    if !attr.scales.is_empty() {
-        let Some(n) = scales_ndims else {
-            return Err(Error::unimplemented(format!(
-                "{kind} does not apply scales"
-            )));
-        };
-        for (&arg, spec) in &attr.scales {
-            if spec.data_type != dnnl_f32 || spec.groups.is_some() || spec.on_host {
-                return Err(Error::unimplemented(
-                    "scales: only f32 values in device memory, without groups, are supported",
-                ));
-            }
-            if spec.qmode != dnnl_quantization_mode_static_sazp {
-                return Err(Error::unimplemented("scales: only the static mode"));
-            }
-            let per_n = 1 << (n - 1);
-            match (arg, spec.mask) {
-                (DNNL_ARG_SRC, 0) => epi.src_scale = true,
-                (DNNL_ARG_DST, 0) => epi.dst_scale = true,
-                (DNNL_ARG_WEIGHTS, 0) => epi.wei_scale = Some(WeiScale::Common),
-                (DNNL_ARG_WEIGHTS, m) if m == per_n => epi.wei_scale = Some(WeiScale::PerN),
-                _ => {
-                    return Err(Error::unimplemented(format!(
-                        "scales for argument {arg} with mask {} are not supported",
-                        spec.mask
-                    )));
-                }
-            }
-        }
-    }
-    epi.post_ops = PostOpsPlan::new(&attr.post_ops, dst)?;
-    Ok(epi)
 }
 
 /// A matmul operation.

@@ -683,13 +683,13 @@ fn gpu_tiles_on_every_device() {
             let w = values(nel(&c.wei), 2);
             let b = c.bias.as_ref().map(|b| values(nel(b), 3));
             let g = build_gemm(&c.src, &c.wei, c.bias.as_ref(), &c.dst).unwrap();
-            let kernels = ocl::GemmKernels::new(
+            let kernels = crate::prims::common::gemm::ocl::GemmKernels::new(
                 g.a.elem,
                 g.b.elem,
                 g.c.elem,
                 g.bias.map(|b| b.elem),
                 &Epilogue::default(),
-                ocl::Tiles::GPU,
+                crate::prims::common::gemm::ocl::Tiles::GPU,
             );
             let sm = memory(&engine, &c.src, &s);
             let wm = memory(&engine, &c.wei, &w);

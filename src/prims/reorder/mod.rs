@@ -4,8 +4,10 @@
 //! OpenCL engine.
 //!
 //! Layer: prims. This file holds the descriptor logic; the data movement is
-//! a [`plan::Plan`] that sum and concat share, executed by:
-//! - `cpu:reorder` (CPU engine, multi-threaded, [`plan::run_host`]);
+//! a transfer [`Plan`] (`prims::common::xfer`, shared with sum and concat),
+//! executed by:
+//! - `cpu:reorder` (CPU engine, multi-threaded,
+//!   [`run_host`](crate::prims::common::xfer::plan::run_host));
 //! - `ocl:reorder_copy`: same type, same dense layout, no scaling: a buffer
 //!   copy;
 //! - `ocl:reorder_transpose`: a transposition (nchw to nhwc, ab to ba ...)
@@ -35,8 +37,6 @@
 
 #![allow(non_upper_case_globals)]
 
-pub(crate) mod ocl;
-pub(crate) mod plan;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -51,11 +51,11 @@ use crate::core::attr::{AttrPart, AttrSupport};
 use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
 use crate::core::key::KeyWriter;
-use crate::core::memory_desc::{Format, MemoryDesc};
+use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::{Impl, Kind, OpDesc};
-use crate::prims::common::layout::Layout;
-use ocl::{PlanOp, plan_impls};
-use plan::{Pass, Plan, Quant, QuantArg, elem_of};
+use crate::prims::common::xfer::check_md;
+use crate::prims::common::xfer::ocl::{PlanOp, plan_impls};
+use crate::prims::common::xfer::plan::{Pass, Plan, Quant, QuantArg};
 
 /// A reorder.
 pub struct ReorderOp {
@@ -70,98 +70,6 @@ pub struct ReorderOp {
     /// plan's, kept for the cache key).
     quant: Quant,
     beta: f32,
-}
-
-/// The descriptor of execution argument `arg` of an op with n sources
-/// (`DNNL_ARG_MULTIPLE_SRC + i`) and a destination: what sum and concat
-/// answer.
-pub(crate) fn multi_src_arg_md<'a>(
-    srcs: &'a [Arc<MemoryDesc>],
-    dst: &'a Arc<MemoryDesc>,
-    arg: i32,
-) -> Option<&'a Arc<MemoryDesc>> {
-    if arg == DNNL_ARG_DST {
-        return Some(dst);
-    }
-    let i = arg - DNNL_ARG_MULTIPLE_SRC;
-    (i >= 0).then(|| srcs.get(i as usize)).flatten()
-}
-
-/// The inputs of an op with `n` sources: `DNNL_ARG_MULTIPLE_SRC + i`.
-pub(crate) fn multi_src_inputs(n: usize) -> Vec<i32> {
-    (0..n as i32).map(|i| DNNL_ARG_MULTIPLE_SRC + i).collect()
-}
-
-/// Checks a memory descriptor every data-movement kind takes: dimensions,
-/// blocked (not `any`), no run-time values, a supported type.
-pub(crate) fn check_md(md: &MemoryDesc, what: &str) -> Result<Layout> {
-    if md.is_zero() {
-        return Err(Error::invalid(format!(
-            "the {what} memory descriptor has no dimensions"
-        )));
-    }
-    if md.is_any_format() {
-        return Err(Error::invalid(format!(
-            "unsupported format tag for {what}: any"
-        )));
-    }
-    if md.has_runtime_dims_or_strides() {
-        return Err(Error::unimplemented(format!(
-            "{what} has run-time dimensions or strides"
-        )));
-    }
-    if !matches!(md.format(), Format::Blocked(_)) {
-        return Err(Error::unimplemented(format!(
-            "{what}: only blocked memory formats are supported"
-        )));
-    }
-    elem_of(md.data_type(), what)?;
-    Layout::new(md)
-}
-
-/// A descriptor of `dims` and type `dt` laid out like `reference` (the same
-/// order of dimensions and the same inner blocks), dense: how sum and concat
-/// resolve a destination given as `any` or NULL.
-pub(crate) fn resolve_like(
-    reference: &MemoryDesc,
-    dims: &[i64],
-    dt: dnnl_data_type_t,
-) -> Result<MemoryDesc> {
-    let blocking = reference
-        .blocking()
-        .ok_or_else(|| Error::unimplemented("the reference is not blocked"))?;
-    let n = reference.ndims();
-    if blocking.inner_nblks == 0 {
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| blocking.strides[b].cmp(&blocking.strides[a]));
-        let mut strides = vec![0i64; n];
-        let mut s = 1i64;
-        for &d in order.iter().rev() {
-            strides[d] = s;
-            s *= dims[d].max(1);
-        }
-        return MemoryDesc::with_strides(dims, dt, Some(&strides));
-    }
-    let loops = |l: &Layout| {
-        l.loops()
-            .iter()
-            .map(|p| (p.size, p.dim, p.unit))
-            .collect::<Vec<_>>()
-    };
-    let wanted = loops(&Layout::new(reference)?);
-    for (_, tag) in dnnl_format_tag_t::ALL {
-        if let Ok(md) = MemoryDesc::with_tag(reference.dims(), reference.data_type(), *tag) {
-            if md.ndims() == n
-                && md.padded_dims() == reference.padded_dims()
-                && Layout::new(&md).is_ok_and(|l| loops(&l) == wanted)
-            {
-                return MemoryDesc::with_tag(dims, dt, *tag);
-            }
-        }
-    }
-    Err(Error::unimplemented(
-        "format 'any' cannot follow this blocked layout (no format tag describes it)",
-    ))
 }
 
 /// A quantization spec the plans apply: f32 scales or s32 zero points,

@@ -187,7 +187,7 @@ fn quant_attr(
 
 /// Masks over (2, 3, 4): 0, 2 (dim 1), 5 (dims 0 and 2).
 fn mask_len(mask: i32) -> usize {
-    plan::mask_count(mask, &[2, 3, 4]) as usize
+    crate::prims::common::xfer::plan::mask_count(mask, &[2, 3, 4]) as usize
 }
 
 fn mask_at(mask: i32, idx: &[i64]) -> usize {
@@ -401,7 +401,7 @@ fn long_index_build() {
         let src = md(&[2, 19, 3, 5], dnnl_f32, dnnl_nChw16c);
         let dst = md(&[2, 19, 3, 5], dnnl_s8, dnnl_nhwc);
         let o = op(&src, &e, &dst, &e, None);
-        let imp = ocl::generic_long(&e, o.plan.clone()).unwrap();
+        let imp = crate::prims::common::xfer::ocl::generic_long(&e, o.plan.clone()).unwrap();
         let vals = values(570, -100.0, 100.0, dnnl_f32, 5);
         let s = memory(&e, &src, &vals);
         let d = memory(&e, &dst, &[]);

@@ -1,7 +1,7 @@
 //! Softmax on the CPU engine: rows split over the host's threads.
 //!
 //! Layer: prims. Each row (a position of every dimension but the axis) is
-//! gathered into `f32`, computed, and stored through `binary::host::Raw`
+//! gathered into `f32`, computed, and stored through `common::host::Raw`
 //! one element at a time, so rows on different threads never share a view.
 //! An input that overlaps the output other than element for element is
 //! copied first (in-place with the same layout reads each row before it
@@ -16,11 +16,11 @@ use crate::core::error::Result;
 use crate::core::gpu::Event;
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, Implementation};
-use crate::prims::binary::host::{self, Raw};
 use crate::prims::common::buffers::Buffer;
+use crate::prims::common::eltwise_alg::exp_f32;
+use crate::prims::common::host::{self, Raw};
 use crate::prims::common::layout::Layout;
 use crate::prims::common::parallel;
-use crate::prims::eltwise::cpu::exp_f32;
 
 /// Builds the implementation for `op` on `engine`.
 pub(super) fn create(op: &Arc<SoftmaxOp>, _: &Engine) -> Result<Arc<dyn Implementation>> {

@@ -44,8 +44,8 @@ use crate::core::names;
 use crate::core::primitive::{Impl, Kind, OpDesc, any_op};
 use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::Layout;
+use crate::prims::common::layout::resolve_any;
 use crate::prims::common::post_ops::PostOpsPlan;
-use crate::prims::eltwise::resolve_any;
 
 /// The softmax algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

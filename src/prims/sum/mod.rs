@@ -2,8 +2,8 @@
 //! sources as `DNNL_ARG_MULTIPLE_SRC + i`, any mix of blocked layouts and of
 //! f32/f16/bf16/s32/s8/u8.
 //!
-//! Layer: prims. The descriptor logic; the data movement is a reorder
-//! [`Plan`](crate::prims::reorder::plan::Plan) of one pass per source (the
+//! Layer: prims. The descriptor logic; the data movement is a transfer
+//! [`Plan`](crate::prims::common::xfer::plan::Plan) of one pass per source (the
 //! first writes `scales[0] * src_0`, each next one adds `scales[i] * src_i`
 //! to the destination), executed by `cpu:sum`, `ocl:sum_copy` (one source,
 //! scale 1, same type and dense layout) or `ocl:sum_generic`. With more
@@ -26,9 +26,9 @@ use crate::core::key::KeyWriter;
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::{Impl, Kind, OpDesc};
 use crate::prims::common::layout::Layout;
-use crate::prims::reorder::ocl::{PlanOp, plan_impls};
-use crate::prims::reorder::plan::{Pass, Plan, SCRATCH_ARG};
-use crate::prims::reorder::{check_md, multi_src_arg_md, multi_src_inputs, resolve_like};
+use crate::prims::common::xfer::ocl::{PlanOp, plan_impls};
+use crate::prims::common::xfer::plan::{Pass, Plan, SCRATCH_ARG};
+use crate::prims::common::xfer::{check_md, multi_src_arg_md, multi_src_inputs, resolve_like};
 
 #[cfg(test)]
 mod tests;

@@ -1,4 +1,4 @@
-//! The data movement reorder, sum and concat share: a [`Plan`] of passes,
+//! The transfer plan reorder, sum and concat share: a [`Plan`] of passes,
 //! each of which walks a region of the destination and writes, per element,
 //! a (converted, scaled, shifted) source element, zeros in the padding, and
 //! optionally the destination's previous value times `beta`.

@@ -1,6 +1,8 @@
-//! The implementations of plans (see `plan.rs`): [`Host`] (`cpu:*`, the
-//! CPU engine, `run_host` over the arguments' host buffers), and on OpenCL
-//! engines, best first:
+//! The implementations of transfer plans (see `plan.rs`) that reorder, sum
+//! and concat list through [`plan_impls`]: [`Host`] (`cpu:*`, the CPU
+//! engine, `run_host` over the arguments' host buffers), and on GPU engines
+//! (the launch code serves OpenCL and Level Zero engines through
+//! `core::gpu`), best first:
 //! - [`Copy`] (`ocl:*_copy`): one dense source, same type and layout as the
 //!   destination, no scaling: `clEnqueueCopyBuffer` (buffers), or the
 //!   generic kernel (USM);
@@ -23,7 +25,7 @@
 //!   run on the host (`run_host`), and the mapping written back: a reorder
 //!   between engines is a host transfer in any case.
 //!
-//! Layer: prims, over `core` and `runtime::ocl`.
+//! Layer: prims, over `core` (engine, memory, `core::gpu`).
 
 // Dimension loops index several parallel arrays by the same `d`.
 #![allow(clippy::needless_range_loop)]
@@ -41,7 +43,7 @@ use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::Layout;
 
 /// The kernel's source: the shared element types, then `xfer.cl`.
-pub const SOURCE: &str = concat!(include_str!("../common/types.cl"), include_str!("xfer.cl"));
+pub const SOURCE: &str = concat!(include_str!("../types.cl"), include_str!("xfer.cl"));
 
 const MAXD: usize = 6;
 const MAXL: usize = 8;

@@ -1,5 +1,6 @@
-/* Eltwise forward formulas (oneDNN's), shared by the eltwise kernels
- * (eltwise.cl) and post-ops (prims::common::post_ops): the helpers, then
+/* Eltwise forward formulas (oneDNN's; prims::common::eltwise_alg's OpenCL
+ * side), shared by the eltwise kernels (eltwise.cl) and post-ops
+ * (prims::common::post_ops): the helpers, then
  * eltwise_fwd(alg, s, alpha, beta). Needs nothing before it. */
 #ifndef DNNL_ELTWISE_FWD_CL
 #define DNNL_ELTWISE_FWD_CL
@@ -21,7 +22,7 @@ float mish_p(float x) {
     float n = exp(x);
     return n * (n + 2.0f);
 }
-/* erfc (prims::eltwise::cpu::erfc's formula): Numerical Recipes' fit
+/* erfc (prims::common::eltwise_alg::erfc's formula): Numerical Recipes' fit
  * erfc(z) = t e^(-z^2 + P(t)), t = 1 / (1 + z/2), relative error a few 1e-7,
  * with z^2 split exactly as hi^2 + lo so the large part of the exponent is
  * not rounded. Builtin erfc is very slow on some runtimes (PoCL). */

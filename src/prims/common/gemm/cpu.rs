@@ -1,0 +1,391 @@
+//! The GEMM engine's CPU run: [`run`] computes a [`Gemm`](super::Gemm) with
+//! its epilogue on the CPU engine. Matmul and inner product run their
+//! `cpu:gemm` implementations on it.
+//!
+//! Layer: prims. The products run in the `gemm` crate, in f32: f32 operands
+//! are handed over in place with their strides (transposes cost nothing),
+//! f16 and bf16 ones are converted to f32 panels first. Work is split over
+//! the host's threads by rows of the output (all batches' rows in one
+//! range), each thread calling the crate single-threaded on its rows; the
+//! threads are persistent workers (the crate keeps per-thread packing
+//! buffers). An f32 dst without a sum post-op is written in place. The
+//! epilogue (scales, bias, post-ops, conversion and store) runs in Rust on
+//! each thread's rows, which no other thread writes.
+
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Mutex, OnceLock};
+
+use super::{Epilogue, Gemm, GemmArgs, Operand, WeiScale};
+use crate::abi::*;
+use crate::core::error::{Error, Result};
+use crate::core::primitive::ExecContext;
+use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
+use crate::prims::common::dt::{self, Elem};
+use crate::prims::common::parallel;
+
+/// Reads the f32 scales of argument `arg` (`count` values).
+fn scales(ctx: &ExecContext, arg: i32, count: usize) -> Result<Vec<f32>> {
+    let buffer = Buffer::of(ctx.arg(DNNL_ARG_ATTR_SCALES | arg)?)?;
+    buffer.check_holds(count * 4, "scales")?;
+    if !matches!(buffer, Buffer::Host { .. }) {
+        return Err(Error::invalid("the scales memory is not host memory"));
+    }
+    // SAFETY: the scales memory holds `count` f32 values (checked where
+    // the library allocated it; a user pointer is trusted, as upstream).
+    let bytes = unsafe { host_bytes(buffer.host_addr(), count * 4) };
+    let mut out = vec![0f32; count];
+    dt::load_run(Elem::F32, bytes, 0, &mut out);
+    Ok(out)
+}
+
+/// The scale values of one execution.
+pub(crate) struct Scales {
+    pub src: f32,
+    /// Per N (one value repeated when common).
+    pub wei: Vec<f32>,
+    /// 1 / dst scale.
+    pub dst_inv: f32,
+}
+
+impl Scales {
+    pub(crate) fn read(ctx: &ExecContext, epi: &Epilogue, n: usize) -> Result<Scales> {
+        let src = if epi.src_scale {
+            scales(ctx, DNNL_ARG_SRC, 1)?[0]
+        } else {
+            1.0
+        };
+        let wei = match epi.wei_scale {
+            None => vec![1.0; n],
+            Some(WeiScale::Common) => vec![scales(ctx, DNNL_ARG_WEIGHTS, 1)?[0]; n],
+            Some(WeiScale::PerN) => scales(ctx, DNNL_ARG_WEIGHTS, n)?,
+        };
+        let dst_inv = if epi.dst_scale {
+            1.0 / scales(ctx, DNNL_ARG_DST, 1)?[0]
+        } else {
+            1.0
+        };
+        Ok(Scales { src, wei, dst_inv })
+    }
+}
+
+/// A host buffer checked to hold what the operand spans.
+fn host(ctx: &ExecContext, arg: i32, op: &Operand, what: &str) -> Result<usize> {
+    let buffer = Buffer::of(ctx.arg(arg)?)?;
+    if op.bytes == 0 {
+        return Ok(buffer.host_addr());
+    }
+    buffer.check_holds(op.bytes, what)?;
+    match buffer {
+        Buffer::Host { addr, .. } => Ok(addr),
+        _ => Err(Error::invalid(format!(
+            "the {what} memory is not host memory"
+        ))),
+    }
+}
+
+/// Runs `g` with epilogue `epi` on the CPU, reading and writing the
+/// execution arguments `args`.
+pub(crate) fn run(ctx: &ExecContext, g: &Gemm, epi: &Epilogue, args: GemmArgs) -> Result<()> {
+    let a = host(ctx, args.a, &g.a, "A")?;
+    let b = host(ctx, args.b, &g.b, "B")?;
+    let c = host(ctx, args.c, &g.c, "C")?;
+    let bias = match (args.bias, &g.bias) {
+        (Some(arg), Some(op)) => Some((host(ctx, arg, op, "bias")?, *op)),
+        _ => None,
+    };
+    let (m, n, k) = (g.m as usize, g.n as usize, g.k as usize);
+    let batches = g.batches() as usize;
+    if m == 0 || n == 0 || batches == 0 {
+        return Ok(());
+    }
+    let scales = Scales::read(ctx, epi, n)?;
+    let post = epi.post_ops.bind(ctx)?;
+    let sum_elem = epi.post_ops.sum_elem(g.c.elem);
+    let with_post = !epi.post_ops.is_empty();
+    // About a million multiply-adds per range at least.
+    let min_rows = ((1usize << 20) / (n * k.max(1)).max(1)).max(1);
+    let ranges = parallel::split(batches * m, min_rows);
+    // SAFETY: the buffers hold what the operands span (checked above, or
+    // trusted user pointers); inputs are only read.
+    let a_bytes = unsafe { host_bytes(a, g.a.bytes) };
+    // SAFETY: as above.
+    let b_bytes = unsafe { host_bytes(b, g.b.bytes) };
+    let bias_bytes = bias.map(|(addr, op)| {
+        // SAFETY: as above.
+        (unsafe { host_bytes(addr, op.bytes) }, op)
+    });
+    let ndims = g.batch.len() + 2;
+    let direct = g.c.elem == Elem::F32 && sum_elem.is_none();
+    let plain = !with_post
+        && bias_bytes.is_none()
+        && !epi.src_scale
+        && epi.wei_scale.is_none()
+        && !epi.dst_scale;
+    run_pooled(ranges, |range| {
+        let mut row = range.start;
+        let mut b_panel: Option<(usize, Vec<f32>)> = None;
+        let mut pos = vec![0i64; ndims];
+        while row < range.end {
+            let batch = row / m;
+            let m0 = row % m;
+            let rows = (m - m0).min(range.end - row);
+            let offs = g.batch_offsets(batch as i64);
+            // A rows m0.. as f32: in place, or converted.
+            let a_first = (g.a.off + offs[0] + m0 as i64 * g.a.rs) as usize;
+            let a_conv;
+            let (a_ptr, a_rs, a_cs) = if g.a.elem == Elem::F32 {
+                (
+                    (a + a_first * 4) as *const f32,
+                    g.a.rs as isize,
+                    g.a.cs as isize,
+                )
+            } else {
+                let mut v = vec![0f32; rows * k];
+                for r in 0..rows {
+                    for kk in 0..k {
+                        let idx = a_first as i64 + r as i64 * g.a.rs + kk as i64 * g.a.cs;
+                        v[r * k + kk] = dt::load(g.a.elem, a_bytes, idx as usize);
+                    }
+                }
+                a_conv = v;
+                (a_conv.as_ptr(), k as isize, 1)
+            };
+            let b_first = (g.b.off + offs[1]) as usize;
+            let (b_ptr, b_rs, b_cs) = if g.b.elem == Elem::F32 {
+                (
+                    (b + b_first * 4) as *const f32,
+                    g.b.rs as isize,
+                    g.b.cs as isize,
+                )
+            } else {
+                if b_panel.as_ref().is_none_or(|(at, _)| *at != b_first) {
+                    let mut v = vec![0f32; k * n];
+                    for kk in 0..k {
+                        for nn in 0..n {
+                            let idx = b_first as i64 + kk as i64 * g.b.rs + nn as i64 * g.b.cs;
+                            v[kk * n + nn] = dt::load(g.b.elem, b_bytes, idx as usize);
+                        }
+                    }
+                    b_panel = Some((b_first, v));
+                }
+                let panel = &b_panel.as_ref().map_or(&[][..], |p| &p.1[..]);
+                (panel.as_ptr(), n as isize, 1)
+            };
+            // f32 dst without a sum post-op: the crate writes dst in place
+            // (with its strides); otherwise into a row-major accumulator.
+            let c_first = g.c.off + offs[2] + m0 as i64 * g.c.rs;
+            let mut acc = if direct {
+                Vec::new()
+            } else {
+                vec![0f32; rows * n]
+            };
+            let (d_ptr, d_rs, d_cs) = if direct {
+                (
+                    (c + c_first as usize * 4) as *mut f32,
+                    g.c.rs as isize,
+                    g.c.cs as isize,
+                )
+            } else {
+                (acc.as_mut_ptr(), n as isize, 1)
+            };
+            if k > 0 {
+                // SAFETY: A spans rows x k elements from a_ptr with strides
+                // (a_rs, a_cs), B k x n from b_ptr with (b_rs, b_cs), inside
+                // their buffers (checked extents) or the panels above; the
+                // destination is rows x n from d_ptr with (d_rs, d_cs): dst's
+                // rows m0.. of this batch (written by this thread only) or acc.
+                unsafe {
+                    gemm::gemm(
+                        rows,
+                        n,
+                        k,
+                        d_ptr,
+                        d_cs,
+                        d_rs,
+                        false,
+                        a_ptr,
+                        a_cs,
+                        a_rs,
+                        b_ptr,
+                        b_cs,
+                        b_rs,
+                        0.0f32,
+                        1.0f32,
+                        false,
+                        false,
+                        false,
+                        gemm::Parallelism::None,
+                    );
+                }
+            } else if direct {
+                for r in 0..rows {
+                    for nn in 0..n {
+                        let at = (c_first + r as i64 * g.c.rs + nn as i64 * g.c.cs) as usize;
+                        // SAFETY: one element of dst, written by this thread only.
+                        let out = unsafe { host_bytes_mut(c + at * 4, 4) };
+                        dt::store(Elem::F32, out, 0, 0.0);
+                    }
+                }
+            }
+            if direct && plain {
+                row += rows;
+                continue;
+            }
+            if direct {
+                // The epilogue reads the products back from dst.
+                acc = vec![0f32; rows * n];
+                for r in 0..rows {
+                    for nn in 0..n {
+                        let at = (c_first + r as i64 * g.c.rs + nn as i64 * g.c.cs) as usize;
+                        // SAFETY: one element of dst, which only this thread touches.
+                        let cell = unsafe { host_bytes(c + at * 4, 4) };
+                        acc[r * n + nn] = dt::load(Elem::F32, cell, 0);
+                    }
+                }
+            }
+            // The epilogue, row by row.
+            if with_post {
+                let mut rest = batch;
+                for d in (0..ndims - 2).rev() {
+                    let size = g.batch[d].size as usize;
+                    pos[d] = (rest % size) as i64;
+                    rest /= size;
+                }
+            }
+            let esize = g.c.elem.size();
+            for r in 0..rows {
+                let mm = m0 + r;
+                let c_row = g.c.off + offs[2] + mm as i64 * g.c.rs;
+                let values = &mut acc[r * n..(r + 1) * n];
+                for (nn, v) in values.iter_mut().enumerate() {
+                    let mut x = *v * scales.src * scales.wei[nn];
+                    if let Some((bytes, op)) = &bias_bytes {
+                        let idx = op.off + offs[3] + mm as i64 * op.rs + nn as i64 * op.cs;
+                        x += dt::load(op.elem, bytes, idx as usize);
+                    }
+                    *v = x;
+                }
+                if with_post {
+                    pos[ndims - 2] = mm as i64;
+                    for (nn, v) in values.iter_mut().enumerate() {
+                        pos[ndims - 1] = nn as i64;
+                        let old = match sum_elem {
+                            Some(e) => {
+                                let at = (c_row + nn as i64 * g.c.cs) as usize;
+                                // SAFETY: one element of dst, which only this
+                                // thread touches (dst does not overlap itself).
+                                let cell = unsafe { host_bytes(c + at * esize, e.size()) };
+                                dt::load(e, cell, 0)
+                            }
+                            None => 0.0,
+                        };
+                        *v = post.apply(*v, old, &pos);
+                    }
+                }
+                for v in values.iter_mut() {
+                    *v *= scales.dst_inv;
+                }
+                if g.c.cs == 1 || n == 1 {
+                    // SAFETY: this row of dst is written by this thread only.
+                    let out = unsafe { host_bytes_mut(c + c_row as usize * esize, n * esize) };
+                    dt::store_run(g.c.elem, out, 0, values);
+                } else {
+                    for (nn, v) in values.iter().enumerate() {
+                        let at = (c_row + nn as i64 * g.c.cs) as usize;
+                        // SAFETY: one element of dst, written by this thread only.
+                        let out = unsafe { host_bytes_mut(c + at * esize, esize) };
+                        dt::store(g.c.elem, out, 0, *v);
+                    }
+                }
+            }
+            row += rows;
+        }
+    });
+    Ok(())
+}
+
+/// A job for a pool worker.
+type Job = Box<dyn FnOnce() + Send + 'static>;
+
+thread_local! {
+    /// Set on the pool's workers (a nested call runs inline).
+    static IN_POOL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The persistent GEMM workers (one fewer than the host's threads). They
+/// outlive the calls so that the `gemm` crate's per-thread packing buffers
+/// (thread-locals) are allocated once, not on every execution.
+fn workers() -> &'static [Mutex<Sender<Job>>] {
+    static POOL: OnceLock<Vec<Mutex<Sender<Job>>>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        (1..parallel::max_threads())
+            .filter_map(|i| {
+                let (tx, rx) = mpsc::channel::<Job>();
+                std::thread::Builder::new()
+                    .name(format!("dnnl-gemm-{i}"))
+                    .spawn(move || {
+                        IN_POOL.with(|f| f.set(true));
+                        for job in rx {
+                            job();
+                        }
+                    })
+                    .ok()?;
+                Some(Mutex::new(tx))
+            })
+            .collect()
+    })
+}
+
+/// Runs `work` on each item, the first on the calling thread and the others
+/// on the persistent workers; returns once all have finished and re-raises
+/// a panic of any of them.
+fn run_pooled<T: Send>(items: Vec<T>, work: impl Fn(T) + Sync) {
+    let pool = if IN_POOL.with(|f| f.get()) {
+        &[][..]
+    } else {
+        workers()
+    };
+    let mut items = items.into_iter();
+    let Some(first) = items.next() else { return };
+    let work = &work;
+    let (done_tx, done_rx) = mpsc::channel::<std::thread::Result<()>>();
+    let mut sent = 0usize;
+    let mut inline = vec![first];
+    for (i, item) in items.enumerate() {
+        let Some(worker) = pool.get(i) else {
+            inline.push(item);
+            continue;
+        };
+        let done = done_tx.clone();
+        let job: Box<dyn FnOnce() + Send + '_> = Box::new(move || {
+            let _ = done.send(catch_unwind(AssertUnwindSafe(|| work(item))));
+        });
+        // SAFETY: the job borrows `work` and what it captures; this function
+        // waits below for every sent job's report (a job always reports:
+        // it catches panics) before returning or unwinding, so the borrows
+        // outlive the job.
+        let job: Job = unsafe { std::mem::transmute(job) };
+        sent += 1;
+        let sender = worker.lock().unwrap_or_else(|e| e.into_inner());
+        if let Err(mpsc::SendError(job)) = sender.send(job) {
+            drop(sender);
+            job();
+        }
+    }
+    let mine = catch_unwind(AssertUnwindSafe(|| {
+        for item in inline {
+            work(item);
+        }
+    }));
+    drop(done_tx);
+    let mut panic = mine.err();
+    for _ in 0..sent {
+        if let Ok(Err(p)) = done_rx.recv() {
+            panic.get_or_insert(p);
+        }
+    }
+    if let Some(p) = panic {
+        resume_unwind(p);
+    }
+}

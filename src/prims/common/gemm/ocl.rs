@@ -1,0 +1,372 @@
+//! The GEMM engine's GPU kernels: [`GemmKernels`] (tiled as [`Tiles`] say)
+//! and [`enqueue_col_sum`]. Matmul and inner product run their
+//! `ocl:gemm_tiled` implementations on them. The launch code serves OpenCL
+//! and Level Zero engines through `core::gpu`.
+//!
+//! Layer: prims, over `core` (engine, stream, memory, `core::gpu`).
+//! `gemm.cl` holds a tiled kernel (block tiles through local memory,
+//! register tiles per work-item; see the file for the scheme) and a column
+//! sum (inner product's bias gradient). Types, the epilogue and the tile
+//! sizes are baked in with `-D`; shapes, strides, offsets and batch strides
+//! are arguments, so one build serves every shape of a configuration. Which
+//! index of each operand runs fastest in memory picks one of a few load
+//! variants (built on first use and kept with the implementation).
+//!
+//! Batches: dst's batch dimensions are merged where every operand allows it
+//! (and dimensions of 1 dropped); the two innermost go to the kernel's third
+//! NDRange dimension, and the host enqueues one launch per index of the
+//! others.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use super::{BatchDim, Epilogue, Gemm, GemmArgs, WeiScale};
+use crate::abi::*;
+use crate::core::error::Result;
+use crate::core::gpu::{Event, GpuEngine, Kernel, KernelArg, Queue};
+use crate::core::primitive::ExecContext;
+use crate::prims::common::buffers::Buffer;
+use crate::prims::common::dt::Elem;
+use crate::prims::common::post_ops::PostOpsPlan;
+
+const TYPES: &str = include_str!("../types.cl");
+const GEMM_CL: &str = include_str!("gemm.cl");
+
+/// The kernels' source for a post-op chain.
+fn source(plan: &PostOpsPlan) -> String {
+    format!("{TYPES}{}{GEMM_CL}", plan.cl_source())
+}
+
+/// Tile sizes (the tuning switches of `gemm.cl`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Tiles {
+    /// Work-items per work-group along M and N.
+    pub wg_m: usize,
+    pub wg_n: usize,
+    /// Register tile per work-item.
+    pub rm: usize,
+    pub rn: usize,
+    /// K step through local memory.
+    pub tk: usize,
+}
+
+impl Tiles {
+    /// GPUs: 128 x 128 block tiles of 16 x 16 work-items with 8 x 8
+    /// register tiles, K steps of 16 (16 KiB of local memory). CPU
+    /// runtimes: 32 x 64 block tiles of 4 x 16 work-items with 8 x 4
+    /// register tiles, K steps of 16: 16 work-items along dimension 0, the
+    /// width Intel's CPU runtime vectorises over (measured at 256^3/512^3 on
+    /// a 2-core AVX-512 host: 8-13 GFLOP/s on Intel's runtime where 8 x 8
+    /// work-groups of 4 x 4 tiles, K steps of 8, gave 1.4-1.6; 1.7-2.3 on
+    /// PoCL, was 0.9-1.1).
+    pub fn for_device(ocl: GpuEngine) -> Tiles {
+        if ocl.is_gpu_device() {
+            Tiles::GPU
+        } else {
+            Tiles::SMALL
+        }
+    }
+
+    pub const GPU: Tiles = Tiles {
+        wg_m: 16,
+        wg_n: 16,
+        rm: 8,
+        rn: 8,
+        tk: 16,
+    };
+
+    pub const SMALL: Tiles = Tiles {
+        wg_m: 4,
+        wg_n: 16,
+        rm: 8,
+        rn: 4,
+        tk: 16,
+    };
+
+    fn options(&self) -> String {
+        format!(
+            "-DWG_M={} -DWG_N={} -DRM={} -DRN={} -DTK={}",
+            self.wg_m, self.wg_n, self.rm, self.rn, self.tk
+        )
+    }
+}
+
+/// The GEMM kernels of one configuration (types, epilogue, tiles).
+pub(crate) struct GemmKernels {
+    source: String,
+    options: String,
+    tiles: Tiles,
+    post_ops: bool,
+    built: Mutex<HashMap<String, Arc<Kernel>>>,
+}
+
+impl GemmKernels {
+    /// Kernels for operands of types `a`, `b`, `c` (and `bias`) with
+    /// epilogue `epi`, tiled as `tiles`.
+    pub fn new(
+        a: Elem,
+        b: Elem,
+        c: Elem,
+        bias: Option<Elem>,
+        epi: &Epilogue,
+        tiles: Tiles,
+    ) -> GemmKernels {
+        let wei = match epi.wei_scale {
+            None => 0,
+            Some(WeiScale::Common) => 1,
+            Some(WeiScale::PerN) => 2,
+        };
+        let options = format!(
+            "-DA_DT={} -DB_DT={} -DC_DT={} -DBIAS_DT={} -DWITH_BIAS={} -DSRC_SCALES={} \
+             -DWEI_SCALES={wei} -DDST_SCALES={} -DPO_ON={} {}",
+            a.cl_name(),
+            b.cl_name(),
+            c.cl_name(),
+            bias.unwrap_or(Elem::F32).cl_name(),
+            u8::from(bias.is_some()),
+            u8::from(epi.src_scale),
+            u8::from(epi.dst_scale),
+            u8::from(!epi.post_ops.is_empty()),
+            tiles.options()
+        );
+        GemmKernels {
+            source: source(&epi.post_ops),
+            options,
+            tiles,
+            post_ops: !epi.post_ops.is_empty(),
+            built: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The load-variant options for `g`; `usm_misaligned`: a USM pointer
+    /// of a 4-wide operand is not 16-byte aligned (buffers always are).
+    fn variant(&self, g: &Gemm, usm_misaligned: bool) -> String {
+        let a_k_fast = g.a.rs != 1 || g.a.cs == 1;
+        let b_n_fast = g.b.rs != 1 || g.b.cs == 1;
+        let a_vec = a_k_fast && g.a.cs == 1 && g.k >= 4;
+        let b_vec = b_n_fast && g.b.cs == 1 && g.n >= 4;
+        // Aligned 4-vectors: every row of a 4-wide operand starts at a
+        // multiple of 4 elements (the kernel's 4-wide loads then start at
+        // multiples of 4 too).
+        let four = |v: i64| v % 4 == 0;
+        let aligned_a = four(g.a.off) && four(g.a.rs) && g.batch.iter().all(|d| four(d.a));
+        let aligned_b = four(g.b.off) && four(g.b.rs) && g.batch.iter().all(|d| four(d.b));
+        let aligned =
+            (a_vec || b_vec) && (!a_vec || aligned_a) && (!b_vec || aligned_b) && !usm_misaligned;
+        let mut v = format!(
+            " -DA_K_FAST={} -DB_N_FAST={} -DA_VEC4={} -DB_VEC4={} -DALIGNED={}",
+            u8::from(a_k_fast),
+            u8::from(b_n_fast),
+            u8::from(a_vec),
+            u8::from(b_vec),
+            u8::from(aligned)
+        );
+        if self.post_ops && !g.batch.is_empty() {
+            let dims: Vec<String> = g.batch.iter().map(|d| d.size.to_string()).collect();
+            v += &format!(
+                " -DPO_NB={} -DPO_BATCH_DIMS={}",
+                g.batch.len(),
+                dims.join(",")
+            );
+        }
+        v
+    }
+
+    /// The kernel for `g`, built on first need.
+    pub fn kernel(&self, ocl: GpuEngine, g: &Gemm, usm_misaligned: bool) -> Result<Arc<Kernel>> {
+        let variant = self.variant(g, usm_misaligned);
+        let mut built = self.built.lock()?;
+        if let Some(k) = built.get(&variant) {
+            return Ok(k.clone());
+        }
+        let options = format!("{}{variant}", self.options);
+        let kernel = Arc::new(ocl.kernel(&self.source, &options, "gemm_tiled")?);
+        built.insert(variant, kernel.clone());
+        Ok(kernel)
+    }
+
+    /// Enqueues `g` with epilogue `epi` on `ctx`'s stream after its events;
+    /// returns the event of the last command.
+    pub fn enqueue(
+        &self,
+        ctx: &ExecContext,
+        g: &Gemm,
+        epi: &Epilogue,
+        args: GemmArgs,
+    ) -> Result<Event> {
+        let queue = ctx.queue()?;
+        let ocl = ctx.stream.engine().gpu("matmul")?;
+        let a = Buffer::of(ctx.arg(args.a)?)?;
+        let b = Buffer::of(ctx.arg(args.b)?)?;
+        let c = Buffer::of(ctx.arg(args.c)?)?;
+        let bias = match args.bias {
+            Some(arg) => Buffer::of(ctx.arg(arg)?)?,
+            None => Buffer::None,
+        };
+        let batches = g.batches();
+        if g.m == 0 || g.n == 0 || batches == 0 {
+            return queue.marker(ctx.deps);
+        }
+        if g.k > 0 {
+            a.check_holds(g.a.bytes, "A")?;
+            b.check_holds(g.b.bytes, "B")?;
+        }
+        c.check_holds(g.c.bytes, "C")?;
+        if let Some(op) = &g.bias {
+            bias.check_holds(op.bytes, "bias")?;
+        }
+        let scale = |on: bool, arg: i32, count: i64| -> Result<Buffer> {
+            if !on {
+                return Ok(Buffer::None);
+            }
+            let buffer = Buffer::of(ctx.arg(DNNL_ARG_ATTR_SCALES | arg)?)?;
+            buffer.check_holds(count as usize * 4, "scales")?;
+            Ok(buffer)
+        };
+        let s_src = scale(epi.src_scale, DNNL_ARG_SRC, 1)?;
+        let s_wei = match epi.wei_scale {
+            None => Buffer::None,
+            Some(WeiScale::Common) => scale(true, DNNL_ARG_WEIGHTS, 1)?,
+            Some(WeiScale::PerN) => scale(true, DNNL_ARG_WEIGHTS, g.n)?,
+        };
+        let s_dst = scale(epi.dst_scale, DNNL_ARG_DST, 1)?;
+        let po_buffers = epi.post_ops.cl_buffers(ctx)?;
+        let misaligned = [&a, &b]
+            .iter()
+            .any(|x| x.usm_addr().is_some_and(|p| p % 16 != 0));
+        let kernel = self.kernel(ocl, g, misaligned)?;
+
+        let dims = merge_batch(&g.batch);
+        let split = dims.len().saturating_sub(2);
+        let (outer, inner) = dims.split_at(split);
+        let unit = BatchDim {
+            size: 1,
+            a: 0,
+            b: 0,
+            c: 0,
+            bias: 0,
+        };
+        let (d0, d1) = match inner {
+            [x, y] => (*x, *y),
+            [y] => (unit, *y),
+            _ => (unit, unit),
+        };
+        let per_launch = d0.size * d1.size;
+        let launches: i64 = outer.iter().map(|d| d.size).product();
+        let t = self.tiles;
+        let (tm, tn) = (t.wg_m * t.rm, t.wg_n * t.rn);
+        let global = [
+            (g.n as usize).div_ceil(tn) * t.wg_n,
+            (g.m as usize).div_ceil(tm) * t.wg_m,
+            per_launch as usize,
+        ];
+        let local = [t.wg_n, t.wg_m, 1];
+        let bias_op = g.bias.unwrap_or(g.c);
+        let mut events = Vec::new();
+        for o in 0..launches {
+            // Offsets of the outer batch index o.
+            let (mut rest, mut offs) = (o, [0i64; 4]);
+            for d in outer.iter().rev() {
+                let i = rest % d.size;
+                rest /= d.size;
+                offs[0] += i * d.a;
+                offs[1] += i * d.b;
+                offs[2] += i * d.c;
+                offs[3] += i * d.bias;
+            }
+            let mut kargs = vec![
+                a.kernel_arg()?,
+                KernelArg::I64(g.a.off + offs[0]),
+                KernelArg::I64(g.a.rs),
+                KernelArg::I64(g.a.cs),
+                KernelArg::I64(d0.a),
+                KernelArg::I64(d1.a),
+                b.kernel_arg()?,
+                KernelArg::I64(g.b.off + offs[1]),
+                KernelArg::I64(g.b.rs),
+                KernelArg::I64(g.b.cs),
+                KernelArg::I64(d0.b),
+                KernelArg::I64(d1.b),
+                c.kernel_arg()?,
+                KernelArg::I64(g.c.off + offs[2]),
+                KernelArg::I64(g.c.rs),
+                KernelArg::I64(g.c.cs),
+                KernelArg::I64(d0.c),
+                KernelArg::I64(d1.c),
+                bias.kernel_arg()?,
+                KernelArg::I64(bias_op.off + offs[3]),
+                KernelArg::I64(bias_op.rs),
+                KernelArg::I64(bias_op.cs),
+                KernelArg::I64(d0.bias),
+                KernelArg::I64(d1.bias),
+                KernelArg::I64(g.m),
+                KernelArg::I64(g.n),
+                KernelArg::I64(g.k),
+                KernelArg::I64(d1.size),
+                KernelArg::I64(o * per_launch),
+                s_src.kernel_arg()?,
+                s_wei.kernel_arg()?,
+                s_dst.kernel_arg()?,
+            ];
+            for p in &po_buffers {
+                kargs.push(p.kernel_arg()?);
+            }
+            events.push(queue.enqueue_kernel(&kernel, &kargs, &global, Some(&local), ctx.deps)?);
+        }
+        if events.len() == 1 {
+            return Ok(events.remove(0));
+        }
+        queue.marker(&events)
+    }
+}
+
+/// Batch dimensions with the ones of size 1 dropped and neighbours merged
+/// where every operand's strides allow it, outermost first.
+fn merge_batch(batch: &[BatchDim]) -> Vec<BatchDim> {
+    let mut out: Vec<BatchDim> = Vec::new();
+    for d in batch.iter().filter(|d| d.size != 1) {
+        if let Some(p) = out.last_mut() {
+            let fits = |outer: i64, inner: i64| outer == inner * d.size;
+            if fits(p.a, d.a) && fits(p.b, d.b) && fits(p.c, d.c) && fits(p.bias, d.bias) {
+                p.size *= d.size;
+                p.a = d.a;
+                p.b = d.b;
+                p.c = d.c;
+                p.bias = d.bias;
+                continue;
+            }
+        }
+        out.push(*d);
+    }
+    out
+}
+
+/// Enqueues `out[j] = Σ_r x[r, j]` (`rows` x `cols`, element `(r, j)` at
+/// `x_off + r * x_rs + j * x_cs`) after `deps`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn enqueue_col_sum(
+    ocl: GpuEngine,
+    queue: Queue,
+    x: (&Buffer, Elem, i64, i64, i64),
+    rows: i64,
+    cols: i64,
+    out: (&Buffer, Elem, i64, i64),
+    deps: &[Event],
+) -> Result<Event> {
+    let options = format!("-DA_DT={} -DC_DT={}", x.1.cl_name(), out.1.cl_name());
+    let kernel = ocl.kernel(&source(&PostOpsPlan::none()), &options, "col_sum")?;
+    let local = 64usize;
+    let global = (cols as usize).div_ceil(local) * local;
+    let args = [
+        x.0.kernel_arg()?,
+        KernelArg::I64(x.2),
+        KernelArg::I64(x.3),
+        KernelArg::I64(x.4),
+        KernelArg::I64(rows),
+        KernelArg::I64(cols),
+        out.0.kernel_arg()?,
+        KernelArg::I64(out.2),
+        KernelArg::I64(out.3),
+    ];
+    queue.enqueue_kernel(&kernel, &args, &[global], Some(&[local]), deps)
+}
