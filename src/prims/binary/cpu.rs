@@ -37,7 +37,7 @@ pub(super) fn create(
 ) -> Result<Arc<dyn Implementation>> {
     Ok(Arc::new(CpuBinary {
         op: op.clone(),
-        dense: dense,
+        dense,
     }))
 }
 
