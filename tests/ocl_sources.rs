@@ -1,8 +1,10 @@
 //! Every OpenCL C file the library ships (`src/**/*.cl`) builds on each
 //! OpenCL device present.
 //!
-//! Each kind's launch code (`src/prims/<kind>/ocl.rs`) assembles its program
-//! from shared preludes and its own `.cl` file and specialises it with `-D`
+//! Each kind's launch code (`src/prims/<kind>/ocl.rs`, or the shared engines
+//! `src/prims/common/gemm/ocl.rs` and `src/prims/common/xfer/ocl.rs`)
+//! assembles its program from shared preludes and its own `.cl` file
+//! (`gemm.cl`, `xfer.cl` beside the shared engines) and specialises it with `-D`
 //! macros. The assembling functions are private to `prims`, so this test
 //! rebuilds the same programs: the preludes the library exports
 //! (`dt::CL_TYPES`, `cl_walk::CL_POSITIONS`, `binary_alg::CL_SOURCE`, the

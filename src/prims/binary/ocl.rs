@@ -1,7 +1,8 @@
-//! Binary on OpenCL engines: builds `binary.cl` specialised for one op and
-//! enqueues it.
+//! Binary on GPU engines: builds `binary.cl` specialised for one op and
+//! enqueues it. The launch code serves OpenCL and Level Zero engines through
+//! `core::gpu`.
 //!
-//! Layer: prims, over `core` and `runtime::ocl`. Two kernels:
+//! Layer: prims, over `core` (engine, memory, `core::gpu`). Two kernels:
 //! - `binary_dense` (`ocl:binary_dense_vec4`): one dense layout, no
 //!   broadcasting; a work-item computes one float4 (unaligned vector
 //!   accesses, so sub-memory offsets need no second build). Algorithm,

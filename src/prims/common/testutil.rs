@@ -1,7 +1,11 @@
-//! Helpers of the primitives' Rust tests: the engines to run on (the CPU
-//! engine, every OpenCL device, and every Level Zero device), descriptors, logical indices, memory
-//! objects over byte buffers that span a descriptor's whole data (padding
-//! included) and executing a primitive on one engine.
+//! Helpers of the primitives' Rust tests (the one test-helper module): the
+//! engines to run on (the CPU engine, every OpenCL device, and every Level
+//! Zero device), descriptors, logical indices, memory objects over byte
+//! buffers that span a descriptor's whole data (padding included) and
+//! executing a primitive on one engine; then, in their own sections, what
+//! the tests of the transfer kinds share ([`xfer`]: reorder, sum, concat)
+//! and what the tests of the GEMM kinds share ([`gemm`]: matmul, inner
+//! product).
 //!
 //! Layer: prims (tests only).
 
@@ -209,4 +213,214 @@ pub(crate) fn attr_checked<K: Kind>(
     let op = op?;
     op.attr_support().check(attr, K::NAME)?;
     Ok(op)
+}
+
+/// The helpers the reorder, sum and concat tests share beyond the ones
+/// above (re-exported here): the data types, the engines by kind, small
+/// scale and zero-point arrays, values in a range and the tolerance check.
+#[allow(dead_code)]
+pub(crate) mod xfer {
+    use std::sync::Arc;
+
+    use crate::abi::*;
+    use crate::core::engine::{Engine, EngineKind};
+    use crate::prims::common::dt::Elem;
+
+    pub(crate) use super::{
+        TestMem, engine_name, engines, exec, indices, md, memory, read, rounded,
+    };
+
+    pub const ALL_DT: [dnnl_data_type_t; 6] =
+        [dnnl_f32, dnnl_f16, dnnl_bf16, dnnl_s32, dnnl_s8, dnnl_u8];
+
+    pub fn ocl_engines() -> Vec<Arc<Engine>> {
+        engines().into_iter().skip(1).collect()
+    }
+
+    pub fn cpu_engine() -> Arc<Engine> {
+        Engine::create(EngineKind::Cpu, 0).unwrap()
+    }
+
+    /// A plain memory of f32 or s32 values (scales, zero points).
+    pub fn array_f32(engine: &Arc<Engine>, values: &[f32]) -> TestMem {
+        memory(
+            engine,
+            &md(&[values.len() as i64], dnnl_f32, dnnl_a),
+            values,
+        )
+    }
+
+    pub fn array_s32(engine: &Arc<Engine>, values: &[i32]) -> TestMem {
+        let v: Vec<f32> = values.iter().map(|&x| x as f32).collect();
+        memory(engine, &md(&[values.len() as i64], dnnl_s32, dnnl_a), &v)
+    }
+
+    /// Pseudo-random values in [lo, hi), in quarters (exact in every float type
+    /// for small ranges), rounded to `dt`.
+    pub fn values(n: usize, lo: f32, hi: f32, dt: dnnl_data_type_t, seed: u64) -> Vec<f32> {
+        let elem = Elem::from_c(dt).unwrap();
+        let mut state = 0x2545_f491_4f6c_dd1du64 ^ seed.wrapping_mul(0x9e37_79b9);
+        (0..n)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let u = (state >> 40) as f32 / (1u64 << 24) as f32;
+                let v = ((lo + u * (hi - lo)) * 4.0).floor() / 4.0;
+                rounded(elem, v)
+            })
+            .collect()
+    }
+
+    /// Checks `got` against the f64 reference `want` stored as `dt`: equal after
+    /// rounding, or one step of the type apart (f32 arithmetic on the way).
+    pub fn check(got: &[f32], want: &[f64], dt: dnnl_data_type_t, what: &str) {
+        let elem = Elem::from_c(dt).unwrap();
+        assert_eq!(got.len(), want.len(), "{what}: length");
+        for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
+            let r = rounded(elem, w as f32);
+            let tol = match elem {
+                Elem::F32 => 1e-5 * r.abs().max(1e-30),
+                Elem::F16 => 1e-3 * r.abs().max(1e-4),
+                Elem::Bf16 => 8e-3 * r.abs().max(1e-4),
+                _ => 1.0,
+            };
+            assert!(
+                (g - r).abs() <= tol,
+                "{what}: element {i}: got {g}, want {r} (exact {w})"
+            );
+        }
+    }
+}
+
+/// The helpers the matmul and inner product tests share: plain descriptors,
+/// values exact in every float type, `Memory` objects read and written in
+/// logical order, execution, and the tolerance check against an f64
+/// reference.
+#[allow(dead_code)]
+pub(crate) mod gemm {
+    use std::sync::Arc;
+
+    use super::indices;
+    use crate::abi::*;
+    use crate::core::engine::Engine;
+    use crate::core::error::Result;
+    use crate::core::memory::{DataHandle, Memory};
+    use crate::core::memory_desc::MemoryDesc;
+    use crate::core::primitive::{ExecArgs, Kind, PrimitiveDesc};
+    use crate::core::stream::{Stream, StreamFlags};
+    use crate::prims::common::dt::{self, Elem};
+    use crate::prims::common::layout::Layout;
+
+    /// Plain row-major.
+    pub(crate) fn md(dims: &[i64], dt: dnnl_data_type_t) -> MemoryDesc {
+        MemoryDesc::with_strides(dims, dt, None).unwrap()
+    }
+
+    /// Plain with strides.
+    pub(crate) fn mds(dims: &[i64], dt: dnnl_data_type_t, strides: &[i64]) -> MemoryDesc {
+        MemoryDesc::with_strides(dims, dt, Some(strides)).unwrap()
+    }
+
+    /// Deterministic values, exact in bf16 and f16: multiples of 1/8 in [-1.125, 1.125].
+    pub(crate) fn values(n: usize, seed: usize) -> Vec<f32> {
+        (0..n)
+            .map(|i| ((i * 37 + seed * 11) % 19) as f32 / 8.0 - 1.125)
+            .collect()
+    }
+
+    /// Memory of `md` on `engine`, holding `values` (logical order).
+    pub(crate) fn memory(engine: &Arc<Engine>, md: &MemoryDesc, values: &[f32]) -> Arc<Memory> {
+        let mem =
+            Memory::create(engine.clone(), md.clone(), None, &[DataHandle::Allocate]).unwrap();
+        write(&mem, values);
+        mem
+    }
+
+    fn byte_len(md: &MemoryDesc) -> usize {
+        Layout::new(md).map_or(0, |l| l.byte_range().1)
+    }
+
+    pub(crate) fn write(mem: &Memory, values: &[f32]) {
+        let md = mem.md().clone();
+        let len = byte_len(&md);
+        if len == 0 {
+            return;
+        }
+        let elem = Elem::from_c(md.data_type()).unwrap();
+        let addr = mem.map(0).unwrap();
+        // SAFETY: a mapping of the whole buffer.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(addr as *mut u8, len) };
+        for (idx, v) in indices(md.dims()).iter().zip(values) {
+            let off = md.element_offset(&idx[..md.ndims()]).unwrap() as usize;
+            dt::store(elem, bytes, off, *v);
+        }
+        mem.unmap(0, addr).unwrap();
+    }
+
+    /// The logical values of `mem`.
+    pub(crate) fn read(mem: &Memory) -> Vec<f32> {
+        let md = mem.md().clone();
+        let len = byte_len(&md);
+        if len == 0 {
+            return Vec::new();
+        }
+        let elem = Elem::from_c(md.data_type()).unwrap();
+        let addr = mem.map(0).unwrap();
+        // SAFETY: a mapping of the whole buffer.
+        let bytes = unsafe { std::slice::from_raw_parts(addr as *const u8, len) }.to_vec();
+        mem.unmap(0, addr).unwrap();
+        indices(md.dims())
+            .iter()
+            .map(|idx| {
+                let off = md.element_offset(&idx[..md.ndims()]).unwrap() as usize;
+                dt::load(elem, &bytes, off)
+            })
+            .collect()
+    }
+
+    /// Creates and executes a primitive; returns the implementation's name.
+    pub(crate) fn exec<K: Kind>(
+        engine: &Arc<Engine>,
+        op: Arc<K>,
+        args: &[(i32, &Arc<Memory>)],
+    ) -> Result<String> {
+        let pd = PrimitiveDesc::create(engine.clone(), op)?;
+        let name = pd.impl_name().to_string_lossy().into_owned();
+        let prim = pd.create_primitive()?;
+        let stream = Stream::create(
+            engine.clone(),
+            StreamFlags {
+                out_of_order: false,
+                profiling: false,
+            },
+        )?;
+        let args: ExecArgs = args.iter().map(|(a, m)| (*a, (*m).clone())).collect();
+        prim.execute(&stream, &args, &[])?;
+        stream.wait()?;
+        Ok(name)
+    }
+
+    /// Relative tolerance of a result stored as `elem`.
+    pub(crate) fn tolerance(elem: Elem) -> f64 {
+        match elem {
+            Elem::F32 => 1e-5,
+            Elem::F16 => 1e-3,
+            _ => 8e-3,
+        }
+    }
+
+    /// Compares `got` with `want`, where `scale` bounds each value's magnitude
+    /// (the sum of the absolute terms).
+    pub(crate) fn check(got: &[f32], want: &[f64], scale: &[f64], elem: Elem, what: &str) {
+        assert_eq!(got.len(), want.len(), "{what}: size");
+        let tol = tolerance(elem);
+        for (i, ((&g, &w), &s)) in got.iter().zip(want).zip(scale).enumerate() {
+            let err = (f64::from(g) - w).abs();
+            assert!(
+                err <= tol * (s + w.abs()) + 1e-6,
+                "{what}: element {i}: got {g}, want {w}"
+            );
+        }
+    }
 }

@@ -13,7 +13,7 @@
 use super::*;
 use crate::core::attr::{QuantKind, QuantSpec};
 use crate::prims::common::testutil::attr_checked;
-use crate::prims::reorder::testutil::*;
+use crate::prims::common::testutil::xfer::*;
 
 /// Concatenates along `axis`; `scales` per source (None: no attribute).
 fn run(

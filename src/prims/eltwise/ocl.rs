@@ -1,7 +1,8 @@
-//! Eltwise on OpenCL engines: builds `eltwise.cl` specialised for one op
-//! and enqueues it.
+//! Eltwise on GPU engines: builds `eltwise.cl` specialised for one op and
+//! enqueues it. The launch code serves OpenCL and Level Zero engines through
+//! `core::gpu`.
 //!
-//! Layer: prims, over `core` (engine, stream, memory) and `runtime::ocl`.
+//! Layer: prims, over `core` (engine, stream, memory, `core::gpu`).
 //! Two kernels per direction (one program holds a direction pair):
 //! - `eltwise_*_dense` (`ocl:eltwise_dense_vec4`): the tensors share one dense
 //!   layout. Each work-item moves `ITEMS` float4 vectors (1 to 4 by data

@@ -7,8 +7,8 @@
 use std::sync::Arc;
 
 use super::*;
+use crate::prims::common::testutil::gemm::{check, exec, md, mds, memory, read, values};
 use crate::prims::common::testutil::{engine_name, engines};
-use crate::prims::matmul::tests::{check, exec, md, mds, memory, read, values};
 
 fn nel(dims: &[i64]) -> usize {
     dims.iter().product::<i64>() as usize

@@ -38,7 +38,7 @@
 pub(crate) mod cpu;
 pub(crate) mod ocl;
 #[cfg(test)]
-pub(crate) mod tests;
+mod tests;
 
 use std::sync::Arc;
 

@@ -1,7 +1,8 @@
 //! Matmul against an f64 reference, on the CPU engine and on every OpenCL
 //! device present: odd and empty shapes, batch broadcast, transposed
 //! operands, bias broadcast, f16/bf16, run-time dimensions, scales; and the
-//! descriptor checks. The helpers are shared with inner product's tests.
+//! descriptor checks. The helpers are `prims::common::testutil::gemm`'s,
+//! shared with inner product's tests.
 
 #![allow(non_upper_case_globals)]
 
@@ -10,125 +11,10 @@ use std::sync::Arc;
 use super::*;
 use crate::core::attr::{QuantKind, QuantSpec};
 use crate::core::engine::Engine;
-use crate::core::memory::{DataHandle, Memory};
-use crate::core::primitive::{ExecArgs, PrimitiveDesc};
+use crate::core::primitive::ExecArgs;
 use crate::core::stream::{Stream, StreamFlags};
-use crate::prims::common::dt;
+use crate::prims::common::testutil::gemm::{check, exec, md, mds, memory, read, values};
 use crate::prims::common::testutil::{attr_checked, engine_name, engines, indices};
-
-// ---------------------------------------------------------------------------
-// Shared helpers.
-
-/// Plain row-major.
-pub(crate) fn md(dims: &[i64], dt: dnnl_data_type_t) -> MemoryDesc {
-    MemoryDesc::with_strides(dims, dt, None).unwrap()
-}
-
-/// Plain with strides.
-pub(crate) fn mds(dims: &[i64], dt: dnnl_data_type_t, strides: &[i64]) -> MemoryDesc {
-    MemoryDesc::with_strides(dims, dt, Some(strides)).unwrap()
-}
-
-/// Deterministic values, exact in bf16 and f16: multiples of 1/8 in [-1.125, 1.125].
-pub(crate) fn values(n: usize, seed: usize) -> Vec<f32> {
-    (0..n)
-        .map(|i| ((i * 37 + seed * 11) % 19) as f32 / 8.0 - 1.125)
-        .collect()
-}
-
-/// Memory of `md` on `engine`, holding `values` (logical order).
-pub(crate) fn memory(engine: &Arc<Engine>, md: &MemoryDesc, values: &[f32]) -> Arc<Memory> {
-    let mem = Memory::create(engine.clone(), md.clone(), None, &[DataHandle::Allocate]).unwrap();
-    write(&mem, values);
-    mem
-}
-
-fn byte_len(md: &MemoryDesc) -> usize {
-    Layout::new(md).map_or(0, |l| l.byte_range().1)
-}
-
-pub(crate) fn write(mem: &Memory, values: &[f32]) {
-    let md = mem.md().clone();
-    let len = byte_len(&md);
-    if len == 0 {
-        return;
-    }
-    let elem = Elem::from_c(md.data_type()).unwrap();
-    let addr = mem.map(0).unwrap();
-    // SAFETY: a mapping of the whole buffer.
-    let bytes = unsafe { std::slice::from_raw_parts_mut(addr as *mut u8, len) };
-    for (idx, v) in indices(md.dims()).iter().zip(values) {
-        let off = md.element_offset(&idx[..md.ndims()]).unwrap() as usize;
-        dt::store(elem, bytes, off, *v);
-    }
-    mem.unmap(0, addr).unwrap();
-}
-
-/// The logical values of `mem`.
-pub(crate) fn read(mem: &Memory) -> Vec<f32> {
-    let md = mem.md().clone();
-    let len = byte_len(&md);
-    if len == 0 {
-        return Vec::new();
-    }
-    let elem = Elem::from_c(md.data_type()).unwrap();
-    let addr = mem.map(0).unwrap();
-    // SAFETY: a mapping of the whole buffer.
-    let bytes = unsafe { std::slice::from_raw_parts(addr as *const u8, len) }.to_vec();
-    mem.unmap(0, addr).unwrap();
-    indices(md.dims())
-        .iter()
-        .map(|idx| {
-            let off = md.element_offset(&idx[..md.ndims()]).unwrap() as usize;
-            dt::load(elem, &bytes, off)
-        })
-        .collect()
-}
-
-/// Creates and executes a primitive; returns the implementation's name.
-pub(crate) fn exec<K: Kind>(
-    engine: &Arc<Engine>,
-    op: Arc<K>,
-    args: &[(i32, &Arc<Memory>)],
-) -> Result<String> {
-    let pd = PrimitiveDesc::create(engine.clone(), op)?;
-    let name = pd.impl_name().to_string_lossy().into_owned();
-    let prim = pd.create_primitive()?;
-    let stream = Stream::create(
-        engine.clone(),
-        StreamFlags {
-            out_of_order: false,
-            profiling: false,
-        },
-    )?;
-    let args: ExecArgs = args.iter().map(|(a, m)| (*a, (*m).clone())).collect();
-    prim.execute(&stream, &args, &[])?;
-    stream.wait()?;
-    Ok(name)
-}
-
-/// Relative tolerance of a result stored as `elem`.
-pub(crate) fn tolerance(elem: Elem) -> f64 {
-    match elem {
-        Elem::F32 => 1e-5,
-        Elem::F16 => 1e-3,
-        _ => 8e-3,
-    }
-}
-
-/// Compares `got` with `want`, where `scale` bounds each value's magnitude
-/// (the sum of the absolute terms).
-pub(crate) fn check(got: &[f32], want: &[f64], scale: &[f64], elem: Elem, what: &str) {
-    assert_eq!(got.len(), want.len(), "{what}: size");
-    let tol = tolerance(elem);
-    for (i, ((&g, &w), &s)) in got.iter().zip(want).zip(scale).enumerate() {
-        let err = (f64::from(g) - w).abs();
-        assert!(
-            err <= tol * (s + w.abs()) + 1e-6,
-            "{what}: element {i}: got {g}, want {w}"
-        );
-    }
-}
 
 // ---------------------------------------------------------------------------
 // The matmul reference.

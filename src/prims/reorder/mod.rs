@@ -39,8 +39,6 @@
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-pub(crate) mod testutil;
 
 use std::sync::Arc;
 

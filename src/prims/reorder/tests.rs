@@ -13,10 +13,10 @@
 
 use std::sync::Arc;
 
-use super::testutil::*;
 use super::*;
 use crate::core::attr::{PrimitiveAttr, QuantKind, QuantSpec};
 use crate::core::engine::Engine;
+use crate::prims::common::testutil::xfer::*;
 
 fn op(
     src: &MemoryDesc,

@@ -1,7 +1,8 @@
-//! Softmax on OpenCL engines: builds `softmax.cl` specialised for one op
-//! and enqueues it.
+//! Softmax on GPU engines: builds `softmax.cl` specialised for one op and
+//! enqueues it. The launch code serves OpenCL and Level Zero engines through
+//! `core::gpu`.
 //!
-//! Layer: prims, over `core` and `runtime::ocl`. Shapes, strides and
+//! Layer: prims, over `core` (engine, memory, `core::gpu`). Shapes, strides and
 //! offsets are baked in with `-D` (constants, so divisions fold). A row of
 //! 128 elements or more gets a work-group of 128 work-items that reduce
 //! through local memory, a contiguous row of 16 or more one of 32; other

@@ -10,7 +10,7 @@
 )]
 
 use super::*;
-use crate::prims::reorder::testutil::*;
+use crate::prims::common::testutil::xfer::*;
 
 fn run(
     e: &std::sync::Arc<crate::core::engine::Engine>,
