@@ -11,10 +11,9 @@
 //! not a panic.
 //!
 //! What differs between the runtimes stays behind this layer: OpenCL
-//! buffers (`cl_mem`) exist on OpenCL only (Level Zero memory is USM), and
-//! temporaries a launch needs live as long as the command that uses them
-//! (OpenCL retains a buffer for its commands; on Level Zero the stream keeps
-//! the allocation until it has waited for its commands).
+//! buffers (`cl_mem`) exist on OpenCL only (Level Zero memory is USM).
+//! Temporaries an execution needs are its scratchpad (the stream's arena, or
+//! the user's memory), which the primitive framework provides.
 
 use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
@@ -94,14 +93,6 @@ pub enum Kernel {
     Ocl(ocl::Kernel),
     /// A Level Zero kernel (it holds its module).
     Ze(ze::Kernel),
-}
-
-/// A temporary device buffer for one execution.
-pub enum Scratch {
-    /// An OpenCL buffer (OpenCL keeps it alive for the commands using it).
-    Ocl(ocl::Mem),
-    /// Device USM the stream frees once it has waited for its commands.
-    Usm { addr: usize, size: usize },
 }
 
 /// The GPU side of an engine, as the primitives see it.
@@ -235,18 +226,6 @@ impl<'a> Queue<'a> {
         match self {
             Queue::Ocl(_, q) => Ok(Event::Ocl(q.marker(&ocl_events(wait)?)?)),
             Queue::Ze(_, q) => Ok(Event::Ze(q.marker(&ze_events(wait)?)?)),
-        }
-    }
-
-    /// A device buffer of `size` bytes that lives as long as the commands
-    /// of this execution need it.
-    pub fn scratch(&self, size: usize) -> Result<Scratch> {
-        match self {
-            Queue::Ocl(engine, _) => Ok(Scratch::Ocl(ocl::Mem::create(engine.context(), size)?)),
-            Queue::Ze(_, q) => Ok(Scratch::Usm {
-                addr: q.scratch(size)?,
-                size,
-            }),
         }
     }
 }

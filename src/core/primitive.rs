@@ -420,13 +420,6 @@ impl PrimitiveDesc {
             .unwrap_or_default()
     }
 
-    /// Whether the user provides the scratchpad at execution.
-    fn user_scratchpad(&self) -> bool {
-        self.attr
-            .read(|a| a.scratchpad_mode() == dnnl_scratchpad_mode_user)
-            .unwrap_or(false)
-    }
-
     /// Instantiates the implementation.
     pub fn create_primitive(&self) -> Result<Arc<Primitive>> {
         let start = std::time::Instant::now();
@@ -629,7 +622,9 @@ impl Primitive {
         if bytes == 0 {
             return self.run(stream, args, deps, None);
         }
-        if self.desc.user_scratchpad() {
+        // The descriptor reports the scratchpad exactly when the user
+        // provides it.
+        if !self.desc.scratchpad_md().is_zero() {
             let memory = args.get(&DNNL_ARG_SCRATCHPAD).ok_or_else(|| {
                 Error::invalid("the scratchpad mode is user and DNNL_ARG_SCRATCHPAD is missing")
             })?;

@@ -360,8 +360,6 @@ struct QueueState {
     events: EventSet,
     /// The event of the last command appended.
     last: Option<Event>,
-    /// Temporaries of executions since the last wait.
-    scratch: Vec<UsmAlloc>,
 }
 
 /// The command list of a stream, with the stream's events.
@@ -369,7 +367,6 @@ pub struct ZeQueue {
     list: CommandList,
     profiling: bool,
     context: Raw<sys::ze_context_handle_t>,
-    device: Raw<sys::ze_device_handle_t>,
     state: Mutex<QueueState>,
 }
 
@@ -383,11 +380,9 @@ impl ZeQueue {
             list,
             profiling,
             context: engine.context,
-            device: engine.device,
             state: Mutex::new(QueueState {
                 events: EventSet::new(engine.context(), profiling),
                 last: None,
-                scratch: Vec::new(),
             }),
         }
     }
@@ -461,22 +456,8 @@ impl ZeQueue {
         })
     }
 
-    /// Device memory for one execution, freed once the stream has waited.
-    pub fn scratch(&self, size: usize) -> Result<usize> {
-        let alloc = UsmAlloc::new(
-            self.context.0,
-            self.device.0,
-            MemKind::Device,
-            size,
-            USM_ALIGNMENT,
-        )?;
-        let addr = alloc.ptr() as usize;
-        self.state.lock()?.scratch.push(alloc);
-        Ok(addr)
-    }
-
     /// Waits for every command appended so far, then recycles the stream's
-    /// events and frees its temporaries.
+    /// events.
     pub fn wait(&self) -> Result<()> {
         let mut state = self.state.lock()?;
         if let Some(last) = state.last.take() {
@@ -485,7 +466,6 @@ impl ZeQueue {
         // Everything has completed: later commands need not wait for the
         // recycled events (one may come back as their own signal event).
         state.events.recycle();
-        state.scratch.clear();
         Ok(())
     }
 }
@@ -502,11 +482,10 @@ impl Drop for ZeQueue {
         if !r.is_success() {
             ze::warn(&format!(
                 "a stream was destroyed before its commands completed ({r}): \
-                 its events and temporaries are left alive"
+                 its events are left alive"
             ));
             let set = std::mem::replace(&mut state.events, EventSet::new(self.context.0, false));
             std::mem::forget(set);
-            std::mem::forget(std::mem::take(&mut state.scratch));
         }
     }
 }

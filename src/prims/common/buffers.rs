@@ -11,7 +11,7 @@
 use std::ffi::c_void;
 
 use crate::core::error::{Error, Result};
-use crate::core::gpu::{KernelArg, Scratch};
+use crate::core::gpu::KernelArg;
 use crate::core::memory::{Memory, Storage};
 use crate::core::ocl_storage::OclStorage;
 use crate::runtime::ocl::Mem;
@@ -56,17 +56,6 @@ impl Buffer {
                 },
             })
         })
-    }
-
-    /// A temporary buffer of the stream (`gpu::Queue::scratch`).
-    pub fn scratch(scratch: Scratch) -> Buffer {
-        match scratch {
-            Scratch::Ocl(mem) => Buffer::Mem(mem),
-            Scratch::Usm { addr, size } => Buffer::Usm {
-                addr,
-                capacity: Some(size),
-            },
-        }
     }
 
     /// Checks that the buffer exists and holds `bytes` bytes where that can

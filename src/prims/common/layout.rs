@@ -1,7 +1,8 @@
 //! Blocked layouts as kernels see them: where an element lives, the order in
 //! which a tensor's elements lie in memory, and whether that order is dense;
 //! and how `format_tag::any` takes another descriptor's layout
-//! ([`resolve_any`], for eltwise, binary and softmax).
+//! ([`resolve_any`] for eltwise, binary and softmax; [`resolve_like`], which
+//! it builds on, for sum and concat, whose destinations may differ in shape).
 //!
 //! Layer: prims, over `core::memory_desc`. Positions are *padded* positions
 //! (a logical index plus the descriptor's `padded_offsets`), so one formula
@@ -357,12 +358,23 @@ pub(crate) fn resolve_any(
     if reference.data_type() == dt && layout.is_compact() && reference.offset0() == 0 {
         return Ok(reference.clone());
     }
+    resolve_like(reference, dims, dt)
+}
+
+/// A descriptor of `dims` and type `dt` laid out like `reference` (the same
+/// order of dimensions and the same inner blocks), dense: how sum and concat
+/// resolve a destination given as `any` or NULL, and the rest of
+/// [`resolve_any`].
+pub(crate) fn resolve_like(
+    reference: &MemoryDesc,
+    dims: &[i64],
+    dt: dnnl_data_type_t,
+) -> Result<MemoryDesc> {
     let blocking = reference
         .blocking()
-        .ok_or_else(|| Error::unimplemented("not blocked"))?;
+        .ok_or_else(|| Error::unimplemented("the reference is not blocked"))?;
+    let n = reference.ndims();
     if blocking.inner_nblks == 0 {
-        // Dense strides in the reference's order of dimensions, outermost first.
-        let n = reference.ndims();
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by(|&a, &b| blocking.strides[b].cmp(&blocking.strides[a]));
         let mut strides = vec![0i64; n];
@@ -373,21 +385,20 @@ pub(crate) fn resolve_any(
         }
         return MemoryDesc::with_strides(dims, dt, Some(&strides));
     }
-    // A blocked reference: the format tag with that order of blocks.
-    let order = |l: &Layout| {
+    let loops = |l: &Layout| {
         l.loops()
             .iter()
             .map(|p| (p.size, p.dim, p.unit))
             .collect::<Vec<_>>()
     };
-    let wanted = order(&layout);
+    let wanted = loops(&Layout::new(reference)?);
     for (_, tag) in dnnl_format_tag_t::ALL {
-        if let Ok(md) = MemoryDesc::with_tag(dims, dt, *tag) {
-            if md.ndims() == dims.len()
+        if let Ok(md) = MemoryDesc::with_tag(reference.dims(), reference.data_type(), *tag) {
+            if md.ndims() == n
                 && md.padded_dims() == reference.padded_dims()
-                && Layout::new(&md).is_ok_and(|l| order(&l) == wanted)
+                && Layout::new(&md).is_ok_and(|l| loops(&l) == wanted)
             {
-                return Ok(md);
+                return MemoryDesc::with_tag(dims, dt, *tag);
             }
         }
     }

@@ -28,9 +28,10 @@ use crate::core::error::{Error, Result};
 use crate::core::key::KeyWriter;
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::{Impl, Kind, OpDesc};
+use crate::prims::common::layout::resolve_like;
 use crate::prims::common::xfer::ocl::{PlanOp, plan_impls};
 use crate::prims::common::xfer::plan::{Pass, Plan, QuantArg};
-use crate::prims::common::xfer::{check_md, multi_src_arg_md, multi_src_inputs, resolve_like};
+use crate::prims::common::xfer::{check_md, multi_src_arg_md, multi_src_inputs};
 
 #[cfg(test)]
 mod tests;

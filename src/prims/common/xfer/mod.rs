@@ -1,8 +1,9 @@
 //! The data movement reorder, sum and concat share: a transfer
 //! [`Plan`](plan::Plan) of passes (`plan.rs`), its implementations on the
 //! CPU engine and on GPU engines (`ocl.rs`, over `xfer.cl`), and the
-//! descriptor helpers the three kinds use alike (checking a descriptor,
-//! resolving `any` like another one, the arguments of several sources).
+//! descriptor helpers the three kinds use alike (checking a descriptor, the
+//! arguments of several sources; `any` is resolved by
+//! `layout::resolve_like`).
 //!
 //! Layer: prims. The kinds build a plan from their descriptors and list
 //! [`plan_impls`](ocl::plan_impls) as their implementations.
@@ -63,49 +64,4 @@ pub(crate) fn check_md(md: &MemoryDesc, what: &str) -> Result<Layout> {
     }
     elem_of(md.data_type(), what)?;
     Layout::new(md)
-}
-
-/// A descriptor of `dims` and type `dt` laid out like `reference` (the same
-/// order of dimensions and the same inner blocks), dense: how sum and concat
-/// resolve a destination given as `any` or NULL.
-pub(crate) fn resolve_like(
-    reference: &MemoryDesc,
-    dims: &[i64],
-    dt: dnnl_data_type_t,
-) -> Result<MemoryDesc> {
-    let blocking = reference
-        .blocking()
-        .ok_or_else(|| Error::unimplemented("the reference is not blocked"))?;
-    let n = reference.ndims();
-    if blocking.inner_nblks == 0 {
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| blocking.strides[b].cmp(&blocking.strides[a]));
-        let mut strides = vec![0i64; n];
-        let mut s = 1i64;
-        for &d in order.iter().rev() {
-            strides[d] = s;
-            s *= dims[d].max(1);
-        }
-        return MemoryDesc::with_strides(dims, dt, Some(&strides));
-    }
-    let loops = |l: &Layout| {
-        l.loops()
-            .iter()
-            .map(|p| (p.size, p.dim, p.unit))
-            .collect::<Vec<_>>()
-    };
-    let wanted = loops(&Layout::new(reference)?);
-    for (_, tag) in dnnl_format_tag_t::ALL {
-        if let Ok(md) = MemoryDesc::with_tag(reference.dims(), reference.data_type(), *tag) {
-            if md.ndims() == n
-                && md.padded_dims() == reference.padded_dims()
-                && Layout::new(&md).is_ok_and(|l| loops(&l) == wanted)
-            {
-                return MemoryDesc::with_tag(dims, dt, *tag);
-            }
-        }
-    }
-    Err(Error::unimplemented(
-        "format 'any' cannot follow this blocked layout (no format tag describes it)",
-    ))
 }
