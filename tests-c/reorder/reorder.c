@@ -164,6 +164,27 @@ static dnnl_memory_t s32_array(dnnl_engine_t e, const int32_t *v, int64_t n) {
     return m;
 }
 
+static dnnl_primitive_attr_t quant_attr(int dst_zp, int sum) {
+    dnnl_primitive_attr_t attr = NULL;
+    CHECK(dnnl_primitive_attr_create(&attr));
+    CHECK(dnnl_primitive_attr_set_scales_mask(attr, DNNL_ARG_SRC, 1 << 1));
+    CHECK(dnnl_primitive_attr_set_scales_mask(attr, DNNL_ARG_DST, 0));
+    CHECK(dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_SRC, 0));
+    if (dst_zp) CHECK(dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_DST, 1 << 2));
+    if (sum) {
+        dnnl_post_ops_t po = NULL;
+        CHECK(dnnl_post_ops_create(&po));
+        CHECK(dnnl_post_ops_append_sum(po, 0.5f, 0, dnnl_data_type_undef));
+        CHECK(dnnl_primitive_attr_set_post_ops(attr, po));
+        CHECK(dnnl_post_ops_destroy(po));
+    }
+    return attr;
+}
+
+/* dst = (src_scale * (src - src_zp) + 0.5 * old) / dst_scale + dst_zp, the
+ * sum term with the sum post-op only: destination scales apply after it, as
+ * upstream's v3.13 reorder computes. A sum with a destination zero point is
+ * refused, as upstream does. */
 static void quantization(void) {
     dnnl_dims_t dims = {2, 3, 4};
     float v[24], old[24];
@@ -173,43 +194,40 @@ static void quantization(void) {
         old[i] = (float)(i % 5);
     dnnl_memory_desc_t s = md_tag(3, dims, dnnl_f32, dnnl_abc);
     dnnl_memory_desc_t d = md_tag(3, dims, dnnl_s8, dnnl_cab);
-    dnnl_primitive_attr_t attr = NULL;
-    CHECK(dnnl_primitive_attr_create(&attr));
-    CHECK(dnnl_primitive_attr_set_scales_mask(attr, DNNL_ARG_SRC, 1 << 1));
-    CHECK(dnnl_primitive_attr_set_scales_mask(attr, DNNL_ARG_DST, 0));
-    CHECK(dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_SRC, 0));
-    CHECK(dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_DST, 1 << 2));
-    dnnl_post_ops_t po = NULL;
-    CHECK(dnnl_post_ops_create(&po));
-    CHECK(dnnl_post_ops_append_sum(po, 0.5f, 0, dnnl_data_type_undef));
-    CHECK(dnnl_primitive_attr_set_post_ops(attr, po));
-    CHECK(dnnl_post_ops_destroy(po));
     const float ssc[3] = {0.5f, 1.0f, 2.0f}, dsc[1] = {4.0f};
     const int32_t szp[1] = {3}, dzp[4] = {-2, -1, 0, 1};
     dnnl_memory_t m_ssc = f32_array(engine, ssc, 3), m_dsc = f32_array(engine, dsc, 1);
     dnnl_memory_t m_szp = s32_array(engine, szp, 1), m_dzp = s32_array(engine, dzp, 4);
-    for (int i = 0; i < 24; i++) {
-        int c = i / 4 % 3, w = i % 4;
-        double x = (v[i] - szp[0]) * ssc[c] / dsc[0] + dzp[w];
-        want[i] = x + 0.5 * old[i];
-    }
     dnnl_exec_arg_t extra[4] = {{DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC, m_ssc},
             {DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST, m_dsc},
             {DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, m_szp},
             {DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, m_dzp}};
-    run("quantized", s, engine, d, engine, attr, v, old, 4, extra, want);
-    /* The descriptor keeps its attributes. */
     dnnl_primitive_desc_t pd = NULL;
-    CHECK(dnnl_reorder_primitive_desc_create(&pd, s, engine, d, engine, attr));
-    const_dnnl_primitive_attr_t got_attr = NULL;
-    CHECK(dnnl_primitive_desc_get_attr(pd, &got_attr));
-    EXPECT(got_attr != NULL);
-    CHECK(dnnl_primitive_desc_destroy(pd));
+    dnnl_primitive_attr_t attr = quant_attr(1, 1);
+    CHECK_STATUS(dnnl_reorder_primitive_desc_create(&pd, s, engine, d, engine, attr),
+            dnnl_unimplemented);
+    CHECK(dnnl_primitive_attr_destroy(attr));
+    for (int sum = 0; sum < 2; sum++) {
+        attr = quant_attr(!sum, sum);
+        for (int i = 0; i < 24; i++) {
+            int c = i / 4 % 3, w = i % 4;
+            double x = (v[i] - szp[0]) * ssc[c] + (sum ? 0.5 * old[i] : 0.0);
+            want[i] = x / dsc[0] + (sum ? 0 : dzp[w]);
+        }
+        run(sum ? "quantized, sum" : "quantized", s, engine, d, engine, attr, v, old,
+                sum ? 3 : 4, extra, want);
+        /* The descriptor keeps its attributes. */
+        CHECK(dnnl_reorder_primitive_desc_create(&pd, s, engine, d, engine, attr));
+        const_dnnl_primitive_attr_t got_attr = NULL;
+        CHECK(dnnl_primitive_desc_get_attr(pd, &got_attr));
+        EXPECT(got_attr != NULL);
+        CHECK(dnnl_primitive_desc_destroy(pd));
+        CHECK(dnnl_primitive_attr_destroy(attr));
+    }
     CHECK(dnnl_memory_destroy(m_ssc));
     CHECK(dnnl_memory_destroy(m_dsc));
     CHECK(dnnl_memory_destroy(m_szp));
     CHECK(dnnl_memory_destroy(m_dzp));
-    CHECK(dnnl_primitive_attr_destroy(attr));
     CHECK(dnnl_memory_desc_destroy(s));
     CHECK(dnnl_memory_desc_destroy(d));
 }

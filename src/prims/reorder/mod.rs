@@ -23,15 +23,17 @@
 //!   execution goes on its stream, which is drained, the OpenCL side mapped
 //!   and converted on the host.
 //!
-//! Computation, per element, in f32: `dst = src_scale * (src - src_zp) /
-//! dst_scale + dst_zp`, and with a sum post-op `dst = sum_scale * dst_old +
-//! that`; stores round to nearest even and saturate. The padding of a blocked
+//! Computation, per element, in f32: `dst = (src_scale * (src - src_zp) +
+//! sum_scale * dst_old) / dst_scale + dst_zp`, the `sum_scale * dst_old` term
+//! with a sum post-op only (destination scales apply after the post-op, as
+//! upstream's v3.13 reorder does); stores round to nearest even and saturate. The padding of a blocked
 //! destination is written with zeros.
 //!
 //! Attributes: scales for `DNNL_ARG_SRC` and `DNNL_ARG_DST` (f32, any mask,
 //! no groups; values at execution as `DNNL_ARG_ATTR_SCALES | arg`), zero
 //! points for them (s32, any mask, no groups; `DNNL_ARG_ATTR_ZERO_POINTS |
-//! arg`), and one sum post-op (no zero point or data type). Anything else
+//! arg`), and one sum post-op (no zero point or data type, and not with a
+//! destination zero point, which upstream refuses too). Anything else
 //! is unimplemented. `format_tag::any` is invalid for either side, as
 //! upstream says.
 
@@ -183,10 +185,11 @@ impl ReorderOp {
                         zero_point: 0,
                         data_type,
                     },
-                ] if *data_type == dnnl_data_type_undef => pass.beta = *scale,
+                ] if *data_type == dnnl_data_type_undef && q.dst_zp.is_none() => pass.beta = *scale,
                 _ => {
                     return Err(Error::unimplemented(
-                        "reorder applies one sum post-op (without zero point or data type) only",
+                        "reorder applies one sum post-op (without zero point or data type, \
+                         and not with a destination zero point) only",
                     ));
                 }
             }

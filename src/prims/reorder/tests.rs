@@ -208,7 +208,8 @@ fn scales_zero_points_and_sum() {
         (dnnl_f32, dnnl_s8, Some(0), Some(0), None, Some(0), None),
         (dnnl_s8, dnnl_f32, Some(2), None, Some(0), None, None),
         (dnnl_u8, dnnl_bf16, Some(5), Some(2), Some(2), Some(5), None),
-        (dnnl_f32, dnnl_u8, None, Some(5), None, Some(2), Some(0.5)),
+        // A sum post-op with destination scales: the scales apply after it.
+        (dnnl_f32, dnnl_u8, None, Some(5), None, None, Some(0.5)),
         (dnnl_f32, dnnl_f32, Some(0), None, None, None, Some(2.0)),
         (
             dnnl_s32,
@@ -216,7 +217,7 @@ fn scales_zero_points_and_sum() {
             Some(2),
             Some(0),
             Some(5),
-            Some(0),
+            None,
             Some(1.0),
         ),
     ];
@@ -257,14 +258,14 @@ fn scales_zero_points_and_sum() {
                     if let Some(m) = ssc {
                         v *= f64::from(sv[mask_at(m, idx)]);
                     }
+                    if let Some(s) = sum {
+                        v += f64::from(s) * f64::from(old[i]);
+                    }
                     if let Some(m) = dsc {
                         v /= f64::from(dv[mask_at(m, idx)]);
                     }
                     if let Some(m) = dzp {
                         v += f64::from(dzv[mask_at(m, idx)]);
-                    }
-                    if let Some(s) = sum {
-                        v += f64::from(s) * f64::from(old[i]);
                     }
                     v
                 })
@@ -276,6 +277,42 @@ fn scales_zero_points_and_sum() {
                 &format!("{} {name} case {k}", engine_name(&e)),
             );
         }
+    }
+}
+
+/// Upstream's example: f32 `a` to `a`, destination scale 2, sum 1, source
+/// {1, 2, 3, 4} over {1, 1, 1, 1} gives {1, 1.5, 2, 2.5}: (src + old) / 2.
+#[test]
+fn sum_post_op_comes_before_destination_scales() {
+    for e in engines() {
+        let dims = [4i64];
+        let (src, dst) = (md(&dims, dnnl_f32, dnnl_a), md(&dims, dnnl_f32, dnnl_a));
+        let attr = quant_attr(None, Some(0), None, None, Some(1.0));
+        let m_dsc = array_f32(&e, &[2.0]);
+        let extra = [(DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST, &m_dsc)];
+        let old = [1.0f32; 4];
+        let (name, got) = run(
+            &src,
+            &e,
+            &dst,
+            &e,
+            &[1.0, 2.0, 3.0, 4.0],
+            &old,
+            Some(&attr),
+            &extra,
+        );
+        assert_eq!(got, [1.0, 1.5, 2.0, 2.5], "{} {name}", engine_name(&e));
+    }
+}
+
+/// A sum post-op with a destination zero point is refused, as upstream does.
+#[test]
+fn sum_post_op_with_destination_zero_point_is_unimplemented() {
+    for e in engines() {
+        let d = md(&[4], dnnl_f32, dnnl_a);
+        let attr = quant_attr(None, None, None, Some(0), Some(1.0));
+        let r = ReorderOp::new(&d, e.clone(), &d, e.clone(), Some(&attr));
+        assert!(r.is_err(), "{}", engine_name(&e));
     }
 }
 

@@ -10,8 +10,9 @@
 //! Per element at destination padded position `p` (logical `x = p - poff`):
 //! - outside the logical tensor (padding): 0;
 //! - else `v = alpha * src_scale[x] * (src[p + shift] - src_zp[x])`, then
-//!   `v = v / dst_scale[x] + dst_zp[x]`, then `v += beta * dst_old`
-//!   (the sum post-op, `dst = beta * dst_old + result`); the store rounds to
+//!   `v += beta * dst_old` (the sum post-op), then
+//!   `v = v / dst_scale[x] + dst_zp[x]` (destination scales apply after the
+//!   post-op, as in every kind and in upstream's reorder); the store rounds to
 //!   nearest even and saturates.
 //!
 //! Scale and zero-point arrays are indexed row-major over the dimensions
@@ -772,14 +773,14 @@ pub fn run_host(plan: &Plan, addr: &dyn Fn(i32) -> Result<usize>) -> Result<()> 
                 if let Some(s) = at(&ssc) {
                     v *= s;
                 }
+                if pass.beta != 0.0 {
+                    v += pass.beta * load_at(dst.elem, dst_addr.0, doff);
+                }
                 if let Some(s) = at(&dsc) {
                     v /= s;
                 }
                 if let Some(z) = at(&dzp) {
                     v += z;
-                }
-                if pass.beta != 0.0 {
-                    v += pass.beta * load_at(dst.elem, dst_addr.0, doff);
                 }
                 store_at(dst.elem, dst_addr.0, doff, v);
             }

@@ -136,9 +136,9 @@ kernel void xfer(global const uchar *src, lay_t sl, int sdt, global uchar *dst,
     if (flags & F_SZP) v -= convert_float(szp[mask_idx(szp_mask, x, &w)]);
     v *= alpha;
     if (flags & F_SSC) v *= ssc[mask_idx(ssc_mask, x, &w)];
+    if (beta != 0.0f) v += beta * ld_elem(dst, doff, ddt);
     if (flags & F_DSC) v /= dsc[mask_idx(dsc_mask, x, &w)];
     if (flags & F_DZP) v += convert_float(dzp[mask_idx(dzp_mask, x, &w)]);
-    if (beta != 0.0f) v += beta * ld_elem(dst, doff, ddt);
     st_elem(dst, doff, ddt, v);
 }
 
