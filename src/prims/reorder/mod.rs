@@ -13,7 +13,7 @@
 //! - `ocl:reorder_transpose`: a transposition (nchw to nhwc, ab to ba ...)
 //!   of plain or strided layouts without scaling: 32x32 tiles through local
 //!   memory, so that reads and writes both coalesce;
-//! - `ocl:reorder_generic`: any blocked layouts (up to 6 dimensions and 2
+//! - `ocl:reorder_generic`: any blocked layouts (up to 6 dimensions and 4
 //!   inner blocks per layout), any pair of f32/f16/bf16/s32/s8/u8; one
 //!   OpenCL program per engine for every problem (`xfer.cl`), its walk in
 //!   the destination's memory order so writes coalesce;

@@ -104,6 +104,15 @@ fn layouts_padding_strides_offsets() {
             md(&[2, 3, 4, 5, 6], dnnl_f32, dnnl_abcde),
             md(&[2, 3, 4, 5, 6], dnnl_u8, dnnl_aBcde8b),
         ),
+        // Three inner blocks (OIhw4i16o4i), both ways.
+        (
+            md(&[17, 19, 2, 3], dnnl_f32, dnnl_oihw),
+            md(&[17, 19, 2, 3], dnnl_s8, dnnl_OIhw4i16o4i),
+        ),
+        (
+            md(&[17, 19, 2, 3], dnnl_f32, dnnl_OIhw4i16o4i),
+            md(&[17, 19, 2, 3], dnnl_f32, dnnl_ABcd16b16a),
+        ),
         (
             md(&[2, 19, 3, 5], dnnl_f32, dnnl_nchw),
             md(&[2, 19, 3, 5], dnnl_f32, dnnl_nchw),

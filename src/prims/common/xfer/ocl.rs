@@ -19,7 +19,7 @@
 //!   large for `int` indices). Where offsets are linear in the walk (plain,
 //!   permuted and strided layouts, a blocked layout walked along its own
 //!   blocks) the kernel adds strides instead of dividing. It takes up to 6
-//!   dimensions and 2 inner blocks per layout;
+//!   dimensions and 4 inner blocks per layout;
 //! - [`CrossEngine`] (`ocl:cross_engine_host`): one side is host memory of
 //!   a CPU engine. The stream is drained, the OpenCL side mapped, the plan
 //!   run on the host (`run_host`), and the mapping written back: a reorder
@@ -47,7 +47,7 @@ pub const SOURCE: &str = concat!(include_str!("../types.cl"), include_str!("xfer
 
 const MAXD: usize = 6;
 const MAXL: usize = 8;
-const MAXI: usize = 2;
+const MAXI: usize = 4;
 const LOCAL: usize = 256;
 
 /// Why `layout` cannot go to the generic kernel, if it cannot.

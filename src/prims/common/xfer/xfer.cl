@@ -14,7 +14,7 @@
 
 #define MAXD 6
 #define MAXL 8
-#define MAXI 2
+#define MAXI 4
 
 #ifndef IDX_T
 #define IDX_T int
