@@ -14,3 +14,26 @@ dnnl_c_test(fuzz_calls_ocl SOURCES fuzz/fuzz_calls.c LABELS "fuzz;ours-only" OPE
             TIMEOUT 300)
 target_link_libraries(fuzz_calls PRIVATE m)
 target_link_libraries(fuzz_calls_ocl PRIVATE m)
+
+# The programs that call OpenCL themselves need its headers and loader.
+find_package(OpenCL QUIET)
+
+# leaks: create/destroy cycles with reference counts and the resident set checked,
+# on the CPU engine (leaks) and on each OpenCL runtime (leaks_ocl@pocl, @intel).
+dnnl_c_test(leaks SOURCES fuzz/leaks.c LABELS "fuzz;cpu;ours-only" ARGS cpu TIMEOUT 300)
+if(OpenCL_FOUND)
+  dnnl_c_test(leaks_ocl SOURCES fuzz/leaks.c LABELS "fuzz;ours-only" OPENCL ARGS gpu TIMEOUT 600)
+  foreach(t leaks leaks_ocl)
+    target_link_libraries(${t} PRIVATE OpenCL::OpenCL)
+    target_compile_definitions(${t} PRIVATE CL_TARGET_OPENCL_VERSION=300)
+  endforeach()
+endif()
+
+# stress: 16 threads sharing an engine and primitives of every kind, results compared
+# bit for bit with a single-threaded run (stress on the CPU engine, stress_ocl@pocl,
+# @intel on OpenCL).
+find_package(Threads REQUIRED)
+dnnl_c_test(stress SOURCES fuzz/stress.c LABELS "fuzz;cpu;ours-only" ARGS cpu TIMEOUT 300)
+dnnl_c_test(stress_ocl SOURCES fuzz/stress.c LABELS "fuzz;ours-only" OPENCL ARGS gpu TIMEOUT 300)
+target_link_libraries(stress PRIVATE Threads::Threads)
+target_link_libraries(stress_ocl PRIVATE Threads::Threads)
