@@ -37,3 +37,13 @@ dnnl_c_test(stress SOURCES fuzz/stress.c LABELS "fuzz;cpu;ours-only" ARGS cpu TI
 dnnl_c_test(stress_ocl SOURCES fuzz/stress.c LABELS "fuzz;ours-only" OPENCL ARGS gpu TIMEOUT 300)
 target_link_libraries(stress PRIVATE Threads::Threads)
 target_link_libraries(stress_ocl PRIVATE Threads::Threads)
+
+# blobs: every bit flip and truncation of the structural parts of an engine and a
+# primitive cache blob (a seeded sample of the device binaries), checksum-fixed
+# mutations and garbage, on each OpenCL runtime (blobs_ocl@pocl, @intel). Blobs
+# are an OpenCL matter: there is no CPU variant.
+if(OpenCL_FOUND)
+  dnnl_c_test(blobs_ocl SOURCES fuzz/blobs.c LABELS "fuzz;ours-only" OPENCL ARGS gpu TIMEOUT 600)
+  target_link_libraries(blobs_ocl PRIVATE OpenCL::OpenCL)
+  target_compile_definitions(blobs_ocl PRIVATE CL_TARGET_OPENCL_VERSION=300)
+endif()
