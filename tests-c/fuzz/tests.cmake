@@ -47,3 +47,19 @@ if(OpenCL_FOUND)
   target_link_libraries(blobs_ocl PRIVATE OpenCL::OpenCL)
   target_compile_definitions(blobs_ocl PRIVATE CL_TARGET_OPENCL_VERSION=300)
 endif()
+
+# differential: random configurations of every kind through Intel's library (v3.2,
+# DNNL_REFERENCE_LIBDIR; skipped when unset) and ours, each dlopen'ed in a child of
+# its own -- so the program must not link to ours: --as-needed drops the library
+# dnnl_c_test() links, as no symbol of it is referenced. Ours on the CPU engine
+# (differential) and on each OpenCL runtime (differential_ocl@pocl, @intel).
+foreach(t differential differential_ocl)
+  if(t STREQUAL "differential")
+    dnnl_c_test(${t} SOURCES fuzz/differential.c LABELS "fuzz;cpu;ours-only" ARGS cpu TIMEOUT 600)
+  else()
+    dnnl_c_test(${t} SOURCES fuzz/differential.c LABELS "fuzz;ours-only" OPENCL ARGS gpu TIMEOUT 600)
+  endif()
+  target_link_options(${t} PRIVATE -Wl,--as-needed)
+  target_link_libraries(${t} PRIVATE m ${CMAKE_DL_LIBS})
+  target_compile_definitions(${t} PRIVATE DNNL_OURS_LIB="${DNNL_BUILD_LIBDIR}/libdnnl.so.3")
+endforeach()
