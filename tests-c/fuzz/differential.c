@@ -139,6 +139,9 @@ static const dnnl_format_tag_t plain_tags[6][6] = {
 static const int nplain[6] = {0, 1, 2, 4, 6, 3};
 
 static rng_t R;
+/* FUZZ_SELFTEST=1 (README.md): changes one value of ours in every 50th
+ * configuration -- which must fail the run. */
+static int selftest;
 
 static dnnl_format_tag_t rtag(int nd) {
     return plain_tags[nd][rng_below(&R, (uint64_t)nplain[nd])];
@@ -893,6 +896,7 @@ static void compare(uint64_t index, const cfg_t *c, const result_t *ref, const r
         int64_t n = nelems(t);
         for (int64_t e = 0; e < n && j < ref->nvals; e++, j++) {
             float a = rv[j], b = ov[j];
+            if (selftest == 1 && index % 50 == 0 && j == 0) b += 1.0f;
             int same = (isnan(a) && isnan(b)) || a == b
                     || (isfinite(a) && isfinite(b) && fabs((double)a - (double)b) <= tolerance(c, t->dt, a));
             if (!same) {
@@ -928,6 +932,7 @@ static void compare(uint64_t index, const cfg_t *c, const result_t *ref, const r
 int main(int argc, char **argv) {
     ours_gpu = argc > 1 && strcmp(argv[1], "gpu") == 0;
     fuzz_init("differential", ours_gpu ? "gpu" : "cpu", 0xd1ff);
+    selftest = (int)fuzz_env_u64("FUZZ_SELFTEST", 0);
     fuzz_name_extra(X_CONFIGS, "configs");
     fuzz_name_extra(X_COMPARED, "compared");
     fuzz_name_extra(X_VALUES, "values");

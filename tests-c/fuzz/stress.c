@@ -38,6 +38,9 @@ typedef struct {
 
 static dnnl_engine_t engine;
 static case_t cases[NCASES];
+/* FUZZ_SELFTEST=1 (README.md): thread 3 changes one output byte once -- which
+ * must fail the run. */
+static int selftest;
 static uint64_t iterations;
 
 static dnnl_memory_desc_t md_tag(int nd, const dnnl_dim_t *dims, dnnl_data_type_t dt,
@@ -256,6 +259,7 @@ static void *worker(void *p) {
         } else {
             size_t size = 0;
             unsigned char *got = get_output(out, &size);
+            if (selftest == 1 && id == 3 && it == 5 && size) got[size / 2] ^= 1;
             if (size != cs->ref_size || memcmp(got, cs->ref, size) != 0) {
                 size_t at = 0;
                 while (at < size && at < cs->ref_size && got[at] == cs->ref[at]) at++;
@@ -325,6 +329,7 @@ int main(int argc, char **argv) {
     fuzz_name_extra(X_MISMATCHES, "mismatches");
     fuzz_name_extra(X_THREADS, "threads");
     iterations = fuzz_env_u64("FUZZ_ITERATIONS", on_gpu ? 60 : 200);
+    selftest = (int)fuzz_env_u64("FUZZ_SELFTEST", 0);
     if (on_gpu) {
         /* Asked in a child: the parent must not start OpenCL before forking. */
         pid_t pid = fork();
