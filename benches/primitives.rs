@@ -8,7 +8,9 @@
 //!   crate called directly, one thread).
 //!
 //! Run: `cargo bench --bench primitives [-- quick] [-- cpu|gpu]` (`quick`: small
-//! sizes, for a 2-core machine). The OpenCL devices are the library's
+//! sizes, for a 2-core machine). `-- check` instead times the execute-time
+//! argument check alone beside a whole execute of small primitives (the
+//! check's share of the call, which must stay in the noise). The OpenCL devices are the library's
 //! (`dnnl_engine_create(dnnl_gpu, i)`; `OCL_ICD_VENDORS` / `ONEDNN_OCL_DEVICES`
 //! choose them).
 
@@ -529,15 +531,148 @@ fn matmul_variants(b: &Bench, m: i64) {
     }
 }
 
+/// The execute-time argument check alone ([`Primitive::check_args`]) beside
+/// `dnnl_primitive_execute` of the same small primitive (enqueue only, the
+/// wait amortised over the loop): the check's cost and share of the call.
+fn check_overhead(b: &Bench) {
+    use dnnl::capi::handles::resolve;
+    use dnnl::core::primitive::ExecArgs;
+    let e = b.engine;
+    let (one, sq) = (
+        md(&[1, 16], dnnl_f32, dnnl_ab),
+        md(&[8, 8], dnnl_f32, dnnl_ab),
+    );
+    let (m1, m2, m3) = (memory(e, one), memory(e, one), memory(e, one));
+    let (q1, q2, q3) = (memory(e, sq), memory(e, sq), memory(e, sq));
+    // SAFETY: valid out-pointers, a live engine and descriptors.
+    let cases = unsafe {
+        [
+            (
+                "eltwise relu 1x16",
+                pd_of(|pd| {
+                    dnnl_eltwise_forward_primitive_desc_create(
+                        pd,
+                        e,
+                        dnnl_forward_inference,
+                        dnnl_eltwise_relu,
+                        one,
+                        one,
+                        0.0,
+                        0.0,
+                        null_mut(),
+                    )
+                }),
+                vec![(DNNL_ARG_SRC, m1), (DNNL_ARG_DST, m2)],
+            ),
+            (
+                "binary add 1x16",
+                pd_of(|pd| {
+                    dnnl_binary_primitive_desc_create(
+                        pd,
+                        e,
+                        dnnl_binary_add,
+                        one,
+                        one,
+                        one,
+                        null_mut(),
+                    )
+                }),
+                vec![
+                    (DNNL_ARG_SRC_0, m1),
+                    (DNNL_ARG_SRC_1, m2),
+                    (DNNL_ARG_DST, m3),
+                ],
+            ),
+            (
+                "matmul 8x8x8",
+                pd_of(|pd| {
+                    dnnl_matmul_primitive_desc_create(pd, e, sq, sq, null_mut(), sq, null_mut())
+                }),
+                vec![
+                    (DNNL_ARG_SRC, q1),
+                    (DNNL_ARG_WEIGHTS, q2),
+                    (DNNL_ARG_DST, q3),
+                ],
+            ),
+        ]
+    };
+    for (op, pd, args) in cases {
+        let Ok(pd) = pd else {
+            println!("{:<26} {op:<22} refused", b.name);
+            continue;
+        };
+        let mut prim = null_mut();
+        // SAFETY: a live descriptor and a valid out-pointer.
+        ok(unsafe { dnnl_primitive_create(&mut prim, pd) }, "primitive");
+        let c_args: Vec<dnnl_exec_arg_t> = args
+            .iter()
+            .map(|&(arg, memory)| dnnl_exec_arg_t { arg, memory })
+            .collect();
+        let execute = seconds_many(|n| {
+            for _ in 0..n {
+                // SAFETY: live handles; the argument array outlives the call.
+                ok(
+                    unsafe {
+                        dnnl_primitive_execute(prim, b.stream, c_args.len() as i32, c_args.as_ptr())
+                    },
+                    "execute",
+                );
+            }
+            // SAFETY: a live stream.
+            ok(unsafe { dnnl_stream_wait(b.stream) }, "wait");
+        });
+        let primitive = resolve(prim.cast_const()).unwrap();
+        let rust_args: ExecArgs = args
+            .iter()
+            .map(|&(arg, m)| (arg, resolve(m.cast_const()).unwrap()))
+            .collect();
+        let check = seconds_many(|n| {
+            for _ in 0..n {
+                primitive
+                    .check_args(std::hint::black_box(&rust_args))
+                    .unwrap();
+            }
+        });
+        println!(
+            "{:<26} {op:<22} execute {:>9.2} us   check {:>7.1} ns   share {:>6.3} %",
+            b.name,
+            execute * 1e6,
+            check * 1e9,
+            100.0 * check / execute
+        );
+        // SAFETY: live handles, destroyed once.
+        unsafe {
+            dnnl_primitive_destroy(prim);
+            dnnl_primitive_desc_destroy(pd);
+        }
+    }
+}
+
+/// Seconds per iteration of `run`, repeated for about 0.3 s (for calls of a
+/// few microseconds, which [`seconds`]'s 200-iteration cap would not time).
+fn seconds_many(mut run: impl FnMut(usize)) -> f64 {
+    run(100);
+    let start = Instant::now();
+    run(100);
+    let once = start.elapsed().as_secs_f64().max(1e-7) / 100.0;
+    let iters = ((0.3 / once) as usize).clamp(100, 10_000_000);
+    let start = Instant::now();
+    run(iters);
+    start.elapsed().as_secs_f64() / iters as f64
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    let check = args.iter().any(|a| a == "check");
     let quick = args.iter().any(|a| a == "quick");
     let cpu = !args.iter().any(|a| a == "gpu");
     let gpu = !args.iter().any(|a| a == "cpu");
-    println!(
-        "{:<26} {:<22} {:<16} {:>9} {:>17} {:>9} {:<22} {:>6} implementation",
-        "engine", "op", "size", "time ms", "figure", "ref", "reference", "ratio"
-    );
+    if !check {
+        println!(
+            "{:<26} {:<22} {:<16} {:>9} {:>17} {:>9} {:<22} {:>6} implementation",
+            "engine", "op", "size", "time ms", "figure", "ref", "reference", "ratio"
+        );
+    }
     let mut benches = Vec::new();
     // SAFETY: engine calls with valid out-pointers and live handles.
     unsafe {
@@ -581,6 +716,10 @@ fn main() {
             name,
             ocl,
         };
-        run(&b, quick);
+        if check {
+            check_overhead(&b);
+        } else {
+            run(&b, quick);
+        }
     }
 }

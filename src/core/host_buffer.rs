@@ -2,11 +2,20 @@
 
 use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::core::error::{Error, Result};
 
 /// Alignment of host buffers: a cache line, enough for any SIMD load.
 pub const HOST_ALIGNMENT: usize = 64;
+
+/// Host buffers alive (for the leak checks of the allocation-failure tests).
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+/// How many host buffers are alive now.
+pub fn live_buffers() -> usize {
+    LIVE.load(Ordering::Relaxed)
+}
 
 /// A zero-initialised, 64-byte aligned host allocation, freed on drop.
 /// A zero-size buffer allocates nothing and has address 0.
@@ -29,11 +38,16 @@ impl HostBuffer {
         if size == 0 {
             return Ok(HostBuffer { ptr: None, layout });
         }
-        // SAFETY: the layout has a non-zero size.
-        let ptr = unsafe { alloc_zeroed(layout) };
+        let ptr = if crate::base::fault::allocation(size) {
+            // SAFETY: the layout has a non-zero size.
+            unsafe { alloc_zeroed(layout) }
+        } else {
+            std::ptr::null_mut()
+        };
         let ptr = NonNull::new(ptr).ok_or_else(|| {
             Error::OutOfMemory(format!("allocating {size} bytes of host memory failed").into())
         })?;
+        LIVE.fetch_add(1, Ordering::Relaxed);
         Ok(HostBuffer {
             ptr: Some(ptr),
             layout,
@@ -51,6 +65,7 @@ impl Drop for HostBuffer {
         if let Some(ptr) = self.ptr {
             // SAFETY: allocated in `zeroed` with this layout, freed once.
             unsafe { dealloc(ptr.as_ptr(), self.layout) };
+            LIVE.fetch_sub(1, Ordering::Relaxed);
         }
     }
 }

@@ -579,7 +579,9 @@ impl Primitive {
     /// Checks every argument: on an engine the primitive can use, and
     /// described as the primitive expects (see [`check_arg_md`]). Arguments
     /// the op does not name are ignored, as upstream ignores them.
-    fn check_args(&self, args: &ExecArgs) -> Result<()> {
+    /// [`Primitive::execute`] calls it first; it is public so that
+    /// `cargo bench --bench primitives -- check` can time it alone.
+    pub fn check_args(&self, args: &ExecArgs) -> Result<()> {
         let engine = self.desc.engine();
         let op = self.desc.op();
         for (&arg, memory) in args {
