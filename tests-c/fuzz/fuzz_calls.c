@@ -30,7 +30,7 @@
  *    a live memory at least as large as the primitive's descriptor of it.
  *
  * Usage: fuzz_calls [cpu|gpu]. gpu skips (77) without an OpenCL device.
- * Environment: FUZZ_SEED, FUZZ_SEQUENCES (default 40 on cpu, 8 on gpu),
+ * Environment: FUZZ_SEED, FUZZ_SEQUENCES (default 300 on cpu, 8 on gpu),
  * FUZZ_FIRST, FUZZ_CALLS_PER_SEQ, FUZZ_TRACE, FUZZ_XFAIL_STALE (README.md). */
 #include "fuzz.h"
 
@@ -2313,7 +2313,7 @@ int main(int argc, char **argv) {
     calls_per_seq = fuzz_env_u64("FUZZ_CALLS_PER_SEQ", 400);
     selftest = (int)fuzz_env_u64("FUZZ_SELFTEST", 0);
     uint64_t first = fuzz_env_u64("FUZZ_FIRST", 0);
-    uint64_t count = fuzz_env_u64("FUZZ_SEQUENCES", getenv("FUZZ_FIRST") ? 1 : on_gpu ? 8 : 40);
+    uint64_t count = fuzz_env_u64("FUZZ_SEQUENCES", getenv("FUZZ_FIRST") ? 1 : on_gpu ? 8 : 300);
     if (on_gpu) {
         /* Asked in a child: the parent must not start OpenCL before forking. */
         pid_t pid = fork();

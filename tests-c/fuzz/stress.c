@@ -8,7 +8,7 @@
  * matmul. The main thread first runs each once, alone, over fixed inputs: those
  * outputs are the reference. Then FUZZ_THREADS threads (default 16), each with
  * its own stream and its own memories over the same inputs, run
- * FUZZ_ITERATIONS executions each (default 200 on the CPU engine, 60 on
+ * FUZZ_ITERATIONS executions each (default 200 on the CPU engine, 40 on
  * OpenCL) of the shared primitives in a seeded random order, their outputs
  * filled with junk bytes before each, and compare every output bit for bit
  * with the reference. Every 16th iteration a thread also makes a primitive of
@@ -328,7 +328,7 @@ int main(int argc, char **argv) {
     fuzz_name_extra(X_EXECUTES, "executes");
     fuzz_name_extra(X_MISMATCHES, "mismatches");
     fuzz_name_extra(X_THREADS, "threads");
-    iterations = fuzz_env_u64("FUZZ_ITERATIONS", on_gpu ? 60 : 200);
+    iterations = fuzz_env_u64("FUZZ_ITERATIONS", on_gpu ? 40 : 200);
     selftest = (int)fuzz_env_u64("FUZZ_SELFTEST", 0);
     if (on_gpu) {
         /* Asked in a child: the parent must not start OpenCL before forking. */
