@@ -100,7 +100,7 @@ static inline int rng_pct(rng_t *r, unsigned percent) {
 
 #define FUZZ_RING 24
 #define FUZZ_LINE 240
-#define FUZZ_EXTRA 8
+#define FUZZ_EXTRA 12
 
 typedef struct {
     /* Counters (children add to them atomically). */
@@ -306,6 +306,10 @@ static inline void fuzz_run(uint64_t first, uint64_t end, unsigned timeout_s, fu
         const char *reproduce) {
     uint64_t max_crashes = fuzz_env_u64("FUZZ_MAX_CRASHES", 10);
     uint64_t mem_limit = fuzz_env_u64("FUZZ_MEM_LIMIT_MB", 4096) << 20;
+#if defined(__SANITIZE_ADDRESS__)
+    /* AddressSanitizer reserves terabytes of shadow address space: no limit. */
+    mem_limit = 0;
+#endif
     uint64_t start = first;
     while (start < end) {
         int err_fd = memfd_create("fuzz-child-stderr", 0);

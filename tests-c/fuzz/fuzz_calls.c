@@ -1902,6 +1902,27 @@ static dnnl_stream_t exec_stream(const prim_slot_t *p, dnnl_stream_t *temp) {
     return *temp;
 }
 
+/* Whether the primitive works on tensors so large (more than 2^24 elements,
+ * e.g. dims {2^40, 2} over strides {0, 1}, which take 8 bytes) that running it
+ * would take minutes: legitimate work, but not for a fuzz run. */
+static int too_much_work(const_dnnl_primitive_desc_t pd) {
+    static const int args[] = {DNNL_ARG_SRC, DNNL_ARG_SRC_1, DNNL_ARG_DST, DNNL_ARG_WEIGHTS,
+            DNNL_ARG_DIFF_SRC, DNNL_ARG_DIFF_DST, DNNL_ARG_DIFF_WEIGHTS, DNNL_ARG_MULTIPLE_SRC,
+            DNNL_ARG_MULTIPLE_SRC + 1};
+    for (size_t k = 0; k < sizeof args / sizeof *args; k++) {
+        const_dnnl_memory_desc_t md = dnnl_primitive_desc_query_md(pd, dnnl_query_exec_arg_md, args[k]);
+        int nd = 0;
+        const dnnl_dims_t *dims = NULL;
+        if (!md || dnnl_memory_desc_query(md, dnnl_query_ndims_s32, &nd)
+                || dnnl_memory_desc_query(md, dnnl_query_dims, &dims))
+            continue;
+        double n = 1;
+        for (int d = 0; d < nd; d++) n *= (double)((*dims)[d] < 0 ? 1 : (*dims)[d]);
+        if (n > (double)(1 << 24)) return 1;
+    }
+    return 0;
+}
+
 /* Builds the arguments the primitive asks for, with new memories; 0 when it
  * cannot (a memory fails, or they would take more than 64 MiB). */
 static int build_args(const prim_slot_t *p, const_dnnl_primitive_desc_t pd, xarg_t *xa, int *n) {
@@ -2015,6 +2036,10 @@ static void op_exec_right(void) {
     if (s != dnnl_success) return;
     xarg_t xa[40];
     int n = 0;
+    if (too_much_work(pd)) {
+        FUZZ_ADD(fz->extra[X_SKIPPED], 1);
+        return;
+    }
     dnnl_stream_t temp = NULL, stream = exec_stream(p, &temp);
     if (!stream || !build_args(p, pd, xa, &n)) {
         FUZZ_ADD(fz->extra[X_SKIPPED], 1);

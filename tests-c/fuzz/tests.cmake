@@ -63,3 +63,9 @@ foreach(t differential differential_ocl)
   target_link_libraries(${t} PRIVATE m ${CMAKE_DL_LIBS})
   target_compile_definitions(${t} PRIVATE DNNL_OURS_LIB="${DNNL_BUILD_LIBDIR}/libdnnl.so.3")
 endforeach()
+
+# Minimal reproducers of what the suite found (regressions.c), on the CPU engine and
+# on each OpenCL runtime.
+dnnl_c_test(fuzz_regressions SOURCES fuzz/regressions.c LABELS "fuzz;api;cpu" ARGS cpu TIMEOUT 120)
+dnnl_c_test(fuzz_regressions_ocl SOURCES fuzz/regressions.c LABELS "fuzz;api" OPENCL ARGS gpu
+            TIMEOUT 120)

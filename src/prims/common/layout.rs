@@ -120,6 +120,22 @@ impl Layout {
                 stride,
             });
         }
+        // Upstream's size rule gives 0 bytes to a descriptor whose every
+        // dimension of more than one element has a zero stride (dims {5},
+        // strides {0}), though it holds elements: a primitive over it would
+        // touch memory past the buffer the caller (or the library) allocated
+        // for that size. Reaching past the size is refused here, where every
+        // kind decodes its descriptors.
+        let span = layout.loops().iter().fold(1i128, |n, l| {
+            n + (l.size as i128 - 1) * l.stride as i128
+        }) * layout.elem.size() as i128;
+        if !md.has_zero_dim() && span > md.size(0) as i128 {
+            return Err(Error::unimplemented(format!(
+                "the elements span {span} bytes but the descriptor's size is {} bytes \
+                 (every stride zero)",
+                md.size(0)
+            )));
+        }
         Ok(layout)
     }
 
@@ -460,5 +476,26 @@ mod tests {
         assert!(layout(&[2, 1, 4], dnnl_abc).same_layout(&layout(&[2, 1, 4], dnnl_acb)));
         let blocked = layout(&[2, 3, 4, 5], dnnl_nChw16c);
         assert!(blocked.has_padding() && blocked.is_compact());
+    }
+
+    #[test]
+    fn elements_past_the_size_are_refused() {
+        // Every stride zero: the size rule says 0 bytes, yet there are elements.
+        for (dims, strides) in [(&[5i64][..], &[0i64][..]), (&[7, 1 << 40], &[0, 0])] {
+            let md = MemoryDesc::with_strides(dims, dnnl_f32, Some(strides)).unwrap();
+            assert_eq!(md.size(0), 0);
+            assert!(Layout::new(&md).is_err(), "{dims:?} strides {strides:?}");
+        }
+        // Broadcast strides beside a real one, a size-1 dimension, and
+        // submemories stay within the size.
+        for (dims, strides) in [(&[5i64, 3][..], &[0i64, 1][..]), (&[5, 1], &[0, 0])] {
+            let md = MemoryDesc::with_strides(dims, dnnl_f32, Some(strides)).unwrap();
+            assert!(Layout::new(&md).is_ok(), "{dims:?} strides {strides:?}");
+        }
+        let parent = MemoryDesc::with_tag(&[4, 4], dnnl_f32, dnnl_ab).unwrap();
+        for (dims, offsets) in [([2i64, 2], [2i64, 2]), ([1, 2], [3, 2]), ([4, 1], [0, 3])] {
+            let sub = parent.submemory(&dims, &offsets).unwrap();
+            assert!(Layout::new(&sub).is_ok(), "submemory {dims:?} at {offsets:?}");
+        }
     }
 }
