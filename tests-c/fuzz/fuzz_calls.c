@@ -46,7 +46,9 @@
  * fixed on another branch; until merged, that panic is an expected failure. */
 #define XFAIL_CONCAT_PANIC_DEFAULT 1
 
-enum { X_PD_OK, X_EXEC_OK, X_EXEC_CHECKED, X_DEAD_USES, X_RUNTIME_ERR, X_ORPHAN_OK, X_SKIPPED };
+enum {
+    X_PD_OK, X_EXEC_OK, X_EXEC_CHECKED, X_DEAD_USES, X_STALE, X_RUNTIME_ERR, X_ORPHAN_OK, X_SKIPPED
+};
 
 static rng_t R;
 static int on_gpu, xfail_stale;
@@ -173,6 +175,7 @@ static void check(dnnl_status_t s, const uses_t *u, const char *what) {
     if (!u) return;
     if (u->dead) FUZZ_ADD(fz->extra[X_DEAD_USES], 1);
     if (u->dead && s != dnnl_invalid_arguments) {
+        FUZZ_ADD(fz->extra[X_STALE], 1);
         if (xfail_stale)
             fuzz_xfail("%s was given a destroyed handle and returned %s, not invalid_arguments "
                        "(open problem, issue 18: a destroyed handle is still accepted while "
@@ -1620,6 +1623,7 @@ static void op_pd_other(void) {
             if (md && STATE_OF(pds, i) != LIVE && !u.dead && i >= 0)
                 fuzz_wrong("dnnl_primitive_desc_query_md answered for a NULL pd");
             if (md && u.dead) {
+                FUZZ_ADD(fz->extra[X_STALE], 1);
                 if (xfail_stale)
                     fuzz_xfail("dnnl_primitive_desc_query_md answered for a destroyed pd (issue 18)");
                 else
@@ -2327,6 +2331,7 @@ int main(int argc, char **argv) {
     fuzz_name_extra(X_EXEC_OK, "executes_ok");
     fuzz_name_extra(X_EXEC_CHECKED, "outputs_checked");
     fuzz_name_extra(X_DEAD_USES, "destroyed_handle_uses");
+    fuzz_name_extra(X_STALE, "destroyed_handle_accepted");
     fuzz_name_extra(X_RUNTIME_ERR, "runtime_errors");
     fuzz_name_extra(X_ORPHAN_OK, "orphan_accepted");
     fuzz_name_extra(X_SKIPPED, "executes_skipped");

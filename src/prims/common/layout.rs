@@ -126,9 +126,11 @@ impl Layout {
         // touch memory past the buffer the caller (or the library) allocated
         // for that size. Reaching past the size is refused here, where every
         // kind decodes its descriptors.
-        let span = layout.loops().iter().fold(1i128, |n, l| {
-            n + (l.size as i128 - 1) * l.stride as i128
-        }) * layout.elem.size() as i128;
+        let span = layout
+            .loops()
+            .iter()
+            .fold(1i128, |n, l| n + (l.size as i128 - 1) * l.stride as i128)
+            * layout.elem.size() as i128;
         if !md.has_zero_dim() && span > md.size(0) as i128 {
             return Err(Error::unimplemented(format!(
                 "the elements span {span} bytes but the descriptor's size is {} bytes \
@@ -495,7 +497,10 @@ mod tests {
         let parent = MemoryDesc::with_tag(&[4, 4], dnnl_f32, dnnl_ab).unwrap();
         for (dims, offsets) in [([2i64, 2], [2i64, 2]), ([1, 2], [3, 2]), ([4, 1], [0, 3])] {
             let sub = parent.submemory(&dims, &offsets).unwrap();
-            assert!(Layout::new(&sub).is_ok(), "submemory {dims:?} at {offsets:?}");
+            assert!(
+                Layout::new(&sub).is_ok(),
+                "submemory {dims:?} at {offsets:?}"
+            );
         }
     }
 }
