@@ -9,6 +9,11 @@
  * 2. (sequences 3780 and 13109) The same with a huge dimension -- softmax over
  *    dims {7, 2^63-1}, binary over {2^40}, strides all zero -- was accepted and
  *    the execution ran for ever. Each must be refused (or finish) at once.
+ * 3. (sequences 1618, 3260, 8436, 14341, 16863, 19976) A scales or zero-point
+ *    memory whose descriptor holds fewer values than the primitive reads (a
+ *    {0} descriptor over a user pointer: 0 bytes) was accepted, and the
+ *    primitive read 4 bytes from it. Binary, softmax, matmul and reorder must
+ *    refuse it with dnnl_invalid_arguments.
  *
  * Usage: fuzz_regressions [cpu|gpu]. gpu skips (77) without an OpenCL device. */
 #include <string.h>
@@ -101,6 +106,98 @@ static void all_kinds(const_dnnl_memory_desc_t md, const char *name) {
     check_kind("sum", s, pd, md, 3, two);
 }
 
+/* Executes `pd` with its arguments (library memories over `mds`, filled with
+ * ones) plus `quant_arg` over a 0-byte memory; the execution must be refused. */
+static void small_quant(const char *what, dnnl_primitive_desc_t pd, int nargs, const int *arg_ids,
+        int quant_arg, dnnl_data_type_t quant_dt) {
+    dnnl_memory_t mem[5];
+    dnnl_exec_arg_t args[5];
+    for (int k = 0; k < nargs; k++) {
+        const_dnnl_memory_desc_t md = dnnl_primitive_desc_query_md(pd, dnnl_query_exec_arg_md, arg_ids[k]);
+        EXPECT(md != NULL);
+        CHECK(dnnl_memory_create(&mem[k], md, engine, DNNL_MEMORY_ALLOCATE));
+        args[k].arg = arg_ids[k];
+        args[k].memory = mem[k];
+    }
+    static float user[4];
+    dnnl_dim_t zero[1] = {0};
+    dnnl_memory_desc_t qmd = NULL;
+    CHECK(dnnl_memory_desc_create_with_tag(&qmd, 1, zero, quant_dt, dnnl_a));
+    if (on_gpu)
+        CHECK(dnnl_memory_create(&mem[nargs], qmd, engine, DNNL_MEMORY_ALLOCATE));
+    else
+        CHECK(dnnl_memory_create(&mem[nargs], qmd, engine, user));
+    args[nargs].arg = quant_arg;
+    args[nargs].memory = mem[nargs];
+    dnnl_primitive_t p = NULL;
+    CHECK(dnnl_primitive_create(&p, pd));
+    dnnl_status_t s = dnnl_primitive_execute(p, stream, nargs + 1, args);
+    if (s == dnnl_success) CHECK(dnnl_stream_wait(stream));
+    if (s != dnnl_invalid_arguments) {
+        fprintf(stderr, "%s: a 0-byte memory as argument %d gave %s, not invalid_arguments\n", what,
+                quant_arg, check_status_str(s));
+        exit(1);
+    }
+    printf("%s: a 0-byte memory for argument %d refused\n", what, quant_arg);
+    for (int k = 0; k <= nargs; k++) CHECK(dnnl_memory_destroy(mem[k]));
+    CHECK(dnnl_memory_desc_destroy(qmd));
+    CHECK(dnnl_primitive_destroy(p));
+    CHECK(dnnl_primitive_desc_destroy(pd));
+}
+
+static dnnl_primitive_attr_t quant_attr(int scale_arg, int scale_mask, int zp_arg) {
+    dnnl_primitive_attr_t a = NULL;
+    CHECK(dnnl_primitive_attr_create(&a));
+    if (scale_arg) CHECK(dnnl_primitive_attr_set_scales_mask(a, scale_arg, scale_mask));
+    if (zp_arg) CHECK(dnnl_primitive_attr_set_zero_points_mask(a, zp_arg, 0));
+    return a;
+}
+
+static void quant_arrays(void) {
+    printf("-- scales and zero points over 0-byte memories\n");
+    dnnl_dims_t d = {2, 3, 4};
+    dnnl_memory_desc_t f = NULL, s8 = NULL;
+    CHECK(dnnl_memory_desc_create_with_tag(&f, 3, d, dnnl_f32, dnnl_abc));
+    CHECK(dnnl_memory_desc_create_with_tag(&s8, 3, d, dnnl_s8, dnnl_abc));
+    dnnl_primitive_desc_t pd = NULL;
+    dnnl_primitive_attr_t a = quant_attr(DNNL_ARG_SRC_0, 0, 0);
+    CHECK(dnnl_binary_primitive_desc_create(&pd, engine, dnnl_binary_add, f, f, f, a));
+    const int bin[3] = {DNNL_ARG_SRC_0, DNNL_ARG_SRC_1, DNNL_ARG_DST};
+    small_quant("binary", pd, 3, bin, DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC_0, dnnl_f32);
+    CHECK(dnnl_primitive_attr_destroy(a));
+
+    a = quant_attr(DNNL_ARG_DST, 0, 0);
+    CHECK(dnnl_softmax_forward_primitive_desc_create(&pd, engine, dnnl_forward_inference,
+            dnnl_softmax_accurate, f, f, 2, a));
+    const int sd[2] = {DNNL_ARG_SRC, DNNL_ARG_DST};
+    small_quant("softmax", pd, 2, sd, DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST, dnnl_f32);
+    CHECK(dnnl_primitive_attr_destroy(a));
+
+    a = quant_attr(DNNL_ARG_WEIGHTS, 1 << 2, 0);
+    dnnl_dims_t wd = {2, 4, 5}, dd = {2, 3, 5};
+    dnnl_memory_desc_t w = NULL, dst = NULL;
+    CHECK(dnnl_memory_desc_create_with_tag(&w, 3, wd, dnnl_f32, dnnl_abc));
+    CHECK(dnnl_memory_desc_create_with_tag(&dst, 3, dd, dnnl_f32, dnnl_abc));
+    CHECK(dnnl_matmul_primitive_desc_create(&pd, engine, f, w, NULL, dst, a));
+    const int mm[3] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
+    small_quant("matmul", pd, 3, mm, DNNL_ARG_ATTR_SCALES | DNNL_ARG_WEIGHTS, dnnl_f32);
+    CHECK(dnnl_primitive_attr_destroy(a));
+
+    a = quant_attr(DNNL_ARG_SRC, 0, 0);
+    CHECK(dnnl_reorder_primitive_desc_create(&pd, f, engine, s8, engine, a));
+    small_quant("reorder (scales)", pd, 2, sd, DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC, dnnl_f32);
+    CHECK(dnnl_primitive_attr_destroy(a));
+    a = quant_attr(0, 0, DNNL_ARG_DST);
+    CHECK(dnnl_reorder_primitive_desc_create(&pd, f, engine, s8, engine, a));
+    small_quant("reorder (zero points)", pd, 2, sd, DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, dnnl_s32);
+    CHECK(dnnl_primitive_attr_destroy(a));
+
+    CHECK(dnnl_memory_desc_destroy(f));
+    CHECK(dnnl_memory_desc_destroy(s8));
+    CHECK(dnnl_memory_desc_destroy(w));
+    CHECK(dnnl_memory_desc_destroy(dst));
+}
+
 int main(int argc, char **argv) {
     on_gpu = argc > 1 && strcmp(argv[1], "gpu") == 0;
     if (on_gpu && dnnl_engine_get_count(dnnl_gpu) == 0) SKIP("no OpenCL device");
@@ -120,6 +217,8 @@ int main(int argc, char **argv) {
     dnnl_dim_t big1[1] = {(dnnl_dim_t)1 << 40};
     dnnl_memory_desc_t huge1 = strided(1, big1, z1);
     all_kinds(huge1, "dims {2^40}, strides {0}");
+
+    quant_arrays();
 
     CHECK(dnnl_memory_desc_destroy(five));
     CHECK(dnnl_memory_desc_destroy(huge));

@@ -147,9 +147,7 @@ impl Implementation for OclBinary {
             if !on {
                 return Ok(Buffer::None);
             }
-            let b = Buffer::of(ctx.arg(DNNL_ARG_ATTR_SCALES | arg)?)?;
-            b.check_holds(4, "scale")?;
-            Ok(b)
+            Buffer::values(ctx.arg(DNNL_ARG_ATTR_SCALES | arg)?, 4, "scale")
         };
         let scales = [scale(DNNL_ARG_SRC_0, s0)?, scale(DNNL_ARG_SRC_1, s1)?];
         let lo = op.out();

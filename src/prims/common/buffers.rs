@@ -58,6 +58,23 @@ impl Buffer {
         })
     }
 
+    /// The buffer of a memory of values the primitive reads whole (scales,
+    /// zero points: `bytes` bytes from the buffer start). Besides
+    /// [`Buffer::check_holds`], the memory's descriptor must describe that
+    /// many bytes: for a caller's pointer it is the only promise of the
+    /// buffer's size (a 1x0 descriptor over a user pointer is 0 bytes).
+    pub fn values(memory: &Memory, bytes: usize, what: &str) -> Result<Buffer> {
+        let described = memory.md().size(0);
+        if described < bytes {
+            return Err(Error::invalid(format!(
+                "the {what} memory's descriptor holds {described} bytes, the primitive reads {bytes}"
+            )));
+        }
+        let buffer = Buffer::of(memory)?;
+        buffer.check_holds(bytes, what)?;
+        Ok(buffer)
+    }
+
     /// Checks that the buffer exists and holds `bytes` bytes where that can
     /// be known (our own allocations and OpenCL buffers; a user pointer is
     /// trusted, as upstream trusts it).

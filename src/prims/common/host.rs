@@ -114,8 +114,7 @@ pub fn scale(ctx: &crate::core::primitive::ExecContext, arg: i32, scaled: bool) 
         return Ok(1.0);
     }
     let mem = ctx.arg(crate::abi::DNNL_ARG_ATTR_SCALES | arg)?;
-    let buffer = Buffer::of(mem)?;
-    buffer.check_holds(4, "scale")?;
+    let buffer = Buffer::values(mem, 4, "scale")?;
     // SAFETY: the C contract: a scale memory holds one f32 (checked for
     // our own allocations).
     let bytes = unsafe { host_bytes(buffer.host_addr(), 4) };

@@ -188,9 +188,7 @@ impl Implementation for OclSoftmax {
             if !on {
                 return Ok(Buffer::None);
             }
-            let b = Buffer::of(ctx.arg(DNNL_ARG_ATTR_SCALES | arg)?)?;
-            b.check_holds(4, "scale")?;
-            Ok(b)
+            Buffer::values(ctx.arg(DNNL_ARG_ATTR_SCALES | arg)?, 4, "scale")
         };
         let scales = [scale(DNNL_ARG_SRC, s_src)?, scale(DNNL_ARG_DST, s_dst)?];
         let lo = op.out_layout();

@@ -26,8 +26,7 @@ use crate::prims::common::parallel;
 
 /// Reads the f32 scales of argument `arg` (`count` values).
 fn scales(ctx: &ExecContext, arg: i32, count: usize) -> Result<Vec<f32>> {
-    let buffer = Buffer::of(ctx.arg(DNNL_ARG_ATTR_SCALES | arg)?)?;
-    buffer.check_holds(count * 4, "scales")?;
+    let buffer = Buffer::values(ctx.arg(DNNL_ARG_ATTR_SCALES | arg)?, count * 4, "scales")?;
     if !matches!(buffer, Buffer::Host { .. }) {
         return Err(Error::invalid("the scales memory is not host memory"));
     }

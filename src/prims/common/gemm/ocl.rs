@@ -219,9 +219,11 @@ impl GemmKernels {
             if !on {
                 return Ok(Buffer::None);
             }
-            let buffer = Buffer::of(ctx.arg(DNNL_ARG_ATTR_SCALES | arg)?)?;
-            buffer.check_holds(count as usize * 4, "scales")?;
-            Ok(buffer)
+            Buffer::values(
+                ctx.arg(DNNL_ARG_ATTR_SCALES | arg)?,
+                count as usize * 4,
+                "scales",
+            )
         };
         let s_src = scale(epi.src_scale, DNNL_ARG_SRC, 1)?;
         let s_wei = match epi.wei_scale {

@@ -34,6 +34,7 @@ use std::ffi::CStr;
 use std::sync::Arc;
 
 use super::plan::{Pass, Plan, Quant, QuantArg, SCRATCH_ARG, linear, plan_inputs, run_host};
+use crate::abi::{DNNL_ARG_ATTR_SCALES, DNNL_ARG_ATTR_ZERO_POINTS};
 use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
 use crate::core::gpu::{Event, Kernel, KernelArg};
@@ -215,7 +216,12 @@ fn scratchpad_used(plan: &Plan) -> bool {
 fn buffers(plan: &Plan, ctx: &ExecContext) -> Result<Vec<(i32, Buffer)>> {
     let mut out = Vec::new();
     for (arg, bytes) in plan_inputs(plan) {
-        let b = Buffer::of(ctx.arg(arg)?)?;
+        let memory = ctx.arg(arg)?;
+        let b = if is_quant(arg) {
+            Buffer::values(memory, bytes, "scales or zero points")?
+        } else {
+            Buffer::of(memory)?
+        };
         if bytes > 0 {
             b.check_holds(bytes, "input")?;
         }
@@ -227,6 +233,11 @@ fn buffers(plan: &Plan, ctx: &ExecContext) -> Result<Vec<(i32, Buffer)>> {
     }
     out.push((plan.dst_arg, d));
     Ok(out)
+}
+
+/// Whether `arg` is a quantization array (scales or zero points).
+fn is_quant(arg: i32) -> bool {
+    arg & (DNNL_ARG_ATTR_SCALES | DNNL_ARG_ATTR_ZERO_POINTS) != 0
 }
 
 fn find(buffers: &[(i32, Buffer)], arg: i32) -> Result<&Buffer> {
@@ -620,6 +631,11 @@ impl Implementation for CrossImpl {
         Event::wait_all(ctx.deps)?;
         ctx.stream.wait()?;
         let plan = &self.plan;
+        for (arg, bytes) in plan_inputs(plan) {
+            if is_quant(arg) {
+                Buffer::values(ctx.arg(arg)?, bytes, "scales or zero points")?;
+            }
+        }
         let mut args: Vec<i32> = plan_inputs(plan).into_iter().map(|(a, _)| a).collect();
         args.push(plan.dst_arg);
         args.sort_unstable();
