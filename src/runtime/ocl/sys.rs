@@ -152,6 +152,7 @@ pub const CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: cl_kernel_work_group_inf
 // Events.
 pub const CL_EVENT_REFERENCE_COUNT: cl_event_info = 0x11D2;
 pub const CL_EVENT_COMMAND_EXECUTION_STATUS: cl_event_info = 0x11D3;
+pub const CL_EVENT_CONTEXT: cl_event_info = 0x11D4;
 pub const CL_COMPLETE: cl_int = 0x0;
 pub const CL_PROFILING_COMMAND_QUEUED: cl_profiling_info = 0x1280;
 pub const CL_PROFILING_COMMAND_START: cl_profiling_info = 0x1282;
