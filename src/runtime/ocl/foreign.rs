@@ -277,9 +277,14 @@ fn check_device(raw: *const c_void) -> Result<()> {
                 not_ours()
             }
         })?;
-        device = parent_of(device).map_err(|code| {
+        device = query::<usize>(
+            Kind::Device,
+            device as *const c_void,
+            CL_DEVICE_PARENT_DEVICE,
+        )
+        .map_err(|(call, code)| {
             Error::invalid(format!(
-                "cl_device_id {raw:p} is not a device: clGetDeviceInfo says {}",
+                "cl_device_id {raw:p} is not a device: {call} says {}",
                 error_name(code)
             ))
         })?;
@@ -288,28 +293,6 @@ fn check_device(raw: *const c_void) -> Result<()> {
         }
     }
     Err(not_ours())
-}
-
-/// `CL_DEVICE_PARENT_DEVICE` of an object that passed [`check_dispatch`].
-fn parent_of(device: usize) -> std::result::Result<usize, cl_int> {
-    let info = entry!(clGetDeviceInfo).map_err(|_| -33)?;
-    let mut parent: cl_device_id = std::ptr::null_mut();
-    // SAFETY: `device` starts with a loaded platform's dispatch table, so the
-    // loader can dispatch on it; room for the `cl_device_id` asked for.
-    let code = unsafe {
-        info(
-            device as cl_device_id,
-            CL_DEVICE_PARENT_DEVICE,
-            size_of::<cl_device_id>(),
-            (&mut parent as *mut cl_device_id).cast(),
-            std::ptr::null_mut(),
-        )
-    };
-    if code == CL_SUCCESS {
-        Ok(parent as usize)
-    } else {
-        Err(code)
-    }
 }
 
 /// Checks that `addr` is not NULL, aligned, readable, and starts with the
@@ -336,22 +319,106 @@ fn check_dispatch(addr: usize, name: &str) -> Result<()> {
     )))
 }
 
-/// The type check: `kind`'s reference-count query on an object that passed
-/// [`check_dispatch`].
+/// The type check, on an object that passed [`check_dispatch`]: `kind`'s
+/// reference-count query, which the runtimes that check types refuse for
+/// another type, then what the type implies of the fields OpenCL reports
+/// (for the runtimes that answer whatever they are given, as PoCL does: an
+/// object of another type reports garbage there, and a wrongly typed
+/// release can crash such a runtime, so this runs before any retain).
 fn check_type(kind: Kind, raw: *const c_void) -> Result<()> {
-    let mut count: cl_uint = 0;
-    let out: *mut c_void = (&mut count as *mut cl_uint).cast();
-    // `clGet<Type>Info(raw, <TYPE>_REFERENCE_COUNT)`: (status, call name).
-    macro_rules! query {
-        ($name:ident, $param:expr) => {{
-            let f = entry!($name)?;
+    let name = kind.name();
+    let refuse =
+        |why: String| Error::invalid(format!("{name} {raw:p} is not a live {name}: {why}"));
+    let says = |(call, code): (&str, cl_int)| refuse(format!("{call} says {}", error_name(code)));
+    if loaded().devices.binary_search(&(raw as usize)).is_ok() {
+        return Err(refuse("it is a cl_device_id".into()));
+    }
+    if loaded().platforms.binary_search(&(raw as usize)).is_ok() {
+        return Err(refuse("it is a cl_platform_id".into()));
+    }
+    // A pointer-valued field must be an OpenCL object of a loaded platform.
+    let object = |field: usize, what: &str| -> Result<()> {
+        if loaded().devices.binary_search(&field).is_ok() {
+            return Err(refuse(format!("its {what} is a cl_device_id")));
+        }
+        check_dispatch(field, what)
+            .map_err(|_| refuse(format!("its {what} is not an OpenCL object")))
+    };
+    match kind {
+        Kind::Context => {
+            query::<cl_uint>(kind, raw, CL_CONTEXT_REFERENCE_COUNT).map_err(says)?;
+            let devices = query::<cl_uint>(kind, raw, CL_CONTEXT_NUM_DEVICES).map_err(says)?;
+            if devices == 0 || devices > MAX_CONTEXT_DEVICES {
+                return Err(refuse(format!("it reports {devices} devices")));
+            }
+        }
+        Kind::CommandQueue => {
+            query::<cl_uint>(kind, raw, CL_QUEUE_REFERENCE_COUNT).map_err(says)?;
+            let context = query::<usize>(kind, raw, CL_QUEUE_CONTEXT).map_err(says)?;
+            object(context, "cl_context")?;
+            let device = query::<usize>(kind, raw, CL_QUEUE_DEVICE).map_err(says)?;
+            check_device(device as *const c_void)
+                .map_err(|_| refuse("its device is not one of a loaded platform".into()))?;
+        }
+        Kind::Mem => {
+            query::<cl_uint>(kind, raw, CL_MEM_REFERENCE_COUNT).map_err(says)?;
+            let ty = query::<cl_uint>(kind, raw, CL_MEM_TYPE).map_err(says)?;
+            if !(CL_MEM_OBJECT_BUFFER..=CL_MEM_OBJECT_PIPE).contains(&ty) {
+                return Err(refuse(format!("its CL_MEM_TYPE is {ty:#x}")));
+            }
+            let context = query::<usize>(kind, raw, CL_MEM_CONTEXT).map_err(says)?;
+            object(context, "cl_context")?;
+        }
+        Kind::Event => {
+            query::<cl_uint>(kind, raw, CL_EVENT_REFERENCE_COUNT).map_err(says)?;
+            let command = query::<cl_uint>(kind, raw, CL_EVENT_COMMAND_TYPE).map_err(says)?;
+            if !EVENT_COMMANDS.iter().any(|r| r.contains(&command)) {
+                return Err(refuse(format!("its CL_EVENT_COMMAND_TYPE is {command:#x}")));
+            }
+            let context = query::<usize>(kind, raw, CL_EVENT_CONTEXT).map_err(says)?;
+            object(context, "cl_context")?;
+        }
+        Kind::Program => {
+            query::<cl_uint>(kind, raw, CL_PROGRAM_REFERENCE_COUNT).map_err(says)?;
+        }
+        Kind::Kernel => {
+            query::<cl_uint>(kind, raw, CL_KERNEL_REFERENCE_COUNT).map_err(says)?;
+        }
+        Kind::Platform | Kind::Device => {}
+    }
+    Ok(())
+}
+
+/// More devices than any context can hold (a garbage count).
+const MAX_CONTEXT_DEVICES: cl_uint = 4096;
+
+/// The `CL_COMMAND_*` values an event can report: the core ones (OpenCL 1.0
+/// to 3.0 and the Khronos extensions, 0x11F0 to 0x12FF) and the vendor
+/// extensions' (Intel USM's 0x4204 to 0x4207 and the like).
+const EVENT_COMMANDS: [std::ops::RangeInclusive<cl_uint>; 2] = [0x11F0..=0x12FF, 0x4000..=0x4FFF];
+
+/// One scalar of `kind`'s `clGet*Info` on `raw`: the value, or the call and
+/// its error code.
+fn query<T: Default + Copy>(
+    kind: Kind,
+    raw: *const c_void,
+    param: cl_uint,
+) -> std::result::Result<T, (&'static str, cl_int)> {
+    let mut value = T::default();
+    let out: *mut c_void = (&mut value as *mut T).cast();
+    macro_rules! call {
+        ($name:ident) => {{
+            let Ok(f) = entry!($name) else {
+                return Err((stringify!($name), -59));
+            };
             // SAFETY: `raw` passed `check_dispatch`, so the loader can
-            // dispatch on it; `out` has room for the `cl_uint` asked for.
+            // dispatch on it; `out` has room for the `T` asked for (every
+            // parameter asked for here is a scalar of that size).
             let code = unsafe {
                 f(
                     raw.cast_mut().cast(),
-                    $param,
-                    size_of::<cl_uint>(),
+                    param,
+                    size_of::<T>(),
                     out,
                     std::ptr::null_mut(),
                 )
@@ -360,23 +427,20 @@ fn check_type(kind: Kind, raw: *const c_void) -> Result<()> {
         }};
     }
     let (code, call) = match kind {
-        Kind::Context => query!(clGetContextInfo, CL_CONTEXT_REFERENCE_COUNT),
-        Kind::CommandQueue => query!(clGetCommandQueueInfo, CL_QUEUE_REFERENCE_COUNT),
-        Kind::Mem => query!(clGetMemObjectInfo, CL_MEM_REFERENCE_COUNT),
-        Kind::Event => query!(clGetEventInfo, CL_EVENT_REFERENCE_COUNT),
-        Kind::Program => query!(clGetProgramInfo, CL_PROGRAM_REFERENCE_COUNT),
-        Kind::Kernel => query!(clGetKernelInfo, CL_KERNEL_REFERENCE_COUNT),
-        Kind::Platform | Kind::Device => return Ok(()),
+        Kind::Context => call!(clGetContextInfo),
+        Kind::CommandQueue => call!(clGetCommandQueueInfo),
+        Kind::Mem => call!(clGetMemObjectInfo),
+        Kind::Event => call!(clGetEventInfo),
+        Kind::Program => call!(clGetProgramInfo),
+        Kind::Kernel => call!(clGetKernelInfo),
+        Kind::Device => call!(clGetDeviceInfo),
+        Kind::Platform => return Err(("clGetPlatformInfo", -59)),
     };
-    if code != CL_SUCCESS {
-        return Err(Error::invalid(format!(
-            "{} {raw:p} is not a live {}: {call} says {}",
-            kind.name(),
-            kind.name(),
-            error_name(code)
-        )));
+    if code == CL_SUCCESS {
+        Ok(value)
+    } else {
+        Err((call, code))
     }
-    Ok(())
 }
 
 /// The word at `addr`, when it is aligned and readable.
