@@ -71,10 +71,10 @@ pub unsafe extern "C" fn dnnl_ze_interop_primitive_execute(
         let StreamBackend::Ze(queue) = stream.backend() else {
             return Err(Error::invalid("the stream is not a Level Zero stream"));
         };
-        // SAFETY: the C contract on `args` and `deps`.
+        // SAFETY: the C contract on `args`.
         let args = unsafe { exec_args(nargs, args) }?;
-        // SAFETY: as above.
         let driver = stream.engine().ze("a Level Zero execute")?.driver();
+        // SAFETY: the C contract on `deps` (the list is checked readable first).
         let deps = unsafe { deps_from_c(driver.cast(), ndeps, deps) }?;
         let done = primitive.execute(&stream, &args, &deps)?;
         if return_event.is_null() {
