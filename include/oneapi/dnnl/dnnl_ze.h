@@ -15,9 +15,10 @@ extern "C" {
 #endif // __cplusplus
 
 /// Creates a GPU engine on the user's Level Zero `driver`, `device` and
-/// `context`. All three must be non-NULL, the device one of the driver's
-/// (or a sub-device of one), and the context usable (`zeContextGetStatus`);
-/// otherwise `dnnl_invalid_arguments`. Without a Level Zero loader the
+/// `context`. All three must be non-NULL, the driver one the loader reports,
+/// the device one of the driver's (or a sub-device of one), and the context
+/// readable memory (of the driver, where the loader tells) and usable
+/// (`zeContextGetStatus`); otherwise `dnnl_invalid_arguments`. Without a Level Zero loader the
 /// result is `dnnl_unimplemented`. The handles are borrowed: the library
 /// never destroys them, and they must outlive the engine. The caller owns
 /// `*engine`.
