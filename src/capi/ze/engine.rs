@@ -26,13 +26,13 @@ fn engine_from_user(
 }
 
 /// Creates a GPU engine on the user's Level Zero `driver`, `device` and
-/// `context`. All three must be non-NULL, the driver one the loader reports,
-/// the device one of the driver's (or a sub-device of one), and the context
-/// readable memory (of the driver, where the loader tells) and usable
-/// (`zeContextGetStatus`); otherwise `dnnl_invalid_arguments`. Without a Level Zero loader the
-/// result is `dnnl_unimplemented`. The handles are borrowed: the library
-/// never destroys them, and they must outlive the engine. The caller owns
-/// `*engine`.
+/// `context`. All three must be non-NULL, the driver one the loader
+/// reports, the device one of the driver's (or a sub-device of one), and
+/// the context readable memory (of that driver, where the loader tells) and
+/// usable (`zeContextGetStatus`); otherwise `dnnl_invalid_arguments`.
+/// Without a Level Zero loader the result is `dnnl_unimplemented`. The
+/// handles are borrowed: the library never destroys them, and they must
+/// outlive the engine. The caller owns `*engine`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_ze_interop_engine_create(
     engine: *mut dnnl_engine_t,
