@@ -328,6 +328,21 @@ mod tests {
     }
 
     #[test]
+    fn allocations_that_do_not_fit_or_cannot_be_made_are_refused() {
+        let engine = Engine::create(EngineKind::Cpu, 0).unwrap();
+        let new =
+            |dims: &[i64]| Tensor::new(&lt(dims, dnnl_f32), engine.clone(), DataHandle::Allocate);
+        // The byte count would wrap to 16, and to 0.
+        assert!(matches!(
+            new(&[(1 << 60) + 1, 4]),
+            Err(Error::InvalidArguments(_))
+        ));
+        assert!(matches!(new(&[1 << 62]), Err(Error::InvalidArguments(_))));
+        // 2^62 bytes fit in the count but in no allocation.
+        assert!(matches!(new(&[1 << 60]), Err(Error::OutOfMemory(_))));
+    }
+
+    #[test]
     fn scalars_copy_their_value() {
         let mut l = lt(&[], dnnl_f32);
         assert!(Tensor::scalar(&l, &1.5f32.to_ne_bytes()).is_err());

@@ -164,7 +164,7 @@ impl MemoryDesc {
         }
         match &self.format {
             Format::Undef => bad("a format kind of undef with dimensions"),
-            Format::Any => Ok(()),
+            Format::Any => self.check_size(),
             Format::HostScalar => {
                 if n == 1 {
                     Ok(())

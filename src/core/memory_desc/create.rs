@@ -59,6 +59,7 @@ impl MemoryDesc {
         let mut md = MemoryDesc::shaped(dims, dt, any)?;
         if any {
             md.format = Format::Any;
+            md.check_size()?;
             return Ok(md);
         }
         let layout = format_tag::decode(tag)?;

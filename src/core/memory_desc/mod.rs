@@ -418,15 +418,19 @@ impl MemoryDesc {
     }
 
     /// Upstream's limits, checked by every constructor: the number of
-    /// elements of the padded tensor fits in a `dnnl_dim_t` and the size of
-    /// each buffer in a `size_t`. A descriptor beyond them is an invalid
+    /// elements of the padded tensor fits in a `dnnl_dim_t` (`any`
+    /// included), and the size of each buffer of a blocked or sparse
+    /// descriptor in a `size_t`. A descriptor beyond them is an invalid
     /// argument (sizes that fit but cannot be allocated are for memory
-    /// creation to refuse, with `dnnl_out_of_memory`). `any` descriptors
-    /// have no size and run-time values are not known yet: neither is
-    /// checked.
+    /// creation to refuse, with `dnnl_out_of_memory`). Run-time values are
+    /// not known yet and not checked. Deliberate difference: upstream lets
+    /// a sparse buffer's size wrap (`nnz` of 2^62 `f32` values); we refuse it.
     pub(super) fn check_size(&self) -> crate::core::error::Result<()> {
-        let sized = matches!(self.format, Format::Blocked(_) | Format::Sparse(_));
-        if !sized || self.is_zero() {
+        let counted = matches!(
+            self.format,
+            Format::Blocked(_) | Format::Sparse(_) | Format::Any
+        );
+        if !counted || self.is_zero() {
             return Ok(());
         }
         let too_large = |what: &str| {
@@ -444,7 +448,7 @@ impl MemoryDesc {
         if elements.is_none() {
             return too_large("the number of elements overflows");
         }
-        if self.has_runtime_dims_or_strides() {
+        if self.is_any_format() || self.has_runtime_dims_or_strides() {
             return Ok(());
         }
         for index in 0..self.num_handles() {
