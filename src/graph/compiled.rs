@@ -56,6 +56,8 @@ pub struct Compiled {
     scratchpad: Lt,
     /// Bytes of scratchpad that hold every temporary.
     scratchpad_bytes: usize,
+    /// Bytes each input and output port spans.
+    port_bytes: (Vec<usize>, Vec<usize>),
 }
 
 impl Drop for Compiled {
@@ -82,6 +84,10 @@ impl Compiled {
             })
             .collect();
         let scratchpad_bytes = program.scratchpad_size()?;
+        let bytes = |ports: &[Lt]| -> Result<Vec<usize>> {
+            ports.iter().map(logical_tensor::mem_size).collect()
+        };
+        let port_bytes = (bytes(&inputs)?, bytes(&outputs)?);
         let scratchpad = partition::scratchpad_lt(scratchpad_bytes)?;
         Ok(Arc::new(Compiled {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
@@ -93,6 +99,7 @@ impl Compiled {
             inplace,
             scratchpad,
             scratchpad_bytes,
+            port_bytes,
         }))
     }
 
@@ -192,8 +199,8 @@ impl CompiledPartition {
     ) -> Result<Option<Event>> {
         let c = self.compiled()?;
         check_engine(&c.engine, stream.engine())?;
-        let ins = bind(&c, &c.inputs, inputs, "input")?;
-        let outs = bind(&c, &c.outputs, outputs, "output")?;
+        let ins = bind(&c, (&c.inputs, &c.port_bytes.0), inputs, "input")?;
+        let outs = bind(&c, (&c.outputs, &c.port_bytes.1), outputs, "output")?;
         let scratchpad = match scratchpad {
             Some(s) => usable_scratchpad(&c, &s)?,
             None => None,
@@ -258,8 +265,13 @@ struct Bound {
 }
 
 /// The tensors in port order, matched by logical tensor id, each checked
-/// against its port ([`check_tensor`]).
-fn bind(c: &Compiled, ports: &[Lt], given: &[Arc<Tensor>], what: &str) -> Result<Vec<Bound>> {
+/// against its port ([`check_tensor`]) and the bytes it spans.
+fn bind(
+    c: &Compiled,
+    (ports, bytes): (&[Lt], &[usize]),
+    given: &[Arc<Tensor>],
+    what: &str,
+) -> Result<Vec<Bound>> {
     if given.len() != ports.len() {
         return Err(Error::invalid(format!(
             "the compiled partition takes {} {what} tensor(s), {} given",
@@ -269,12 +281,13 @@ fn bind(c: &Compiled, ports: &[Lt], given: &[Arc<Tensor>], what: &str) -> Result
     }
     ports
         .iter()
-        .map(|p| {
+        .zip(bytes)
+        .map(|(p, &needed)| {
             let tensor = given
                 .iter()
                 .find(|t| t.logical_tensor().id == p.id)
                 .ok_or_else(|| Error::invalid(format!("no {what} tensor has id {}", p.id)))?;
-            let addr = check_tensor(c, p, tensor, what)?;
+            let addr = check_tensor(c, (p, needed), tensor, what)?;
             Ok(Bound {
                 tensor: tensor.clone(),
                 addr,
@@ -298,11 +311,16 @@ fn bind(c: &Compiled, ports: &[Lt], given: &[Arc<Tensor>], what: &str) -> Result
 /// - of another layout: a known stride must be the port's (except on
 ///   dimensions of 1, where no stride is applied); `any` and `undef` pass;
 ///   an opaque layout is none of ours;
-/// - without memory, or with less memory than the port spans: the bytes
-///   the tensor holds itself (`DNNL_MEMORY_ALLOCATE`, scalars), or for the
-///   user's memory the size its logical tensor describes, where it
-///   describes one.
-fn check_tensor(c: &Compiled, port: &Lt, tensor: &Tensor, what: &str) -> Result<usize> {
+/// - without memory, or holding less than the `needed` bytes the port spans
+///   (`DNNL_MEMORY_ALLOCATE`, scalars). The user's memory is as large as its
+///   logical tensor says, and one that passed the checks above says the
+///   port's size or nothing.
+fn check_tensor(
+    c: &Compiled,
+    (port, needed): (&Lt, usize),
+    tensor: &Tensor,
+    what: &str,
+) -> Result<usize> {
     let lt = tensor.logical_tensor();
     let refuse = |why: &str| {
         Err(Error::invalid(format!(
@@ -342,15 +360,10 @@ fn check_tensor(c: &Compiled, port: &Lt, tensor: &Tensor, what: &str) -> Result<
         }
         _ => return refuse("a layout that is not strided"),
     }
-    let needed = logical_tensor::mem_size(port)?;
     let (handle, backing) = tensor.snapshot();
     let enough = match backing {
         Backing::None => needed == 0,
         Backing::Held(bytes) => bytes >= needed,
-        Backing::User if logical_tensor::strides_known(lt) => {
-            logical_tensor::mem_size(lt).is_ok_and(|have| have >= needed)
-        }
-        // The user's memory, described no further than the port is.
         Backing::User => true,
     };
     if !enough {
