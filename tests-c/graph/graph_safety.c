@@ -13,9 +13,11 @@
  *   no data handle to set;
  * - compiled-partition execute refuses, before running anything, a tensor
  *   of another data type, shape, layout or engine, with no or too little
- *   memory; tensors whose logical tensor leaves dims unknown and the layout
- *   `any` (as given at compilation) are accepted, and the results are right. */
+ *   memory (the OpenCL interop execute too); tensors whose logical tensor
+ *   leaves dims unknown and the layout `any` (as given at compilation) are
+ *   accepted, and the results are right. */
 #include "graph_util.h"
+#include "oneapi/dnnl/dnnl_graph_ocl.h"
 
 #define P2(n) ((int64_t)1 << (n))
 
@@ -198,6 +200,14 @@ static void execute_checks(int gpu) {
         CHECK(dnnl_graph_tensor_destroy(th));
         CHECK(dnnl_graph_tensor_destroy(to));
         CHECK(dnnl_engine_destroy(cpu));
+        /* The OpenCL interop execute checks the same way. */
+        dnnl_graph_logical_tensor_t small = lt_f32(2, 2, (int64_t[]) {1, 1});
+        to = tensor(&small, bout.handle);
+        const_dnnl_graph_tensor_t i[] = {tin}, o[] = {to};
+        cl_event ev = NULL;
+        CHECK_STATUS(dnnl_graph_ocl_interop_compiled_partition_execute(cp, strm, 1, i, 1, o, NULL, 0, &ev), IA);
+        EXPECT(ev == NULL);
+        CHECK(dnnl_graph_tensor_destroy(to));
     }
 
     /* Accepted: the port's own tensor, and tensors that say less than the
