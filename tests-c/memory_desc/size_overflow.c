@@ -70,6 +70,8 @@ int main(void) {
     /* Strides: dims x strides beyond dnnl_dim_t, and broadcast (zero)
      * strides over more elements than a dnnl_dim_t counts. */
     strides(__LINE__, 2, (int64_t[]) {3, 5}, dnnl_f32, (int64_t[]) {P2(62), 1}, bad);
+    /* 2^63 elements of extent: 2^63 bytes of u8 fit a size_t, not a dnnl_dim_t. */
+    strides(__LINE__, 2, (int64_t[]) {2, 4}, dnnl_u8, (int64_t[]) {P2(62), 1}, bad);
     strides(__LINE__, 2, (int64_t[]) {P2(40), P2(40)}, dnnl_f32, (int64_t[]) {0, 0}, bad);
     strides(__LINE__, 2, (int64_t[]) {P2(40), P2(40)}, dnnl_f32, NULL, bad);
     strides(__LINE__, 2, (int64_t[]) {3, P2(61)}, dnnl_u8, (int64_t[]) {P2(61), 1}, dnnl_success);

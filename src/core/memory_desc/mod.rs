@@ -373,25 +373,26 @@ impl MemoryDesc {
     }
 
     /// Upstream's rule: the largest extent over the dimensions (a dimension
-    /// of one outer block counts 1, whatever its stride), in elements, then
-    /// in bytes (4-bit types round up to whole bytes).
+    /// of one outer block counts 1, whatever its stride), in elements (which
+    /// must fit in a `dnnl_dim_t`), then in bytes (4-bit types round up to
+    /// whole bytes).
     fn dense_size(&self, b: &Blocking) -> Option<usize> {
         let blocks = self.checked_blocks()?;
-        let mut elements = 0usize;
+        let mut elements = 0i64;
         for d in 0..self.ndims {
-            let outer = usize::try_from(self.padded_dims[d] / blocks[d]).ok()?;
-            let stride = if outer == 1 {
-                1
-            } else {
-                usize::try_from(b.strides[d]).ok()?
-            };
-            elements = elements.max(mul(outer, stride)?);
+            let outer = self.padded_dims[d] / blocks[d];
+            let stride = if outer == 1 { 1 } else { b.strides[d] };
+            if outer < 0 || stride < 0 {
+                return None;
+            }
+            elements = elements.max(outer.checked_mul(stride)?);
         }
         if elements == 1 && b.inner_nblks > 0 {
             elements = b
                 .inner()
-                .try_fold(1usize, |n, (size, _)| mul(n, usize::try_from(size).ok()?))?;
+                .try_fold(1i64, |n, (size, _)| n.checked_mul(size))?;
         }
+        let elements = usize::try_from(elements).ok()?;
         let Ok(dt) = DataType::try_from(self.data_type) else {
             return Some(0);
         };

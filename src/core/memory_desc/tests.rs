@@ -455,7 +455,13 @@ fn sizes_beyond_upstream_limits_are_refused() {
         dnnl_f32,
         Some(&[P62, 1])
     )));
-    // Elements beyond `dnnl_dim_t`, whatever the bytes and the format.
+    // Elements beyond `dnnl_dim_t`, whatever the bytes and the format: the
+    // count, or the extent the strides give (2^63 u8 would fit `size_t`).
+    assert!(is_invalid(MemoryDesc::with_strides(
+        &[2, 4],
+        dnnl_u8,
+        Some(&[P62, 1])
+    )));
     assert!(is_invalid(MemoryDesc::with_tag(
         &[P62, 2],
         dnnl_u8,
