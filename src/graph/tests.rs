@@ -291,7 +291,7 @@ fn execute_checks_tensors_against_their_ports() {
     let ti = tensor(&e, &a, &mut src);
     let run = |out: &Lt, dst: &mut [f32]| {
         let to = tensor(&e, out, dst);
-        cp.execute(&s, &[ti.clone()], &[to], None, &[])
+        cp.execute(&s, std::slice::from_ref(&ti), &[to], None, &[])
     };
     // Refused, and the output untouched.
     let transposed = logical_tensor::init_with_strides(
@@ -315,7 +315,7 @@ fn execute_checks_tensors_against_their_ports() {
     let small = Tensor::new(&lt(2, &[1, 1]), e.clone(), DataHandle::Allocate).unwrap();
     assert!(is_invalid(cp.execute(
         &s,
-        &[ti.clone()],
+        std::slice::from_ref(&ti),
         &[small],
         None,
         &[]
@@ -323,7 +323,7 @@ fn execute_checks_tensors_against_their_ports() {
     let none = Tensor::new(&b, e.clone(), DataHandle::None).unwrap();
     assert!(is_invalid(cp.execute(
         &s,
-        &[ti.clone()],
+        std::slice::from_ref(&ti),
         &[none],
         None,
         &[]
@@ -345,5 +345,6 @@ fn execute_checks_tensors_against_their_ports() {
         assert_eq!(dst, [0., 2., 0., 4., 0., 6., 7., 7.]);
     }
     let owned = Tensor::new(&b, e.clone(), DataHandle::Allocate).unwrap();
-    cp.execute(&s, &[ti.clone()], &[owned], None, &[]).unwrap();
+    cp.execute(&s, std::slice::from_ref(&ti), &[owned], None, &[])
+        .unwrap();
 }
