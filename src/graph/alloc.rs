@@ -202,9 +202,13 @@ impl Temp {
         let allocator = allocator_of(engine);
         let (ptr, owner) = match engine.backend() {
             Backend::Cpu => host_alloc(allocator.host, size, alignment)?,
-            Backend::Ocl(ocl) => {
-                ocl_alloc(allocator.ocl, ocl.device(), ocl.context(), size, alignment)?
-            }
+            Backend::Ocl(ocl) => ocl_alloc(
+                allocator.ocl,
+                (ocl.device(), ocl.context()),
+                ocl.info().global_mem_size,
+                size,
+                alignment,
+            )?,
             Backend::Ze(_) => return Err(crate::graph::compiled::ze_unsupported()),
         };
         Ok(Temp {
@@ -277,8 +281,12 @@ fn host_alloc(
             Ok((ptr, Owner::HostUser(cb)))
         }
         None => {
-            let layout = Layout::from_size_align(size, alignment.max(DEFAULT_ALIGNMENT))
-                .map_err(|_| Error::invalid(format!("{size} bytes cannot be allocated")))?;
+            // Sizes are checked to fit `isize` before they get here; rounded
+            // up to the alignment one may still not: no allocation holds it.
+            let layout =
+                Layout::from_size_align(size, alignment.max(DEFAULT_ALIGNMENT)).map_err(|_| {
+                    Error::OutOfMemory(format!("{size} bytes cannot be allocated").into())
+                })?;
             // SAFETY: the layout has a non-zero size.
             let ptr = unsafe { std::alloc::alloc(layout) };
             if ptr.is_null() {
@@ -291,10 +299,12 @@ fn host_alloc(
     }
 }
 
+/// `available`: the device's global memory, bytes (more is never allocated
+/// by the default allocator).
 fn ocl_alloc(
     user: Option<OclCallbacks>,
-    device: &Device,
-    context: &Context,
+    (device, context): (&Device, &Context),
+    available: u64,
     size: usize,
     alignment: usize,
 ) -> Result<(*mut c_void, Owner)> {
@@ -339,6 +349,13 @@ fn ocl_alloc(
         None => {
             let alignment = u32::try_from(alignment)
                 .map_err(|_| Error::invalid(format!("alignment {alignment} is too large")))?;
+            // More than the device has can never be allocated: say so as the
+            // CPU engine does, not with the driver's error.
+            if u64::try_from(size).map_or(true, |s| s > available) {
+                return Err(Error::OutOfMemory(
+                    format!("{size} bytes of USM: the device has {available}").into(),
+                ));
+            }
             let usm = ocl::usm_alloc(context, device, UsmKind::Device, size, alignment)?;
             Ok((usm.ptr(), Owner::OclDefault(usm)))
         }
