@@ -24,6 +24,7 @@
 use std::alloc::Layout;
 use std::collections::HashMap;
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
 use crate::abi;
@@ -211,6 +212,7 @@ impl Temp {
             )?,
             Backend::Ze(_) => return Err(crate::graph::compiled::ze_unsupported()),
         };
+        LIVE.fetch_add(1, Ordering::Relaxed);
         Ok(Temp {
             ptr,
             size,
@@ -287,8 +289,12 @@ fn host_alloc(
                 Layout::from_size_align(size, alignment.max(DEFAULT_ALIGNMENT)).map_err(|_| {
                     Error::OutOfMemory(format!("{size} bytes cannot be allocated").into())
                 })?;
-            // SAFETY: the layout has a non-zero size.
-            let ptr = unsafe { std::alloc::alloc(layout) };
+            let ptr = if crate::base::fault::allocation(size) {
+                // SAFETY: the layout has a non-zero size.
+                unsafe { std::alloc::alloc(layout) }
+            } else {
+                std::ptr::null_mut()
+            };
             if ptr.is_null() {
                 return Err(Error::OutOfMemory(
                     format!("cannot allocate {size} host bytes").into(),
@@ -356,6 +362,11 @@ fn ocl_alloc(
                     format!("{size} bytes of USM: the device has {available}").into(),
                 ));
             }
+            if !crate::base::fault::allocation(size) {
+                return Err(Error::OutOfMemory(
+                    format!("cannot allocate {size} bytes of USM").into(),
+                ));
+            }
             let usm = ocl::usm_alloc(context, device, UsmKind::Device, size, alignment)?;
             Ok((usm.ptr(), Owner::OclDefault(usm)))
         }
@@ -376,7 +387,20 @@ impl SendPtr {
 }
 
 /// Frees now when nothing is pending, else once `event` completes.
+/// Graph allocations alive (for the leak checks of the allocation-failure
+/// tests).
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+/// How many graph allocations (temporaries and library-allocated tensors) are
+/// alive now.
+pub fn live_allocations() -> usize {
+    LIVE.load(Ordering::Relaxed)
+}
+
 fn free(owner: Owner, ptr: *mut c_void, event: Option<Event>) {
+    if !matches!(owner, Owner::Nothing) {
+        LIVE.fetch_sub(1, Ordering::Relaxed);
+    }
     match (owner, event) {
         (Owner::Nothing, _) => {}
         // Host memory: the CPU engine executes synchronously, nothing pends.
