@@ -14,7 +14,7 @@
 
 #include "check.h"
 
-enum { NMD = 16 };
+enum { NMD = 24 };
 static const_dnnl_memory_desc_t mds[NMD];
 static const char *names[NMD];
 static dnnl_engine_t engine;
@@ -50,7 +50,28 @@ static int build_mds(void) {
     add_md(&n, "nChw16c", 4, db, dnnl_f32, dnnl_aBcd16b);
     add_md(&n, "{2^20,2^20}", 2, dh, dnnl_f32, dnnl_ab);
     add_md(&n, "12-D", 12, d12, dnnl_f32, dnnl_format_tag_any);
-    EXPECT(n >= 14);
+    const dnnl_dim_t d13[] = {1, 3}, d234[] = {2, 3, 4}, d21[] = {2, 1};
+    add_md(&n, "{1,3}", 2, d13, dnnl_f32, dnnl_ab);
+    add_md(&n, "{2,1}", 2, d21, dnnl_f32, dnnl_ab);
+    add_md(&n, "{2,3,4}", 3, d234, dnnl_f32, dnnl_abc);
+    add_md(&n, "{2,3}:f16", 2, d2, dnnl_f16, dnnl_ab);
+    /* Strides: broadcast (0) and overlapping; a sub-memory with an offset. */
+    const dnnl_dim_t zero_strides[] = {0, 0}, overlap[] = {1, 1};
+    dnnl_memory_desc_t md = NULL;
+    if (dnnl_memory_desc_create_with_strides(&md, 2, d2, dnnl_f32, zero_strides) == dnnl_success) {
+        names[n] = "{2,3}:strides{0,0}";
+        mds[n++] = md;
+    }
+    if (dnnl_memory_desc_create_with_strides(&md, 2, d2, dnnl_f32, overlap) == dnnl_success) {
+        names[n] = "{2,3}:strides{1,1}";
+        mds[n++] = md;
+    }
+    const dnnl_dim_t sub[] = {1, 2}, off[] = {1, 1};
+    if (dnnl_memory_desc_create_submemory(&md, mds[3], sub, off) == dnnl_success) {
+        names[n] = "{1,2} of {2,3} at {1,1}";
+        mds[n++] = md;
+    }
+    EXPECT(n >= 18 && n <= NMD);
     return n;
 }
 
@@ -116,6 +137,89 @@ static void sweep(int n) {
     }
 }
 
+static dnnl_memory_desc_t plain(dnnl_dim_t a, dnnl_dim_t b) {
+    dnnl_memory_desc_t md = NULL;
+    const dnnl_dim_t dims[] = {a, b};
+    CHECK(dnnl_memory_desc_create_with_tag(&md, 2, dims, dnnl_f32, dnnl_ab));
+    return md;
+}
+
+/* Every kind with valid shapes and one attribute from the sweep. */
+static void with_attr(const_dnnl_primitive_attr_t attr, int which) {
+    dnnl_memory_desc_t x = plain(2, 3), w = plain(3, 4), y = plain(2, 4), ipw = plain(4, 3);
+    const_dnnl_memory_desc_t two[] = {x, x};
+    const float scales[2] = {1, 1};
+    CALL("attr:matmul", dnnl_matmul_primitive_desc_create(&pd, engine, x, w, NULL, y, attr), which, -1, -1, -1);
+    CALL("attr:ip_fwd", dnnl_inner_product_forward_primitive_desc_create(&pd, engine, dnnl_forward_inference, x, ipw, NULL, y, attr), which, -1, -1, -1);
+    CALL("attr:eltwise", dnnl_eltwise_forward_primitive_desc_create(&pd, engine, dnnl_forward_inference, dnnl_eltwise_relu, x, x, 0, 0, attr), which, -1, -1, -1);
+    CALL("attr:binary", dnnl_binary_primitive_desc_create(&pd, engine, dnnl_binary_mul, x, x, x, attr), which, -1, -1, -1);
+    CALL("attr:softmax", dnnl_softmax_forward_primitive_desc_create(&pd, engine, dnnl_forward_inference, dnnl_softmax_accurate, x, x, 1, attr), which, -1, -1, -1);
+    CALL("attr:reorder", dnnl_reorder_primitive_desc_create(&pd, x, engine, x, engine, attr), which, -1, -1, -1);
+    CALL("attr:concat", dnnl_concat_primitive_desc_create(&pd, engine, NULL, 2, 0, two, attr), which, -1, -1, -1);
+    CALL("attr:sum", dnnl_sum_primitive_desc_create(&pd, engine, NULL, 2, scales, two, attr), which, -1, -1, -1);
+    CHECK(dnnl_memory_desc_destroy(x));
+    CHECK(dnnl_memory_desc_destroy(w));
+    CHECK(dnnl_memory_desc_destroy(y));
+    CHECK(dnnl_memory_desc_destroy(ipw));
+}
+
+/* Attributes whose post-ops, scales and zero points carry the sweep's
+ * descriptors, masks, arguments and groups. */
+static void attr_sweep(int n) {
+    const int masks[] = {0, 1, 2, 3, 0xfff, -1, 0x7fffffff};
+    const int args[] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST, DNNL_ARG_MULTIPLE_SRC,
+            DNNL_ARG_MULTIPLE_SRC + 1, DNNL_ARG_MULTIPLE_SRC + 7, DNNL_ARG_SRC_1, 0x7fffffff};
+    const dnnl_dim_t groups[][2] = {{1, 1}, {2, 1}, {1, 3}, {(dnnl_dim_t)1 << 40, 1}};
+    for (int m = 1; m < n; m++) {
+        for (int v = 0; v < 2; v++) {
+            dnnl_primitive_attr_t attr = NULL;
+            dnnl_post_ops_t po = NULL;
+            CHECK(dnnl_primitive_attr_create(&attr));
+            CHECK(dnnl_post_ops_create(&po));
+            dnnl_status_t s = v == 0
+                    ? dnnl_post_ops_append_binary(po, dnnl_binary_add, mds[m])
+                    : dnnl_post_ops_append_binary_v2(po, dnnl_binary_select, mds[m], mds[m]);
+            if (s == dnnl_success && dnnl_primitive_attr_set_post_ops(attr, po) == dnnl_success)
+                with_attr(attr, m);
+            CHECK(dnnl_post_ops_destroy(po));
+            CHECK(dnnl_primitive_attr_destroy(attr));
+        }
+    }
+    for (int k = 0; k < 7; k++) {
+        for (int kind = 0; kind < 3; kind++) {
+            dnnl_primitive_attr_t attr = NULL;
+            dnnl_post_ops_t po = NULL;
+            CHECK(dnnl_primitive_attr_create(&attr));
+            CHECK(dnnl_post_ops_create(&po));
+            dnnl_status_t s = kind == 0 ? dnnl_post_ops_append_prelu(po, masks[k])
+                    : kind == 1 ? dnnl_post_ops_append_sum(po, 1.0f, masks[k], dnnl_data_type_undef)
+                                : dnnl_post_ops_append_dw(po, dnnl_f32, dnnl_f32, dnnl_f32,
+                                          masks[k], masks[k] & 3, masks[k] & 7);
+            if (s == dnnl_success && dnnl_primitive_attr_set_post_ops(attr, po) == dnnl_success)
+                with_attr(attr, -1);
+            CHECK(dnnl_post_ops_destroy(po));
+            CHECK(dnnl_primitive_attr_destroy(attr));
+        }
+        for (int a = 0; a < 8; a++) {
+            for (int g = 0; g < 5; g++) {
+                for (int zp = 0; zp < 2; zp++) {
+                    dnnl_primitive_attr_t attr = NULL;
+                    CHECK(dnnl_primitive_attr_create(&attr));
+                    dnnl_status_t s;
+                    if (zp)
+                        s = g == 4 ? dnnl_primitive_attr_set_zero_points_mask(attr, args[a], masks[k])
+                                   : dnnl_primitive_attr_set_zero_points(attr, args[a], masks[k], 2, groups[g], dnnl_s32);
+                    else
+                        s = g == 4 ? dnnl_primitive_attr_set_scales_mask(attr, args[a], masks[k])
+                                   : dnnl_primitive_attr_set_scales(attr, args[a], masks[k], 2, groups[g], dnnl_f32);
+                    if (s == dnnl_success) with_attr(attr, -1);
+                    CHECK(dnnl_primitive_attr_destroy(attr));
+                }
+            }
+        }
+    }
+}
+
 /* Issue 18: the exact statuses. */
 static void exact(void) {
     dnnl_primitive_desc_t pd = NULL;
@@ -162,6 +266,7 @@ int main(int argc, char **argv) {
     exact();
     int n = build_mds();
     sweep(n);
+    attr_sweep(n);
     for (int i = 1; i < n; i++)
         CHECK(dnnl_memory_desc_destroy((dnnl_memory_desc_t)mds[i]));
     CHECK(dnnl_engine_destroy(engine));
