@@ -23,8 +23,16 @@ if(OpenCL_FOUND)
       PASS_REGULAR_EXPRESSION "common,error,dnnl_memory_create,out_of_memory,allocating 1099511627776 bytes of an OpenCL buffer on OpenCL device '[^']+' failed.*impossible allocations \\(gpu\\): out_of_memory"
       FAIL_REGULAR_EXPRESSION "runtime_error")
   endforeach()
+  # Create-use-destroy cycles: bounded resident size (CPU engine), OpenCL reference
+  # counts back to 1 after each cycle (each runtime).
+  dnnl_c_test(engine_cycles SOURCES engine/create_destroy_cycles.c LABELS "api;cpu" ARGS cpu
+              TIMEOUT 300)
+  dnnl_c_test(engine_cycles_ocl SOURCES engine/create_destroy_cycles.c LABELS "api" OPENCL
+              ARGS gpu TIMEOUT 300)
+  target_link_libraries(engine_cycles PRIVATE OpenCL::OpenCL)
+  target_link_libraries(engine_cycles_ocl PRIVATE OpenCL::OpenCL)
 else()
-  message(STATUS "tests-c/engine: OpenCL headers or ICD loader not found: engine_alloc_oom not built")
+  message(STATUS "tests-c/engine: OpenCL headers or ICD loader not found: engine_alloc_oom and engine_cycles not built")
 endif()
 # The same on a Level Zero engine (through the loader and the in-repository driver).
 if(COMMAND dnnl_ze_test)
