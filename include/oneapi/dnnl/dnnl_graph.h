@@ -89,29 +89,41 @@ DNNL_API
 dnnl_status_t dnnl_graph_compiled_partition_get_scratchpad_logical_tensor(const_dnnl_graph_compiled_partition_t compiled_partition,
                                                                           dnnl_graph_logical_tensor_t *lt);
 
-/// Releases the caller's allocator handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// Releases the caller's allocator handle. The handle is dead from this call
+/// on, even where graph engines keep the allocator alive. A NULL, unknown or
+/// already destroyed handle gets `dnnl_invalid_arguments` (upstream refuses
+/// NULL here, unlike its other destroy functions).
 DNNL_API dnnl_status_t dnnl_graph_allocator_destroy(dnnl_graph_allocator_t allocator);
 
 /// Releases the caller's tensor handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_graph_tensor_destroy(dnnl_graph_tensor_t tensor);
 
 /// Releases the caller's op handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_graph_op_destroy(dnnl_graph_op_t op);
 
 /// Releases the caller's partition handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_graph_partition_destroy(dnnl_graph_partition_t partition);
 
 /// Releases the caller's compiled partition handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API
 dnnl_status_t dnnl_graph_compiled_partition_destroy(dnnl_graph_compiled_partition_t compiled_partition);
 
 /// Releases the caller's graph handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_graph_graph_destroy(dnnl_graph_graph_t graph);
 
 /// Creates an empty graph for engines of `engine_kind`, with the default
