@@ -2,7 +2,7 @@
 //! leaks nothing: the library's fault injection (`dnnl::base::fault`) fails
 //! the n-th fallible allocation, and each path is walked with n = 1, 2, ...
 //! until it makes fewer than n allocations. After each failed attempt the
-//! live host buffers are back where they started.
+//! live host buffers and graph allocations are back where they started.
 //!
 //! One test function: the injection is process-wide, and this file is its
 //! own test binary.
@@ -16,7 +16,9 @@ use dnnl::abi::*;
 use dnnl::base::fault;
 use dnnl::capi::common::*;
 use dnnl::capi::dnnl::*;
-use dnnl::core::host_buffer::live_buffers;
+use dnnl::capi::graph::*;
+use dnnl::core::host_buffer;
+use dnnl::graph::alloc;
 
 const ALLOCATE: *mut c_void = usize::MAX as *mut c_void;
 
@@ -32,20 +34,17 @@ fn md(dims: &[i64], dt: dnnl_data_type_t) -> dnnl_memory_desc_t {
 
 /// Walks `path` with the n-th allocation failing, n = 1, 2, ...: each
 /// attempt whose injected failure fired must return `dnnl_out_of_memory`
-/// and leave the live host buffers as they were. Returns the number of
-/// fallible allocations the path makes.
+/// and leave the live host buffers and graph allocations as they were.
+/// Returns the number of fallible allocations the path makes.
 fn walk(name: &str, path: impl Fn() -> dnnl_status_t) -> u64 {
     for n in 1..100 {
-        let before = live_buffers();
+        let live = || (host_buffer::live_buffers(), alloc::live_allocations());
+        let before = live();
         fault::fail_nth(n);
         let status = path();
         let fired = fault::fired();
         fault::fail_nth(0);
-        assert_eq!(
-            live_buffers(),
-            before,
-            "{name}: failing allocation {n} leaked"
-        );
+        assert_eq!(live(), before, "{name}: failing allocation {n} leaked");
         if !fired {
             assert_eq!(status, dnnl_success, "{name}: no failure injected at {n}");
             println!("{name}: {} allocations, each failure reported", n - 1);
@@ -143,6 +142,36 @@ fn every_create_path_reports_allocation_failure() {
         }
     });
     assert!(n >= 1, "the sum into f16 allocates its scratchpad");
+
+    // A graph tensor the library allocates.
+    // SAFETY: a plain C struct, all zeros is a valid value to initialise.
+    let mut lt: dnnl_graph_logical_tensor_t = unsafe { std::mem::zeroed() };
+    // SAFETY: a valid logical tensor and dims.
+    unsafe {
+        assert_eq!(
+            dnnl_graph_logical_tensor_init_with_dims(
+                &mut lt,
+                1,
+                dnnl_f32,
+                2,
+                [64i64, 64].as_ptr(),
+                dnnl_graph_layout_type_strided,
+                dnnl_graph_tensor_property_undef
+            ),
+            dnnl_success
+        );
+    }
+    let n = walk("dnnl_graph_tensor_create(DNNL_MEMORY_ALLOCATE)", || {
+        let mut t = null_mut();
+        // SAFETY: a valid logical tensor, a live engine, a valid out-pointer.
+        let s = unsafe { dnnl_graph_tensor_create(&mut t, &lt, engine, ALLOCATE) };
+        if s == dnnl_success {
+            // SAFETY: a live tensor, destroyed once.
+            unsafe { dnnl_graph_tensor_destroy(t) };
+        }
+        s
+    });
+    assert_eq!(n, 1);
 
     // SAFETY: live handles, destroyed once.
     unsafe {

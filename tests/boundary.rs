@@ -12,11 +12,32 @@ fn garbage<T>() -> *mut T {
 }
 
 #[test]
-fn destroy_rejects_null_and_garbage_handles() {
+fn destroy_accepts_null_as_upstream_and_rejects_garbage() {
     // SAFETY: the functions only look the token up; they never dereference it.
     unsafe {
         for status in [
             dnnl_engine_destroy(ptr::null_mut()),
+            dnnl_stream_destroy(ptr::null_mut()),
+            dnnl_memory_desc_destroy(ptr::null_mut()),
+            dnnl_memory_destroy(ptr::null_mut()),
+            dnnl_primitive_desc_destroy(ptr::null_mut()),
+            dnnl_primitive_attr_destroy(ptr::null_mut()),
+            dnnl_post_ops_destroy(ptr::null_mut()),
+            dnnl_primitive_destroy(ptr::null_mut()),
+            dnnl_graph_op_destroy(ptr::null_mut()),
+            dnnl_graph_graph_destroy(ptr::null_mut()),
+            dnnl_graph_partition_destroy(ptr::null_mut()),
+            dnnl_graph_compiled_partition_destroy(ptr::null_mut()),
+            dnnl_graph_tensor_destroy(ptr::null_mut()),
+        ] {
+            assert_eq!(status, dnnl_success);
+        }
+        // Upstream refuses a NULL allocator.
+        assert_eq!(
+            dnnl_graph_allocator_destroy(ptr::null_mut()),
+            dnnl_invalid_arguments
+        );
+        for status in [
             dnnl_engine_destroy(garbage()),
             dnnl_stream_destroy(garbage()),
             dnnl_memory_desc_destroy(garbage()),
@@ -34,6 +55,49 @@ fn destroy_rejects_null_and_garbage_handles() {
         ] {
             assert_eq!(status, dnnl_invalid_arguments);
         }
+    }
+}
+
+#[test]
+fn a_destroyed_engine_handle_dies_while_a_stream_keeps_the_engine() {
+    // SAFETY: every output points to a local; handles are tokens.
+    unsafe {
+        let mut engine: dnnl_engine_t = ptr::null_mut();
+        assert_eq!(dnnl_engine_create(&mut engine, dnnl_cpu, 0), dnnl_success);
+        let mut stream: dnnl_stream_t = ptr::null_mut();
+        assert_eq!(
+            dnnl_stream_create(&mut stream, engine, dnnl_stream_default_flags.0),
+            dnnl_success
+        );
+        let mut before: dnnl_engine_t = ptr::null_mut();
+        assert_eq!(dnnl_stream_get_engine(stream, &mut before), dnnl_success);
+        assert_eq!(dnnl_engine_destroy(engine), dnnl_success);
+
+        let mut kind = dnnl_any_engine;
+        assert_eq!(
+            dnnl_engine_get_kind(engine, &mut kind),
+            dnnl_invalid_arguments
+        );
+        let mut other: dnnl_stream_t = ptr::null_mut();
+        assert_eq!(
+            dnnl_stream_create(&mut other, engine, dnnl_stream_default_flags.0),
+            dnnl_invalid_arguments
+        );
+        assert_eq!(dnnl_engine_destroy(engine), dnnl_invalid_arguments);
+
+        // What the queries hand out stays usable while the stream lives.
+        let mut after: dnnl_engine_t = ptr::null_mut();
+        assert_eq!(dnnl_stream_get_engine(stream, &mut after), dnnl_success);
+        for e in [before, after] {
+            assert_eq!(dnnl_engine_get_kind(e, &mut kind), dnnl_success);
+            assert_eq!(kind, dnnl_cpu);
+            assert_eq!(dnnl_engine_destroy(e), dnnl_invalid_arguments);
+        }
+        assert_eq!(dnnl_stream_destroy(stream), dnnl_success);
+        assert_eq!(
+            dnnl_engine_get_kind(after, &mut kind),
+            dnnl_invalid_arguments
+        );
     }
 }
 

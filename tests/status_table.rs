@@ -37,8 +37,10 @@ fn table() -> String {
          status_table` rewrites it). Every function is exported; one that is not implemented yet \
          returns `dnnl_unimplemented` (or 0 where it returns a value), writes nothing through its \
          pointers, and says so under `ONEDNN_VERBOSE=check`. The `*_destroy` functions are real: they \
-         release any handle the library hands out and reject NULL, unknown and already destroyed \
-         handles (until a kind's create functions exist, every handle of that kind is rejected).\n\n",
+         release the caller's handle, accept NULL as upstream does (but \
+         `dnnl_graph_allocator_destroy`, as upstream), and reject unknown and already destroyed \
+         handles and those returned by queries (until a kind's create functions exist, every \
+         non-NULL handle of that kind is rejected).\n\n",
     );
     let mut rows = Vec::new();
     let mut sections = String::new();

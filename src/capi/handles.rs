@@ -6,11 +6,22 @@
 //! destroyed or wrong-kind handle is *detected* (an `InvalidArguments` error)
 //! rather than dereferenced. Tokens are never dereferenced at all.
 //!
-//! Each entry holds a `Weak` to its object (so a handle the C side still has
-//! resolves exactly while the object lives) and, for objects the C caller owns,
-//! the owning `Arc` that `*_destroy` takes back. Objects handed out by queries
-//! (an engine of a primitive descriptor) get an entry without ownership, and
-//! the same object always gets the same token.
+//! Two kinds of token:
+//! - **Owned** ([`publish`]): made for an object the C caller created. The
+//!   entry holds the owning `Arc`, and the kind's `*_destroy` ([`retire`])
+//!   removes it: from then on the token is dead, even where other objects
+//!   keep the object alive (a stream keeps its engine, a compiled partition
+//!   its partition). A second destroy, or any use, is an invalid argument.
+//! - **Exposed** ([`expose`]): handed out by a query (the engine of a
+//!   primitive descriptor or of a stream, the descriptor of a memory). The
+//!   entry holds a `Weak`: the token resolves exactly while the object lives,
+//!   whatever became of the caller's own token for it, and cannot be
+//!   destroyed. An object has one exposed token at a time, so queries in a
+//!   loop do not grow the registry; it is never the owned token, so a query
+//!   result does not compare equal to the caller's handle of the same object.
+//!
+//! [`resolve`] is on every call: a read lock, one hash lookup and one
+//! reference-count increment (an upgrade for exposed tokens).
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -37,18 +48,28 @@ pub enum NotYetImplemented {}
 type AnyArc = Arc<dyn Any + Send + Sync>;
 type AnyWeak = Weak<dyn Any + Send + Sync>;
 
+/// What an entry keeps of its object.
+enum Hold {
+    /// The C caller's reference, taken back by `*_destroy`.
+    Owned(AnyArc),
+    /// A query result: valid while something else keeps the object.
+    Exposed(AnyWeak),
+}
+
 struct Entry {
     kind: TypeId,
-    live: AnyWeak,
-    owned_by_c: Option<AnyArc>,
+    hold: Hold,
 }
 
 #[derive(Default)]
 struct Registry {
     entries: HashMap<usize, Entry>,
-    /// Object address -> token, so an object gets one token for its lifetime.
-    tokens: HashMap<usize, usize>,
-    inserts_since_sweep: usize,
+    /// (object address, handle kind) -> the object's exposed token.
+    exposed: HashMap<(usize, TypeId), usize>,
+    /// Exposed tokens that were live at the last sweep: the next sweep waits
+    /// until there are twice as many (plus a margin), so sweeping costs O(1)
+    /// per exposed token, amortised.
+    exposed_after_sweep: usize,
 }
 
 static REGISTRY: LazyLock<RwLock<Registry>> = LazyLock::new(Default::default);
@@ -63,117 +84,177 @@ fn address<T: ?Sized>(object: &Arc<T>) -> usize {
     Arc::as_ptr(object).cast::<()>() as usize
 }
 
-impl Registry {
-    fn insert(&mut self, kind: TypeId, object: AnyArc, owned: bool) -> usize {
-        let addr = address(&object);
-        let token = NEXT_TOKEN.fetch_add(TOKEN_STEP, Ordering::Relaxed);
-        let entry = Entry {
-            kind,
-            live: Arc::downgrade(&object),
-            owned_by_c: owned.then(|| object.clone()),
-        };
-        self.entries.insert(token, entry);
-        self.tokens.insert(addr, token);
-        self.inserts_since_sweep += 1;
-        if self.inserts_since_sweep > 1024 {
-            self.sweep();
-        }
-        token
-    }
+fn new_token() -> usize {
+    NEXT_TOKEN.fetch_add(TOKEN_STEP, Ordering::Relaxed)
+}
 
-    /// Forgets entries whose object is gone (they hold no strong reference, so
-    /// nothing is dropped here). Their tokens stay unused forever.
-    fn sweep(&mut self) {
-        self.inserts_since_sweep = 0;
-        let dead: Vec<usize> = self
-            .entries
-            .iter()
-            .filter(|(_, e)| e.live.strong_count() == 0)
-            .map(|(t, _)| *t)
-            .collect();
-        for token in dead {
-            self.entries.remove(&token);
-        }
-        let entries = &self.entries;
-        self.tokens.retain(|_, token| entries.contains_key(token));
+impl Registry {
+    /// Forgets exposed entries whose object is gone. They hold no strong
+    /// reference, so nothing is dropped here; their tokens stay unused forever.
+    fn sweep_exposed(&mut self) {
+        let entries = &mut self.entries;
+        self.exposed.retain(|_, token| {
+            let live = matches!(
+                entries.get(token),
+                Some(Entry { hold: Hold::Exposed(w), .. }) if w.strong_count() > 0
+            );
+            if !live {
+                entries.remove(token);
+            }
+            live
+        });
+        self.exposed_after_sweep = self.exposed.len();
+    }
+}
+
+fn write_registry() -> ::std::sync::RwLockWriteGuard<'static, Registry> {
+    // A poisoned lock means a panic while the lock was held; every update
+    // leaves the maps consistent, so carry on with them.
+    REGISTRY
+        .write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Whether `token` is one this registry handed out (and so, if it has no
+/// entry, one that was destroyed or whose object is gone).
+fn was_issued(token: usize) -> bool {
+    token >= FIRST_TOKEN
+        && token < NEXT_TOKEN.load(Ordering::Relaxed)
+        && (token - FIRST_TOKEN) % TOKEN_STEP == 0
+}
+
+fn dead_error<H: Handle>(token: usize) -> Error {
+    if token == 0 {
+        Error::invalid(format!("{} is NULL", H::NAME))
+    } else if was_issued(token) {
+        Error::invalid(format!(
+            "{token:#x} is not a live {}: it was destroyed, or the object it stood for is gone",
+            H::NAME
+        ))
+    } else {
+        Error::invalid(format!("{token:#x} is not a live {}", H::NAME))
     }
 }
 
 fn kind_error<H: Handle>(token: usize) -> Error {
-    if token == 0 {
-        Error::invalid(format!("{} is NULL", H::NAME))
-    } else {
-        Error::invalid(format!("{:#x} is not a live {}", token, H::NAME))
-    }
+    Error::invalid(format!("{token:#x} is not a {}", H::NAME))
 }
 
 /// Registers a new object owned by the C caller and returns its handle.
-/// The caller releases it with the kind's `*_destroy` ([`retire`]).
+/// The caller releases it with the kind's `*_destroy` ([`retire`]); the
+/// handle dies there, whoever else still holds the object.
 pub fn publish<H: Handle>(object: Arc<H::Object>) -> *mut H {
     let object: AnyArc = object;
-    let mut reg = REGISTRY
-        .write()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let token = reg.insert(TypeId::of::<H>(), object, true);
+    let token = new_token();
+    let entry = Entry {
+        kind: TypeId::of::<H>(),
+        hold: Hold::Owned(object),
+    };
+    write_registry().entries.insert(token, entry);
     ::core::ptr::without_provenance_mut(token)
 }
 
-/// Returns the handle of an object the C caller does not own (a query result):
-/// the object's existing token if it has one, else a new one.
+/// Returns the handle of an object the C caller does not own (a query
+/// result): valid while the object lives, not to be destroyed. The same
+/// object gets the same token while it lives; it is never the token the
+/// caller owns for it, which dies at its destroy.
 pub fn expose<H: Handle>(object: &Arc<H::Object>) -> *mut H {
-    let addr = address(object);
-    let any: AnyArc = object.clone();
-    let mut reg = REGISTRY.write().unwrap_or_else(|p| p.into_inner());
-    if let Some(&token) = reg.tokens.get(&addr) {
-        if let Some(entry) = reg.entries.get(&token) {
-            let same = entry.kind == TypeId::of::<H>()
-                && entry.live.upgrade().is_some_and(|o| address(&o) == addr);
-            if same {
-                return ::core::ptr::without_provenance_mut(token);
-            }
+    let key = (address(object), TypeId::of::<H>());
+    let exposed = |reg: &Registry| {
+        let token = *reg.exposed.get(&key)?;
+        // While an entry's `Weak` exists the allocation cannot be reused, so
+        // a live entry at this address is this object.
+        match reg.entries.get(&token) {
+            Some(Entry {
+                hold: Hold::Exposed(w),
+                ..
+            }) if w.strong_count() > 0 => Some(token),
+            _ => None,
+        }
+    };
+    {
+        let reg = REGISTRY.read().unwrap_or_else(|p| p.into_inner());
+        if let Some(token) = exposed(&reg) {
+            return ::core::ptr::without_provenance_mut(token);
         }
     }
-    let token = reg.insert(TypeId::of::<H>(), any, false);
+    let weak: Weak<H::Object> = Arc::downgrade(object);
+    let weak: AnyWeak = weak;
+    let token = {
+        let mut reg = write_registry();
+        match exposed(&reg) {
+            Some(token) => token,
+            None => {
+                let token = new_token();
+                let entry = Entry {
+                    kind: key.1,
+                    hold: Hold::Exposed(weak),
+                };
+                if let Some(old) = reg.exposed.insert(key, token) {
+                    reg.entries.remove(&old);
+                }
+                reg.entries.insert(token, entry);
+                if reg.exposed.len() > 2 * reg.exposed_after_sweep + 1024 {
+                    reg.sweep_exposed();
+                }
+                token
+            }
+        }
+    };
     ::core::ptr::without_provenance_mut(token)
 }
 
-/// Looks a handle up: its object, while it lives, if the handle is of kind `H`.
+/// Looks a handle up: its object, while the handle is live, if the handle is
+/// of kind `H`.
 pub fn resolve<H: Handle>(handle: *const H) -> Result<Arc<H::Object>> {
     let token = handle.addr();
-    let live = {
+    let object = {
         let reg = REGISTRY.read()?;
         let entry = reg
             .entries
             .get(&token)
-            .ok_or_else(|| kind_error::<H>(token))?;
+            .ok_or_else(|| dead_error::<H>(token))?;
         if entry.kind != TypeId::of::<H>() {
-            return Err(Error::invalid(format!("{token:#x} is not a {}", H::NAME)));
+            return Err(kind_error::<H>(token));
         }
-        entry.live.upgrade()
+        match &entry.hold {
+            Hold::Owned(object) => Some(object.clone()),
+            Hold::Exposed(weak) => weak.upgrade(),
+        }
     };
-    let object = live.ok_or_else(|| kind_error::<H>(token))?;
+    // An exposed object that died stays in the map until the next sweep.
+    let object = object.ok_or_else(|| dead_error::<H>(token))?;
     object
         .downcast::<H::Object>()
         .map_err(|_| kind_error::<H>(token))
 }
 
-/// Takes back the C caller's ownership of a handle (its `*_destroy`). The
-/// object itself lives on while other objects hold it. A second call for the
-/// same handle is an error, as is any handle not owned by the caller.
+/// Takes back the C caller's handle (its `*_destroy`): the handle is dead
+/// from now on, and the object lives on only while other objects hold it.
+/// NULL is accepted and does nothing, as `free(NULL)` (upstream's
+/// behaviour). A destroyed, unknown or wrong-kind handle is an error, and so
+/// is a handle the caller does not own (a query result).
 pub fn retire<H: Handle>(handle: *mut H) -> Result<()> {
     let token = handle.addr();
+    if token == 0 {
+        return Ok(());
+    }
     let owned = {
         let mut reg = REGISTRY.write()?;
         let entry = reg
             .entries
-            .get_mut(&token)
-            .ok_or_else(|| kind_error::<H>(token))?;
+            .get(&token)
+            .ok_or_else(|| dead_error::<H>(token))?;
         if entry.kind != TypeId::of::<H>() {
-            return Err(Error::invalid(format!("{token:#x} is not a {}", H::NAME)));
+            return Err(kind_error::<H>(token));
         }
-        entry.owned_by_c.take().ok_or_else(|| {
-            Error::invalid(format!("{} {token:#x} was already destroyed", H::NAME))
-        })?
+        if let Hold::Exposed(_) = entry.hold {
+            return Err(Error::invalid(format!(
+                "{} {token:#x} was returned by a query: it belongs to the object it came from and is not destroyed by the caller",
+                H::NAME
+            )));
+        }
+        reg.entries.remove(&token)
     };
     // The object's Drop may use the registry: release it outside the lock.
     drop(owned);
@@ -272,16 +353,20 @@ mod tests {
         let h = publish::<A>(Arc::new(Thing(7)));
         assert_eq!(resolve(h).unwrap().0, 7);
         retire(h).unwrap();
-        // Nobody else held it: the object is gone, the handle is dead.
         assert!(matches!(resolve(h), Err(Error::InvalidArguments(_))));
         assert!(matches!(retire(h), Err(Error::InvalidArguments(_))));
     }
 
     #[test]
-    fn null_garbage_and_wrong_kind_are_rejected() {
+    fn null_is_a_no_op_to_retire_and_invalid_to_resolve() {
         assert!(resolve::<A>(::core::ptr::null()).is_err());
-        assert!(retire::<A>(::core::ptr::null_mut()).is_err());
+        retire::<A>(::core::ptr::null_mut()).unwrap();
+    }
+
+    #[test]
+    fn garbage_and_wrong_kind_are_rejected() {
         assert!(resolve::<A>(::core::ptr::without_provenance(0xdead_beef)).is_err());
+        assert!(retire::<A>(::core::ptr::without_provenance_mut(0xdead_bee0)).is_err());
         let h = publish::<A>(Arc::new(Thing(1)));
         assert!(resolve::<B>(h.cast()).is_err());
         assert!(retire::<B>(h.cast()).is_err());
@@ -289,27 +374,53 @@ mod tests {
     }
 
     #[test]
-    fn destroyed_handle_resolves_while_shared_but_cannot_be_destroyed_twice() {
+    fn a_destroyed_handle_dies_while_the_object_is_shared() {
         let object = Arc::new(Thing(3));
         let h = publish::<A>(object.clone());
         retire(h).unwrap();
-        assert_eq!(resolve(h).unwrap().0, 3);
+        assert!(resolve(h).is_err(), "the caller's handle died at destroy");
         assert!(retire(h).is_err());
-        drop(object);
-        assert!(resolve(h).is_err());
+        assert_eq!(object.0, 3, "the object lives on for its other owner");
+        assert_eq!(Arc::strong_count(&object), 1, "the registry let it go");
     }
 
     #[test]
-    fn exposed_objects_keep_one_token_and_are_not_owned() {
+    fn exposed_handles_outlive_the_owned_one_and_die_with_the_object() {
         let object = Arc::new(Thing(5));
-        let h1 = expose::<A>(&object);
-        let h2 = expose::<A>(&object);
-        assert_eq!(h1, h2);
+        let owned = publish::<A>(object.clone());
+        let before = expose::<A>(&object);
+        assert_ne!(before, owned);
+        assert_eq!(expose::<A>(&object), before, "one exposed token per object");
         assert!(
-            retire(h1).is_err(),
+            retire(before).is_err(),
             "the caller does not own a query result"
         );
-        assert_eq!(resolve(h1).unwrap().0, 5);
+        retire(owned).unwrap();
+        assert!(resolve(owned).is_err());
+        assert_eq!(resolve(before).unwrap().0, 5);
+        assert_eq!(expose::<A>(&object), before);
+        drop(object);
+        assert!(resolve(before).is_err(), "the object is gone");
+    }
+
+    #[test]
+    fn exposed_entries_of_dead_objects_are_swept() {
+        let keep = Arc::new(Thing(9));
+        let kept = expose::<A>(&keep);
+        for i in 0..5000 {
+            let object = Arc::new(Thing(i));
+            let h = expose::<A>(&object);
+            assert_eq!(resolve(h).unwrap().0, i);
+        }
+        let reg = REGISTRY.read().unwrap();
+        // Other tests run beside this one: bound loosely.
+        assert!(
+            reg.exposed.len() < 4000,
+            "{} exposed entries",
+            reg.exposed.len()
+        );
+        drop(reg);
+        assert_eq!(resolve(kept).unwrap().0, 9);
     }
 
     #[test]

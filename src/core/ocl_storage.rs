@@ -6,12 +6,19 @@
 //! never freed. What the library allocates starts zeroed, by a kernel built
 //! through the engine's program cache (so the cache blob has something real
 //! to carry from the first allocation on).
+//!
+//! An allocation the device cannot make is `Error::OutOfMemory` naming the
+//! size and the device, as on the CPU engine: more than the device's largest
+//! allocation (`CL_DEVICE_MAX_MEM_ALLOC_SIZE`) is refused before the driver is
+//! asked, and a driver's `CL_INVALID_BUFFER_SIZE` (its own limit) counts as out
+//! of memory too, as do the allocation failure codes (`runtime::ocl::error`).
 
 use std::ffi::c_void;
 
 use crate::core::error::{Error, Result};
 use crate::core::memory::DataHandle;
 use crate::core::ocl_engine::OclEngine;
+use crate::runtime::ocl::error::error_name;
 use crate::runtime::ocl::{self, KernelArg, MapAccess, Mem, UsmAlloc, UsmKind, sys};
 
 /// The OpenCL memory kinds of `dnnl_ocl_interop_memory_kind_t`.
@@ -38,6 +45,47 @@ kernel void dnnl_zero_fill(global uchar *dst, ulong size) {
 }
 "#;
 
+/// `CL_INVALID_BUFFER_SIZE`: the size is beyond what the driver allocates.
+const CL_INVALID_BUFFER_SIZE: sys::cl_int = -61;
+
+/// Allocates `size` bytes with `alloc` (`what`: "a buffer", "device USM", ...)
+/// on `engine`'s device; what the device cannot hold is out of memory.
+fn allocate<T>(
+    engine: &OclEngine,
+    size: usize,
+    what: &str,
+    alloc: impl FnOnce() -> Result<T>,
+) -> Result<T> {
+    let out_of_memory = |why: &str| {
+        Error::OutOfMemory(
+            format!(
+                "allocating {size} bytes of {what} on OpenCL device '{}' failed: {why}",
+                engine.info().name
+            )
+            .into(),
+        )
+    };
+    let largest = engine.info().max_mem_alloc_size;
+    if size as u64 > largest {
+        return Err(out_of_memory(&format!(
+            "its largest allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE) is {largest} bytes"
+        )));
+    }
+    alloc().map_err(|e| match e {
+        Error::OutOfMemory(m) => out_of_memory(&m),
+        // The driver's own size limit (above what the device reports, or for USM).
+        Error::Runtime(m) if m.contains(error_name(CL_INVALID_BUFFER_SIZE)) => out_of_memory(&m),
+        e => e,
+    })
+}
+
+fn no_usm(engine: &OclEngine) -> Error {
+    Error::unimplemented(format!(
+        "USM memory needs cl_intel_unified_shared_memory, which device '{}' does not have",
+        engine.info().name
+    ))
+}
+
 /// One buffer of an OpenCL memory object.
 pub enum OclStorage {
     /// A `cl_mem`, retained (or created) by us.
@@ -62,7 +110,9 @@ impl OclStorage {
         match (kind, handle) {
             (_, DataHandle::None) => Err(Error::invalid("no storage for DNNL_MEMORY_NONE")),
             (OclKind::Buffer, DataHandle::Allocate) => {
-                let mem = Mem::create(engine.context(), size)?;
+                let mem = allocate(engine, size, "an OpenCL buffer", || {
+                    Mem::create(engine.context(), size)
+                })?;
                 let storage = OclStorage::Buffer(mem);
                 storage.zero(engine, size)?;
                 Ok(storage)
@@ -84,13 +134,19 @@ impl OclStorage {
                 Ok(OclStorage::Buffer(mem))
             }
             (OclKind::Usm, DataHandle::Allocate) => {
-                let alloc = ocl::usm_alloc(
-                    engine.context(),
-                    engine.device(),
-                    UsmKind::Device,
-                    size,
-                    USM_ALIGNMENT,
-                )?;
+                // Without USM, that (not the size) is why nothing is allocated.
+                if !ocl::supports_usm(engine.device()) {
+                    return Err(no_usm(engine));
+                }
+                let alloc = allocate(engine, size, "device USM", || {
+                    ocl::usm_alloc(
+                        engine.context(),
+                        engine.device(),
+                        UsmKind::Device,
+                        size,
+                        USM_ALIGNMENT,
+                    )
+                })?;
                 let storage = OclStorage::Usm {
                     addr: alloc.ptr() as usize,
                     kind: UsmKind::Device,
@@ -101,10 +157,7 @@ impl OclStorage {
             }
             (OclKind::Usm, DataHandle::User(addr)) => {
                 if !ocl::supports_usm(engine.device()) {
-                    return Err(Error::unimplemented(format!(
-                        "USM memory needs cl_intel_unified_shared_memory, which device '{}' does not have",
-                        engine.info().name
-                    )));
+                    return Err(no_usm(engine));
                 }
                 let kind = ocl::usm_kind(engine.context(), addr as *const c_void)?;
                 // A plain host pointer is USM too on devices that take
@@ -178,13 +231,15 @@ impl OclStorage {
                 Ok(Mapping::Direct(*addr))
             }
             OclStorage::Usm { addr, .. } => {
-                let staging = ocl::usm_alloc(
-                    engine.context(),
-                    engine.device(),
-                    UsmKind::Host,
-                    size,
-                    USM_ALIGNMENT,
-                )?;
+                let staging = allocate(engine, size, "host USM (a mapping's copy)", || {
+                    ocl::usm_alloc(
+                        engine.context(),
+                        engine.device(),
+                        UsmKind::Host,
+                        size,
+                        USM_ALIGNMENT,
+                    )
+                })?;
                 // SAFETY: both pointers hold `size` bytes; the copy blocks.
                 unsafe {
                     queue.usm_memcpy(true, staging.ptr(), *addr as *const c_void, size, &[])

@@ -336,9 +336,17 @@ impl PrimitiveDesc {
             match impls.accepts(i, &engine) {
                 Ok(()) => {
                     let scratchpad = impls.scratchpad(i);
+                    // No allocation holds more than `isize::MAX` bytes, and the
+                    // user scratchpad's descriptor counts them in a `dnnl_dim_t`.
+                    let Ok(scratchpad_dim) = i64::try_from(scratchpad) else {
+                        return Err(Error::invalid(format!(
+                            "{}: the scratchpad would need {scratchpad} bytes, more than fit",
+                            impls.name(i).to_string_lossy()
+                        )));
+                    };
                     let user = attr.read(|a| a.scratchpad_mode())? == dnnl_scratchpad_mode_user;
                     let scratchpad_md = if user && scratchpad > 0 {
-                        MemoryDesc::with_strides(&[scratchpad as i64], dnnl_u8, None)?
+                        MemoryDesc::with_strides(&[scratchpad_dim], dnnl_u8, None)?
                     } else {
                         MemoryDesc::zero()
                     };

@@ -6,6 +6,10 @@
 //! Layer: core, over `runtime::ze`. Mapping: host and shared USM are
 //! host-accessible directly (after the engine's service stream is idle);
 //! device USM is copied to a host USM staging buffer, and back at unmap.
+//!
+//! An allocation the device cannot make (`ZE_RESULT_ERROR_OUT_OF_*_MEMORY`,
+//! or a size above its largest allocation: `ZE_RESULT_ERROR_UNSUPPORTED_SIZE`)
+//! is `Error::OutOfMemory` naming the size and the device, as on the CPU engine.
 
 use std::ffi::c_void;
 
@@ -13,6 +17,20 @@ use crate::core::error::{Error, Result};
 use crate::core::memory::DataHandle;
 use crate::core::ze_engine::ZeEngine;
 use crate::runtime::ze::{MemKind, UsmAlloc, mem_kind};
+
+/// Allocates `size` bytes of `kind` USM (`what`, for the message) on `engine`.
+fn allocate(engine: &ZeEngine, kind: MemKind, size: usize, what: &str) -> Result<UsmAlloc> {
+    engine.alloc(kind, size).map_err(|e| match e {
+        Error::OutOfMemory(m) => Error::OutOfMemory(
+            format!(
+                "allocating {size} bytes of {what} on Level Zero device '{}' failed: {m}",
+                engine.info().name
+            )
+            .into(),
+        ),
+        e => e,
+    })
+}
 
 /// One buffer of a Level Zero memory object.
 pub struct ZeStorage {
@@ -27,7 +45,7 @@ impl ZeStorage {
         match handle {
             DataHandle::None => Err(Error::invalid("no storage for DNNL_MEMORY_NONE")),
             DataHandle::Allocate => {
-                let alloc = engine.alloc(MemKind::Device, size)?;
+                let alloc = allocate(engine, MemKind::Device, size, "device USM")?;
                 let storage = ZeStorage {
                     addr: alloc.ptr() as usize,
                     kind: MemKind::Device,
@@ -71,7 +89,7 @@ impl ZeStorage {
         if size == 0 {
             return Ok(());
         }
-        let zeros = engine.alloc(MemKind::Host, size)?;
+        let zeros = allocate(engine, MemKind::Host, size, "host USM (zeros to copy)")?;
         // SAFETY: a fresh host allocation of `size` bytes.
         unsafe { std::ptr::write_bytes(zeros.ptr().cast::<u8>(), 0, size) };
         let queue = engine.service_queue()?;
@@ -87,7 +105,7 @@ impl ZeStorage {
         if size == 0 || self.kind != MemKind::Device {
             return Ok((self.addr, None));
         }
-        let staging = engine.alloc(MemKind::Host, size)?;
+        let staging = allocate(engine, MemKind::Host, size, "host USM (a mapping's copy)")?;
         // SAFETY: both pointers hold `size` bytes; waited for below.
         unsafe { queue.copy(staging.ptr(), self.addr as *const c_void, size, &[]) }?;
         queue.wait()?;

@@ -24,6 +24,7 @@
 use std::alloc::Layout;
 use std::collections::HashMap;
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
 use crate::abi;
@@ -202,11 +203,16 @@ impl Temp {
         let allocator = allocator_of(engine);
         let (ptr, owner) = match engine.backend() {
             Backend::Cpu => host_alloc(allocator.host, size, alignment)?,
-            Backend::Ocl(ocl) => {
-                ocl_alloc(allocator.ocl, ocl.device(), ocl.context(), size, alignment)?
-            }
+            Backend::Ocl(ocl) => ocl_alloc(
+                allocator.ocl,
+                (ocl.device(), ocl.context()),
+                ocl.info().global_mem_size,
+                size,
+                alignment,
+            )?,
             Backend::Ze(_) => return Err(crate::graph::compiled::ze_unsupported()),
         };
+        LIVE.fetch_add(1, Ordering::Relaxed);
         Ok(Temp {
             ptr,
             size,
@@ -277,10 +283,18 @@ fn host_alloc(
             Ok((ptr, Owner::HostUser(cb)))
         }
         None => {
-            let layout = Layout::from_size_align(size, alignment.max(DEFAULT_ALIGNMENT))
-                .map_err(|_| Error::invalid(format!("{size} bytes cannot be allocated")))?;
-            // SAFETY: the layout has a non-zero size.
-            let ptr = unsafe { std::alloc::alloc(layout) };
+            // Sizes are checked to fit `isize` before they get here; rounded
+            // up to the alignment one may still not: no allocation holds it.
+            let layout =
+                Layout::from_size_align(size, alignment.max(DEFAULT_ALIGNMENT)).map_err(|_| {
+                    Error::OutOfMemory(format!("{size} bytes cannot be allocated").into())
+                })?;
+            let ptr = if crate::base::fault::allocation(size) {
+                // SAFETY: the layout has a non-zero size.
+                unsafe { std::alloc::alloc(layout) }
+            } else {
+                std::ptr::null_mut()
+            };
             if ptr.is_null() {
                 return Err(Error::OutOfMemory(
                     format!("cannot allocate {size} host bytes").into(),
@@ -291,10 +305,12 @@ fn host_alloc(
     }
 }
 
+/// `available`: the device's global memory, bytes (more is never allocated
+/// by the default allocator).
 fn ocl_alloc(
     user: Option<OclCallbacks>,
-    device: &Device,
-    context: &Context,
+    (device, context): (&Device, &Context),
+    available: u64,
     size: usize,
     alignment: usize,
 ) -> Result<(*mut c_void, Owner)> {
@@ -339,6 +355,18 @@ fn ocl_alloc(
         None => {
             let alignment = u32::try_from(alignment)
                 .map_err(|_| Error::invalid(format!("alignment {alignment} is too large")))?;
+            // More than the device has can never be allocated: say so as the
+            // CPU engine does, not with the driver's error.
+            if u64::try_from(size).map_or(true, |s| s > available) {
+                return Err(Error::OutOfMemory(
+                    format!("{size} bytes of USM: the device has {available}").into(),
+                ));
+            }
+            if !crate::base::fault::allocation(size) {
+                return Err(Error::OutOfMemory(
+                    format!("cannot allocate {size} bytes of USM").into(),
+                ));
+            }
             let usm = ocl::usm_alloc(context, device, UsmKind::Device, size, alignment)?;
             Ok((usm.ptr(), Owner::OclDefault(usm)))
         }
@@ -359,7 +387,20 @@ impl SendPtr {
 }
 
 /// Frees now when nothing is pending, else once `event` completes.
+/// Graph allocations alive (for the leak checks of the allocation-failure
+/// tests).
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+/// How many graph allocations (temporaries and library-allocated tensors) are
+/// alive now.
+pub fn live_allocations() -> usize {
+    LIVE.load(Ordering::Relaxed)
+}
+
 fn free(owner: Owner, ptr: *mut c_void, event: Option<Event>) {
+    if !matches!(owner, Owner::Nothing) {
+        LIVE.fetch_sub(1, Ordering::Relaxed);
+    }
     match (owner, event) {
         (Owner::Nothing, _) => {}
         // Host memory: the CPU engine executes synchronously, nothing pends.

@@ -15,6 +15,9 @@
 //! the previous one, and frees each temporary with the event of the last
 //! step that used it. On OpenCL it returns the event of the last step.
 
+// The C enumerators are matched by their C names.
+#![allow(non_upper_case_globals)]
+
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
@@ -31,10 +34,11 @@ use crate::core::primitive::ExecArgs;
 use crate::core::stream::Stream;
 use crate::graph::alloc::Temp;
 use crate::graph::constant_cache::{self, Key, Packed};
+use crate::graph::logical_tensor;
 use crate::graph::logical_tensor::Lt;
 use crate::graph::lower::{self, Buf, Program, Step};
 use crate::graph::partition::{self, Partition};
-use crate::graph::tensor::Tensor;
+use crate::graph::tensor::{Backing, Tensor};
 use crate::graph::verbose;
 use crate::runtime::ocl::Event;
 
@@ -50,6 +54,10 @@ pub struct Compiled {
     program: Program,
     inplace: Vec<dnnl_graph_inplace_pair_t>,
     scratchpad: Lt,
+    /// Bytes of scratchpad that hold every temporary.
+    scratchpad_bytes: usize,
+    /// Bytes each input and output port spans.
+    port_bytes: (Vec<usize>, Vec<usize>),
 }
 
 impl Drop for Compiled {
@@ -75,7 +83,12 @@ impl Compiled {
                 output_id: o,
             })
             .collect();
-        let scratchpad = partition::scratchpad_lt(program.scratchpad_size());
+        let scratchpad_bytes = program.scratchpad_size()?;
+        let bytes = |ports: &[Lt]| -> Result<Vec<usize>> {
+            ports.iter().map(logical_tensor::mem_size).collect()
+        };
+        let port_bytes = (bytes(&inputs)?, bytes(&outputs)?);
+        let scratchpad = partition::scratchpad_lt(scratchpad_bytes)?;
         Ok(Arc::new(Compiled {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             partition: partition.clone(),
@@ -85,6 +98,8 @@ impl Compiled {
             program,
             inplace,
             scratchpad,
+            scratchpad_bytes,
+            port_bytes,
         }))
     }
 
@@ -171,7 +186,9 @@ impl CompiledPartition {
 
     /// Executes on `stream` after `deps` (OpenCL); returns the event of
     /// the last step (OpenCL). `scratchpad`, if given and large enough,
-    /// holds the temporaries.
+    /// holds the temporaries. Every tensor is checked against its port
+    /// first ([`check_tensor`]): nothing is enqueued for tensors that do not
+    /// fit.
     pub fn execute(
         &self,
         stream: &Arc<Stream>,
@@ -182,8 +199,12 @@ impl CompiledPartition {
     ) -> Result<Option<Event>> {
         let c = self.compiled()?;
         check_engine(&c.engine, stream.engine())?;
-        let ins = bind(&c.inputs, inputs, "input")?;
-        let outs = bind(&c.outputs, outputs, "output")?;
+        let ins = bind(&c, (&c.inputs, &c.port_bytes.0), inputs, "input")?;
+        let outs = bind(&c, (&c.outputs, &c.port_bytes.1), outputs, "output")?;
+        let scratchpad = match scratchpad {
+            Some(s) => usable_scratchpad(&c, &s)?,
+            None => None,
+        };
         let start = std::time::Instant::now();
         let mut run = Run {
             c: &c,
@@ -195,7 +216,7 @@ impl CompiledPartition {
             owned: Vec::new(),
             memories: HashMap::new(),
         };
-        run.prepare_temps(scratchpad.as_deref())?;
+        run.prepare_temps(scratchpad)?;
         let result = run.go(deps);
         let event = match result {
             Ok(e) => e,
@@ -206,9 +227,9 @@ impl CompiledPartition {
                 return Err(e);
             }
         };
-        for t in ins.iter().chain(&outs) {
+        for b in ins.iter().chain(&outs) {
             if let Some(e) = &event {
-                t.note_use(e);
+                b.tensor.note_use(e);
             }
         }
         if verbose::exec_logged() {
@@ -237,8 +258,20 @@ fn check_engine(compiled: &Engine, stream: &Engine) -> Result<()> {
     }
 }
 
-/// The tensors in port order, matched by logical tensor id.
-fn bind(ports: &[Lt], given: &[Arc<Tensor>], what: &str) -> Result<Vec<Arc<Tensor>>> {
+/// A tensor bound to a port, with the data handle it had when checked.
+struct Bound {
+    tensor: Arc<Tensor>,
+    addr: usize,
+}
+
+/// The tensors in port order, matched by logical tensor id, each checked
+/// against its port ([`check_tensor`]) and the bytes it spans.
+fn bind(
+    c: &Compiled,
+    (ports, bytes): (&[Lt], &[usize]),
+    given: &[Arc<Tensor>],
+    what: &str,
+) -> Result<Vec<Bound>> {
     if given.len() != ports.len() {
         return Err(Error::invalid(format!(
             "the compiled partition takes {} {what} tensor(s), {} given",
@@ -248,22 +281,130 @@ fn bind(ports: &[Lt], given: &[Arc<Tensor>], what: &str) -> Result<Vec<Arc<Tenso
     }
     ports
         .iter()
-        .map(|p| {
-            given
+        .zip(bytes)
+        .map(|(p, &needed)| {
+            let tensor = given
                 .iter()
                 .find(|t| t.logical_tensor().id == p.id)
-                .cloned()
-                .ok_or_else(|| Error::invalid(format!("no {what} tensor has id {}", p.id)))
+                .ok_or_else(|| Error::invalid(format!("no {what} tensor has id {}", p.id)))?;
+            let addr = check_tensor(c, (p, needed), tensor, what)?;
+            Ok(Bound {
+                tensor: tensor.clone(),
+                addr,
+            })
         })
         .collect()
+}
+
+/// Checks that `tensor` may stand for `port` (a logical tensor of the
+/// compilation) and returns its data address. Upstream binds the tensors
+/// without looking at them; we refuse, before anything is enqueued, a
+/// tensor whose kernels would read or write outside its memory or misread
+/// it:
+/// - on another engine (a host pointer is no USM pointer);
+/// - of another data type (`undef` says nothing and passes);
+/// - of another shape: a known number of dimensions must be the port's, and
+///   each known dimension the port's. Unknown ones say nothing and pass, so
+///   that tensors made from the logical tensors given at compilation (where
+///   outputs may have unknown dimensions and an `any` layout) work, as with
+///   upstream;
+/// - of another layout: a known stride must be the port's (except on
+///   dimensions of 1, where no stride is applied); `any` and `undef` pass;
+///   an opaque layout is none of ours;
+/// - without memory, or holding less than the `needed` bytes the port spans
+///   (`DNNL_MEMORY_ALLOCATE`, scalars). The user's memory is as large as its
+///   logical tensor says, and one that passed the checks above says the
+///   port's size or nothing.
+fn check_tensor(
+    c: &Compiled,
+    (port, needed): (&Lt, usize),
+    tensor: &Tensor,
+    what: &str,
+) -> Result<usize> {
+    let lt = tensor.logical_tensor();
+    let refuse = |why: &str| {
+        Err(Error::invalid(format!(
+            "{what} tensor {} does not fit the compiled partition's {}: {why}",
+            logical_tensor::describe(lt),
+            logical_tensor::describe(port)
+        )))
+    };
+    if let Some(engine) = tensor.given_engine() {
+        if check_engine(&c.engine, engine).is_err() {
+            return refuse("it is on another engine");
+        }
+    }
+    if lt.data_type != port.data_type && lt.data_type != dnnl_data_type_undef {
+        return refuse("another data type");
+    }
+    let want = logical_tensor::dims(port);
+    if let Some(n) = logical_tensor::ndims(lt) {
+        if n != want.len() {
+            return refuse("another number of dimensions");
+        }
+        let dims = logical_tensor::dims(lt);
+        if dims.iter().zip(want).any(|(&g, &w)| g >= 0 && g != w) {
+            return refuse("other dimensions");
+        }
+    }
+    match lt.layout_type {
+        dnnl_graph_layout_type_any | dnnl_graph_layout_type_undef => {}
+        dnnl_graph_layout_type_strided => {
+            let (have, need) = (logical_tensor::strides(lt), logical_tensor::strides(port));
+            let differs = (0..have.len().min(need.len())).any(|d| {
+                want[d] != 1 && have[d] != logical_tensor::UNKNOWN_DIM && have[d] != need[d]
+            });
+            if differs {
+                return refuse("other strides");
+            }
+        }
+        _ => return refuse("a layout that is not strided"),
+    }
+    let (handle, backing) = tensor.snapshot();
+    let enough = match backing {
+        Backing::None => needed == 0,
+        Backing::Held(bytes) => bytes >= needed,
+        Backing::User => true,
+    };
+    if !enough {
+        return if backing == Backing::None {
+            refuse("it has no data handle")
+        } else {
+            refuse(&format!("it holds less than the {needed} bytes needed"))
+        };
+    }
+    Ok(handle.addr())
+}
+
+/// The scratchpad tensor's data address, if the temporaries fit in it; a
+/// scratchpad on another engine is refused.
+fn usable_scratchpad(c: &Compiled, s: &Tensor) -> Result<Option<usize>> {
+    if let Some(engine) = s.given_engine() {
+        if check_engine(&c.engine, engine).is_err() {
+            return Err(Error::invalid(
+                "the scratchpad tensor is on another engine than the compiled partition",
+            ));
+        }
+    }
+    let needed = c.scratchpad_bytes;
+    let (handle, backing) = s.snapshot();
+    let holds = match backing {
+        Backing::None => 0,
+        Backing::Held(bytes) => bytes,
+        Backing::User if s.logical_tensor().layout_type == dnnl_graph_layout_type_strided => {
+            logical_tensor::mem_size(s.logical_tensor()).unwrap_or(0)
+        }
+        Backing::User => 0,
+    };
+    Ok((!handle.is_null() && holds >= needed).then_some(handle.addr()))
 }
 
 /// One execution in progress.
 struct Run<'a> {
     c: &'a Compiled,
     stream: &'a Arc<Stream>,
-    ins: &'a [Arc<Tensor>],
-    outs: &'a [Arc<Tensor>],
+    ins: &'a [Bound],
+    outs: &'a [Bound],
     /// Address of each temporary.
     temps: Vec<usize>,
     /// The prepacked constants.
@@ -275,14 +416,12 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    fn prepare_temps(&mut self, scratchpad: Option<&Tensor>) -> Result<()> {
-        let (offsets, total) = self.c.program.temp_offsets();
-        if let Some(s) = scratchpad.filter(|s| {
-            !s.data_handle().is_null()
-                && crate::graph::logical_tensor::mem_size(s.logical_tensor()) >= total
-        }) {
-            let base = s.data_handle() as usize;
-            self.temps = offsets.iter().map(|o| base + o).collect();
+    /// Places the temporaries in the scratchpad at `scratchpad` (checked
+    /// to hold them all), or allocates them.
+    fn prepare_temps(&mut self, scratchpad: Option<usize>) -> Result<()> {
+        if let Some(base) = scratchpad {
+            let (offsets, _) = self.c.program.temp_offsets()?;
+            self.temps = offsets.iter().map(|o| base.wrapping_add(*o)).collect();
             return Ok(());
         }
         for (i, &size) in self.c.program.temps.iter().enumerate() {
@@ -295,8 +434,8 @@ impl Run<'_> {
 
     fn addr(&self, buf: Buf) -> usize {
         match buf {
-            Buf::In(i) => self.ins[i].data_handle() as usize,
-            Buf::Out(i) => self.outs[i].data_handle() as usize,
+            Buf::In(i) => self.ins[i].addr,
+            Buf::Out(i) => self.outs[i].addr,
             Buf::Temp(i) => self.temps[i],
             Buf::Cached(i) => self.packed[i].addr(),
             Buf::Const(_) => 0,
@@ -345,11 +484,11 @@ impl Run<'_> {
     /// Prepacks the constant inputs (or takes them from the cache).
     fn prepack(&mut self, deps: &mut Vec<Event>) -> Result<()> {
         for (k, p) in self.c.program.prepacks.iter().enumerate() {
-            let tensor = &self.ins[p.input];
+            let input = &self.ins[p.input];
             let key = Key {
                 compiled: self.c.id,
-                tensor: tensor.logical_tensor().id,
-                handle: tensor.data_handle() as usize,
+                tensor: input.tensor.logical_tensor().id,
+                handle: input.addr,
             };
             if let Some(found) = constant_cache::lookup(key)? {
                 if let Some(e) = found.last_use() {

@@ -156,7 +156,7 @@ impl Cache {
                 .values()
                 .filter(|e| e.kind == kind)
                 .map(|e| e.packed.size)
-                .sum();
+                .fold(0usize, usize::saturating_add);
             if used.saturating_add(extra) <= cap {
                 return out;
             }

@@ -13,7 +13,11 @@
 //! - the memory size of a strided tensor is its largest extent
 //!   `dims[d] * strides[d]` (a dimension of 1 counts 1) in bytes, the data
 //!   type's size for 0 dimensions, 0 with an unknown or zero dimension;
-//!   `any` and `undef` layouts have no size (`SIZE_MAX`);
+//!   `any` and `undef` layouts have no size (`SIZE_MAX`). Deliberate
+//!   difference: upstream lets the byte count wrap (dims `{2^60+1, 4}` f32
+//!   give 16); we refuse a size that does not fit, or is beyond
+//!   `isize::MAX`, as an invalid argument, here and wherever the graph
+//!   layer sizes a tensor;
 //! - equality compares id, data type, property, layout type, the dimensions
 //!   and the strides (or the opaque layout id) up to `ndims`.
 
@@ -163,28 +167,48 @@ fn is_4bit(dt: dnnl_data_type_t) -> bool {
 }
 
 /// `dnnl_graph_logical_tensor_get_mem_size`: see the module documentation.
-pub fn mem_size(lt: &Lt) -> usize {
+/// The arithmetic is checked: a size that does not fit in `usize`, or is
+/// larger than `isize::MAX` (no allocation can hold it), is an invalid
+/// argument rather than a wrapped value.
+pub fn mem_size(lt: &Lt) -> Result<usize> {
     if lt.layout_type != dnnl_graph_layout_type_strided {
         // An opaque layout is one of ours only after compilation, where it is
         // always resolved to strided: no id names anything else.
-        return usize::MAX;
+        return Ok(usize::MAX);
     }
     if lt.ndims == 0 {
-        return element_size(lt.data_type);
+        return Ok(element_size(lt.data_type));
     }
     let (dims, strides) = (dims(lt), strides(lt));
     if dims.is_empty() || dims.iter().any(|&d| d <= 0) {
-        return 0;
+        return Ok(0);
     }
+    let too_large = || {
+        Error::invalid(format!(
+            "logical tensor {}: its size in bytes does not fit",
+            describe(lt)
+        ))
+    };
     let mut elements: i64 = 0;
     for (&d, &s) in dims.iter().zip(strides) {
         let stride = if d == 1 { 1 } else { s };
-        elements = elements.max(d.wrapping_mul(stride));
+        // A negative (unknown) stride spans nothing, as upstream counts it.
+        if stride > 0 {
+            elements = elements.max(d.checked_mul(stride).ok_or_else(too_large)?);
+        }
     }
-    if is_4bit(lt.data_type) {
-        return (elements as usize).div_ceil(2);
+    let elements = usize::try_from(elements).map_err(|_| too_large())?;
+    let bytes = if is_4bit(lt.data_type) {
+        elements.div_ceil(2)
+    } else {
+        elements
+            .checked_mul(element_size(lt.data_type))
+            .ok_or_else(too_large)?
+    };
+    if isize::try_from(bytes).is_err() {
+        return Err(too_large());
     }
-    (elements as usize).wrapping_mul(element_size(lt.data_type))
+    Ok(bytes)
 }
 
 /// `dnnl_graph_logical_tensor_is_equal`.
@@ -316,7 +340,7 @@ mod tests {
         assert!(init(1, dnnl_f32, 13, STRIDED, VAR).is_err());
         assert!(init(1, dnnl_f32, -2, STRIDED, VAR).is_ok());
         assert_eq!(
-            mem_size(&init(1, dnnl_f32, 2, dnnl_graph_layout_type_any, VAR).unwrap()),
+            mem_size(&init(1, dnnl_f32, 2, dnnl_graph_layout_type_any, VAR).unwrap()).unwrap(),
             usize::MAX
         );
     }
@@ -325,7 +349,7 @@ mod tests {
     fn dense_strides_treat_zero_as_one() {
         let lt = init_with_dims(1, dnnl_f32, &[2, 0, 4], STRIDED, VAR).unwrap();
         assert_eq!(strides(&lt), &[4, 4, 1]);
-        assert_eq!(mem_size(&lt), 0);
+        assert_eq!(mem_size(&lt).unwrap(), 0);
         let lt = init_with_dims(1, dnnl_f32, &[2, -1, 4], STRIDED, VAR).unwrap();
         assert_eq!(strides(&lt), &[UNKNOWN_DIM; 3]);
     }
@@ -333,11 +357,31 @@ mod tests {
     #[test]
     fn sizes() {
         let lt = init_with_strides(1, dnnl_f32, &[2, 3], &[1, 2], VAR).unwrap();
-        assert_eq!(mem_size(&lt), 24);
+        assert_eq!(mem_size(&lt).unwrap(), 24);
         let lt = init_with_dims(1, dnnl_f32, &[], STRIDED, VAR).unwrap();
-        assert_eq!(mem_size(&lt), 4);
+        assert_eq!(mem_size(&lt).unwrap(), 4);
         let lt = init_with_dims(1, dnnl_s4, &[5], STRIDED, VAR).unwrap();
-        assert_eq!(mem_size(&lt), 3);
+        assert_eq!(mem_size(&lt).unwrap(), 3);
+    }
+
+    #[test]
+    fn sizes_that_do_not_fit_are_refused() {
+        // (2^60 + 1) * 4 elements of 4 bytes: the byte count would wrap to 16.
+        let lt = init_with_dims(1, dnnl_f32, &[(1 << 60) + 1, 4], STRIDED, VAR).unwrap();
+        assert!(matches!(mem_size(&lt), Err(Error::InvalidArguments(_))));
+        // 2^64 bytes (would wrap to 0), and 2^63 (fits usize, not isize).
+        let lt = init_with_dims(1, dnnl_f32, &[1 << 62], STRIDED, VAR).unwrap();
+        assert!(mem_size(&lt).is_err());
+        let lt = init_with_dims(1, dnnl_u8, &[1 << 62, 2], STRIDED, VAR).unwrap();
+        assert!(mem_size(&lt).is_err());
+        // dims x strides overflowing i64.
+        let lt = init_with_strides(1, dnnl_u8, &[4, 3], &[1 << 62, 1], VAR).unwrap();
+        assert!(mem_size(&lt).is_err());
+        // The largest sizes that fit are answered exactly.
+        let lt = init_with_dims(1, dnnl_u8, &[i64::MAX], STRIDED, VAR).unwrap();
+        assert_eq!(mem_size(&lt).unwrap(), isize::MAX as usize);
+        let lt = init_with_dims(1, dnnl_s4, &[i64::MAX], STRIDED, VAR).unwrap();
+        assert_eq!(mem_size(&lt).unwrap(), (i64::MAX as usize).div_ceil(2));
     }
 
     #[test]

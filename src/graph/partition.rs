@@ -202,15 +202,16 @@ impl Partition {
 }
 
 /// The scratchpad tensor of a compiled partition needing `size` bytes.
-pub fn scratchpad_lt(size: usize) -> Lt {
+pub fn scratchpad_lt(size: usize) -> Result<Lt> {
+    let bytes = i64::try_from(size)
+        .map_err(|_| Error::invalid(format!("a scratchpad of {size} bytes does not fit")))?;
     let mut lt = logical_tensor::init_with_dims(
         logical_tensor::SCRATCHPAD_ID,
         dnnl_u8,
-        &[size as i64],
+        &[bytes],
         dnnl_graph_layout_type_strided,
         dnnl_graph_tensor_property_variable,
-    )
-    .unwrap_or_else(|_| unreachable!("one dimension is always allowed"));
+    )?;
     lt.property = dnnl_graph_tensor_property_variable;
-    lt
+    Ok(lt)
 }

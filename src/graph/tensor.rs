@@ -43,6 +43,17 @@ struct Data {
     last_use: Option<Event>,
 }
 
+/// What backs a tensor's data handle, as far as the tensor knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backing {
+    /// No data (`DNNL_MEMORY_NONE`, or set to NULL).
+    None,
+    /// The user's memory, of the size its logical tensor describes.
+    User,
+    /// Bytes the tensor holds itself: its own allocation, or a scalar's value.
+    Held(usize),
+}
+
 /// A tensor. Holds its engine alive.
 pub struct Tensor {
     lt: dnnl_graph_logical_tensor_t,
@@ -64,7 +75,7 @@ fn allocation_size(lt: &dnnl_graph_logical_tensor_t) -> Result<usize> {
             "DNNL_MEMORY_ALLOCATE needs known, non-negative dims and strides",
         ));
     }
-    Ok(logical_tensor::mem_size(lt))
+    logical_tensor::mem_size(lt)
 }
 
 fn check_logical_tensor(lt: &dnnl_graph_logical_tensor_t) -> Result<DataType> {
@@ -156,12 +167,31 @@ impl Tensor {
 
     /// The data: may be NULL; for a host scalar, a pointer to its value.
     pub fn data_handle(&self) -> *mut c_void {
-        match &self.data().storage {
+        Self::handle_of(&self.data().storage)
+    }
+
+    fn handle_of(storage: &Storage) -> *mut c_void {
+        match storage {
             Storage::None => std::ptr::null_mut(),
             Storage::User(addr) => std::ptr::with_exposed_provenance_mut(*addr),
             Storage::Owned(temp) => temp.ptr(),
             Storage::Scalar(value) => (&**value as *const u64).cast_mut().cast(),
         }
+    }
+
+    /// The data handle and what backs it, read together (another thread
+    /// may set the handle between two separate reads).
+    pub fn snapshot(&self) -> (*mut c_void, Backing) {
+        let data = self.data();
+        let backing = match &data.storage {
+            Storage::None => Backing::None,
+            Storage::User(_) => Backing::User,
+            Storage::Owned(temp) => Backing::Held(temp.size()),
+            Storage::Scalar(_) => {
+                Backing::Held(DataType::try_from(self.lt.data_type).map_or(0, DataType::size))
+            }
+        };
+        (Self::handle_of(&data.storage), backing)
     }
 
     /// Whether the tensor is a host scalar (its logical tensor's property).
@@ -295,6 +325,21 @@ mod tests {
         let mut any = lt(&[2, 3], dnnl_f32);
         any.layout_type = dnnl_graph_layout_type_any;
         assert!(allocation_size(&any).is_err());
+    }
+
+    #[test]
+    fn allocations_that_do_not_fit_or_cannot_be_made_are_refused() {
+        let engine = Engine::create(EngineKind::Cpu, 0).unwrap();
+        let new =
+            |dims: &[i64]| Tensor::new(&lt(dims, dnnl_f32), engine.clone(), DataHandle::Allocate);
+        // The byte count would wrap to 16, and to 0.
+        assert!(matches!(
+            new(&[(1 << 60) + 1, 4]),
+            Err(Error::InvalidArguments(_))
+        ));
+        assert!(matches!(new(&[1 << 62]), Err(Error::InvalidArguments(_))));
+        // 2^62 bytes fit in the count but in no allocation.
+        assert!(matches!(new(&[1 << 60]), Err(Error::OutOfMemory(_))));
     }
 
     #[test]

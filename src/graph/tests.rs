@@ -226,3 +226,125 @@ fn compile_infers_output_shapes() {
         Err(crate::core::error::Error::InvalidShape(_))
     ));
 }
+
+fn is_invalid<T>(r: crate::core::error::Result<T>) -> bool {
+    matches!(r, Err(crate::core::error::Error::InvalidArguments(_)))
+}
+
+/// Sizes that do not fit are refused at compilation: a tensor's own
+/// (`{2^60 + 1, 4}` f32 used to wrap to 16 bytes) and an inferred one.
+#[test]
+fn compile_refuses_sizes_that_do_not_fit() {
+    let (e, _) = cpu();
+    let (a, b) = (lt(1, &[(1 << 60) + 1, 4]), lt(2, &[(1 << 60) + 1, 4]));
+    let ps = partitions(&[op(1, dnnl_graph_op_relu, &[a], &[b])], Policy::Fusion);
+    assert!(is_invalid(ps[0].compile(&[a], &[b], &e)));
+    let (x, y) = (lt_dt(1, &[1 << 62], dnnl_u8), lt_dt(2, &[1 << 62], dnnl_u8));
+    let out = logical_tensor::init(
+        3,
+        dnnl_u8,
+        -1,
+        dnnl_graph_layout_type_any,
+        dnnl_graph_tensor_property_undef,
+    )
+    .unwrap();
+    let mut cat = op(1, dnnl_graph_op_concat, &[x, y], &[out]);
+    cat.set_s64(dnnl_graph_op_attr_axis, &[0]);
+    let ps = partitions(&[cat], Policy::Fusion);
+    assert!(matches!(
+        ps[0].compile(&[x, y], &[out], &e),
+        Err(crate::core::error::Error::InvalidShape(_))
+    ));
+}
+
+/// Temporaries whose total does not fit are refused, not wrapped.
+#[test]
+fn temporaries_that_do_not_fit_are_refused() {
+    let program = |temps: Vec<usize>| crate::graph::lower::Program {
+        steps: Vec::new(),
+        temps,
+        consts: Vec::new(),
+        prepacks: Vec::new(),
+        inplace: Vec::new(),
+    };
+    assert_eq!(
+        program(vec![1, 64, 65]).temp_offsets().unwrap(),
+        (vec![0, 64, 128], 256)
+    );
+    assert!(is_invalid(program(vec![usize::MAX]).scratchpad_size()));
+    assert!(is_invalid(
+        program(vec![1 << 62, 1 << 62]).scratchpad_size()
+    ));
+    assert!(is_invalid(crate::graph::partition::scratchpad_lt(1 << 63)));
+}
+
+/// Execute checks each tensor against its port before running anything.
+#[test]
+fn execute_checks_tensors_against_their_ports() {
+    let (e, s) = cpu();
+    let (a, b) = (lt(1, &[2, 3]), lt(2, &[2, 3]));
+    let ps = partitions(&[op(1, dnnl_graph_op_relu, &[a], &[b])], Policy::Fusion);
+    let cp = crate::graph::compiled::CompiledPartition::new(ps[0].clone());
+    cp.set(ps[0].compile(&[a], &[b], &e).unwrap()).unwrap();
+    let mut src = [-1f32, 2., -3., 4., -5., 6.];
+    let mut dst = [7f32; 8];
+    let ti = tensor(&e, &a, &mut src);
+    let run = |out: &Lt, dst: &mut [f32]| {
+        let to = tensor(&e, out, dst);
+        cp.execute(&s, std::slice::from_ref(&ti), &[to], None, &[])
+    };
+    // Refused, and the output untouched.
+    let transposed = logical_tensor::init_with_strides(
+        2,
+        dnnl_f32,
+        &[2, 3],
+        &[1, 2],
+        dnnl_graph_tensor_property_variable,
+    )
+    .unwrap();
+    for bad in [
+        lt(2, &[1, 1]),
+        lt(2, &[3, 2]),
+        lt(2, &[6]),
+        lt_dt(2, &[2, 3], dnnl_bf16),
+        transposed,
+    ] {
+        assert!(is_invalid(run(&bad, &mut dst)), "{bad:?}");
+        assert_eq!(dst, [7.; 8]);
+    }
+    let small = Tensor::new(&lt(2, &[1, 1]), e.clone(), DataHandle::Allocate).unwrap();
+    assert!(is_invalid(cp.execute(
+        &s,
+        std::slice::from_ref(&ti),
+        &[small],
+        None,
+        &[]
+    )));
+    let none = Tensor::new(&b, e.clone(), DataHandle::None).unwrap();
+    assert!(is_invalid(cp.execute(
+        &s,
+        std::slice::from_ref(&ti),
+        &[none],
+        None,
+        &[]
+    )));
+    // Accepted: the port itself, and what says less than the port.
+    let unknown = logical_tensor::init(
+        2,
+        dnnl_f32,
+        -1,
+        dnnl_graph_layout_type_any,
+        dnnl_graph_tensor_property_variable,
+    )
+    .unwrap();
+    let mut unknown_dims = b;
+    unknown_dims.dims[..2].copy_from_slice(&[-1, -1]);
+    for good in [b, unknown, unknown_dims] {
+        dst = [7.; 8];
+        run(&good, &mut dst).unwrap();
+        assert_eq!(dst, [0., 2., 0., 4., 0., 6., 7., 7.]);
+    }
+    let owned = Tensor::new(&b, e.clone(), DataHandle::Allocate).unwrap();
+    cp.execute(&s, std::slice::from_ref(&ti), &[owned], None, &[])
+        .unwrap();
+}

@@ -31,7 +31,7 @@ endforeach()
 dnnl_c_test(api_verbose_check SOURCES api/verbose_rejected_call.c LABELS "api;cpu;ours-only"
             ENVIRONMENT "ONEDNN_VERBOSE=check")
 set_tests_properties(api_verbose_check PROPERTIES
-  PASS_REGULAR_EXPRESSION "onednn_verbose,v1,info,oneDNN v3\\.13\\.[0-9]+ \\(commit [^)]+\\).*onednn_verbose,v1,common,check,dnnl_engine_destroy,invalid_arguments,engine is NULL")
+  PASS_REGULAR_EXPRESSION "onednn_verbose,v1,info,oneDNN v3\\.13\\.[0-9]+ \\(commit [^)]+\\).*onednn_verbose,v1,common,check,dnnl_engine_destroy,invalid_arguments,0xdeadbee0 is not a live engine")
 function(dnnl_verbose_case name env pass fail)
   add_test(NAME ${name} COMMAND api_verbose_check)
   set_tests_properties(${name} PROPERTIES LABELS "api;cpu;ours-only" ENVIRONMENT "${env}")
@@ -54,5 +54,21 @@ dnnl_verbose_case(api_verbose_unknown_token "ONEDNN_VERBOSE=OFF" "common,error,O
 dnnl_verbose_case(api_verbose_bad_filter "ONEDNN_VERBOSE=all,filter=(" "filter format is ill-formed" "")
 # A filter that excludes the component silences its lines; common lines pass.
 dnnl_verbose_case(api_verbose_filter "ONEDNN_VERBOSE=all,filter=graph" "common,check,dnnl_engine_destroy" "")
+# Destroying NULL is a success (as upstream) and no check line.
+dnnl_verbose_case(api_verbose_destroy_null_quiet "ONEDNN_VERBOSE=all" "common,check,dnnl_engine_destroy" "dnnl_stream_destroy")
 # Timestamps go after the version field.
 dnnl_verbose_case(api_verbose_timestamp "ONEDNN_VERBOSE=check;ONEDNN_VERBOSE_TIMESTAMP=1" "onednn_verbose,v1,[0-9]+\\.[0-9]+,common,check" "")
+
+# A destroyed handle is dead at its destroy while other objects keep its object;
+# query results live on (issue 18). CPU engine, and each OpenCL runtime.
+dnnl_c_test(api_handle_lifetime SOURCES api/handle_lifetime.c LABELS "api;cpu;ours-only"
+            ARGS cpu TIMEOUT 120)
+dnnl_c_test(api_handle_lifetime_ocl SOURCES api/handle_lifetime.c LABELS "api;ours-only"
+            OPENCL ARGS gpu TIMEOUT 120)
+
+# Every implemented primitive descriptor create over a sweep of descriptors,
+# axes and counts: a status, never a panic (issue 18).
+dnnl_c_test(api_pd_create_shapes SOURCES api/pd_create_shapes.c LABELS "api;cpu;ours-only"
+            ARGS cpu TIMEOUT 300)
+dnnl_c_test(api_pd_create_shapes_ocl SOURCES api/pd_create_shapes.c LABELS "api;ours-only"
+            OPENCL ARGS gpu TIMEOUT 300)

@@ -15,11 +15,11 @@ int main(void) {
     CHECK_STATUS(dnnl_engine_destroy((dnnl_engine_t)stream), dnnl_invalid_arguments);
     CHECK(dnnl_stream_destroy(stream));
 
-    /* Destroy twice; use after destroy; NULL. */
+    /* Destroy twice; use after destroy; NULL (a success, as upstream). */
     CHECK(dnnl_engine_destroy(engine));
     CHECK_STATUS(dnnl_engine_destroy(engine), dnnl_invalid_arguments);
     CHECK_STATUS(dnnl_engine_get_kind(engine, &kind), dnnl_invalid_arguments);
-    CHECK_STATUS(dnnl_engine_destroy(NULL), dnnl_invalid_arguments);
+    CHECK(dnnl_engine_destroy(NULL));
 
     printf("cpu engine handles: ok\n");
     return 0;

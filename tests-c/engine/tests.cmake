@@ -7,3 +7,35 @@ dnnl_c_test(engine_cpu_handles SOURCES engine/cpu_engine_handles.c LABELS "api;c
 # No OpenCL platform at all: <build>/icd/none is an empty vendors directory.
 dnnl_c_test(engine_no_opencl SOURCES engine/no_opencl.c LABELS "api;cpu" TIMEOUT 60
             ENVIRONMENT "OCL_ICD_VENDORS=${DNNL_OCL_ICD_ROOT}/none")
+# Impossible allocations are dnnl_out_of_memory on every engine (issue 18), and
+# ONEDNN_VERBOSE=error says which size failed on which device. The program asks
+# OpenCL for the device's largest allocation.
+find_package(OpenCL QUIET)
+if(OpenCL_FOUND)
+  dnnl_c_test(engine_alloc_oom SOURCES engine/alloc_out_of_memory.c LABELS "api;cpu"
+              ARGS cpu TIMEOUT 120)
+  dnnl_c_test(engine_alloc_oom_ocl SOURCES engine/alloc_out_of_memory.c LABELS "api" OPENCL
+              ARGS gpu TIMEOUT 120 ENVIRONMENT "ONEDNN_VERBOSE=error")
+  target_link_libraries(engine_alloc_oom PRIVATE OpenCL::OpenCL)
+  target_link_libraries(engine_alloc_oom_ocl PRIVATE OpenCL::OpenCL)
+  foreach(_rt IN LISTS DNNL_OCL_RUNTIMES)
+    set_tests_properties(engine_alloc_oom_ocl@${_rt} PROPERTIES
+      PASS_REGULAR_EXPRESSION "common,error,dnnl_memory_create,out_of_memory,allocating 1099511627776 bytes of an OpenCL buffer on OpenCL device '[^']+' failed.*impossible allocations \\(gpu\\): out_of_memory"
+      FAIL_REGULAR_EXPRESSION "runtime_error")
+  endforeach()
+  # Create-use-destroy cycles: bounded resident size (CPU engine), OpenCL reference
+  # counts back to 1 after each cycle (each runtime).
+  dnnl_c_test(engine_cycles SOURCES engine/create_destroy_cycles.c LABELS "api;cpu" ARGS cpu
+              TIMEOUT 300)
+  dnnl_c_test(engine_cycles_ocl SOURCES engine/create_destroy_cycles.c LABELS "api" OPENCL
+              ARGS gpu TIMEOUT 300)
+  target_link_libraries(engine_cycles PRIVATE OpenCL::OpenCL)
+  target_link_libraries(engine_cycles_ocl PRIVATE OpenCL::OpenCL)
+else()
+  message(STATUS "tests-c/engine: OpenCL headers or ICD loader not found: engine_alloc_oom and engine_cycles not built")
+endif()
+# The same on a Level Zero engine (through the loader and the in-repository driver).
+if(COMMAND dnnl_ze_test)
+  dnnl_ze_test(engine_ze_alloc_oom SOURCES engine/ze_alloc_out_of_memory.c LABELS "api;ze"
+               TIMEOUT 120)
+endif()

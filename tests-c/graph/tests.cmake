@@ -11,3 +11,11 @@ target_link_libraries(graph_mlp PRIVATE m)
 dnnl_c_test(graph_mlp_ocl SOURCES graph/graph_mlp.c LABELS "api;graph" ARGS gpu TIMEOUT 120
             OPENCL)
 target_link_libraries(graph_mlp_ocl PRIVATE m)
+# Sizes that do not fit, scalar handles, and the tensors execute accepts
+# (ours only: upstream wraps sizes and does not look at execute's tensors).
+dnnl_c_test(graph_safety SOURCES graph/graph_safety.c LABELS "api;cpu;graph;ours-only" ARGS cpu
+            TIMEOUT 120)
+target_link_libraries(graph_safety PRIVATE m)
+dnnl_c_test(graph_safety_ocl SOURCES graph/graph_safety.c LABELS "api;graph;ours-only" ARGS gpu
+            TIMEOUT 120 OPENCL)
+target_link_libraries(graph_safety_ocl PRIVATE m)

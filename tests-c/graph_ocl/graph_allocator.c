@@ -176,7 +176,10 @@ static void tensor_functions(void) {
     CHECK_STATUS(dnnl_graph_tensor_get_engine(NULL, &got), dnnl_invalid_arguments);
     CHECK_STATUS(dnnl_graph_tensor_get_engine(t, NULL), dnnl_invalid_arguments);
     CHECK(dnnl_graph_tensor_get_engine(t, &got));
-    EXPECT(got == e);
+    /* A query gives its own (not owned) handle of the same engine. */
+    dnnl_engine_kind_t kind = dnnl_any_engine;
+    CHECK(dnnl_engine_get_kind(got, &kind));
+    EXPECT(kind == dnnl_cpu);
 
     dnnl_graph_logical_tensor_t back;
     memset(&back, 0xff, sizeof(back));
@@ -201,7 +204,7 @@ static void tensor_functions(void) {
     CHECK(dnnl_graph_tensor_destroy(t));
     CHECK_STATUS(dnnl_graph_tensor_destroy(t), dnnl_invalid_arguments);
     CHECK_STATUS(dnnl_graph_tensor_get_data_handle(t, &h), dnnl_invalid_arguments);
-    CHECK_STATUS(dnnl_graph_tensor_destroy(NULL), dnnl_invalid_arguments);
+    CHECK(dnnl_graph_tensor_destroy(NULL)); /* as upstream */
     CHECK(dnnl_engine_destroy(e));
     printf("tensor create/get/set/destroy and their errors: ok\n");
 }

@@ -22,7 +22,7 @@ int main(void) {
     CHECK_STATUS(dnnl_memory_get_data_handle(mem, &h), dnnl_invalid_arguments);
     CHECK_STATUS(dnnl_memory_set_data_handle(mem, NULL), dnnl_invalid_arguments);
     CHECK_STATUS(dnnl_memory_map_data(mem, &h), dnnl_invalid_arguments);
-    CHECK_STATUS(dnnl_memory_destroy(NULL), dnnl_invalid_arguments);
+    CHECK(dnnl_memory_destroy(NULL)); /* as upstream */
 
     /* A destroyed engine makes no memory. */
     dnnl_engine_kind_t kind = dnnl_any_engine;

@@ -10,7 +10,7 @@ static void handles(void) {
     dnnl_memory_desc_t md = NULL, out = NULL;
     const_dnnl_memory_desc_t garbage = (const_dnnl_memory_desc_t)(uintptr_t)0xdeadbee0;
     int32_t ndims = 0;
-    CHECK_STATUS(dnnl_memory_desc_destroy(NULL), bad);
+    CHECK(dnnl_memory_desc_destroy(NULL)); /* as upstream */
     CHECK_STATUS(dnnl_memory_desc_destroy((dnnl_memory_desc_t)(uintptr_t)garbage), bad);
     CHECK_STATUS(dnnl_memory_desc_query(NULL, dnnl_query_ndims_s32, &ndims), bad);
     CHECK_STATUS(dnnl_memory_desc_query_v2(garbage, dnnl_query_ndims_s32, 0, &ndims), bad);

@@ -7,6 +7,7 @@ dnnl_c_test(memory_desc_transform SOURCES memory_desc/transform.c LABELS "api;cp
 dnnl_c_test(memory_desc_sparse SOURCES memory_desc/sparse.c LABELS "api;cpu")
 dnnl_c_test(memory_desc_blob SOURCES memory_desc/blob.c LABELS "api;cpu")
 dnnl_c_test(memory_desc_invalid SOURCES memory_desc/invalid.c LABELS "api;cpu")
+dnnl_c_test(memory_desc_size_overflow SOURCES memory_desc/size_overflow.c LABELS "api;cpu")
 dnnl_c_test(memory_desc_ours_only SOURCES memory_desc/ours_only.c LABELS "api;cpu;ours-only")
 
 # With upstream's library at hand, compare everything it says about memory

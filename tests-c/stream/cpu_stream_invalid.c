@@ -25,12 +25,12 @@ int main(void) {
     CHECK_STATUS(dnnl_stream_get_engine((dnnl_stream_t)engine, &got), dnnl_invalid_arguments);
     CHECK_STATUS(dnnl_stream_destroy((dnnl_stream_t)engine), dnnl_invalid_arguments);
 
-    /* Destroy twice; use after destroy; NULL. */
+    /* Destroy twice; use after destroy; NULL (a success, as upstream). */
     CHECK(dnnl_stream_destroy(stream));
     CHECK_STATUS(dnnl_stream_destroy(stream), dnnl_invalid_arguments);
     CHECK_STATUS(dnnl_stream_wait(stream), dnnl_invalid_arguments);
     CHECK_STATUS(dnnl_stream_get_engine(stream, &got), dnnl_invalid_arguments);
-    CHECK_STATUS(dnnl_stream_destroy(NULL), dnnl_invalid_arguments);
+    CHECK(dnnl_stream_destroy(NULL));
 
     /* A destroyed engine makes no stream. */
     CHECK(dnnl_engine_destroy(engine));

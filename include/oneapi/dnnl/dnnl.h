@@ -30,9 +30,11 @@ dnnl_status_t dnnl_primitive_attr_clone(dnnl_primitive_attr_t *attr,
 
 /// Releases the caller's primitive attributes handle; the post-ops handle
 /// `dnnl_primitive_attr_get_post_ops` returned dies with it.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed
-/// handle (upstream accepts NULL), and for attributes the caller does not own
-/// (those of a primitive descriptor).
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
+/// Attributes the caller does not own (those of a primitive descriptor)
+/// are refused with `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_primitive_attr_destroy(dnnl_primitive_attr_t attr);
 
 /// Writes the scratchpad mode (`dnnl_scratchpad_mode_library` by default).
@@ -504,13 +506,17 @@ DNNL_API dnnl_status_t dnnl_memory_set_host_scalar_value(dnnl_memory_t memory, c
 
 /// Releases the caller's memory handle. A buffer the library allocated is
 /// freed once no primitive execution uses it; the caller's buffer is not.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_memory_destroy(dnnl_memory_t memory);
 
 /// Releases the caller's memory descriptor handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed
-/// handle, and for a descriptor the caller does not own (one returned by a
-/// query, such as `dnnl_memory_get_memory_desc`).
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
+/// A descriptor the caller does not own (one returned by a query, such as
+/// `dnnl_memory_get_memory_desc`) is refused with `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_memory_desc_destroy(dnnl_memory_desc_t memory_desc);
 
 /// Writes a copy of `existing_memory_desc` to `*memory_desc`; the caller owns
@@ -685,9 +691,11 @@ DNNL_API size_t dnnl_memory_desc_get_size_v2(const_dnnl_memory_desc_t memory_des
 DNNL_API dnnl_status_t dnnl_post_ops_create(dnnl_post_ops_t *post_ops);
 
 /// Releases the caller's post-ops handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed
-/// handle (upstream accepts NULL), and for the post-ops of attributes
-/// (`dnnl_primitive_attr_get_post_ops`), which the caller does not own.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
+/// The post-ops of attributes (`dnnl_primitive_attr_get_post_ops`), which
+/// the caller does not own, are refused with `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_post_ops_destroy(dnnl_post_ops_t post_ops);
 
 /// Writes an independent copy of `existing_post_ops` to `*post_ops`; the
@@ -830,7 +838,9 @@ dnnl_status_t dnnl_primitive_get_primitive_desc(const_dnnl_primitive_t primitive
                                                 const_dnnl_primitive_desc_t *primitive_desc);
 
 /// Releases the caller's primitive handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_primitive_destroy(dnnl_primitive_t primitive);
 
 /// Writes the primitive's cache blob (the device binaries of its OpenCL
@@ -893,7 +903,9 @@ int dnnl_primitive_desc_query_s32(const_dnnl_primitive_desc_t primitive_desc,
                                   int index);
 
 /// Releases the caller's primitive descriptor handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_primitive_desc_destroy(dnnl_primitive_desc_t primitive_desc);
 
 /// Creates a primitive descriptor for a reorder from `src_desc` on

@@ -33,7 +33,9 @@ DNNL_API dnnl_status_t dnnl_engine_get_kind(dnnl_engine_t engine, dnnl_engine_ki
 
 /// Releases the caller's engine handle. Objects created on the engine keep it
 /// alive until they are destroyed too.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_engine_destroy(dnnl_engine_t engine);
 
 /// Sets the verbose level: 0 logs nothing, 1 errors and executions, 2 also
@@ -74,7 +76,9 @@ DNNL_API dnnl_status_t dnnl_stream_get_engine(const_dnnl_stream_t stream, dnnl_e
 DNNL_API dnnl_status_t dnnl_stream_wait(dnnl_stream_t stream);
 
 /// Releases the caller's stream handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_stream_destroy(dnnl_stream_t stream);
 
 #ifdef __cplusplus

@@ -43,7 +43,11 @@ dnnl_status_t dnnl_graph_compiled_partition_create(dnnl_graph_compiled_partition
 
 /// Executes with `inputs` and `outputs` (matched to the ports by logical
 /// tensor id) on `stream`. Synchronous on the CPU engine; enqueued on
-/// OpenCL streams.
+/// OpenCL streams. Deliberate difference: each tensor is checked against
+/// its port first (engine, data type, known dimensions and strides, memory
+/// present and, where the library allocated it, large enough); one that
+/// does not fit is `dnnl_invalid_arguments` and nothing runs. Unknown
+/// dimensions and an `any` layout in a tensor's logical tensor pass.
 DNNL_API
 dnnl_status_t dnnl_graph_compiled_partition_execute(const_dnnl_graph_compiled_partition_t compiled_partition,
                                                     dnnl_stream_t stream,
@@ -85,29 +89,41 @@ DNNL_API
 dnnl_status_t dnnl_graph_compiled_partition_get_scratchpad_logical_tensor(const_dnnl_graph_compiled_partition_t compiled_partition,
                                                                           dnnl_graph_logical_tensor_t *lt);
 
-/// Releases the caller's allocator handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// Releases the caller's allocator handle. The handle is dead from this call
+/// on, even where graph engines keep the allocator alive. A NULL, unknown or
+/// already destroyed handle gets `dnnl_invalid_arguments` (upstream refuses
+/// NULL here, unlike its other destroy functions).
 DNNL_API dnnl_status_t dnnl_graph_allocator_destroy(dnnl_graph_allocator_t allocator);
 
 /// Releases the caller's tensor handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_graph_tensor_destroy(dnnl_graph_tensor_t tensor);
 
 /// Releases the caller's op handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_graph_op_destroy(dnnl_graph_op_t op);
 
 /// Releases the caller's partition handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_graph_partition_destroy(dnnl_graph_partition_t partition);
 
 /// Releases the caller's compiled partition handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API
 dnnl_status_t dnnl_graph_compiled_partition_destroy(dnnl_graph_compiled_partition_t compiled_partition);
 
 /// Releases the caller's graph handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_graph_graph_destroy(dnnl_graph_graph_t graph);
 
 /// Creates an empty graph for engines of `engine_kind`, with the default
@@ -198,7 +214,8 @@ dnnl_status_t dnnl_graph_logical_tensor_init_with_strides(dnnl_graph_logical_ten
                                                           dnnl_graph_tensor_property_t ptype);
 
 /// The bytes a tensor of `*logical_tensor` spans (`SIZE_MAX` for a layout
-/// that is not strided).
+/// that is not strided). Deliberate difference: a size that does not fit
+/// (upstream's wraps) or exceeds `PTRDIFF_MAX` is `dnnl_invalid_arguments`.
 DNNL_API
 dnnl_status_t dnnl_graph_logical_tensor_get_mem_size(const dnnl_graph_logical_tensor_t *logical_tensor,
                                                      size_t *size);
@@ -368,7 +385,8 @@ DNNL_API dnnl_status_t dnnl_graph_set_dump_mode(dnnl_graph_dump_mode_t modes);
 /// OpenCL; not owned), `DNNL_MEMORY_NONE` (NULL) for none yet, or
 /// `DNNL_MEMORY_ALLOCATE` for memory of the tensor's size from the engine's
 /// graph allocator, owned by the tensor (strided layouts with known dims
-/// only). The caller owns `*tensor`.
+/// only; a size that does not fit is `dnnl_invalid_arguments`, one that
+/// cannot be allocated `dnnl_out_of_memory`). The caller owns `*tensor`.
 DNNL_API
 dnnl_status_t dnnl_graph_tensor_create(dnnl_graph_tensor_t *tensor,
                                        const dnnl_graph_logical_tensor_t *logical_tensor,
@@ -377,7 +395,8 @@ dnnl_status_t dnnl_graph_tensor_create(dnnl_graph_tensor_t *tensor,
 
 /// Creates a host scalar tensor holding a copy of the value `handle` points
 /// to (one element of the logical tensor's data type; the logical tensor
-/// must have the host_scalar property). The caller owns `*tensor`.
+/// must have the host_scalar property). NULL and `DNNL_MEMORY_ALLOCATE` are
+/// `dnnl_invalid_arguments`, as upstream. The caller owns `*tensor`.
 DNNL_API
 dnnl_status_t dnnl_graph_tensor_create_scalar(dnnl_graph_tensor_t *tensor,
                                               const dnnl_graph_logical_tensor_t *logical_tensor,
@@ -391,7 +410,8 @@ dnnl_status_t dnnl_graph_tensor_get_data_handle(const_dnnl_graph_tensor_t tensor
 
 /// Points the tensor at `handle` (NULL: no memory); memory the tensor
 /// allocated itself is freed. For a scalar tensor, copies the new value
-/// `handle` points to (which must not be NULL).
+/// `handle` points to (which must not be NULL). `DNNL_MEMORY_ALLOCATE` is
+/// no pointer to data: `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_graph_tensor_set_data_handle(dnnl_graph_tensor_t tensor, void *handle);
 
 /// Writes the tensor's engine to `*engine` (not owned by the caller). A

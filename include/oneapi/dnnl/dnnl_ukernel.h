@@ -16,19 +16,25 @@ extern "C" {
 
 #if defined(DNNL_EXPERIMENTAL_UKERNEL)
 /// Releases the caller's ukernel attribute parameters handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_ukernel_attr_params_destroy(dnnl_ukernel_attr_params_t attr_params);
 #endif
 
 #if defined(DNNL_EXPERIMENTAL_UKERNEL)
 /// Releases the caller's BRGeMM ukernel handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_brgemm_destroy(dnnl_brgemm_t brgemm);
 #endif
 
 #if defined(DNNL_EXPERIMENTAL_UKERNEL)
 /// Releases the caller's transform ukernel handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_transform_destroy(dnnl_transform_t transform);
 #endif
 

@@ -15,12 +15,13 @@ extern "C" {
 #endif // __cplusplus
 
 /// Creates a GPU engine on the user's Level Zero `driver`, `device` and
-/// `context`. All three must be non-NULL, the device one of the driver's
-/// (or a sub-device of one), and the context usable (`zeContextGetStatus`);
-/// otherwise `dnnl_invalid_arguments`. Without a Level Zero loader the
-/// result is `dnnl_unimplemented`. The handles are borrowed: the library
-/// never destroys them, and they must outlive the engine. The caller owns
-/// `*engine`.
+/// `context`. All three must be non-NULL, the driver one the loader
+/// reports, the device one of the driver's (or a sub-device of one), and
+/// the context readable memory (of that driver, where the loader tells) and
+/// usable (`zeContextGetStatus`); otherwise `dnnl_invalid_arguments`.
+/// Without a Level Zero loader the result is `dnnl_unimplemented`. The
+/// handles are borrowed: the library never destroys them, and they must
+/// outlive the engine. The caller owns `*engine`.
 DNNL_API
 dnnl_status_t dnnl_ze_interop_engine_create(dnnl_engine_t *engine,
                                             ze_driver_handle_t driver,

@@ -48,7 +48,9 @@ pub unsafe extern "C" fn dnnl_engine_get_kind(
 
 /// Releases the caller's engine handle. Objects created on the engine keep it
 /// alive until they are destroyed too.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_engine_destroy(engine: dnnl_engine_t) -> dnnl_status_t {
     boundary::guard("dnnl_engine_destroy", || handles::retire(engine))

@@ -48,7 +48,9 @@ pub unsafe extern "C" fn dnnl_stream_wait(stream: dnnl_stream_t) -> dnnl_status_
 }
 
 /// Releases the caller's stream handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_stream_destroy(stream: dnnl_stream_t) -> dnnl_status_t {
     boundary::guard("dnnl_stream_destroy", || handles::retire(stream))

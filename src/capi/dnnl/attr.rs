@@ -66,9 +66,11 @@ pub unsafe extern "C" fn dnnl_primitive_attr_clone(
 
 /// Releases the caller's primitive attributes handle; the post-ops handle
 /// `dnnl_primitive_attr_get_post_ops` returned dies with it.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed
-/// handle (upstream accepts NULL), and for attributes the caller does not own
-/// (those of a primitive descriptor).
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
+/// Attributes the caller does not own (those of a primitive descriptor)
+/// are refused with `dnnl_invalid_arguments`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_primitive_attr_destroy(attr: dnnl_primitive_attr_t) -> dnnl_status_t {
     boundary::guard("dnnl_primitive_attr_destroy", || handles::retire(attr))

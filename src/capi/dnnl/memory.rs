@@ -286,7 +286,9 @@ pub unsafe extern "C" fn dnnl_memory_set_host_scalar_value(
 
 /// Releases the caller's memory handle. A buffer the library allocated is
 /// freed once no primitive execution uses it; the caller's buffer is not.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_memory_destroy(memory: dnnl_memory_t) -> dnnl_status_t {
     boundary::guard("dnnl_memory_destroy", || handles::retire(memory))

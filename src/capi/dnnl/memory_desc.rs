@@ -65,9 +65,11 @@ fn publish_into(
 }
 
 /// Releases the caller's memory descriptor handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed
-/// handle, and for a descriptor the caller does not own (one returned by a
-/// query, such as `dnnl_memory_get_memory_desc`).
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
+/// A descriptor the caller does not own (one returned by a query, such as
+/// `dnnl_memory_get_memory_desc`) is refused with `dnnl_invalid_arguments`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_memory_desc_destroy(
     memory_desc: dnnl_memory_desc_t,

@@ -40,9 +40,11 @@ pub unsafe extern "C" fn dnnl_post_ops_create(post_ops: *mut dnnl_post_ops_t) ->
 }
 
 /// Releases the caller's post-ops handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed
-/// handle (upstream accepts NULL), and for the post-ops of attributes
-/// (`dnnl_primitive_attr_get_post_ops`), which the caller does not own.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
+/// The post-ops of attributes (`dnnl_primitive_attr_get_post_ops`), which
+/// the caller does not own, are refused with `dnnl_invalid_arguments`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_post_ops_destroy(post_ops: dnnl_post_ops_t) -> dnnl_status_t {
     boundary::guard("dnnl_post_ops_destroy", || handles::retire(post_ops))

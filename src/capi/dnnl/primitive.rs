@@ -90,7 +90,9 @@ pub unsafe extern "C" fn dnnl_primitive_get_primitive_desc(
 }
 
 /// Releases the caller's primitive handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_primitive_destroy(primitive: dnnl_primitive_t) -> dnnl_status_t {
     boundary::guard("dnnl_primitive_destroy", || handles::retire(primitive))

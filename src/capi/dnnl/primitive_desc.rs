@@ -269,7 +269,9 @@ pub unsafe extern "C" fn dnnl_primitive_desc_query_s32(
 }
 
 /// Releases the caller's primitive descriptor handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_primitive_desc_destroy(
     primitive_desc: dnnl_primitive_desc_t,

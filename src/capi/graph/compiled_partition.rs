@@ -67,7 +67,11 @@ fn execute(
 
 /// Executes with `inputs` and `outputs` (matched to the ports by logical
 /// tensor id) on `stream`. Synchronous on the CPU engine; enqueued on
-/// OpenCL streams.
+/// OpenCL streams. Deliberate difference: each tensor is checked against
+/// its port first (engine, data type, known dimensions and strides, memory
+/// present and, where the library allocated it, large enough); one that
+/// does not fit is `dnnl_invalid_arguments` and nothing runs. Unknown
+/// dimensions and an `any` layout in a tensor's logical tensor pass.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_graph_compiled_partition_execute(
     compiled_partition: const_dnnl_graph_compiled_partition_t,

@@ -79,7 +79,8 @@ pub unsafe extern "C" fn dnnl_graph_logical_tensor_init_with_strides(
 }
 
 /// The bytes a tensor of `*logical_tensor` spans (`SIZE_MAX` for a layout
-/// that is not strided).
+/// that is not strided). Deliberate difference: a size that does not fit
+/// (upstream's wraps) or exceeds `PTRDIFF_MAX` is `dnnl_invalid_arguments`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_graph_logical_tensor_get_mem_size(
     logical_tensor: *const dnnl_graph_logical_tensor_t,
@@ -89,7 +90,8 @@ pub unsafe extern "C" fn dnnl_graph_logical_tensor_get_mem_size(
         // SAFETY: the caller's struct.
         let l = unsafe { read(logical_tensor, "logical_tensor")? };
         let out = boundary::out(size, "size")?;
-        out.write(lt::mem_size(&l));
+        let bytes = lt::mem_size(&l)?;
+        out.write(bytes);
         Ok(())
     })
 }

@@ -6,6 +6,7 @@ use crate::abi::*;
 use crate::capi::boundary;
 use crate::capi::handles;
 use crate::core::Result;
+use crate::core::memory::DataHandle;
 use crate::core::types::DataType;
 use crate::graph::tensor::Tensor;
 
@@ -21,10 +22,19 @@ fn read_lt(lt: *const dnnl_graph_logical_tensor_t) -> Result<dnnl_graph_logical_
     Ok(unsafe { lt.read() })
 }
 
-/// Reads one element of `data_type` at `value` (checked non-NULL).
+/// Reads one element of `data_type` at `value`, which must point to one:
+/// NULL and `DNNL_MEMORY_ALLOCATE` (which has no meaning for a value the
+/// caller passes by pointer) are refused.
 fn read_scalar(value: *const c_void, data_type: dnnl_data_type_t) -> Result<Vec<u8>> {
-    if value.is_null() {
-        return Err(crate::core::Error::invalid("the scalar handle is NULL"));
+    match boundary::data_handle(value.cast_mut()) {
+        DataHandle::User(_) => {}
+        DataHandle::None => return Err(crate::core::Error::invalid("the scalar handle is NULL")),
+        DataHandle::Allocate => {
+            return Err(crate::core::Error::invalid(
+                "the scalar handle is DNNL_MEMORY_ALLOCATE: a scalar tensor takes \
+                 a pointer to its value",
+            ));
+        }
     }
     let size = DataType::try_from(data_type)?.size();
     // SAFETY: the caller's pointer to one value of the data type.
@@ -36,7 +46,8 @@ fn read_scalar(value: *const c_void, data_type: dnnl_data_type_t) -> Result<Vec<
 /// OpenCL; not owned), `DNNL_MEMORY_NONE` (NULL) for none yet, or
 /// `DNNL_MEMORY_ALLOCATE` for memory of the tensor's size from the engine's
 /// graph allocator, owned by the tensor (strided layouts with known dims
-/// only). The caller owns `*tensor`.
+/// only; a size that does not fit is `dnnl_invalid_arguments`, one that
+/// cannot be allocated `dnnl_out_of_memory`). The caller owns `*tensor`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_graph_tensor_create(
     tensor: *mut dnnl_graph_tensor_t,
@@ -56,7 +67,8 @@ pub unsafe extern "C" fn dnnl_graph_tensor_create(
 
 /// Creates a host scalar tensor holding a copy of the value `handle` points
 /// to (one element of the logical tensor's data type; the logical tensor
-/// must have the host_scalar property). The caller owns `*tensor`.
+/// must have the host_scalar property). NULL and `DNNL_MEMORY_ALLOCATE` are
+/// `dnnl_invalid_arguments`, as upstream. The caller owns `*tensor`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_graph_tensor_create_scalar(
     tensor: *mut dnnl_graph_tensor_t,
@@ -89,7 +101,8 @@ pub unsafe extern "C" fn dnnl_graph_tensor_get_data_handle(
 
 /// Points the tensor at `handle` (NULL: no memory); memory the tensor
 /// allocated itself is freed. For a scalar tensor, copies the new value
-/// `handle` points to (which must not be NULL).
+/// `handle` points to (which must not be NULL). `DNNL_MEMORY_ALLOCATE` is
+/// no pointer to data: `dnnl_invalid_arguments`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_graph_tensor_set_data_handle(
     tensor: dnnl_graph_tensor_t,
@@ -100,6 +113,11 @@ pub unsafe extern "C" fn dnnl_graph_tensor_set_data_handle(
         if tensor.holds_scalar_value() {
             let value = read_scalar(handle, tensor.logical_tensor().data_type)?;
             return tensor.set_scalar_value(&value);
+        }
+        if boundary::data_handle(handle) == DataHandle::Allocate {
+            return Err(crate::core::Error::invalid(
+                "DNNL_MEMORY_ALLOCATE is not a data handle to set (create a tensor with it instead)",
+            ));
         }
         tensor.set_data_handle(handle)
     })

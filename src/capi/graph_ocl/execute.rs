@@ -9,7 +9,7 @@ use crate::capi::graph::compiled_partition::tensors;
 use crate::capi::handles;
 use crate::capi::ocl::execute::{give_return_event, retain_events};
 use crate::core::engine::EngineKind;
-use crate::core::stream::StreamBackend;
+use crate::core::stream::{Stream, StreamBackend};
 use crate::core::{Error, Result};
 use crate::graph::tensor::Tensor;
 use crate::runtime::ocl::Event;
@@ -19,16 +19,15 @@ use crate::runtime::ocl::Event;
 /// with a list is an error.
 ///
 /// # Safety
-/// `deps`, when not NULL, must point to `ndeps` readable `cl_event`s, each
-/// NULL or an OpenCL event.
-unsafe fn retain_deps(deps: *const cl_event, ndeps: c_int) -> Result<Vec<Event>> {
+/// As for `retain_events` (the array and each event are checked).
+unsafe fn retain_deps(stream: &Stream, deps: *const cl_event, ndeps: c_int) -> Result<Vec<Event>> {
     if deps.is_null() {
         return Ok(Vec::new());
     }
     let n = usize::try_from(ndeps)
         .map_err(|_| Error::invalid(format!("deps is given but ndeps is {ndeps}")))?;
     // SAFETY: the caller's promise, checked non-NULL.
-    unsafe { retain_events(deps, n) }
+    unsafe { retain_events(stream, deps, n) }
 }
 
 /// The shared body of both entry points.
@@ -75,7 +74,7 @@ unsafe fn execute(
         Some(handles::resolve(scratchpad)?)
     };
     // SAFETY: the caller's events.
-    let deps = unsafe { retain_deps(deps, ndeps)? };
+    let deps = unsafe { retain_deps(&stream, deps, ndeps)? };
     let done = cp.execute(&stream, &ins, &outs, scratch, &deps)?;
     // SAFETY: checked aligned above; the caller's writable cl_event.
     unsafe { give_return_event(&stream, queue.queue(), done, &deps, return_event) }

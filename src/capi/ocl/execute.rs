@@ -10,14 +10,15 @@ use crate::core::gpu;
 use crate::core::stream::Stream;
 use crate::core::stream::StreamBackend;
 use crate::core::{Error, Result};
-use crate::runtime::ocl::{Event, Queue};
+use crate::runtime::ocl::{Event, Queue, foreign};
 
-/// Retains the caller's dependency events, skipping NULL entries.
+/// Retains the caller's dependency events, skipping NULL entries; each
+/// must be an event of `stream`'s context.
 ///
 /// # Safety
-/// `deps` must point to `ndeps` readable `cl_event`s when `ndeps > 0`, each
-/// NULL or an OpenCL event.
-unsafe fn retain_deps(deps: *const cl_event, ndeps: c_int) -> Result<Vec<Event>> {
+/// `deps`, when `ndeps > 0`, must be NULL or the caller's array (it is
+/// checked readable before it is read; see `retain_events`).
+unsafe fn retain_deps(stream: &Stream, deps: *const cl_event, ndeps: c_int) -> Result<Vec<Event>> {
     let n = usize::try_from(ndeps).map_err(|_| Error::invalid(format!("ndeps is {ndeps}")))?;
     if n == 0 {
         return Ok(Vec::new());
@@ -26,24 +27,40 @@ unsafe fn retain_deps(deps: *const cl_event, ndeps: c_int) -> Result<Vec<Event>>
         return Err(Error::invalid("deps is NULL but ndeps is not 0"));
     }
     // SAFETY: the caller's promise, checked non-NULL.
-    unsafe { retain_events(deps, n) }
+    unsafe { retain_events(stream, deps, n) }
 }
 
-/// Retains the non-NULL entries of the caller's `n` events.
+/// Retains the non-NULL entries of the caller's `n` events, after the
+/// foreign-handle checks (`runtime::ocl::foreign`): the array must be
+/// readable, each entry an OpenCL event, and of `stream`'s context.
 ///
 /// # Safety
-/// `deps` must point to `n` readable `cl_event`s, each NULL or an OpenCL event.
-pub(crate) unsafe fn retain_events(deps: *const cl_event, n: usize) -> Result<Vec<Event>> {
+/// `deps` must not be memory that is unmapped while this runs (it is checked
+/// readable first); see `Event::retain_borrowed` for the entries.
+pub(crate) unsafe fn retain_events(
+    stream: &Stream,
+    deps: *const cl_event,
+    n: usize,
+) -> Result<Vec<Event>> {
     if n == 0 {
         return Ok(Vec::new());
     }
-    // SAFETY: the caller's promise: `n` readable entries.
+    foreign::check_array(deps, n, "the cl_event list")?;
+    let context = stream.engine().ocl("OpenCL dependency events")?.context();
+    // SAFETY: `n` entries, checked readable above.
     let raw = unsafe { std::slice::from_raw_parts(deps, n) };
-    raw.iter()
-        .filter(|e| !e.is_null())
-        // SAFETY: the caller's promise that each entry is an OpenCL event.
-        .map(|e| unsafe { Event::retain_borrowed(e.cast()) })
-        .collect()
+    let mut events = Vec::with_capacity(n);
+    for (i, e) in raw.iter().enumerate().filter(|(_, e)| !e.is_null()) {
+        // SAFETY: checked by `retain_borrowed` itself (foreign-handle checks).
+        let event = unsafe { Event::retain_borrowed(e.cast()) }?;
+        if !event.in_context(context)? {
+            return Err(Error::invalid(format!(
+                "event {i} of the list belongs to another OpenCL context than the stream"
+            )));
+        }
+        events.push(event);
+    }
+    Ok(events)
 }
 
 /// Writes the event an interop execute returns, when `return_event` is not
@@ -111,7 +128,7 @@ pub unsafe extern "C" fn dnnl_ocl_interop_primitive_execute(
         // SAFETY: the C contract on `args` and `deps`.
         let args = unsafe { exec_args(nargs, args) }?;
         // SAFETY: as above.
-        let deps = unsafe { retain_deps(deps, ndeps) }?;
+        let deps = unsafe { retain_deps(&stream, deps, ndeps) }?;
         let gpu_deps: Vec<gpu::Event> = deps.iter().cloned().map(gpu::Event::Ocl).collect();
         let done = primitive
             .execute(&stream, &args, &gpu_deps)?

@@ -5,7 +5,9 @@ use crate::capi::boundary;
 use crate::capi::handles;
 
 /// Releases the caller's ukernel attribute parameters handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 #[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_ukernel_attr_params_destroy(
@@ -17,7 +19,9 @@ pub unsafe extern "C" fn dnnl_ukernel_attr_params_destroy(
 }
 
 /// Releases the caller's BRGeMM ukernel handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 #[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_brgemm_destroy(brgemm: dnnl_brgemm_t) -> dnnl_status_t {
@@ -25,7 +29,9 @@ pub unsafe extern "C" fn dnnl_brgemm_destroy(brgemm: dnnl_brgemm_t) -> dnnl_stat
 }
 
 /// Releases the caller's transform ukernel handle.
-/// Returns `dnnl_invalid_arguments` for a NULL, unknown or already destroyed handle.
+/// NULL is accepted and does nothing (as upstream). The handle is dead from
+/// this call on, even where other objects keep the object alive; an unknown
+/// or already destroyed handle gets `dnnl_invalid_arguments`.
 #[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_transform_destroy(transform: dnnl_transform_t) -> dnnl_status_t {

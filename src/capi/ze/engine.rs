@@ -10,12 +10,14 @@ use crate::capi::ocl::cache_blob::copy_out;
 use crate::core::engine::Engine;
 use crate::core::ze_engine::ZeEngine;
 use crate::core::{Error, Result};
+use crate::runtime::ze::foreign;
 
 fn engine_from_user(
     driver: ze_driver_handle_t,
     device: ze_device_handle_t,
     context: ze_context_handle_t,
 ) -> Result<Arc<Engine>> {
+    foreign::check_engine(driver.cast(), device.cast(), context.cast())?;
     Ok(Engine::from_ze(ZeEngine::from_user(
         driver.cast(),
         device.cast(),
@@ -24,12 +26,13 @@ fn engine_from_user(
 }
 
 /// Creates a GPU engine on the user's Level Zero `driver`, `device` and
-/// `context`. All three must be non-NULL, the device one of the driver's
-/// (or a sub-device of one), and the context usable (`zeContextGetStatus`);
-/// otherwise `dnnl_invalid_arguments`. Without a Level Zero loader the
-/// result is `dnnl_unimplemented`. The handles are borrowed: the library
-/// never destroys them, and they must outlive the engine. The caller owns
-/// `*engine`.
+/// `context`. All three must be non-NULL, the driver one the loader
+/// reports, the device one of the driver's (or a sub-device of one), and
+/// the context readable memory (of that driver, where the loader tells) and
+/// usable (`zeContextGetStatus`); otherwise `dnnl_invalid_arguments`.
+/// Without a Level Zero loader the result is `dnnl_unimplemented`. The
+/// handles are borrowed: the library never destroys them, and they must
+/// outlive the engine. The caller owns `*engine`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_ze_interop_engine_create(
     engine: *mut dnnl_engine_t,
@@ -118,7 +121,7 @@ pub unsafe extern "C" fn dnnl_ze_interop_engine_get_cache_blob_id(
         if driver.is_null() || device.is_null() {
             return Err(Error::invalid("driver or device is NULL"));
         }
-        ZeEngine::check_device(driver.cast(), device.cast())?;
+        foreign::check_device(driver.cast(), device.cast())?;
         let id = ZeEngine::cache_blob_id(driver.cast(), device.cast())?;
         copy_out(&id, size, cache_blob_id, "the cache blob id")
     })

@@ -9,14 +9,20 @@ use crate::capi::handles;
 use crate::core::gpu;
 use crate::core::stream::StreamBackend;
 use crate::core::{Error, Result};
-use crate::runtime::ze::{self, Raw};
+use crate::runtime::ocl::foreign as ocl_foreign;
+use crate::runtime::ze::{self, Raw, foreign};
 
-/// The caller's dependency events, NULL entries skipped.
+/// The caller's dependency events, NULL entries skipped; the array must be
+/// readable and each event pass the checks of `runtime::ze::foreign` for
+/// `driver`.
 ///
 /// # Safety
-/// `deps` must point to `ndeps` readable `ze_event_handle_t`s when
-/// `ndeps > 0`.
-unsafe fn deps_from_c(ndeps: c_int, deps: *const ze_event_handle_t) -> Result<Vec<gpu::Event>> {
+/// `deps` must not be unmapped while this runs (it is checked readable first).
+unsafe fn deps_from_c(
+    driver: ze_driver_handle_t,
+    ndeps: c_int,
+    deps: *const ze_event_handle_t,
+) -> Result<Vec<gpu::Event>> {
     let n = usize::try_from(ndeps).map_err(|_| Error::invalid(format!("ndeps is {ndeps}")))?;
     if n == 0 {
         return Ok(Vec::new());
@@ -24,13 +30,15 @@ unsafe fn deps_from_c(ndeps: c_int, deps: *const ze_event_handle_t) -> Result<Ve
     if deps.is_null() {
         return Err(Error::invalid("deps is NULL but ndeps is not 0"));
     }
-    // SAFETY: the caller's promise: `n` readable entries, checked non-NULL.
+    ocl_foreign::check_array(deps, n, "the ze_event_handle_t list")?;
+    // SAFETY: `n` entries, checked readable above.
     let raw = unsafe { std::slice::from_raw_parts(deps, n) };
-    Ok(raw
-        .iter()
-        .filter(|e| !e.is_null())
-        .map(|e| gpu::Event::Ze(ze::Event(Raw(e.cast()))))
-        .collect())
+    let mut events = Vec::with_capacity(n);
+    for &e in raw.iter().filter(|e| !e.is_null()) {
+        foreign::check_object(driver.cast(), e, "event")?;
+        events.push(gpu::Event::Ze(ze::Event(Raw(e.cast()))));
+    }
+    Ok(events)
 }
 
 /// Executes `primitive` on the Level Zero `stream`: appends a wait for every
@@ -63,10 +71,11 @@ pub unsafe extern "C" fn dnnl_ze_interop_primitive_execute(
         let StreamBackend::Ze(queue) = stream.backend() else {
             return Err(Error::invalid("the stream is not a Level Zero stream"));
         };
-        // SAFETY: the C contract on `args` and `deps`.
+        // SAFETY: the C contract on `args`.
         let args = unsafe { exec_args(nargs, args) }?;
-        // SAFETY: as above.
-        let deps = unsafe { deps_from_c(ndeps, deps) }?;
+        let driver = stream.engine().ze("a Level Zero execute")?.driver();
+        // SAFETY: the C contract on `deps` (the list is checked readable first).
+        let deps = unsafe { deps_from_c(driver.cast(), ndeps, deps) }?;
         let done = primitive.execute(&stream, &args, &deps)?;
         if return_event.is_null() {
             return Ok(());

@@ -7,6 +7,7 @@ use crate::capi::boundary;
 use crate::capi::handles;
 use crate::core::Error;
 use crate::core::stream::{Stream, StreamBackend};
+use crate::runtime::ze::foreign;
 
 /// Creates an in-order stream on the user's command `list` of the engine's
 /// context and device (an immediate list, or a regular one: the library only
@@ -27,9 +28,9 @@ pub unsafe extern "C" fn dnnl_ze_interop_stream_create(
     boundary::guard("dnnl_ze_interop_stream_create", || {
         let out = boundary::out(stream, "stream")?;
         let engine = handles::resolve(engine)?;
-        let queue = engine
-            .ze("a Level Zero stream")?
-            .user_queue(list.cast(), profiling != 0)?;
+        let ze = engine.ze("a Level Zero stream")?;
+        foreign::check_object(ze.driver(), list.cast::<::core::ffi::c_void>(), "list")?;
+        let queue = ze.user_queue(list.cast(), profiling != 0)?;
         out.write(handles::publish(Stream::from_ze_queue(engine, queue)));
         Ok(())
     })

@@ -164,7 +164,7 @@ impl MemoryDesc {
         }
         match &self.format {
             Format::Undef => bad("a format kind of undef with dimensions"),
-            Format::Any => Ok(()),
+            Format::Any => self.check_size(),
             Format::HostScalar => {
                 if n == 1 {
                     Ok(())
@@ -179,7 +179,7 @@ impl MemoryDesc {
                 if !dim_ok(s.nnz) || !meta_ok(s.indices) || !meta_ok(s.pointers) {
                     return bad("bad sparse parameters");
                 }
-                Ok(())
+                self.check_size()
             }
             Format::Blocked(b) => {
                 let pd_ok = (0..n).all(|d| {
@@ -195,7 +195,7 @@ impl MemoryDesc {
                 if !pd_ok || !blocks_ok || !b.strides[..n].iter().all(|&s| dim_ok(s)) {
                     return bad("an inconsistent blocking");
                 }
-                Ok(())
+                self.check_size()
             }
         }
     }

@@ -59,6 +59,7 @@ impl MemoryDesc {
         let mut md = MemoryDesc::shaped(dims, dt, any)?;
         if any {
             md.format = Format::Any;
+            md.check_size()?;
             return Ok(md);
         }
         let layout = format_tag::decode(tag)?;
@@ -70,8 +71,9 @@ impl MemoryDesc {
                 md.ndims
             )));
         }
-        format_tag::fill_blocked(&mut md, &layout);
+        format_tag::fill_blocked(&mut md, &layout)?;
         check_sub_byte(&md)?;
+        md.check_size()?;
         Ok(md)
     }
 
@@ -94,11 +96,12 @@ impl MemoryDesc {
                 s[..md.ndims].copy_from_slice(&given[..md.ndims]);
                 s
             }
-            None => dense_strides(&md),
+            None => dense_strides(&md)?,
         };
         check_strides(&md, &strides)?;
         md.format = Format::Blocked(Blocking::plain(strides));
         check_sub_byte(&md)?;
+        md.check_size()?;
         Ok(md)
     }
 
@@ -154,14 +157,16 @@ impl MemoryDesc {
             indices,
             pointers,
         });
+        md.check_size()?;
         Ok(md)
     }
 }
 
 /// Dense row-major strides over the padded dims. As upstream: a zero
 /// dimension makes the strides outside it 0, and a run-time dimension makes
-/// its own stride and every one outside it run-time.
-fn dense_strides(md: &MemoryDesc) -> Dims {
+/// its own stride and every one outside it run-time. A stride that does not
+/// fit in a `dnnl_dim_t` is an invalid argument.
+fn dense_strides(md: &MemoryDesc) -> Result<Dims> {
     let n = md.ndims;
     let pd = &md.padded_dims;
     let mut s: Dims = [0; MAX_NDIMS];
@@ -172,10 +177,15 @@ fn dense_strides(md: &MemoryDesc) -> Dims {
         s[d] = if runtime {
             RUNTIME_DIM
         } else {
-            s[d + 1].saturating_mul(pd[d + 1])
+            s[d + 1].checked_mul(pd[d + 1]).ok_or_else(|| {
+                Error::invalid(format!(
+                    "dims {:?}: the stride of dimension {d} overflows",
+                    md.dims()
+                ))
+            })?
         };
     }
-    s
+    Ok(s)
 }
 
 /// Upstream's stride rule for plain layouts: visiting dimensions from the

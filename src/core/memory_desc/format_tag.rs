@@ -99,8 +99,16 @@ fn parse(name: &str) -> Option<TagLayout> {
 /// dimensions in tag order, each stride the product of what lies inside it.
 /// A zero dimension counts as 1 in the strides outside it (so that strides
 /// stay meaningful); a run-time dimension makes every stride outside it
-/// run-time.
-pub(super) fn fill_blocked(md: &mut MemoryDesc, layout: &TagLayout) {
+/// run-time. A padded dimension or stride that does not fit in a
+/// `dnnl_dim_t` is an invalid argument.
+pub(super) fn fill_blocked(md: &mut MemoryDesc, layout: &TagLayout) -> Result<()> {
+    let dims = md.dims().to_vec();
+    let overflow = |what: &str| {
+        Error::invalid(format!(
+            "dims {dims:?} laid out with blocks {:?}: {what} overflows",
+            layout.inner
+        ))
+    };
     let mut blocking = Blocking::plain([0; MAX_NDIMS]);
     let mut blocks: Dims = [1; MAX_NDIMS];
     let mut block_size = 1i64;
@@ -108,15 +116,19 @@ pub(super) fn fill_blocked(md: &mut MemoryDesc, layout: &TagLayout) {
     for (i, &(size, d)) in layout.inner.iter().enumerate() {
         blocking.inner_blks[i] = size;
         blocking.inner_idxs[i] = d as i64;
-        blocks[d] = blocks[d].saturating_mul(size);
-        block_size = block_size.saturating_mul(size);
+        blocks[d] = blocks[d]
+            .checked_mul(size)
+            .ok_or_else(|| overflow("a block"))?;
+        block_size = block_size
+            .checked_mul(size)
+            .ok_or_else(|| overflow("the block size"))?;
     }
 
     for d in 0..md.ndims {
         md.padded_offsets[d] = 0;
         md.padded_dims[d] = match md.dims[d] {
             RUNTIME_DIM => RUNTIME_DIM,
-            dim => round_up(dim, blocks[d]),
+            dim => round_up(dim, blocks[d]).ok_or_else(|| overflow("a padded dimension"))?,
         };
     }
 
@@ -127,16 +139,23 @@ pub(super) fn fill_blocked(md: &mut MemoryDesc, layout: &TagLayout) {
         stride = if pdim == RUNTIME_DIM || stride == RUNTIME_DIM {
             RUNTIME_DIM
         } else {
-            stride.saturating_mul((pdim / blocks[d]).max(1))
+            stride
+                .checked_mul((pdim / blocks[d]).max(1))
+                .ok_or_else(|| overflow("a stride"))?
         };
     }
     md.offset0 = 0;
     md.format = super::Format::Blocked(blocking);
+    Ok(())
 }
 
-fn round_up(value: i64, multiple: i64) -> i64 {
-    // `value` is a dimension (>= 0) and `multiple` a block product (>= 1).
-    (value.saturating_add(multiple - 1) / multiple).saturating_mul(multiple)
+/// `value` (a dimension, >= 0) rounded up to a multiple of `multiple` (a
+/// block product, >= 1); `None` when that does not fit.
+fn round_up(value: i64, multiple: i64) -> Option<i64> {
+    value
+        .checked_add(multiple - 1)
+        .map(|v| v / multiple)?
+        .checked_mul(multiple)
 }
 
 #[cfg(test)]

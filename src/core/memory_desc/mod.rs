@@ -191,10 +191,9 @@ fn dt_size(dt: dnnl_data_type_t) -> usize {
     DataType::try_from(dt).map_or(0, DataType::size)
 }
 
-/// `a * b` for sizes, saturating rather than wrapping: a descriptor whose
-/// size does not fit reports `usize::MAX`, which no allocation satisfies.
-fn mul(a: usize, b: usize) -> usize {
-    a.saturating_mul(b)
+/// `a * b` for sizes; `None` when the product does not fit.
+fn mul(a: usize, b: usize) -> Option<usize> {
+    a.checked_mul(b)
 }
 
 impl MemoryDesc {
@@ -332,51 +331,133 @@ impl MemoryDesc {
     /// tensor with a zero dimension and an index past the last buffer (but
     /// a host scalar's size whatever the index, as upstream);
     /// [`RUNTIME_SIZE`] while something is only known at execution.
+    ///
+    /// Every constructor refuses a descriptor whose sizes do not fit
+    /// ([`MemoryDesc::check_size`]), so the arithmetic never overflows here;
+    /// should it, the answer is `usize::MAX`, which no allocation satisfies,
+    /// never a wrapped value.
     pub fn size(&self, index: usize) -> usize {
+        self.checked_size(index).unwrap_or(usize::MAX)
+    }
+
+    /// [`MemoryDesc::size`] with checked arithmetic: `None` when the size
+    /// does not fit in `usize`.
+    fn checked_size(&self, index: usize) -> Option<usize> {
         // Upstream answers the value's size for any index of a host scalar.
         if self.is_host_scalar() {
-            return dt_size(self.data_type);
+            return Some(dt_size(self.data_type));
         }
         if index >= self.num_handles() {
-            return 0;
+            return Some(0);
         }
         match &self.format {
-            Format::Undef | Format::Any | Format::HostScalar => 0,
-            _ if self.is_zero() || self.has_zero_dim() => 0,
-            _ if self.has_runtime_dims_or_strides() => RUNTIME_SIZE,
+            Format::Undef | Format::Any | Format::HostScalar => Some(0),
+            _ if self.is_zero() || self.has_zero_dim() => Some(0),
+            _ if self.has_runtime_dims_or_strides() => Some(RUNTIME_SIZE),
             Format::Sparse(s) => self.sparse_size(s, index),
             Format::Blocked(b) => self.dense_size(b),
         }
     }
 
-    fn sparse_size(&self, s: &Sparse, index: usize) -> usize {
-        let nnz = s.nnz as usize;
+    fn sparse_size(&self, s: &Sparse, index: usize) -> Option<usize> {
+        let nnz = usize::try_from(s.nnz).ok()?;
         match (s.encoding, index) {
-            (SparseEncoding::Packed, _) => 0,
+            (SparseEncoding::Packed, _) => Some(0),
             (_, 0) => mul(nnz, dt_size(self.data_type)),
             (SparseEncoding::Csr, 1) | (SparseEncoding::Coo, _) => mul(nnz, dt_size(s.indices)),
-            (SparseEncoding::Csr, _) => mul(self.dims[0] as usize + 1, dt_size(s.pointers)),
+            (SparseEncoding::Csr, _) => {
+                let rows = usize::try_from(self.dims[0]).ok()?.checked_add(1)?;
+                mul(rows, dt_size(s.pointers))
+            }
         }
     }
 
     /// Upstream's rule: the largest extent over the dimensions (a dimension
-    /// of one outer block counts 1, whatever its stride), in elements, then
-    /// in bytes (4-bit types round up to whole bytes).
-    fn dense_size(&self, b: &Blocking) -> usize {
-        let blocks = self.blocks();
-        let mut elements = 0usize;
+    /// of one outer block counts 1, whatever its stride), in elements (which
+    /// must fit in a `dnnl_dim_t`), then in bytes (4-bit types round up to
+    /// whole bytes).
+    fn dense_size(&self, b: &Blocking) -> Option<usize> {
+        let blocks = self.checked_blocks()?;
+        let mut elements = 0i64;
         for d in 0..self.ndims {
-            let outer = (self.padded_dims[d] / blocks[d]) as usize;
-            let stride = if outer == 1 { 1 } else { b.strides[d] as usize };
-            elements = elements.max(mul(outer, stride));
+            let outer = self.padded_dims[d] / blocks[d];
+            let stride = if outer == 1 { 1 } else { b.strides[d] };
+            if outer < 0 || stride < 0 {
+                return None;
+            }
+            elements = elements.max(outer.checked_mul(stride)?);
         }
         if elements == 1 && b.inner_nblks > 0 {
-            elements = b.inner().fold(1, |n, (size, _)| mul(n, size as usize));
+            elements = b
+                .inner()
+                .try_fold(1i64, |n, (size, _)| n.checked_mul(size))?;
         }
+        let elements = usize::try_from(elements).ok()?;
         let Ok(dt) = DataType::try_from(self.data_type) else {
-            return 0;
+            return Some(0);
         };
-        mul(elements, element_bits(dt)).div_ceil(8)
+        // Bytes, not bits: `elements * 8` may not fit where the size does.
+        match element_bits(dt) {
+            4 => Some(elements.div_ceil(2)),
+            bits => mul(elements, bits / 8),
+        }
+    }
+
+    /// Per dimension, the product of its inner blocks; `None` when one does
+    /// not fit or a block is not positive.
+    fn checked_blocks(&self) -> Option<Dims> {
+        let mut blocks: Dims = [1; MAX_NDIMS];
+        if let Some(b) = self.blocking() {
+            for (size, dim) in b.inner() {
+                if size < 1 || dim >= MAX_NDIMS {
+                    return None;
+                }
+                blocks[dim] = blocks[dim].checked_mul(size)?;
+            }
+        }
+        Some(blocks)
+    }
+
+    /// Upstream's limits, checked by every constructor: the number of
+    /// elements of the padded tensor fits in a `dnnl_dim_t` (`any`
+    /// included), and the size of each buffer of a blocked or sparse
+    /// descriptor in a `size_t`. A descriptor beyond them is an invalid
+    /// argument (sizes that fit but cannot be allocated are for memory
+    /// creation to refuse, with `dnnl_out_of_memory`). Run-time values are
+    /// not known yet and not checked. Deliberate difference: upstream lets
+    /// a sparse buffer's size wrap (`nnz` of 2^62 `f32` values); we refuse it.
+    pub(super) fn check_size(&self) -> crate::core::error::Result<()> {
+        let counted = matches!(
+            self.format,
+            Format::Blocked(_) | Format::Sparse(_) | Format::Any
+        );
+        if !counted || self.is_zero() {
+            return Ok(());
+        }
+        let too_large = |what: &str| {
+            Err(crate::core::error::Error::invalid(format!(
+                "a memory descriptor of dims {:?} and data type {}: {what}",
+                self.dims(),
+                self.data_type.0
+            )))
+        };
+        let elements = self
+            .padded_dims()
+            .iter()
+            .filter(|&&d| d != RUNTIME_DIM)
+            .try_fold(1i64, |n, &d| n.checked_mul(d));
+        if elements.is_none() {
+            return too_large("the number of elements overflows");
+        }
+        if self.is_any_format() || self.has_runtime_dims_or_strides() {
+            return Ok(());
+        }
+        for index in 0..self.num_handles() {
+            if self.checked_size(index).is_none() {
+                return too_large(&format!("the size of buffer {index} in bytes overflows"));
+            }
+        }
+        Ok(())
     }
 
     /// Sets entries past `ndims` (and past the inner blocks) to zero, the

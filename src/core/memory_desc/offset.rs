@@ -50,9 +50,15 @@ impl MemoryDesc {
         true
     }
 
-    /// The number of logical elements.
+    /// The number of logical elements. Constructors refuse descriptors whose
+    /// (padded) element count does not fit, so this never overflows for a
+    /// blocked or sparse one; an `any` descriptor that does not fit answers
+    /// `i64::MAX` rather than a wrapped count.
     pub fn nelems(&self) -> i64 {
-        self.dims().iter().product()
+        self.dims()
+            .iter()
+            .try_fold(1i64, |n, &d| n.checked_mul(d))
+            .unwrap_or(i64::MAX)
     }
 }
 

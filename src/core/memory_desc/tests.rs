@@ -439,3 +439,85 @@ fn well_formed_blobs_of_impossible_descriptors_are_refused() {
         "another version"
     );
 }
+
+#[test]
+fn sizes_beyond_upstream_limits_are_refused() {
+    const P62: i64 = 1 << 62;
+    // Bytes beyond `size_t` (they used to saturate into a wrong size).
+    assert!(is_invalid(MemoryDesc::with_tag(
+        &[P62, 8],
+        dnnl_f32,
+        dnnl_ab
+    )));
+    assert!(is_invalid(MemoryDesc::with_tag(&[P62], dnnl_f32, dnnl_a)));
+    assert!(is_invalid(MemoryDesc::with_strides(
+        &[3, 5],
+        dnnl_f32,
+        Some(&[P62, 1])
+    )));
+    // Elements beyond `dnnl_dim_t`, whatever the bytes and the format: the
+    // count, or the extent the strides give (2^63 u8 would fit `size_t`).
+    assert!(is_invalid(MemoryDesc::with_strides(
+        &[2, 4],
+        dnnl_u8,
+        Some(&[P62, 1])
+    )));
+    assert!(is_invalid(MemoryDesc::with_tag(
+        &[P62, 2],
+        dnnl_u8,
+        dnnl_ab
+    )));
+    assert!(is_invalid(MemoryDesc::with_tag(
+        &[P62, 2],
+        dnnl_u8,
+        dnnl_format_tag_any
+    )));
+    assert!(is_invalid(MemoryDesc::with_strides(
+        &[1 << 40, 1 << 40],
+        dnnl_f32,
+        Some(&[0, 0])
+    )));
+    // Padding up to a block, and the strides of the blocked layout.
+    assert!(is_invalid(MemoryDesc::with_tag(
+        &[i64::MAX - 3, 1],
+        dnnl_u8,
+        dnnl_Ab32a
+    )));
+    assert!(is_invalid(MemoryDesc::with_tag(
+        &[i64::MAX - 3, 3],
+        dnnl_f32,
+        dnnl_Ab32a
+    )));
+    // A sparse buffer beyond `size_t` (deliberate difference: upstream's wraps).
+    assert!(is_invalid(MemoryDesc::with_sparse_encoding(
+        SparseEncoding::Coo,
+        &[4, 4],
+        dnnl_f32,
+        P62,
+        dnnl_s32,
+        dnnl_data_type_undef
+    )));
+    // The largest that fit are sized exactly.
+    assert_eq!(tag(&[1 << 61, 1], dnnl_f32, dnnl_ab).size(0), 1 << 63);
+    assert_eq!(tag(&[P62], dnnl_u8, dnnl_a).size(0), 1 << 62);
+    assert_eq!(tag(&[i64::MAX], dnnl_u8, dnnl_a).size(0), i64::MAX as usize);
+    assert_eq!(tag(&[1 << 61], dnnl_s4, dnnl_a).size(0), 1 << 60);
+    assert_eq!(tag(&[1 << 61, 1], dnnl_f32, dnnl_ab).nelems(), 1 << 61);
+    let big = tag(&[1 << 61, 1, 1], dnnl_f32, dnnl_abc);
+    assert_eq!(big.reshape(&[1 << 60, 2]).unwrap().size(0), 1 << 63);
+    assert_eq!(big.permute_axes(&[2, 1, 0]).unwrap().size(0), 1 << 63);
+    // Run-time dimensions are not known yet: not checked.
+    assert_eq!(tag(&[RT, P62], dnnl_f32, dnnl_ab).size(0), RUNTIME_SIZE);
+}
+
+#[test]
+fn blobs_of_descriptors_beyond_the_limits_are_refused() {
+    let md = tag(&[2, 17], dnnl_f32, dnnl_Ab32a);
+    let mut blob = md.to_blob();
+    // Payload: 4 u32, offset0, dims[2], pd[2], po[2], then strides[2].
+    let stride1_at = BLOB_HEADER_LEN + 16 + 8 + 3 * 16 + 8;
+    blob[stride1_at..stride1_at + 8].copy_from_slice(&(1i64 << 62).to_le_bytes());
+    let sum = super::blob::checksum_for_tests(&blob);
+    blob[16..24].copy_from_slice(&sum.to_le_bytes());
+    assert!(is_invalid(MemoryDesc::from_blob(&blob)));
+}

@@ -69,6 +69,7 @@ impl MemoryDesc {
             let step = (offsets[d] / blocks[d]).saturating_mul(blocking.strides[d]);
             sub.offset0 = sub.offset0.saturating_add(step);
         }
+        sub.check_size()?;
         Ok(sub)
     }
 
@@ -105,6 +106,7 @@ impl MemoryDesc {
                 }
             }
         }
+        out.check_size()?;
         Ok(out)
     }
 
@@ -154,7 +156,9 @@ impl MemoryDesc {
                 self.dims()
             ))
         })?;
-        Ok(out.canonical())
+        let out = out.canonical();
+        out.check_size()?;
+        Ok(out)
     }
 }
 

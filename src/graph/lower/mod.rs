@@ -97,19 +97,26 @@ pub const TEMP_ALIGNMENT: usize = 64;
 
 impl Program {
     /// Bytes of the scratchpad that holds every temporary.
-    pub fn scratchpad_size(&self) -> usize {
-        self.temp_offsets().1
+    pub fn scratchpad_size(&self) -> Result<usize> {
+        Ok(self.temp_offsets()?.1)
     }
 
-    /// Each temporary's offset in the scratchpad, and the total.
-    pub fn temp_offsets(&self) -> (Vec<usize>, usize) {
+    /// Each temporary's offset in the scratchpad, and the total; invalid
+    /// arguments when the total does not fit in `isize` (tensors that
+    /// large cannot be allocated).
+    pub fn temp_offsets(&self) -> Result<(Vec<usize>, usize)> {
+        let too_large = || Error::invalid("the partition's temporaries need more bytes than fit");
         let mut offsets = Vec::with_capacity(self.temps.len());
         let mut at = 0usize;
         for &size in &self.temps {
             offsets.push(at);
-            at += size.div_ceil(TEMP_ALIGNMENT) * TEMP_ALIGNMENT;
+            let aligned = size
+                .checked_next_multiple_of(TEMP_ALIGNMENT)
+                .ok_or_else(too_large)?;
+            at = at.checked_add(aligned).ok_or_else(too_large)?;
         }
-        (offsets, at)
+        isize::try_from(at).map_err(|_| too_large())?;
+        Ok((offsets, at))
     }
 }
 
@@ -301,6 +308,10 @@ pub fn lower(
     engine: &Arc<Engine>,
 ) -> Result<(Program, Vec<Lt>, Vec<Lt>)> {
     let lts = resolve(p, ins, outs)?;
+    // Every tensor's size must fit before anything is sized from it.
+    for lt in lts.values() {
+        logical_tensor::mem_size(lt)?;
+    }
     let r_ins: Vec<Lt> = ins.iter().map(|l| lts[&l.id]).collect();
     let r_outs: Vec<Lt> = outs.iter().map(|l| lts[&l.id]).collect();
     let mut bufs = HashMap::new();

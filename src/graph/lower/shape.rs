@@ -132,7 +132,12 @@ pub fn reshape(op: &Op, src: &[i64]) -> Result<Vec<i64>> {
         .s64s(dnnl_graph_op_attr_shape)
         .ok_or_else(|| shape_err(op, "StaticReshape needs 'shape'".into()))?;
     let special_zero = op.bool_or(dnnl_graph_op_attr_special_zero, false);
-    let total: i64 = src.iter().product();
+    let volume = |dims: &[i64]| {
+        dims.iter()
+            .try_fold(1i64, |n, &d| n.checked_mul(d))
+            .ok_or_else(|| shape_err(op, format!("the number of elements of {dims:?} overflows")))
+    };
+    let total = volume(src)?;
     let mut out = Vec::with_capacity(shape.len());
     let mut infer = None;
     for (i, &d) in shape.iter().enumerate() {
@@ -151,14 +156,14 @@ pub fn reshape(op: &Op, src: &[i64]) -> Result<Vec<i64>> {
             _ => return Err(shape_err(op, format!("bad shape value {d}"))),
         }
     }
-    let known: i64 = out.iter().product();
+    let known = volume(&out)?;
     if let Some(i) = infer {
         if known == 0 || total % known != 0 {
             return Err(shape_err(op, "the shape's -1 cannot be inferred".into()));
         }
         out[i] = total / known;
     }
-    if out.iter().product::<i64>() != total {
+    if volume(&out)? != total {
         return Err(shape_err(op, format!("cannot reshape {src:?} to {out:?}")));
     }
     Ok(out)
@@ -216,7 +221,9 @@ pub fn infer(op: &Op, ins: &[Lt]) -> Result<Vec<i64>> {
                         format!("input {i} {s:?} does not concatenate with {first:?}"),
                     ));
                 }
-                out[a] += s[a];
+                out[a] = out[a].checked_add(s[a]).ok_or_else(|| {
+                    shape_err(op, format!("the concatenated dimension {a} overflows"))
+                })?;
             }
             Ok(out)
         }

@@ -57,29 +57,36 @@ impl ConcatOp {
         if srcs.is_empty() {
             return Err(Error::invalid("concat needs at least one source"));
         }
+        // Every source is checked before any of its dimensions is indexed: a
+        // zero descriptor has none.
+        let layouts = srcs
+            .iter()
+            .enumerate()
+            .map(|(i, s)| check_md(s, &format!("src_{i}")))
+            .collect::<Result<Vec<_>>>()?;
         let src0 = &srcs[0];
         let n = src0.ndims();
-        if axis < 0 || axis as usize >= n.max(1) {
+        if axis < 0 || axis as usize >= n {
             return Err(Error::invalid(format!(
                 "concat dimension {axis} is out of range for {n} dimensions"
             )));
         }
         let a = axis as usize;
-        let mut layouts = Vec::new();
         let mut dims = src0.dims().to_vec();
         dims[a] = 0;
         for (i, s) in srcs.iter().enumerate() {
-            let what = format!("src_{i}");
-            let l = check_md(s, &what)?;
             if s.ndims() != n || (0..n).any(|d| d != a && s.dims()[d] != src0.dims()[d]) {
                 return Err(Error::invalid(format!(
-                    "dimensions of {what} {:?} are inconsistent with src_0 {:?} outside dimension {axis}",
+                    "dimensions of src_{i} {:?} are inconsistent with src_0 {:?} outside dimension {axis}",
                     s.dims(),
                     src0.dims()
                 )));
             }
-            dims[a] += s.dims()[a];
-            layouts.push(l);
+            dims[a] = dims[a].checked_add(s.dims()[a]).ok_or_else(|| {
+                Error::invalid(format!(
+                    "the concatenated dimension {axis} overflows at src_{i}"
+                ))
+            })?;
         }
         let mut quant = vec![None; srcs.len()];
         if let Some(attr) = attr {
@@ -106,7 +113,14 @@ impl ConcatOp {
             }
         }
         let dst = match dst {
-            Some(d) if !d.is_any_format() && !d.is_zero() => {
+            // A zero descriptor is no destination (NULL is the way to let the
+            // primitive choose), as upstream.
+            Some(d) if d.is_zero() => {
+                return Err(Error::invalid(
+                    "dst is the zero memory descriptor (pass NULL to let concat choose)",
+                ));
+            }
+            Some(d) if !d.is_any_format() => {
                 if d.ndims() != n || d.dims() != &dims[..] {
                     return Err(Error::invalid(format!(
                         "dimensions of dst {:?} are not the concatenated {:?}",

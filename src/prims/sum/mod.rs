@@ -69,7 +69,14 @@ impl SumOp {
         }
         let src0 = &srcs[0];
         let dst = match dst {
-            Some(d) if !d.is_any_format() && !d.is_zero() => {
+            // A zero descriptor is no destination (NULL is the way to let the
+            // primitive choose), as upstream.
+            Some(d) if d.is_zero() => {
+                return Err(Error::invalid(
+                    "dst is the zero memory descriptor (pass NULL to let sum choose)",
+                ));
+            }
+            Some(d) if !d.is_any_format() => {
                 if d.ndims() != src0.ndims() || d.dims() != src0.dims() {
                     return Err(Error::invalid(format!(
                         "dimensions of dst {:?} are inconsistent with src_0 {:?}",

@@ -14,7 +14,7 @@ use crate::base::Result;
 cl_handle! {
     /// A `cl_context`.
     pub struct Context(cl_context), "cl_context";
-    retain: clRetainContext, release: clReleaseContext, info: clGetContextInfo,
+    kind: Context, retain: clRetainContext, release: clReleaseContext, info: clGetContextInfo,
     refcount: CL_CONTEXT_REFERENCE_COUNT;
 }
 

@@ -16,7 +16,7 @@ use crate::base::{Error, Result};
 cl_handle! {
     /// A `cl_device_id`: a root device or a sub-device.
     pub struct Device(cl_device_id), "cl_device_id";
-    retain: clRetainDevice, release: clReleaseDevice, info: clGetDeviceInfo,
+    kind: Device, retain: clRetainDevice, release: clReleaseDevice, info: clGetDeviceInfo,
     refcount: CL_DEVICE_REFERENCE_COUNT;
 }
 

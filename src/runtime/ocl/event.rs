@@ -4,6 +4,7 @@
 //! [`Event`] it owns. A slice `&[Event]` is a wait list as it is
 //! (`#[repr(transparent)]`), with no copying.
 
+use super::context::Context;
 use super::error::{check, to_error};
 use super::handle::cl_handle;
 use super::info;
@@ -14,7 +15,7 @@ use crate::base::Result;
 cl_handle! {
     /// A `cl_event`.
     pub struct Event(cl_event), "cl_event";
-    retain: clRetainEvent, release: clReleaseEvent, info: clGetEventInfo,
+    kind: Event, retain: clRetainEvent, release: clReleaseEvent, info: clGetEventInfo,
     refcount: CL_EVENT_REFERENCE_COUNT;
 }
 
@@ -64,6 +65,19 @@ impl Event {
             },
             "clGetEventInfo",
         )
+    }
+
+    /// Whether the event belongs to `context` (`CL_EVENT_CONTEXT`). On PoCL,
+    /// which answers queries for objects of another type, this also tells
+    /// most of those from events.
+    pub fn in_context(&self, context: &Context) -> Result<bool> {
+        let f = entry!(clGetEventInfo)?;
+        let raw: cl_context = info::scalar(
+            // SAFETY: a live event; the helper passes a buffer of `size` bytes.
+            &|size, value, ret| unsafe { f(self.raw, CL_EVENT_CONTEXT, size, value, ret) },
+            "clGetEventInfo",
+        )?;
+        Ok(raw == context.raw())
     }
 
     /// Whether the command is complete (successfully or not).

@@ -18,7 +18,8 @@ macro_rules! cl_handle {
     (
         $(#[$meta:meta])*
         pub struct $name:ident($raw:ty), $cname:literal;
-        retain: $retain:ident, release: $release:ident, info: $info:ident, refcount: $param:expr;
+        kind: $kind:ident, retain: $retain:ident, release: $release:ident, info: $info:ident,
+        refcount: $param:expr;
     ) => {
         $(#[$meta])*
         #[repr(transparent)]
@@ -43,27 +44,24 @@ macro_rules! cl_handle {
                 $name { raw }
             }
 
-            /// Retains a handle the user gave us, after checking that it is
-            /// not NULL and that the driver accepts it (`CL_INVALID_*` and
-            /// NULL give invalid-arguments errors); `Drop` releases it.
+            /// Retains a handle the user gave us, after the foreign-handle
+            /// checks (`foreign.rs`: NULL, wild pointers, objects of no
+            /// loaded platform and, where the driver tells, objects of
+            /// another type give invalid-arguments errors); `Drop` releases it.
             ///
             /// # Safety
-            #[doc = concat!("`raw` must be NULL or a `", $cname, "` (or a released one): ")]
-            /// the ICD loader reads the dispatch table through the pointer
-            /// before the driver can reject it, so a pointer to arbitrary
-            /// memory may crash inside OpenCL. See the `runtime::ocl` module documentation.
+            /// `raw` may be any value, but memory that starts with the
+            /// dispatch table of a loaded OpenCL platform must be a live
+            /// object (a released or forged one reaches the driver, which may
+            /// crash; see `foreign.rs`).
             pub unsafe fn retain_borrowed(raw: $raw) -> $crate::base::Result<Self> {
-                if raw.is_null() {
-                    return Err($crate::base::Error::invalid(concat!("NULL ", $cname)));
-                }
-                Self::query_refcount(raw).map_err(|code| {
-                    $crate::base::Error::invalid(format!(
-                        concat!("not a valid ", $cname, ": {}"),
-                        $crate::runtime::ocl::error::error_name(code)
-                    ))
-                })?;
+                $crate::runtime::ocl::foreign::check(
+                    $crate::runtime::ocl::foreign::Kind::$kind,
+                    raw.cast_const().cast(),
+                )?;
                 let retain = $crate::runtime::ocl::loader::entry!($retain)?;
-                // SAFETY: `raw` is a live object (the query above succeeded).
+                // SAFETY: `raw` passed the checks above: an object of this
+                // type as far as OpenCL lets us tell.
                 let code = unsafe { retain(raw) };
                 if code != $crate::runtime::ocl::sys::CL_SUCCESS {
                     return Err($crate::runtime::ocl::error::user_error(code, stringify!($retain)));
@@ -71,13 +69,16 @@ macro_rules! cl_handle {
                 Ok($name { raw })
             }
 
-            /// Whether the driver accepts `raw` as a live object of this type
-            /// (NULL is not).
+            /// Whether `raw` passes the checks of [`Self::retain_borrowed`].
             ///
             /// # Safety
             /// As for [`Self::retain_borrowed`].
             pub unsafe fn is_valid(raw: $raw) -> bool {
-                !raw.is_null() && Self::query_refcount(raw).is_ok()
+                $crate::runtime::ocl::foreign::check(
+                    $crate::runtime::ocl::foreign::Kind::$kind,
+                    raw.cast_const().cast(),
+                )
+                .is_ok()
             }
 
             /// The raw handle, borrowed: not retained, and the caller must not
@@ -98,9 +99,9 @@ macro_rules! cl_handle {
                 // No OpenCL: report it as the invalid-object code.
                 let info = $crate::runtime::ocl::loader::entry!($info).map_err(|_| -59)?;
                 let mut count: u32 = 0;
-                // SAFETY: the caller vouches for `raw` (a live object, or a
-                // user handle under `retain_borrowed`'s contract); `count` has
-                // room for the `cl_uint` the query returns.
+                // SAFETY: `raw` is a live object (`reference_count` is only
+                // called on a wrapper); `count` has room for the `cl_uint`
+                // the query returns.
                 let code = unsafe {
                     info(
                         raw,

@@ -15,7 +15,7 @@ use crate::base::{Error, Result};
 cl_handle! {
     /// A `cl_mem` (a buffer, in this library).
     pub struct Mem(cl_mem), "cl_mem";
-    retain: clRetainMemObject, release: clReleaseMemObject, info: clGetMemObjectInfo,
+    kind: Mem, retain: clRetainMemObject, release: clReleaseMemObject, info: clGetMemObjectInfo,
     refcount: CL_MEM_REFERENCE_COUNT;
 }
 

@@ -15,20 +15,20 @@
 //! (`program.rs`). Nothing here runs at process exit: the library stays
 //! open, and no static holds an OpenCL object.
 //!
-//! Checking user handles: `retain_borrowed` and `is_valid` reject NULL and
-//! any handle the driver refuses for its `clGet*Info` reference-count query,
-//! so the engine can return `dnnl_invalid_arguments` instead of crashing.
-//! Two limits, which is why they are `unsafe fn`: a pointer to arbitrary
-//! memory may crash inside OpenCL (the ICD loader reads the object's dispatch
-//! table through it before any driver sees it), and a live object of another
-//! type is only refused by drivers that check types (Intel's CPU runtime
-//! does; PoCL and NVIDIA 580 answer the query for it).
+//! Checking user handles: `retain_borrowed` of every handle type runs the
+//! checks of `foreign.rs` first, so NULL, wild pointers, memory that is no
+//! OpenCL object of a loaded platform and, where the driver tells, objects
+//! of another type are `dnnl_invalid_arguments` before any OpenCL call sees
+//! them. `foreign.rs` says what remains out of reach (a released object
+//! whose memory still looks like one), which is why those functions stay
+//! `unsafe fn`.
 
 pub mod cache;
 pub mod context;
 pub mod device;
 pub mod error;
 pub mod event;
+pub mod foreign;
 mod handle;
 pub mod info;
 pub mod loader;

@@ -10,7 +10,7 @@ use std::ffi::{CStr, c_void};
 use super::info;
 use super::loader::entry;
 use super::sys::*;
-use crate::base::{Error, Result};
+use crate::base::Result;
 
 /// A `cl_platform_id`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -54,20 +54,11 @@ impl Platform {
     }
 
     /// Wraps a platform id the user gave us. There is nothing to retain; this
-    /// only checks that the id is not NULL and that the driver knows it.
-    ///
-    /// # Safety
-    /// `raw` must be NULL or an OpenCL object the ICD loader can dispatch on;
-    /// see the `runtime::ocl` module documentation for the limits of the check.
-    pub unsafe fn retain_borrowed(raw: cl_platform_id) -> Result<Platform> {
-        if raw.is_null() {
-            return Err(Error::invalid("NULL cl_platform_id"));
-        }
-        let platform = Platform { raw };
-        platform
-            .name()
-            .map_err(|_| Error::invalid("not a valid cl_platform_id"))?;
-        Ok(platform)
+    /// only checks that it is one of the ICD loader's platforms
+    /// (`foreign.rs`), which never passes an unknown pointer to OpenCL.
+    pub fn retain_borrowed(raw: cl_platform_id) -> Result<Platform> {
+        super::foreign::check(super::foreign::Kind::Platform, raw.cast_const().cast())?;
+        Ok(Platform { raw })
     }
 
     /// The raw handle, borrowed.

@@ -35,14 +35,14 @@ const CL_KERNEL_PROGRAM: cl_kernel_info = 0x1194;
 cl_handle! {
     /// A `cl_program`.
     pub struct Program(cl_program), "cl_program";
-    retain: clRetainProgram, release: clReleaseProgram, info: clGetProgramInfo,
+    kind: Program, retain: clRetainProgram, release: clReleaseProgram, info: clGetProgramInfo,
     refcount: CL_PROGRAM_REFERENCE_COUNT;
 }
 
 cl_handle! {
     /// A `cl_kernel`. Arguments are set only inside [`Queue::enqueue_kernel`].
     pub struct Kernel(cl_kernel), "cl_kernel";
-    retain: clRetainKernel, release: clReleaseKernel, info: clGetKernelInfo,
+    kind: Kernel, retain: clRetainKernel, release: clReleaseKernel, info: clGetKernelInfo,
     refcount: CL_KERNEL_REFERENCE_COUNT;
 }
 

@@ -22,7 +22,7 @@ use crate::base::{Error, Result};
 cl_handle! {
     /// A `cl_command_queue`.
     pub struct Queue(cl_command_queue), "cl_command_queue";
-    retain: clRetainCommandQueue, release: clReleaseCommandQueue, info: clGetCommandQueueInfo,
+    kind: CommandQueue, retain: clRetainCommandQueue, release: clReleaseCommandQueue, info: clGetCommandQueueInfo,
     refcount: CL_QUEUE_REFERENCE_COUNT;
 }
 

@@ -112,6 +112,7 @@ pub const CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE: cl_device_partition_prop
 // Contexts.
 pub const CL_CONTEXT_REFERENCE_COUNT: cl_context_info = 0x1080;
 pub const CL_CONTEXT_DEVICES: cl_context_info = 0x1081;
+pub const CL_CONTEXT_NUM_DEVICES: cl_context_info = 0x1083;
 pub const CL_CONTEXT_PLATFORM: cl_context_properties = 0x1084;
 
 // Command queues.
@@ -128,6 +129,9 @@ pub const CL_MEM_WRITE_ONLY: cl_mem_flags = 1 << 1;
 pub const CL_MEM_READ_ONLY: cl_mem_flags = 1 << 2;
 /// Intel: allows a buffer above `CL_DEVICE_MAX_MEM_ALLOC_SIZE` (oneDNN sets it).
 pub const CL_MEM_ALLOW_UNRESTRICTED_SIZE_INTEL: cl_mem_flags = 1 << 23;
+pub const CL_MEM_OBJECT_BUFFER: cl_uint = 0x10F0;
+pub const CL_MEM_OBJECT_PIPE: cl_uint = 0x10F7;
+pub const CL_MEM_TYPE: cl_mem_info = 0x1100;
 pub const CL_MEM_FLAGS: cl_mem_info = 0x1101;
 pub const CL_MEM_SIZE: cl_mem_info = 0x1102;
 pub const CL_MEM_REFERENCE_COUNT: cl_mem_info = 0x1105;
@@ -150,8 +154,10 @@ pub const CL_KERNEL_WORK_GROUP_SIZE: cl_kernel_work_group_info = 0x11B0;
 pub const CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: cl_kernel_work_group_info = 0x11B3;
 
 // Events.
+pub const CL_EVENT_COMMAND_TYPE: cl_event_info = 0x11D1;
 pub const CL_EVENT_REFERENCE_COUNT: cl_event_info = 0x11D2;
 pub const CL_EVENT_COMMAND_EXECUTION_STATUS: cl_event_info = 0x11D3;
+pub const CL_EVENT_CONTEXT: cl_event_info = 0x11D4;
 pub const CL_COMPLETE: cl_int = 0x0;
 pub const CL_PROFILING_COMMAND_QUEUED: cl_profiling_info = 0x1280;
 pub const CL_PROFILING_COMMAND_START: cl_profiling_info = 0x1282;

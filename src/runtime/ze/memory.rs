@@ -83,6 +83,13 @@ impl UsmAlloc {
                 }
             }
         };
+        // A size the device cannot allocate (beyond its `maxMemAllocSize`) is
+        // out of memory, as the other allocation failures.
+        if r == sys::ZE_RESULT_ERROR_UNSUPPORTED_SIZE {
+            return Err(Error::OutOfMemory(
+                format!("zeMemAlloc of {bytes} bytes failed: {r}").into(),
+            ));
+        }
         check(r, "zeMemAlloc")?;
         if ptr.is_null() {
             return Err(Error::OutOfMemory(

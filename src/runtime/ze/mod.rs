@@ -19,14 +19,14 @@
 //! threads at once: the owners of those serialise).
 
 // Functions here take Level Zero handles (opaque pointers) by value and pass
-// them to the driver, which owns their validity; where a handle can be
-// checked without the driver touching it (a driver against the loader's
-// list, a device against its driver's) the callers do so first.
+// them to the driver, which owns their validity; the user's handles are
+// checked first, as far as they can be recognised (`foreign.rs`).
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 pub mod cache;
 pub mod device;
 pub mod event;
+pub mod foreign;
 pub mod list;
 pub mod memory;
 pub mod module;

@@ -26,7 +26,12 @@ static cl_command_queue_properties check_stream(dnnl_engine_t engine, unsigned f
     EXPECT(stream != NULL);
     dnnl_engine_t got_engine = NULL;
     CHECK(dnnl_stream_get_engine(stream, &got_engine));
-    EXPECT(got_engine == engine);
+    /* A query gives its own (not owned) handle of the same engine. */
+    cl_context got_ctx = NULL;
+    cl_device_id got_dev = NULL;
+    CHECK(dnnl_ocl_interop_engine_get_context(got_engine, &got_ctx));
+    CHECK(dnnl_ocl_interop_get_device(got_engine, &got_dev));
+    EXPECT(got_ctx == ctx && got_dev == dev);
 
     cl_command_queue q = NULL;
     CHECK(dnnl_ocl_interop_stream_get_command_queue(stream, &q));

@@ -63,3 +63,23 @@ if("pocl" IN_LIST DNNL_OCL_RUNTIMES)
     ENVIRONMENT "ONEDNN_VERBOSE=check;ASAN_OPTIONS=detect_leaks=0"
     PASS_REGULAR_EXPRESSION "common,check,dnnl_ocl_interop_memory_create,unimplemented,[^\n]*cl_intel_unified_shared_memory.*USM requests return dnnl_unimplemented: ok")
 endif()
+
+# Ours only (upstream crashes): wild pointers given as OpenCL objects are refused with
+# invalid_arguments, on each runtime, and with no OpenCL platform at all (<name>@none:
+# an empty OCL_ICD_VENDORS directory, the program's argument `none`).
+dnnl_ocl_test(ocl_wild_handles wild_handles.c OPENCL LABELS ours-only)
+add_test(NAME ocl_wild_handles@none COMMAND $<TARGET_FILE:ocl_wild_handles> none)
+set_tests_properties(ocl_wild_handles@none PROPERTIES
+  LABELS "api;ocl;ours-only" TIMEOUT 60 SKIP_RETURN_CODE 77
+  ENVIRONMENT "OCL_ICD_VENDORS=${DNNL_OCL_ICD_ROOT}/none;ASAN_OPTIONS=detect_leaks=0")
+# The reason is in the verbose log (ONEDNN_VERBOSE=check).
+foreach(_rt IN LISTS DNNL_OCL_RUNTIMES)
+  add_test(NAME ocl_wild_handles_verbose@${_rt}
+           COMMAND sh "${_dnnl_ocl_runner}" ${_rt} "${DNNL_OCL_ICD_${_rt}}"
+                   "${DNNL_OCL_ICD_ROOT}/${_rt}" "${_dnnl_ocl_hint_${_rt}}"
+                   $<TARGET_FILE:ocl_wild_handles>)
+  set_tests_properties(ocl_wild_handles_verbose@${_rt} PROPERTIES
+    LABELS "api;ocl;${_rt};ours-only" TIMEOUT 60 SKIP_RETURN_CODE 77
+    ENVIRONMENT "ONEDNN_VERBOSE=check;ASAN_OPTIONS=detect_leaks=0"
+    PASS_REGULAR_EXPRESSION "common,check,dnnl_ocl_interop_stream_create,invalid_arguments,cl_command_queue 0xdeadbeef000 is not an OpenCL object: its memory is not readable.*the real objects still work: ok")
+endforeach()
