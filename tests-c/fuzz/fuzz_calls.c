@@ -31,20 +31,20 @@
  *
  * Usage: fuzz_calls [cpu|gpu]. gpu skips (77) without an OpenCL device.
  * Environment: FUZZ_SEED, FUZZ_SEQUENCES (default 300 on cpu, 8 on gpu),
- * FUZZ_FIRST, FUZZ_CALLS_PER_SEQ, FUZZ_TRACE, FUZZ_XFAIL_STALE (README.md). */
+ * FUZZ_FIRST, FUZZ_CALLS_PER_SEQ, FUZZ_TRACE, FUZZ_XFAIL_STALE,
+ * FUZZ_XFAIL_CONCAT_PANIC (README.md). */
 #include "fuzz.h"
 
 #include <math.h>
 #include <stddef.h>
 
-/* Issue 18: "A handle the caller destroyed is still accepted while another
- * object holds the object behind it" -- fixed on another branch. Until that fix
- * is merged, a destroyed handle that is not refused is an expected failure
- * (printed as XFAIL); FUZZ_XFAIL_STALE=0 makes it a failure. */
-#define XFAIL_STALE_DEFAULT 1
-/* Issue 18: "dnnl_concat_primitive_desc_create with one 1-D source panics" --
- * fixed on another branch; until merged, that panic is an expected failure. */
-#define XFAIL_CONCAT_PANIC_DEFAULT 1
+/* Expected failures (README.md): none today. Issue 18's destroyed handles
+ * still accepted while another object held their object, and the panic of a
+ * concat of some 1-D sources, were expected failures here until their fixes
+ * were merged; FUZZ_XFAIL_STALE=1 and FUZZ_XFAIL_CONCAT_PANIC=1 would make
+ * them so again. */
+#define XFAIL_STALE_DEFAULT 0
+#define XFAIL_CONCAT_PANIC_DEFAULT 0
 
 enum {
     X_PD_OK, X_EXEC_OK, X_EXEC_CHECKED, X_DEAD_USES, X_STALE, X_RUNTIME_ERR, X_ORPHAN_OK, X_SKIPPED
@@ -1118,14 +1118,16 @@ static void op_pd_random(void) {
     for (int k = 0; k < 4; k++) m[k] = PICK(mds, 85);
     uses_t u = {0, 0};
     USE(&u, eng, e);
-    USE(&u, attrs, a);
     dnnl_engine_t E = HANDLE_OF(eng, e);
     const_dnnl_primitive_attr_t A = rng_pct(&R, 40) ? NULL : HANDLE_OF(attrs, a);
     if (!A) a = -1;
+    USE(&u, attrs, a);
     const_dnnl_memory_desc_t M[4];
     for (int k = 0; k < 4; k++) M[k] = HANDLE_OF(mds, m[k]);
     const_dnnl_primitive_desc_t H = rng_pct(&R, 70) ? NULL : HANDLE_OF(pds, h);
-    if (H) USE(&u, pds, h);
+    int hinted = kind == K_ELTWISE_BWD || kind == K_SOFTMAX_BWD || kind == K_IP_BWD_DATA
+            || kind == K_IP_BWD_WEIGHTS;
+    if (H && hinted) USE(&u, pds, h);
     static const int props[] = {dnnl_forward_inference, dnnl_forward_training, dnnl_backward,
             dnnl_backward_data, 0, -1};
     int prop = RNG_PICK(&R, props), axis = rng_int(&R, -2, 6);
@@ -1134,16 +1136,22 @@ static void op_pd_random(void) {
     dnnl_status_t s;
     int nsrc = rng_int(&R, -1, 4);
     const_dnnl_memory_desc_t srcs[8];
+    int src_slot[8];
     for (int k = 0; k < 8; k++) {
-        int j = PICK(mds, 85);
-        if (k < nsrc) use_md(&u, j);
-        srcs[k] = HANDLE_OF(mds, j);
+        src_slot[k] = PICK(mds, 85);
+        srcs[k] = HANDLE_OF(mds, src_slot[k]);
     }
+    /* Optional arguments passed as NULL (a NULL one uses no handle). */
+    int null_dst = rng_pct(&R, 20), null_srcs = rng_pct(&R, 5), null_scales = rng_pct(&R, 5),
+        null_bias = rng_pct(&R, 50);
+    if (kind == K_SUM || kind == K_CONCAT)
+        for (int k = 0; k < nsrc && !null_srcs; k++) use_md(&u, src_slot[k]);
     float scales[8];
     for (int k = 0; k < 8; k++) scales[k] = rand_float();
-    fuzz_call("random %s pd(pd[%d], eng[%d]%s, md[%d]%s, md[%d]%s, md[%d]%s, md[%d]%s, attr[%d]%s, "
-              "prop %d, axis %d, n %d)",
-            kind_name[kind], i, e, st_name(STATE_OF(eng, e)), m[0], st_name(STATE_OF(mds, m[0])),
+    fuzz_call("random %s pd(pd[%d], eng[%d]%s (dst eng[%d]%s), md[%d]%s, md[%d]%s, md[%d]%s, md[%d]%s, "
+              "attr[%d]%s, prop %d, axis %d, n %d)",
+            kind_name[kind], i, e, st_name(STATE_OF(eng, e)), e2, st_name(STATE_OF(eng, e2)), m[0],
+            st_name(STATE_OF(mds, m[0])),
             m[1], st_name(STATE_OF(mds, m[1])), m[2], st_name(STATE_OF(mds, m[2])), m[3],
             st_name(STATE_OF(mds, m[3])), a, st_name(STATE_OF(attrs, a)), prop, axis, nsrc);
     switch (kind) {
@@ -1193,32 +1201,35 @@ static void op_pd_random(void) {
             s = dnnl_reorder_primitive_desc_create(&pd, M[0], E, M[1], HANDLE_OF(eng, e2), A);
             break;
         case K_SUM:
-            use_md(&u, m[0]);
-            s = dnnl_sum_primitive_desc_create(&pd, E, rng_pct(&R, 20) ? NULL : M[0], nsrc,
-                    rng_pct(&R, 5) ? NULL : scales, rng_pct(&R, 5) ? NULL : srcs, A);
+            if (!null_dst) use_md(&u, m[0]);
+            s = dnnl_sum_primitive_desc_create(&pd, E, null_dst ? NULL : M[0], nsrc,
+                    null_scales ? NULL : scales, null_srcs ? NULL : srcs, A);
             break;
         case K_CONCAT:
-            use_md(&u, m[0]);
-            s = dnnl_concat_primitive_desc_create(&pd, E, rng_pct(&R, 20) ? NULL : M[0], nsrc, axis,
-                    rng_pct(&R, 5) ? NULL : srcs, A);
+            if (!null_dst) use_md(&u, m[0]);
+            s = dnnl_concat_primitive_desc_create(&pd, E, null_dst ? NULL : M[0], nsrc, axis,
+                    null_srcs ? NULL : srcs, A);
             break;
         case K_MATMUL:
-            for (int k = 0; k < 4; k++) use_md(&u, m[k]);
-            s = dnnl_matmul_primitive_desc_create(&pd, E, M[0], M[1], rng_pct(&R, 50) ? NULL : M[2], M[3], A);
+            for (int k = 0; k < 4; k++)
+                if (k != 2 || !null_bias) use_md(&u, m[k]);
+            s = dnnl_matmul_primitive_desc_create(&pd, E, M[0], M[1], null_bias ? NULL : M[2], M[3], A);
             break;
         case K_IP:
-            for (int k = 0; k < 4; k++) use_md(&u, m[k]);
+            for (int k = 0; k < 4; k++)
+                if (k != 2 || !null_bias) use_md(&u, m[k]);
             s = dnnl_inner_product_forward_primitive_desc_create(&pd, E, (dnnl_prop_kind_t)prop, M[0],
-                    M[1], rng_pct(&R, 50) ? NULL : M[2], M[3], A);
+                    M[1], null_bias ? NULL : M[2], M[3], A);
             break;
         case K_IP_BWD_DATA:
             for (int k = 0; k < 3; k++) use_md(&u, m[k]);
             s = dnnl_inner_product_backward_data_primitive_desc_create(&pd, E, M[0], M[1], M[2], H, A);
             break;
         default:
-            for (int k = 0; k < 4; k++) use_md(&u, m[k]);
+            for (int k = 0; k < 4; k++)
+                if (k != 2 || !null_bias) use_md(&u, m[k]);
             s = dnnl_inner_product_backward_weights_primitive_desc_create(&pd, E, M[0], M[1],
-                    rng_pct(&R, 50) ? NULL : M[2], M[3], H, A);
+                    null_bias ? NULL : M[2], M[3], H, A);
             break;
     }
     check(s, &u, kind_name[kind]);
@@ -2127,7 +2138,8 @@ static void op_exec_wrong(void) {
         }
     }
     dnnl_exec_arg_t args[48];
-    int nargs = n;
+    int adead[48] = {0}; /* the memory of args[k] is one the caller destroyed */
+    int nargs = n, stream_dead = 0;
     for (int k = 0; k < n; k++) {
         args[k].arg = xa[k].arg;
         args[k].memory = xa[k].mem;
@@ -2140,7 +2152,7 @@ static void op_exec_wrong(void) {
         int what = (int)rng_below(&R, 6);
         if (what == 0 && nargs > 0) { /* another memory from the pool */
             int slot = (int)rng_below(&R, (uint64_t)nargs), m = PICK(mems, 80);
-            USE(&u, mems, m);
+            adead[slot] = STATE_OF(mems, m) == DEAD;
             args[slot].memory = HANDLE_OF(mems, m);
             dl += (size_t)snprintf(desc + dl, sizeof desc - dl, " arg %d<-mem[%d]%s", args[slot].arg, m,
                     st_name(STATE_OF(mems, m)));
@@ -2148,9 +2160,10 @@ static void op_exec_wrong(void) {
             int slot = (int)rng_below(&R, (uint64_t)nargs);
             dl += (size_t)snprintf(desc + dl, sizeof desc - dl, " no arg %d", args[slot].arg);
             args[slot] = args[--nargs];
+            adead[slot] = adead[nargs];
         } else if (what == 2 && nargs < 46) { /* an extra one */
             int m = PICK(mems, 80);
-            USE(&u, mems, m);
+            adead[nargs] = STATE_OF(mems, m) == DEAD;
             args[nargs].arg = rand_arg();
             args[nargs].memory = HANDLE_OF(mems, m);
             dl += (size_t)snprintf(desc + dl, sizeof desc - dl, " extra arg %d=mem[%d]%s", args[nargs].arg,
@@ -2158,12 +2171,14 @@ static void op_exec_wrong(void) {
             nargs++;
         } else if (what == 3) { /* another stream */
             int st = PICK(strm, 80);
-            USE(&u, strm, st);
+            stream_dead = STATE_OF(strm, st) == DEAD;
             stream = HANDLE_OF(strm, st);
             dl += (size_t)snprintf(desc + dl, sizeof desc - dl, " strm[%d]%s", st, st_name(STATE_OF(strm, st)));
         } else if (what == 4 && nargs > 0) { /* a duplicate */
             if (nargs < 46) {
-                args[nargs] = args[rng_below(&R, (uint64_t)nargs)];
+                int from = (int)rng_below(&R, (uint64_t)nargs);
+                args[nargs] = args[from];
+                adead[nargs] = adead[from];
                 dl += (size_t)snprintf(desc + dl, sizeof desc - dl, " duplicate arg %d", args[nargs].arg);
                 nargs++;
             }
@@ -2171,6 +2186,7 @@ static void op_exec_wrong(void) {
             if (nargs > 0) {
                 int slot = (int)rng_below(&R, (uint64_t)nargs);
                 args[slot].memory = NULL;
+                adead[slot] = 0;
                 dl += (size_t)snprintf(desc + dl, sizeof desc - dl, " arg %d NULL", args[slot].arg);
             }
         }
@@ -2185,6 +2201,10 @@ static void op_exec_wrong(void) {
         pass = NULL;
         dl += (size_t)snprintf(desc + dl, sizeof desc - dl, " args NULL");
     }
+    /* The destroyed handles this execution is given. */
+    if (stream_dead) u.dead = 1;
+    for (int k = 0; pass && k < n_pass; k++)
+        if (adead[k]) u.dead = 1;
     char what[240];
     snprintf(what, sizeof what, "prim[%d]%s, wrong:%s", i, st_name(STATE_OF(prims, i)), desc);
     dnnl_status_t s = execute(HANDLE_OF(prims, i), stream, n_pass, pass, &u, what);

@@ -27,9 +27,15 @@ static int on_gpu;
 
 #define CANARY 64
 
+/* The descriptor, or NULL when it is refused at creation (which settles it:
+ * no primitive can be made over it). */
 static dnnl_memory_desc_t strided(int nd, const dnnl_dim_t *dims, const dnnl_dim_t *strides) {
     dnnl_memory_desc_t md = NULL;
-    CHECK(dnnl_memory_desc_create_with_strides(&md, nd, dims, dnnl_f32, strides));
+    dnnl_status_t s = dnnl_memory_desc_create_with_strides(&md, nd, dims, dnnl_f32, strides);
+    if (s != dnnl_success) {
+        printf("-- refused at creation (%s)\n", check_status_str(s));
+        return NULL;
+    }
     return md;
 }
 
@@ -84,6 +90,7 @@ static void check_kind(const char *kind, dnnl_status_t s, dnnl_primitive_desc_t 
 }
 
 static void all_kinds(const_dnnl_memory_desc_t md, const char *name) {
+    if (!md) return;
     printf("-- %s (get_size: %zu bytes)\n", name, dnnl_memory_desc_get_size(md));
     dnnl_primitive_desc_t pd = NULL;
     const int sd[2] = {DNNL_ARG_SRC, DNNL_ARG_DST};
@@ -208,6 +215,7 @@ int main(int argc, char **argv) {
 
     dnnl_dim_t d5[1] = {5}, z1[1] = {0};
     dnnl_memory_desc_t five = strided(1, d5, z1);
+    EXPECT(five != NULL);
     all_kinds(five, "dims {5}, strides {0}");
 
     dnnl_dim_t big2[2] = {7, INT64_MAX}, z2[2] = {0, 0};
@@ -221,8 +229,8 @@ int main(int argc, char **argv) {
     quant_arrays();
 
     CHECK(dnnl_memory_desc_destroy(five));
-    CHECK(dnnl_memory_desc_destroy(huge));
-    CHECK(dnnl_memory_desc_destroy(huge1));
+    if (huge) CHECK(dnnl_memory_desc_destroy(huge));
+    if (huge1) CHECK(dnnl_memory_desc_destroy(huge1));
     CHECK(dnnl_stream_destroy(stream));
     CHECK(dnnl_engine_destroy(engine));
     printf("OK\n");
