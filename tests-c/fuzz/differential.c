@@ -17,9 +17,10 @@
  * max(|x|, 1) for exact ops, 1e-4 with transcendental functions, 4 ulps for
  * bf16 and f16; integer outputs: 1). Both refusing a configuration is fine;
  * one refusing is printed and counted apart (ours_refused, ref_refused), not
- * as a wrong result. Where the two disagree on a binary configuration, the
- * values are also computed here from the definitions: when ours matches them,
- * the difference is Intel's, printed and counted apart (ref_wrong).
+ * as a wrong result. Where the two disagree on a binary, matmul or inner
+ * product configuration, the values are also computed here from the
+ * definitions: when ours matches them, the difference is Intel's, printed and
+ * counted apart (ref_wrong).
  *
  * Differences between v3.2 and v3.13 (which we follow) are not compared:
  *  - reorder with destination scales and a sum post-op: v3.13 computes
@@ -142,7 +143,9 @@ static const int nplain[6] = {0, 1, 2, 4, 6, 3};
 
 static rng_t R;
 /* FUZZ_SELFTEST=1 (README.md): changes one value of ours in every 50th
- * configuration -- which must fail the run. */
+ * configuration -- which must fail the run. FUZZ_SELFTEST=2 checks the third
+ * opinion against both libraries wherever they agree (and prints how often
+ * it was applied and differed). */
 static int selftest;
 
 static dnnl_format_tag_t rtag(int nd) {
@@ -851,7 +854,7 @@ enum {
 static uint64_t refused_by_kind[2][K_COUNT]; /* 0: Intel's, 1: ours */
 static double tolerance(const cfg_t *c, dnnl_data_type_t dt, float ref);
 
-/* ---- a third opinion for binary ------------------------------------------------------ */
+/* ---- a third opinion ------------------------------------------------------------------- */
 
 /* The logical index into a tensor of `t`'s dims of the element at logical
  * index j of `full` (dimensions of 1 in t broadcast). */
@@ -890,42 +893,132 @@ static float to_dt(dnnl_data_type_t dt, float v) {
     return (float)(r < lo ? lo : r > hi ? hi : r);
 }
 
-/* The values a binary configuration must give, computed here from the
- * definitions (oneDNN's order: scales, the op, then post-ops in order, then
- * the conversion to dst's type); 0 when it has a post-op this does not know. */
-static int arbiter(const cfg_t *c, float *out, int64_t n) {
-    if (c->kind != K_BINARY) return 0;
-    float s0 = 1.0f, s1 = 1.0f;
-    for (int k = 0; k < c->nscale; k++) {
-        if (c->scale_mask[k] != 0) return 0;
-        if (c->scale_arg[k] == DNNL_ARG_SRC_0) s0 = 0.5f;
-        if (c->scale_arg[k] == DNNL_ARG_SRC_1) s1 = 0.5f;
-    }
-    const tensor_t *dst = &c->t[2];
-    if (nelems(dst) != n) return 0;
-    for (int64_t j = 0; j < n; j++) {
-        float x = binary_op(c->alg, s0 * value(c, 0, j), s1 * value(c, 1, bcast_index(&c->t[1], dst, j)));
-        for (int k = 0; k < c->npo; k++) {
-            float a = c->po[k].alpha, b = c->po[k].beta;
-            if (c->po[k].kind == 1) {
-                x += c->po[k].scale * value(c, 2, j);
-            } else if (c->po[k].kind == 2) {
-                x = binary_op(c->po[k].alg, x, value(c, c->po[k].tensor, bcast_index(&c->t[c->po[k].tensor], dst, j)));
-            } else {
-                switch ((int)c->po[k].alg) {
-                    case dnnl_eltwise_relu: x = x > 0 ? x : a * x; break;
-                    case dnnl_eltwise_linear: x = a * x + b; break;
-                    case dnnl_eltwise_tanh: x = tanhf(x); break;
-                    case dnnl_eltwise_logistic: x = 1.0f / (1.0f + expf(-x)); break;
-                    case dnnl_eltwise_clip: x = x < a ? a : x > b ? b : x; break;
-                    case dnnl_eltwise_abs: x = fabsf(x); break;
-                    default: return 0;
-                }
+/* Post-ops applied to value x of dst element j; 0 in *ok for one this does not know. */
+static float post_ops(const cfg_t *c, float x, int64_t j, int dst, int *ok) {
+    for (int k = 0; k < c->npo; k++) {
+        float a = c->po[k].alpha, b = c->po[k].beta;
+        if (c->po[k].kind == 1) {
+            x += c->po[k].scale * value(c, dst, j);
+        } else if (c->po[k].kind == 2) {
+            int t = c->po[k].tensor;
+            x = binary_op(c->po[k].alg, x, value(c, t, bcast_index(&c->t[t], &c->t[dst], j)));
+        } else {
+            switch ((int)c->po[k].alg) {
+                case dnnl_eltwise_relu: x = x > 0 ? x : a * x; break;
+                case dnnl_eltwise_linear: x = a * x + b; break;
+                case dnnl_eltwise_tanh: x = tanhf(x); break;
+                case dnnl_eltwise_logistic: x = 1.0f / (1.0f + expf(-x)); break;
+                case dnnl_eltwise_clip: x = x < a ? a : x > b ? b : x; break;
+                case dnnl_eltwise_abs: x = fabsf(x); break;
+                default: *ok = 0; break;
             }
         }
-        out[j] = to_dt(dst->dt, x);
     }
-    return 1;
+    return x;
+}
+
+/* The scale of `arg` for element index `n` of its masked dimension (the
+ * memories hold 0.5 * (1 + i % 4)); 1 when the arg has none. */
+static float scale_of(const cfg_t *c, int arg, int64_t n) {
+    for (int k = 0; k < c->nscale; k++)
+        if (c->scale_arg[k] == arg) return 0.5f * (float)(1 + (c->scale_mask[k] ? n % 4 : 0));
+    return 1.0f;
+}
+
+static int64_t prod(const tensor_t *t, int from, int to) {
+    int64_t n = 1;
+    for (int d = from; d < to; d++) n *= t->dims[d];
+    return n;
+}
+
+/* The values a configuration must give, computed here from the definitions
+ * (oneDNN's order: scales, the op, bias, post-ops in order, the dst scale,
+ * then the conversion to dst's type), for binary, matmul and the three inner
+ * products; 0 for other kinds, or a post-op or attribute this does not know. */
+static int arbiter(const cfg_t *c, float *out, int64_t n) {
+    int ok = 1;
+    if (c->nzp) return 0;
+    for (int k = 0; k < c->nscale; k++)
+        if (c->scale_mask[k] != 0 && !(c->kind == K_MATMUL && c->scale_arg[k] == DNNL_ARG_WEIGHTS)) return 0;
+    if (c->kind == K_BINARY) {
+        const tensor_t *dst = &c->t[2];
+        if (nelems(dst) != n) return 0;
+        float s0 = scale_of(c, DNNL_ARG_SRC_0, 0), s1 = scale_of(c, DNNL_ARG_SRC_1, 0);
+        for (int64_t j = 0; j < n; j++) {
+            float x = binary_op(c->alg, s0 * value(c, 0, j), s1 * value(c, 1, bcast_index(&c->t[1], dst, j)));
+            out[j] = to_dt(dst->dt, post_ops(c, x, j, 2, &ok));
+        }
+        return ok;
+    }
+    if (c->kind == K_MATMUL) {
+        const tensor_t *src = &c->t[0], *w = &c->t[1], *dst = &c->t[3];
+        int nd = dst->nd;
+        int64_t M = dst->dims[nd - 2], N = dst->dims[nd - 1], K = src->dims[nd - 1];
+        if (nelems(dst) != n) return 0;
+        for (int64_t j = 0; j < n; j++) {
+            int64_t pos[DNNL_MAX_NDIMS], r = j;
+            for (int d = nd - 1; d >= 0; d--) {
+                pos[d] = r % dst->dims[d];
+                r /= dst->dims[d];
+            }
+            int64_t sb = 0, wb = 0;
+            for (int d = 0; d < nd - 2; d++) {
+                sb = sb * src->dims[d] + (src->dims[d] == 1 ? 0 : pos[d]);
+                wb = wb * w->dims[d] + (w->dims[d] == 1 ? 0 : pos[d]);
+            }
+            int64_t m = pos[nd - 2], col = pos[nd - 1];
+            float acc = 0.0f;
+            for (int64_t k = 0; k < K; k++)
+                acc += value(c, 0, (sb * M + m) * K + k) * value(c, 1, (wb * K + k) * N + col);
+            float x = scale_of(c, DNNL_ARG_SRC, 0) * scale_of(c, DNNL_ARG_WEIGHTS, col) * acc;
+            if (c->t[2].used) x += value(c, 2, bcast_index(&c->t[2], dst, j));
+            x = post_ops(c, x, j, 3, &ok) / scale_of(c, DNNL_ARG_DST, 0);
+            out[j] = to_dt(dst->dt, x);
+        }
+        return ok;
+    }
+    if (c->kind == K_IP) {
+        const tensor_t *src = &c->t[0], *dst = &c->t[3];
+        int64_t N = src->dims[0], K = prod(src, 1, src->nd), OC = dst->dims[1];
+        if (N * OC != n) return 0;
+        for (int64_t i = 0; i < N; i++)
+            for (int64_t o = 0; o < OC; o++) {
+                float acc = 0.0f;
+                for (int64_t k = 0; k < K; k++) acc += value(c, 0, i * K + k) * value(c, 1, o * K + k);
+                if (c->t[2].used) acc += value(c, 2, o);
+                out[i * OC + o] = to_dt(dst->dt, post_ops(c, acc, i * OC + o, 3, &ok));
+            }
+        return ok;
+    }
+    if (c->kind == K_IP_BWD_DATA) {
+        const tensor_t *ds = &c->t[0], *dd = &c->t[2];
+        int64_t N = ds->dims[0], K = prod(ds, 1, ds->nd), OC = dd->dims[1];
+        if (N * K != n) return 0;
+        for (int64_t i = 0; i < N; i++)
+            for (int64_t k = 0; k < K; k++) {
+                float acc = 0.0f;
+                for (int64_t o = 0; o < OC; o++) acc += value(c, 2, i * OC + o) * value(c, 1, o * K + k);
+                out[i * K + k] = acc;
+            }
+        return 1;
+    }
+    if (c->kind == K_IP_BWD_WEIGHTS) {
+        const tensor_t *src = &c->t[0], *dd = &c->t[3];
+        int64_t N = src->dims[0], K = prod(src, 1, src->nd), OC = dd->dims[1];
+        if (OC * K + (c->t[2].used ? OC : 0) != n) return 0;
+        for (int64_t o = 0; o < OC; o++) {
+            float db = 0.0f;
+            for (int64_t k = 0; k < K; k++) {
+                float acc = 0.0f;
+                for (int64_t i = 0; i < N; i++) acc += value(c, 3, i * OC + o) * value(c, 0, i * K + k);
+                out[o * K + k] = acc;
+            }
+            for (int64_t i = 0; i < N; i++) db += value(c, 3, i * OC + o);
+            if (c->t[2].used) out[OC * K + o] = db;
+        }
+        return 1;
+    }
+    return 0;
 }
 
 /* How many of `got` differ from `want` beyond the tolerance. */
@@ -1006,6 +1099,20 @@ static void compare(uint64_t index, const cfg_t *c, const result_t *ref, const r
         }
     }
     FUZZ_ADD(fz->extra[X_VALUES], (uint64_t)ref->nvals);
+    if (selftest == 2) {
+        /* Checks the third opinion itself where the libraries agree. */
+        static float third[MAXV];
+        static uint64_t applied, differs;
+        if (!bad && arbiter(c, third, ref->nvals)) {
+            applied++;
+            if (count_bad(c, third, rv, ref->nvals)) {
+                differs++;
+                describe(c, d, sizeof d);
+                printf("the definition differs from both libraries in config %" PRIu64 ": %s\n", index, d);
+            }
+        }
+        if (index % 1000 == 999) printf("third opinion: %" PRIu64 " configurations, %" PRIu64 " differ\n", applied, differs);
+    }
     if (fz->trace) {
         /* The first values of every tensor, to write a reproducer from. */
         for (int i = 0; i < MAXT; i++) {

@@ -737,6 +737,22 @@ static size_t md_size(const_dnnl_memory_desc_t md) {
     return md ? dnnl_memory_desc_get_size(md) : 0;
 }
 
+/* The bytes a caller gives a memory of `md` over its own buffer: the size,
+ * plus the offset of a submemory (whose memory points into its parent's
+ * buffer, upstream's contract: the size does not count the offset). */
+static size_t user_size(const_dnnl_memory_desc_t md) {
+    int64_t off = 0;
+    dnnl_data_type_t dt = dnnl_f32;
+    size_t size = md_size(md);
+    if (md && dnnl_memory_desc_query(md, dnnl_query_submemory_offset_s64, &off) == dnnl_success
+            && dnnl_memory_desc_query(md, dnnl_query_data_type, &dt) == dnnl_success && off > 0
+            && off < ((int64_t)1 << 40)) {
+        size_t es = dnnl_data_type_size(dt);
+        size += (size_t)off * (es == 0 || es == (size_t)-1 ? 1 : es);
+    }
+    return size;
+}
+
 static void op_memory_create(void) {
     int i = FREE_SLOT(mems), m = PICK(mds, 85), e = PICK(eng, 85);
     if (i < 0) return;
@@ -744,7 +760,7 @@ static void op_memory_create(void) {
     use_md(&u, m);
     USE(&u, eng, e);
     const_dnnl_memory_desc_t md = HANDLE_OF(mds, m);
-    size_t size = STATE_OF(mds, m) == LIVE ? md_size(md) : 0;
+    size_t size = STATE_OF(mds, m) == LIVE ? user_size(md) : 0;
     int cpu = e >= 0 && !eng[e].gpu;
     unsigned char *buf = NULL;
     void *handle;
@@ -853,7 +869,7 @@ static void op_memory_use(void) {
             size_t size = 0;
             int cpu = i >= 0 && mems[i].eng >= 0 && !eng[mems[i].eng].gpu;
             if (STATE_OF(mems, i) == LIVE && dnnl_memory_get_memory_desc(mem, &md) == dnnl_success)
-                size = md_size(md);
+                size = user_size(md);
             void *h = NULL;
             const char *what = "NULL";
             if (cpu && rng_pct(&R, 70) && size <= ((size_t)64 << 20)) {
@@ -1987,7 +2003,7 @@ static int build_args(const prim_slot_t *p, const_dnnl_primitive_desc_t pd, xarg
         x->buf = NULL;
         void *handle = DNNL_MEMORY_ALLOCATE;
         if (!eng[e].gpu) {
-            x->buf = new_buf(size);
+            x->buf = new_buf(user_size(md));
             if (x->buf) handle = x->buf;
         }
         fuzz_call("dnnl_memory_create (argument %d, %zu bytes, eng[%d])", arg, size, e);
