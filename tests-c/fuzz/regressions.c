@@ -14,6 +14,10 @@
  *    {0} descriptor over a user pointer: 0 bytes) was accepted, and the
  *    primitive read 4 bytes from it. Binary, softmax, matmul and reorder must
  *    refuse it with dnnl_invalid_arguments.
+ * 4. (fuzz_calls_ocl on PoCL, seed 0x2026, sequence 313) A reorder executed in
+ *    place (one memory as source and destination) returned dnnl_runtime_error
+ *    on OpenCL engines (clEnqueueCopyBuffer: CL_MEM_COPY_OVERLAP). It copies
+ *    the elements onto themselves: success, and the values stay.
  *
  * Usage: fuzz_regressions [cpu|gpu]. gpu skips (77) without an OpenCL device. */
 #include <string.h>
@@ -205,6 +209,33 @@ static void quant_arrays(void) {
     CHECK(dnnl_memory_desc_destroy(dst));
 }
 
+static void reorder_in_place(void) {
+    dnnl_dims_t d = {2, 3, 4, 5};
+    dnnl_memory_desc_t md = NULL;
+    CHECK(dnnl_memory_desc_create_with_tag(&md, 4, d, dnnl_f32, dnnl_nchw));
+    dnnl_primitive_desc_t pd = NULL;
+    CHECK(dnnl_reorder_primitive_desc_create(&pd, md, engine, md, engine, NULL));
+    dnnl_primitive_t p = NULL;
+    CHECK(dnnl_primitive_create(&p, pd));
+    dnnl_memory_t m = NULL;
+    CHECK(dnnl_memory_create(&m, md, engine, DNNL_MEMORY_ALLOCATE));
+    float *v = NULL;
+    CHECK(dnnl_memory_map_data(m, (void **)&v));
+    for (int i = 0; i < 120; i++) v[i] = (float)i - 60.0f;
+    CHECK(dnnl_memory_unmap_data(m, v));
+    dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, m}, {DNNL_ARG_TO, m}};
+    CHECK(dnnl_primitive_execute(p, stream, 2, args));
+    CHECK(dnnl_stream_wait(stream));
+    CHECK(dnnl_memory_map_data(m, (void **)&v));
+    for (int i = 0; i < 120; i++) EXPECT(v[i] == (float)i - 60.0f);
+    CHECK(dnnl_memory_unmap_data(m, v));
+    printf("-- reorder in place: success, values kept\n");
+    CHECK(dnnl_memory_destroy(m));
+    CHECK(dnnl_primitive_destroy(p));
+    CHECK(dnnl_primitive_desc_destroy(pd));
+    CHECK(dnnl_memory_desc_destroy(md));
+}
+
 int main(int argc, char **argv) {
     on_gpu = argc > 1 && strcmp(argv[1], "gpu") == 0;
     if (on_gpu && dnnl_engine_get_count(dnnl_gpu) == 0) SKIP("no OpenCL device");
@@ -227,6 +258,7 @@ int main(int argc, char **argv) {
     all_kinds(huge1, "dims {2^40}, strides {0}");
 
     quant_arrays();
+    reorder_in_place();
 
     CHECK(dnnl_memory_desc_destroy(five));
     if (huge) CHECK(dnnl_memory_desc_destroy(huge));

@@ -581,14 +581,23 @@ impl Implementation for CopyImpl {
                 .iter()
                 .filter_map(|e| e.as_ocl().cloned())
                 .collect();
-            let e = q.copy_buffer(
-                sm,
+            let (src_at, dst_at) = (
                 src.offset0 as usize * size,
-                dm,
                 plan.dst.offset0 as usize * size,
-                bytes,
-                &ocl_deps,
-            )?;
+            );
+            if sm == dm {
+                // In place: the very same elements copy onto themselves; any
+                // other overlap clEnqueueCopyBuffer refuses (CL_MEM_COPY_OVERLAP).
+                if src_at == dst_at {
+                    return Ok(Some(queue.marker(ctx.deps)?));
+                }
+                if src_at < dst_at + bytes && dst_at < src_at + bytes {
+                    return Err(Error::invalid(
+                        "the source and destination of the copy overlap in one buffer",
+                    ));
+                }
+            }
+            let e = q.copy_buffer(sm, src_at, dm, dst_at, bytes, &ocl_deps)?;
             return Ok(Some(Event::Ocl(e)));
         }
         Ok(Some(enqueue_plan(plan, &self.kernel, self.local, ctx)?))
