@@ -143,6 +143,37 @@ fn every_create_path_reports_allocation_failure() {
     });
     assert!(n >= 1, "the sum into f16 allocates its scratchpad");
 
+    // Memory the library allocates on every OpenCL device (a buffer).
+    // SAFETY: a plain count query.
+    let gpus = unsafe { dnnl_engine_get_count(dnnl_gpu) };
+    for i in 0..gpus {
+        let mut gpu = null_mut();
+        // SAFETY: a valid out-pointer, an index below the count.
+        assert_eq!(
+            unsafe { dnnl_engine_create(&mut gpu, dnnl_gpu, i) },
+            dnnl_success
+        );
+        let n = walk(
+            &format!("dnnl_memory_create(DNNL_MEMORY_ALLOCATE) on GPU engine {i}"),
+            || {
+                let mut m = null_mut();
+                // SAFETY: live handles, a valid out-pointer.
+                let s = unsafe { dnnl_memory_create(&mut m, f32_md, gpu, ALLOCATE) };
+                if s == dnnl_success {
+                    // SAFETY: a live memory, destroyed once.
+                    unsafe { dnnl_memory_destroy(m) };
+                }
+                s
+            },
+        );
+        assert_eq!(n, 1);
+        // SAFETY: a live engine, destroyed once.
+        unsafe { dnnl_engine_destroy(gpu) };
+    }
+    if gpus == 0 {
+        println!("SKIP (part): no OpenCL device: the OpenCL allocation path is not walked");
+    }
+
     // A graph tensor the library allocates.
     // SAFETY: a plain C struct, all zeros is a valid value to initialise.
     let mut lt: dnnl_graph_logical_tensor_t = unsafe { std::mem::zeroed() };

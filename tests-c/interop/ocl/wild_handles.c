@@ -299,6 +299,26 @@ int main(int argc, char **argv) {
         CHECK(dnnl_ocl_interop_memory_get_mem_object(dst, &still));
         EXPECT(still == r.mem);
     }
+    /* USM pointers that are neither USM nor readable host memory: refused where the
+     * device has USM (where it has none, every USM memory is unimplemented). */
+    ocl_usm_t usm;
+    if (ocl_usm_get(dev, &usm)) {
+        n = wild_pointers(w, 0);
+        for (size_t i = 0; i < n; i++) {
+            if (w[i].ptr != (void *)1 && w[i].ptr != (void *)(uintptr_t)0xdeadbeef000ull
+                    && strstr(w[i].name, "unmapped") == NULL
+                    && strstr(w[i].name, "PROT") == NULL)
+                continue;
+            dnnl_memory_t m = NULL;
+            expect_ia(dnnl_ocl_interop_memory_create(
+                              &m, md, engine, dnnl_ocl_interop_usm, w[i].ptr),
+                    "dnnl_ocl_interop_memory_create (usm)", &w[i]);
+            EXPECT(m == NULL);
+        }
+    } else {
+        printf("no cl_intel_unified_shared_memory: USM memory is unimplemented here, "
+               "wild USM pointers not tried\n");
+    }
     printf("streams, memories: %d wild handles refused so far\n", refused);
 
     /* Dependency events: a wild entry, and a wild list pointer. */
