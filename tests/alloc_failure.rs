@@ -149,10 +149,8 @@ fn every_create_path_reports_allocation_failure() {
     for i in 0..gpus {
         let mut gpu = null_mut();
         // SAFETY: a valid out-pointer, an index below the count.
-        assert_eq!(
-            unsafe { dnnl_engine_create(&mut gpu, dnnl_gpu, i) },
-            dnnl_success
-        );
+        let s = unsafe { dnnl_engine_create(&mut gpu, dnnl_gpu, i) };
+        assert_eq!(s, dnnl_success);
         let n = walk(
             &format!("dnnl_memory_create(DNNL_MEMORY_ALLOCATE) on GPU engine {i}"),
             || {
