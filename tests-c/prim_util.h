@@ -1,7 +1,7 @@
 /* Helpers the primitive tests share (the .c files under tests-c/<kind>/): element types with
  * oneDNN's conversions and saturation, where a logical element lives in any
- * blocked layout, and memory objects filled from and read back into logical
- * (row-major) float arrays.
+ * blocked layout (computed from the format tag, not from the library's queries), and
+ * memory objects filled from and read back into logical (row-major) float arrays.
  *
  * A test defines nothing of its own for these; it sets `engine` (and `stream`)
  * before calling memory(). One translation unit per test, so the globals and
@@ -109,35 +109,124 @@ static float rounded(dnnl_data_type_t dt, float v) {
 
 /* ---- layouts: where logical element idx lives ----------------------------- */
 
+/* A layout is computed here from the format tag (or the strides) the test chose,
+ * never read back through the library's stride and block queries: a descriptor the
+ * library builds wrong then disagrees with where the test puts the elements. */
 typedef struct {
     int ndims, nblks;
     dnnl_dims_t dims, padded_offsets, strides, blks, idxs;
     dnnl_data_type_t dt;
-    int64_t offset0, nelems;
+    int64_t offset0, nelems, size; /* size: elements of the buffer, padding included */
 } layout_t;
 
-static layout_t layout_of(const_dnnl_memory_desc_t md) {
+/* oneDNN's letters for the tags the tests use: dimensions outer to inner, upper case
+ * for a blocked dimension, then the inner blocks ("aBcd16b": nChw16c). */
+static const struct {
+    dnnl_format_tag_t tag;
+    const char *letters;
+} tag_letters[] = {
+        {dnnl_a, "a"}, {dnnl_ab, "ab"}, {dnnl_ba, "ba"}, {dnnl_abc, "abc"}, {dnnl_acb, "acb"},
+        {dnnl_bac, "bac"}, {dnnl_bca, "bca"}, {dnnl_cab, "cab"}, {dnnl_abcd, "abcd"},
+        {dnnl_acdb, "acdb"}, {dnnl_abdc, "abdc"}, {dnnl_acbd, "acbd"}, {dnnl_aBc16b, "aBc16b"},
+        {dnnl_aBcd8b, "aBcd8b"}, {dnnl_aBcd16b, "aBcd16b"}, {dnnl_ABcd16b16a, "ABcd16b16a"},
+        {dnnl_abcde, "abcde"}, {dnnl_acdeb, "acdeb"}, {dnnl_aBcde16b, "aBcde16b"},
+};
+
+/* Strided descriptors the test made (md_strides), found again by their description. */
+typedef struct {
+    int ndims;
+    dnnl_dims_t dims, strides;
+    dnnl_data_type_t dt;
+} strided_t;
+static strided_t strided_mds[16];
+static int n_strided_mds;
+
+static layout_t layout_from_letters(int ndims, const dnnl_dim_t *dims, dnnl_data_type_t dt,
+        const char *letters) {
     layout_t l;
     memset(&l, 0, sizeof l);
-    const dnnl_dims_t *p;
-    CHECK(dnnl_memory_desc_query(md, dnnl_query_ndims_s32, &l.ndims));
-    CHECK(dnnl_memory_desc_query(md, dnnl_query_data_type, &l.dt));
-    CHECK(dnnl_memory_desc_query(md, dnnl_query_dims, &p));
-    memcpy(l.dims, *p, sizeof l.dims);
-    CHECK(dnnl_memory_desc_query(md, dnnl_query_padded_offsets, &p));
-    memcpy(l.padded_offsets, *p, sizeof l.dims);
-    CHECK(dnnl_memory_desc_query(md, dnnl_query_strides, &p));
-    memcpy(l.strides, *p, sizeof l.dims);
-    CHECK(dnnl_memory_desc_query(md, dnnl_query_inner_nblks_s32, &l.nblks));
-    CHECK(dnnl_memory_desc_query(md, dnnl_query_inner_blks, &p));
-    memcpy(l.blks, *p, sizeof l.dims);
-    CHECK(dnnl_memory_desc_query(md, dnnl_query_inner_idxs, &p));
-    memcpy(l.idxs, *p, sizeof l.dims);
-    CHECK(dnnl_memory_desc_query(md, dnnl_query_submemory_offset_s64, &l.offset0));
+    l.ndims = ndims;
+    l.dt = dt;
+    memcpy(l.dims, dims, sizeof(dnnl_dim_t) * (size_t)ndims);
+    int order[DNNL_MAX_NDIMS], n = 0;
+    int64_t blk[DNNL_MAX_NDIMS], inner = 1;
+    for (int d = 0; d < ndims; d++)
+        blk[d] = 1;
+    const char *c = letters;
+    for (; *c && !(*c >= '0' && *c <= '9'); c++)
+        order[n++] = (*c >= 'a' ? *c - 'a' : *c - 'A');
+    EXPECT(n == ndims);
+    while (*c) {
+        int64_t b = 0;
+        while (*c >= '0' && *c <= '9')
+            b = b * 10 + (*c++ - '0');
+        int d = *c++ - 'a';
+        EXPECT(d >= 0 && d < ndims && b > 0);
+        l.blks[l.nblks] = b;
+        l.idxs[l.nblks++] = d;
+        blk[d] *= b;
+        inner *= b;
+    }
+    int64_t stride = inner;
+    for (int k = n - 1; k >= 0; k--) {
+        int d = order[k];
+        l.strides[d] = stride;
+        stride *= (dims[d] + blk[d] - 1) / blk[d];
+    }
+    l.size = stride;
     l.nelems = 1;
-    for (int d = 0; d < l.ndims; d++)
-        l.nelems *= l.dims[d];
+    for (int d = 0; d < ndims; d++)
+        l.nelems *= dims[d];
+    if (l.nelems == 0) l.size = 0;
     return l;
+}
+
+/* The layout of md: the tag (or registered strides) whose descriptor equals md. */
+static layout_t layout_of(const_dnnl_memory_desc_t md) {
+    int ndims = 0;
+    dnnl_data_type_t dt;
+    const dnnl_dims_t *p;
+    CHECK(dnnl_memory_desc_query(md, dnnl_query_ndims_s32, &ndims));
+    CHECK(dnnl_memory_desc_query(md, dnnl_query_data_type, &dt));
+    CHECK(dnnl_memory_desc_query(md, dnnl_query_dims, &p));
+    dnnl_dims_t dims;
+    memcpy(dims, *p, sizeof dims);
+    for (size_t t = 0; t < sizeof tag_letters / sizeof *tag_letters; t++) {
+        if ((int)strspn(tag_letters[t].letters, "abcdefABCDEF") != ndims) continue;
+        layout_t l = layout_from_letters(ndims, dims, dt, tag_letters[t].letters);
+        dnnl_memory_desc_t cand = NULL;
+        if (dnnl_memory_desc_create_with_tag(&cand, ndims, dims, dt, tag_letters[t].tag)
+                != dnnl_success)
+            continue;
+        int same = dnnl_memory_desc_equal(cand, md);
+        CHECK(dnnl_memory_desc_destroy(cand));
+        if (same) return l;
+    }
+    for (int k = 0; k < n_strided_mds; k++) {
+        const strided_t *s = &strided_mds[k];
+        if (s->ndims != ndims || s->dt != dt || memcmp(s->dims, dims, sizeof(dnnl_dim_t) * (size_t)ndims))
+            continue;
+        dnnl_memory_desc_t cand = NULL;
+        CHECK(dnnl_memory_desc_create_with_strides(&cand, ndims, dims, dt, s->strides));
+        int same = dnnl_memory_desc_equal(cand, md);
+        CHECK(dnnl_memory_desc_destroy(cand));
+        if (!same) continue;
+        char plain[DNNL_MAX_NDIMS + 1] = {0};
+        for (int d = 0; d < ndims; d++)
+            plain[d] = (char)('a' + d);
+        layout_t l = layout_from_letters(ndims, dims, dt, plain);
+        /* oneDNN's size of a strided layout: the largest dims[d] * strides[d]. */
+        int64_t size = 0;
+        for (int d = 0; d < ndims; d++) {
+            l.strides[d] = s->strides[d];
+            if (dims[d] * s->strides[d] > size) size = dims[d] * s->strides[d];
+        }
+        l.size = l.nelems ? size : 0;
+        return l;
+    }
+    fprintf(stderr, "prim_util.h: a %d-D descriptor of no tag this test knows (add it to "
+                    "tag_letters, or make it with md_strides)\n", ndims);
+    exit(1);
 }
 
 /* The element offset of the idx-th logical element (row-major numbering). */
@@ -167,6 +256,38 @@ static dnnl_memory_desc_t md_tag(int ndims, const dnnl_dim_t *dims, dnnl_data_ty
     return md;
 }
 
+/* A descriptor with the given strides, which layout_of() then knows. */
+static inline dnnl_memory_desc_t md_strides(int ndims, const dnnl_dim_t *dims, dnnl_data_type_t dt,
+        const dnnl_dim_t *strides) {
+    dnnl_memory_desc_t md = NULL;
+    CHECK(dnnl_memory_desc_create_with_strides(&md, ndims, dims, dt, strides));
+    EXPECT(n_strided_mds < (int)(sizeof strided_mds / sizeof *strided_mds));
+    strided_t *s = &strided_mds[n_strided_mds++];
+    memset(s, 0, sizeof *s);
+    s->ndims = ndims;
+    s->dt = dt;
+    memcpy(s->dims, dims, sizeof(dnnl_dim_t) * (size_t)ndims);
+    memcpy(s->strides, strides, sizeof(dnnl_dim_t) * (size_t)ndims);
+    return md;
+}
+
+/* md must be the descriptor of tag (a queried `any` resolved, say): fails otherwise. */
+static inline void expect_tag(const_dnnl_memory_desc_t md, dnnl_format_tag_t tag) {
+    int ndims = 0;
+    dnnl_data_type_t dt;
+    const dnnl_dims_t *p;
+    CHECK(dnnl_memory_desc_query(md, dnnl_query_ndims_s32, &ndims));
+    CHECK(dnnl_memory_desc_query(md, dnnl_query_data_type, &dt));
+    CHECK(dnnl_memory_desc_query(md, dnnl_query_dims, &p));
+    dnnl_memory_desc_t want = md_tag(ndims, *p, dt, tag);
+    if (!dnnl_memory_desc_equal(md, want)) {
+        fprintf(stderr, "a descriptor is not the one of format tag %d (%s)\n", (int)tag,
+                dnnl_fmt_tag2str(tag));
+        exit(1);
+    }
+    CHECK(dnnl_memory_desc_destroy(want));
+}
+
 static dnnl_memory_t memory(const_dnnl_memory_desc_t md) {
     dnnl_memory_t m = NULL;
     CHECK(dnnl_memory_create(&m, md, engine, DNNL_MEMORY_ALLOCATE));
@@ -178,10 +299,11 @@ static void fill(dnnl_memory_t m, const float *values) {
     CHECK(dnnl_memory_get_memory_desc(m, &md));
     layout_t l = layout_of(md);
     if (l.nelems == 0) return;
+    EXPECT(dnnl_memory_desc_get_size(md) == (size_t)l.size * dt_size(l.dt));
     void *p = NULL;
     CHECK(dnnl_memory_map_data(m, &p));
     /* Padding zero (allocations need not be zeroed). */
-    memset(p, 0, dnnl_memory_desc_get_size(md));
+    memset(p, 0, (size_t)l.size * dt_size(l.dt));
     for (int64_t i = 0; i < l.nelems; i++)
         store(l.dt, p, offset_of(&l, i), values[i]);
     CHECK(dnnl_memory_unmap_data(m, p));
@@ -195,7 +317,8 @@ static void read_back(dnnl_memory_t m, float *values, int *padding_ok) {
     layout_t l = layout_of(md);
     *padding_ok = 1;
     if (l.nelems == 0) return;
-    size_t n = dnnl_memory_desc_get_size(md) / dt_size(l.dt);
+    EXPECT(dnnl_memory_desc_get_size(md) == (size_t)l.size * dt_size(l.dt));
+    size_t n = (size_t)l.size;
     unsigned char *inside = calloc(n, 1);
     void *p = NULL;
     CHECK(dnnl_memory_map_data(m, &p));

@@ -120,7 +120,7 @@ static void layouts(void) {
     dnnl_memory_desc_t nhwc = md_tag(4, dims, dnnl_f32, dnnl_nhwc);
     dnnl_memory_desc_t strided = NULL;
     dnnl_dims_t strides = {800, 40, 12, 2};
-    CHECK(dnnl_memory_desc_create_with_strides(&strided, 4, dims, dnnl_f32, strides));
+    strided = md_strides(4, dims, dnnl_f32, strides);
     for (int k = 0; k < N; k++)
         want[k] = rounded(dnnl_bf16, v[k]);
     run("nchw->nChw16c", nchw, engine, blk, engine, NULL, v, NULL, 0, NULL, want);
