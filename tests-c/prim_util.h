@@ -107,6 +107,44 @@ static float rounded(dnnl_data_type_t dt, float v) {
     return load(dt, b, 0);
 }
 
+/* ---- comparisons ---------------------------------------------------------------- */
+
+/* 2^-23: the spacing of f32 values in [1, 2). */
+#define F32_EPS (1.0 / 8388608.0)
+
+static inline int is_int_dt(dnnl_data_type_t dt) { return dt == dnnl_s8 || dt == dnnl_u8 || dt == dnnl_s32; }
+
+/* One unit in the last place of dt at magnitude |v|. */
+static inline double ulp_of(dnnl_data_type_t dt, double v) {
+    int man = dt == dnnl_f16 ? 10 : dt == dnnl_bf16 ? 7 : 23;
+    int min_exp = dt == dnnl_f16 ? -14 : -126;
+    int e = v == 0 ? min_exp : ilogb(v);
+    if (e < min_exp) e = min_exp;
+    return ldexp(1.0, e - man);
+}
+
+/* Whether got is what dt holds for the real result want, computed with an error of
+ * at most bound before the one final rounding to dt: integers round half to even and
+ * saturate (exactly that value when bound is 0); f32 is within bound and half an ulp,
+ * f16 and bf16 within bound and one ulp (the correctly rounded value or a neighbour).
+ * NaNs and infinities must agree. */
+static inline int matches(dnnl_data_type_t dt, double got, double want, double bound) {
+    if (is_int_dt(dt)) return got >= saturate(dt, want - bound) && got <= saturate(dt, want + bound);
+    if (isnan(want) || isnan(got)) return isnan(want) && isnan(got);
+    double w = rounded(dt, (float)want);
+    if (isinf(w) || isinf(got)) return w == got || fabs(got - want) <= bound;
+    double tol = bound + (dt == dnnl_f32 ? 0.5 : 1.0) * ulp_of(dt, want);
+    return fabs(got - want) <= tol;
+}
+
+/* A deterministic pseudo-random stream (a 64-bit LCG): values in [-1, 1). */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static inline void rng_seed(uint64_t seed) { rng_state = seed * 6364136223846793005ull + 1442695040888963407ull; }
+static inline double rng_uniform(void) {
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(rng_state >> 11) / 4503599627370496.0 - 1.0;
+}
+
 /* ---- layouts: where logical element idx lives ----------------------------- */
 
 /* A layout is computed here from the format tag (or the strides) the test chose,
