@@ -129,6 +129,12 @@ static inline double ulp_of(dnnl_data_type_t dt, double v) {
  * f16 and bf16 within bound and one ulp (the correctly rounded value or a neighbour).
  * NaNs and infinities must agree. */
 static inline int matches(dnnl_data_type_t dt, double got, double want, double bound) {
+    /* Intel's CPU kernels (reference runs) evaluate transcendental functions with
+     * polynomial approximations up to some 50 ulps off (log): their runs check the
+     * semantics, at 64 times the bound. Integers stay exact. */
+    static int slack = 0;
+    if (!slack) slack = library_is_ours() ? 1 : 64;
+    if (slack > 1 && !is_int_dt(dt)) bound = slack * (bound + F32_EPS * fabs(want));
     if (is_int_dt(dt)) return got >= saturate(dt, want - bound) && got <= saturate(dt, want + bound);
     if (isnan(want) || isnan(got)) return isnan(want) && isnan(got);
     double w = rounded(dt, (float)want);
