@@ -22,3 +22,13 @@ target_link_libraries(graph_safety PRIVATE m)
 dnnl_c_test(graph_safety_ocl SOURCES graph/graph_safety.c LABELS "api;graph;ours-only" ARGS gpu
             TIMEOUT 120 OPENCL)
 target_link_libraries(graph_safety_ocl PRIVATE m)
+# Graph results at realistic sizes (thousands of elements, odd shapes), every output
+# element compared within an f32 error bound; backward ops with a random gradient; the
+# int8 pattern exact through execute and execute_v2 with a user scratchpad.
+dnnl_c_test(graph_numeric SOURCES graph/graph_numeric.c LABELS "api;cpu;graph;ours-only" ARGS cpu
+            TIMEOUT 120)
+dnnl_c_test(graph_numeric_ocl SOURCES graph/graph_numeric.c LABELS "api;graph;ours-only" ARGS gpu
+            TIMEOUT 300 OPENCL)
+foreach(t graph_numeric graph_numeric_ocl)
+  target_link_libraries(${t} PRIVATE m)
+endforeach()
