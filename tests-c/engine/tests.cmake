@@ -39,3 +39,16 @@ if(COMMAND dnnl_ze_test)
   dnnl_ze_test(engine_ze_alloc_oom SOURCES engine/ze_alloc_out_of_memory.c LABELS "api;ze"
                TIMEOUT 120)
 endif()
+# The engines CI must see (no device is a failure, not a skip): a GPU engine on each
+# OpenCL runtime, and the Level Zero test driver's device (scripts/test.sh).
+if(OpenCL_FOUND)
+  dnnl_c_test(engine_ci_engines SOURCES engine/ci_engines.c LABELS "api;ours-only" OPENCL
+              TIMEOUT 120)
+  target_link_libraries(engine_ci_engines PRIVATE OpenCL::OpenCL)
+  target_compile_definitions(engine_ci_engines PRIVATE CL_TARGET_OPENCL_VERSION=300)
+else()
+  add_test(NAME engine_ci_engines COMMAND sh -c "echo 'SKIP: OpenCL headers or ICD loader not found at configure time'; exit 77")
+  set_tests_properties(engine_ci_engines PROPERTIES SKIP_RETURN_CODE 77 LABELS "api;ours-only")
+endif()
+dnnl_ze_test(engine_ci_ze_engines SOURCES engine/ci_ze_engines.c LABELS "api;ours-only"
+             TIMEOUT 120)
