@@ -35,7 +35,7 @@ die() { echo "setup: error: $*" >&2; exit 1; }
 
 # --- 1. Debian packages ------------------------------------------------------
 packages=(cmake clang pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
-          libze-dev libze1 python3-venv clang-15 llvm-spirv-15 spirv-tools)
+          libze-dev libze1 python3-venv clang-15 llvm-spirv-15 spirv-tools valgrind)
 missing=()
 for p in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

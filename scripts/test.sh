@@ -63,6 +63,12 @@ echo "== skips (expected ones: scripts/expected-skips.txt)"
 python3 scripts/check_skips.py scripts/expected-skips.txt --junit "$junit" \
     --rust-log "$rust_skips" || failed+=("unexpected skips")
 
+# ASan+UBSan over every C test, valgrind over a subset, miri over the host-only Rust
+# logic (README, "Reliability"). DNNL_SANITIZE=0 leaves it out of a local run.
+if [ "${DNNL_SANITIZE:-1}" != 0 ]; then
+    bash scripts/sanitize.sh || failed+=("sanitizers")
+fi
+
 if ((${#failed[@]})); then
     echo "test.sh: FAILED: ${failed[*]}" >&2
     exit 1
