@@ -12,7 +12,7 @@ dnnl_c_test(engine_no_opencl SOURCES engine/no_opencl.c LABELS "api;cpu" TIMEOUT
 # OpenCL for the device's largest allocation.
 find_package(OpenCL QUIET)
 if(OpenCL_FOUND)
-  dnnl_c_test(engine_alloc_oom SOURCES engine/alloc_out_of_memory.c LABELS "api;cpu"
+  dnnl_c_test(engine_alloc_oom SOURCES engine/alloc_out_of_memory.c LABELS "api;cpu;ours-only"
               ARGS cpu TIMEOUT 120)
   dnnl_c_test(engine_alloc_oom_ocl SOURCES engine/alloc_out_of_memory.c LABELS "api" OPENCL
               ARGS gpu TIMEOUT 120 ENVIRONMENT "ONEDNN_VERBOSE=error")
@@ -25,7 +25,7 @@ if(OpenCL_FOUND)
   endforeach()
   # Create-use-destroy cycles: bounded resident size (CPU engine), OpenCL reference
   # counts back to 1 after each cycle (each runtime).
-  dnnl_c_test(engine_cycles SOURCES engine/create_destroy_cycles.c LABELS "api;cpu" ARGS cpu
+  dnnl_c_test(engine_cycles SOURCES engine/create_destroy_cycles.c LABELS "api;cpu;ours-only" ARGS cpu
               TIMEOUT 300)
   dnnl_c_test(engine_cycles_ocl SOURCES engine/create_destroy_cycles.c LABELS "api" OPENCL
               ARGS gpu TIMEOUT 300)
