@@ -1,10 +1,14 @@
 # dnnl_c_test(): the one way a C test or example becomes a CTest test.
 #
 #   dnnl_c_test(<name> SOURCES <file>... [LABELS <label>...] [OPENCL]
-#               [TIMEOUT <seconds>] [ARGS <arg>...] [ENVIRONMENT <VAR=value>...])
+#               [TIMEOUT <seconds>] [ARGS <arg>...] [ENVIRONMENT <VAR=value>...]
+#               [EXPECT_EXIT <code>] [EXPECT_OUTPUT <regex>...])
 #
 # Builds executable <name> (C11, -Wall -Wextra -Werror, ASan+UBSan in Debug) linked to
 # the imported `dnnl`, and registers it with SKIP_RETURN_CODE 77 (see tests-c/check.h).
+# With EXPECT_OUTPUT, the program runs under cmake/expect-output.sh: each regex must
+# match a line it prints and its exit status must be EXPECT_EXIT (default 0); an
+# unexpected 77 is still a skip.
 #
 # Without OPENCL the test is called <name>. With OPENCL it is registered once per
 # OpenCL runtime in DNNL_OCL_RUNTIMES, as <name>@pocl and <name>@intel, labelled `ocl`
@@ -14,11 +18,19 @@
 #
 # With -DDNNL_REFERENCE_LIBDIR=<dir holding upstream's libdnnl.so.3>, each test not
 # labelled `ours-only` is registered once more as <test>@ref, with LD_LIBRARY_PATH=<dir>
-# (our programs link with RUNPATH, which LD_LIBRARY_PATH overrides).
+# (our programs link with RUNPATH, which LD_LIBRARY_PATH overrides) and the environment
+# of DNNL_REFERENCE_ENV. Unless DNNL_REFERENCE_GPU is on, tests labelled `ocl` or `ze`
+# get no twin: the reference scripts/setup.sh installs (PyPI's `onednn`, a SYCL build)
+# has no OpenCL or Level Zero interop API and no GPU engine on these devices.
 
 set(DNNL_C_TEST_TIMEOUT 300 CACHE STRING "Default CTest timeout of a C test, in seconds")
 set(DNNL_REFERENCE_LIBDIR "" CACHE PATH
     "Directory with upstream oneDNN's libdnnl.so.3: registers reference runs (<test>@ref)")
+set(DNNL_REFERENCE_ENV "" CACHE STRING
+    "Extra environment (VAR=value;...) of the reference runs")
+option(DNNL_REFERENCE_GPU
+    "The reference library has an OpenCL GPU runtime: OpenCL and Level Zero tests get @ref runs too"
+    OFF)
 
 # OpenCL runtimes that OPENCL tests run on, and the .icd file that selects each one.
 set(DNNL_OCL_RUNTIMES pocl intel)
@@ -31,6 +43,7 @@ set(_dnnl_ocl_hint_intel "install it with: scripts/setup.sh")
 
 set(DNNL_OCL_ICD_ROOT "${CMAKE_BINARY_DIR}/icd")
 set(_dnnl_ocl_runner "${CMAKE_CURRENT_LIST_DIR}/ocl-runtime.sh")
+set(_dnnl_expect_output "${CMAKE_CURRENT_LIST_DIR}/expect-output.sh")
 
 # <build>/icd/<runtime>/ holds a link to that runtime's .icd file; the link is resolved
 # when a test runs, so installing a runtime later needs no reconfigure.
@@ -54,10 +67,17 @@ function(_dnnl_add_ctest test labels timeout env)
   if(env)
     set_tests_properties("${test}" PROPERTIES ENVIRONMENT "${env}")
   endif()
+  set(ref OFF)
   if(DNNL_REFERENCE_LIBDIR AND NOT "ours-only" IN_LIST labels)
+    set(ref ON)
+    if(NOT DNNL_REFERENCE_GPU AND ("ocl" IN_LIST labels OR "ze" IN_LIST labels))
+      set(ref OFF)
+    endif()
+  endif()
+  if(ref)
     add_test(NAME "${test}@ref" COMMAND ${ARGN})
     set(ref_labels ${labels} reference)
-    set(ref_env ${env} "LD_LIBRARY_PATH=${DNNL_REFERENCE_LIBDIR}")
+    set(ref_env ${env} ${DNNL_REFERENCE_ENV} "LD_LIBRARY_PATH=${DNNL_REFERENCE_LIBDIR}")
     set_tests_properties("${test}@ref" PROPERTIES
       LABELS "${ref_labels}" SKIP_RETURN_CODE 77 TIMEOUT "${timeout}"
       ENVIRONMENT "${ref_env}")
@@ -65,9 +85,18 @@ function(_dnnl_add_ctest test labels timeout env)
 endfunction()
 
 function(dnnl_c_test name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "OPENCL" "TIMEOUT" "SOURCES;LABELS;ARGS;ENVIRONMENT")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "OPENCL" "TIMEOUT;EXPECT_EXIT"
+                        "SOURCES;LABELS;ARGS;ENVIRONMENT;EXPECT_OUTPUT")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "dnnl_c_test(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  set(program $<TARGET_FILE:${name}>)
+  if(arg_EXPECT_OUTPUT OR DEFINED arg_EXPECT_EXIT)
+    if(NOT DEFINED arg_EXPECT_EXIT)
+      set(arg_EXPECT_EXIT 0)
+    endif()
+    set(program sh "${_dnnl_expect_output}" ${arg_EXPECT_EXIT} ${arg_EXPECT_OUTPUT} --
+        $<TARGET_FILE:${name}>)
   endif()
   if(NOT arg_SOURCES)
     message(FATAL_ERROR "dnnl_c_test(${name}): SOURCES is required")
@@ -88,14 +117,17 @@ function(dnnl_c_test name)
     $<$<CONFIG:Debug>:-fsanitize=address,undefined>)
 
   set(env ${arg_ENVIRONMENT})
+  # Under ASan (Debug), an impossible allocation (the out-of-memory tests ask for
+  # 2^40 bytes and more) returns NULL as the C library's would, instead of aborting.
   if(NOT arg_OPENCL)
+    list(APPEND env "ASAN_OPTIONS=allocator_may_return_null=1")
     _dnnl_add_ctest("${name}" "${arg_LABELS}" "${arg_TIMEOUT}" "${env}"
-                    $<TARGET_FILE:${name}> ${arg_ARGS})
+                    ${program} ${arg_ARGS})
     return()
   endif()
 
   # OpenCL runtimes may keep allocations until exit; LeakSanitizer would blame us.
-  list(APPEND env "ASAN_OPTIONS=detect_leaks=0")
+  list(APPEND env "ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1")
   foreach(rt IN LISTS DNNL_OCL_RUNTIMES)
     set(labels ${arg_LABELS} ocl ${rt})
     list(REMOVE_DUPLICATES labels)
@@ -103,14 +135,14 @@ function(dnnl_c_test name)
     _dnnl_add_ctest("${name}@${rt}" "${labels}" "${arg_TIMEOUT}" "${rt_env}"
       sh "${_dnnl_ocl_runner}" "${rt}" "${DNNL_OCL_ICD_${rt}}"
          "${DNNL_OCL_ICD_ROOT}/${rt}" "${_dnnl_ocl_hint_${rt}}"
-         $<TARGET_FILE:${name}> ${arg_ARGS})
+         ${program} ${arg_ARGS})
   endforeach()
 endfunction()
 
 # dnnl_ze_test(): a C test of the Level Zero side, run through the Level Zero loader.
 #
 #   dnnl_ze_test(<name> SOURCES <file>... [LABELS <label>...] [TIMEOUT <seconds>]
-#                [ENVIRONMENT <VAR=value>...])
+#                [ENVIRONMENT <VAR=value>...] [EXPECT_OUTPUT <regex>...])
 #
 # Builds executable <name> like dnnl_c_test() does, linked to `dnnl` and to the Level
 # Zero loader (DNNL_ZE_LOADER), with the Level Zero headers on the include path (both
@@ -134,9 +166,13 @@ set(DNNL_ZE_VALIDATION_LAYER "libze_validation_layer.so.1" CACHE STRING
 set(_dnnl_ze_runner "${CMAKE_CURRENT_LIST_DIR}/ze-runtime.sh")
 
 function(dnnl_ze_test name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT" "SOURCES;LABELS;ENVIRONMENT")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT" "SOURCES;LABELS;ENVIRONMENT;EXPECT_OUTPUT")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "dnnl_ze_test(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  set(program $<TARGET_FILE:${name}>)
+  if(arg_EXPECT_OUTPUT)
+    set(program sh "${_dnnl_expect_output}" 0 ${arg_EXPECT_OUTPUT} -- $<TARGET_FILE:${name}>)
   endif()
   if(NOT arg_SOURCES)
     message(FATAL_ERROR "dnnl_ze_test(${name}): SOURCES is required")
@@ -168,7 +204,7 @@ function(dnnl_ze_test name)
   # The driver is built by the same cargo command as the library.
   add_dependencies(${name} dnnl_cargo)
 
-  set(env ${arg_ENVIRONMENT} "ASAN_OPTIONS=detect_leaks=0"
+  set(env ${arg_ENVIRONMENT} "ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1"
       "ZE_ENABLE_ALT_DRIVERS=${DNNL_ZE_DRIVER}"
       "OCL_ICD_VENDORS=${DNNL_OCL_ICD_ROOT}/intel")
   set(validation_env ${env} ZE_ENABLE_VALIDATION_LAYER=1 ZE_ENABLE_PARAMETER_VALIDATION=1)
@@ -182,6 +218,6 @@ function(dnnl_ze_test name)
     endif()
     _dnnl_add_ctest("${name}@${variant}" "${labels}" "${arg_TIMEOUT}" "${variant_env}"
       sh "${_dnnl_ze_runner}" "${DNNL_ZE_LOADER}" "${DNNL_ZE_DRIVER}"
-         "${DNNL_OCL_ICD_intel}" "${layer}" $<TARGET_FILE:${name}>)
+         "${DNNL_OCL_ICD_intel}" "${layer}" ${program})
   endforeach()
 endfunction()

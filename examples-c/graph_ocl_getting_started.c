@@ -16,7 +16,7 @@
  * allocator; the free callback receives the event the memory waited for and
  * waits for it, as the header asks. Graph memory on OpenCL is USM
  * (cl_intel_unified_shared_memory): without it the example says so and exits 77
- * (skipped); with no OpenCL device it says so and exits 0. */
+ * (skipped); with no OpenCL device it says so and exits 77 too. */
 #include <math.h>
 #include <string.h>
 
@@ -90,7 +90,7 @@ static void add_op(dnnl_graph_graph_t g, size_t id, dnnl_graph_op_kind_t kind,
 
 int main(void) {
     user_ocl_t u;
-    if (!user_ocl_create(&u)) return 0;
+    if (!user_ocl_create(&u)) return 77;
     if (!has_usm(u.device)) {
         printf("SKIP: the device has no cl_intel_unified_shared_memory; the graph API "
                "on OpenCL works on USM memory\n");

@@ -45,10 +45,11 @@ typedef struct {
     int out_of_order;
 } user_ocl_t;
 
-/* Fills `u`; returns 0 (after saying so) when no OpenCL device is visible. */
+/* Fills `u`; returns 0 (after printing a SKIP: line) when no OpenCL device is
+ * visible: the example then exits 77, the code CTest reads as "skipped". */
 static inline int user_ocl_create(user_ocl_t *u) {
     if (dnnl_engine_get_count(dnnl_gpu) == 0) {
-        printf("No OpenCL device is visible: nothing to run.\n");
+        printf("SKIP: No OpenCL device is visible: nothing to run.\n");
         return 0;
     }
     dnnl_engine_t probe = NULL;

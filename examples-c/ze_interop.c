@@ -95,7 +95,7 @@ int main(void) {
     ze_driver_handle_t driver = NULL;
     ze_device_handle_t device = NULL;
     if (!pick_device(&driver, &device)) {
-        printf("No Level Zero driver with a device is visible: nothing to run "
+        printf("SKIP: No Level Zero driver with a device is visible: nothing to run "
                "(ZE_ENABLE_ALT_DRIVERS=%s).\n",
                 getenv("ZE_ENABLE_ALT_DRIVERS") ? getenv("ZE_ENABLE_ALT_DRIVERS") : "unset");
         return 77;

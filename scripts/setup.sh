@@ -8,6 +8,10 @@
 #     spirv-tools (OpenCL C to SPIR-V, for the Level Zero kernels and tests).
 #  2. .venv/ in the repository with Intel's CPU OpenCL runtime from PyPI
 #     (intel-opencl-rt, and intel-cmplr-lib-rt for the compiler runtime it links to).
+#     And Intel's oneDNN itself, the second reference of the C tests (scripts/test.sh
+#     runs each CPU test again against it, as <test>@ref): PyPI's `onednn` (v3.13,
+#     a SYCL build whose CPU engine runs on Intel's CPU OpenCL runtime) and
+#     dpcpp-cpp-rt, the SYCL runtime it links to; .venv/lib/libdnnl.so.3.
 #  3. ICD directories, one per runtime, for OCL_ICD_VENDORS:
 #       .venv/icd/intel/intel-cpu.icd   Intel's CPU runtime only
 #       .venv/icd/pocl/pocl.icd         PoCL only (copy of /etc/OpenCL/vendors/pocl.icd)
@@ -22,13 +26,16 @@ venv="$repo/.venv"
 icd="$venv/icd"
 # Pinned so that CI is reproducible; override to try another release.
 intel_version=${DNNL_INTEL_OCL_VERSION:-2026.2.0}
+# Intel's oneDNN v3.13 (the reference runs). PyPI has no onednn-cpu-gomp of this
+# release (its last is 2023.2.0, oneDNN 3.2): `onednn` is the only v3.13 wheel.
+reference_version=${DNNL_REFERENCE_VERSION:-2026.1.0}
 
 log() { echo "setup: $*"; }
 die() { echo "setup: error: $*" >&2; exit 1; }
 
 # --- 1. Debian packages ------------------------------------------------------
 packages=(cmake clang pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
-          libze-dev libze1 python3-venv clang-15 llvm-spirv-15 spirv-tools)
+          libze-dev libze1 python3-venv clang-15 llvm-spirv-15 spirv-tools valgrind)
 missing=()
 for p in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
@@ -61,18 +68,21 @@ if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
 pip=("$venv/bin/python" -m pip --disable-pip-version-check --quiet)
-wanted=(intel-opencl-rt intel-cmplr-lib-rt)
+version_of() { # <package>: its installed version in the venv, or nothing
+    "$venv/bin/python" -c 'import importlib.metadata as m, sys; print(m.version(sys.argv[1]))' \
+        "$1" 2>/dev/null || true
+}
+wanted=(intel-opencl-rt intel-cmplr-lib-rt dpcpp-cpp-rt)
 need_install=0
 for p in "${wanted[@]}"; do
-    have=$("$venv/bin/python" -c 'import importlib.metadata as m, sys; print(m.version(sys.argv[1]))' \
-           "$p" 2>/dev/null) || true
-    [ "$have" = "$intel_version" ] || need_install=1
+    [ "$(version_of "$p")" = "$intel_version" ] || need_install=1
 done
+[ "$(version_of onednn)" = "$reference_version" ] || need_install=1
 if ((need_install)); then
-    log "pip install ${wanted[*]} (version $intel_version) into $venv"
-    "${pip[@]}" install "${wanted[@]/%/==$intel_version}"
+    log "pip install ${wanted[*]} (version $intel_version) and onednn $reference_version into $venv"
+    "${pip[@]}" install "${wanted[@]/%/==$intel_version}" "onednn==$reference_version"
 else
-    log "intel-opencl-rt and intel-cmplr-lib-rt $intel_version present"
+    log "intel-opencl-rt, intel-cmplr-lib-rt, dpcpp-cpp-rt $intel_version and onednn $reference_version present"
 fi
 
 # The wheels put libintelocl.so in .venv/lib. The .icd file they ship there
@@ -85,6 +95,15 @@ intel_lib=$(cd "$(dirname "$intel_lib")" && pwd -P)/libintelocl.so
 if ldd "$intel_lib" | grep -q 'not found'; then
     ldd "$intel_lib" | grep 'not found' >&2
     die "$intel_lib has unresolved dependencies"
+fi
+
+# The reference library finds its dependencies (SYCL, TBB, the compiler runtime) in
+# .venv/lib through LD_LIBRARY_PATH, as the reference runs give it.
+reference_lib="$venv/lib/libdnnl.so.3"
+[ -e "$reference_lib" ] || die "$reference_lib not found (package onednn)"
+if LD_LIBRARY_PATH="$venv/lib" ldd "$reference_lib" | grep -q 'not found'; then
+    LD_LIBRARY_PATH="$venv/lib" ldd "$reference_lib" | grep 'not found' >&2
+    die "$reference_lib has unresolved dependencies"
 fi
 
 pocl_icd=/etc/OpenCL/vendors/pocl.icd
@@ -116,3 +135,4 @@ log "OpenCL runtimes ready:"
 log "  OCL_ICD_VENDORS=$icd/intel   Intel's CPU runtime ($intel_lib)"
 log "  OCL_ICD_VENDORS=$icd/pocl    PoCL"
 log "  OCL_ICD_VENDORS=$icd/all     both"
+log "Intel's oneDNN (reference runs): $reference_lib"

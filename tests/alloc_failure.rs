@@ -9,6 +9,8 @@
 
 #![allow(non_upper_case_globals)]
 
+mod skip;
+
 use std::ffi::c_void;
 use std::ptr::null_mut;
 
@@ -142,6 +144,35 @@ fn every_create_path_reports_allocation_failure() {
         }
     });
     assert!(n >= 1, "the sum into f16 allocates its scratchpad");
+
+    // Memory the library allocates on every OpenCL device (a buffer).
+    // SAFETY: a plain count query.
+    let gpus = unsafe { dnnl_engine_get_count(dnnl_gpu) };
+    for i in 0..gpus {
+        let mut gpu = null_mut();
+        // SAFETY: a valid out-pointer, an index below the count.
+        let s = unsafe { dnnl_engine_create(&mut gpu, dnnl_gpu, i) };
+        assert_eq!(s, dnnl_success);
+        let n = walk(
+            &format!("dnnl_memory_create(DNNL_MEMORY_ALLOCATE) on GPU engine {i}"),
+            || {
+                let mut m = null_mut();
+                // SAFETY: live handles, a valid out-pointer.
+                let s = unsafe { dnnl_memory_create(&mut m, f32_md, gpu, ALLOCATE) };
+                if s == dnnl_success {
+                    // SAFETY: a live memory, destroyed once.
+                    unsafe { dnnl_memory_destroy(m) };
+                }
+                s
+            },
+        );
+        assert_eq!(n, 1);
+        // SAFETY: a live engine, destroyed once.
+        unsafe { dnnl_engine_destroy(gpu) };
+    }
+    if gpus == 0 {
+        skip::skip("no OpenCL device: the OpenCL allocation path is not walked");
+    }
 
     // A graph tensor the library allocates.
     // SAFETY: a plain C struct, all zeros is a valid value to initialise.

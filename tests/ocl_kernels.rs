@@ -1,7 +1,7 @@
 //! The OpenCL runtime layer (`dnnl::runtime::ocl`): programs, kernels, the
 //! program cache, USM and cache blob ids, on every OpenCL device installed
 //! (see `ocl_runtime.rs` for how to choose the runtime). Every test passes,
-//! after printing why, when no OpenCL device is present.
+//! after reporting the skip (`skip.rs`), when no OpenCL device is present.
 
 mod ocl_common;
 
@@ -205,7 +205,7 @@ fn usm_where_the_device_has_it() {
                         m.contains("cl_intel_unified_shared_memory") && m.contains(&name),
                         "{m}"
                     );
-                    println!("SKIP usm on {name}: {m}");
+                    skip(format_args!("usm on {name}: {m}"));
                 }
                 other => panic!("{name}: {other:?}"),
             }

@@ -5,13 +5,15 @@
 //! objects, a stream on the user's immediate list, USM memory, execution
 //! gated on a user event with the returned event, and cache blobs (a warm
 //! engine and a primitive from a blob compile nothing; foreign or corrupted
-//! blobs are refused). Each test prints why it skips when there is no
-//! Level Zero device.
+//! blobs are refused). Each test reports why it skips (`skip.rs`) when there
+//! is no Level Zero device.
 
 #![allow(non_upper_case_globals)]
 
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
+
+mod skip;
 
 use dnnl::abi::*;
 use dnnl::capi::common::*;
@@ -44,16 +46,19 @@ fn user() -> Option<User> {
     let api = match dnnl::runtime::ze::api() {
         Ok(api) => api,
         Err(e) => {
-            println!("skipped: {e}");
+            skip::skip(format_args!("no Level Zero loader: {e}"));
             return None;
         }
     };
     let drivers = dnnl::runtime::ze::drivers().unwrap_or_default();
     let Some(&driver) = drivers.first() else {
-        println!("skipped: no Level Zero driver");
+        skip::skip("no Level Zero driver");
         return None;
     };
-    let device = *dnnl::runtime::ze::devices_of(driver).unwrap().first()?;
+    let Some(&device) = dnnl::runtime::ze::devices_of(driver).unwrap().first() else {
+        skip::skip("the Level Zero driver has no device");
+        return None;
+    };
     let mut context = null_mut();
     let desc = sys::ze_context_desc_t::default();
     // SAFETY: a driver of the loader, a valid descriptor and output.

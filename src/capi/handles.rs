@@ -17,8 +17,15 @@
 //!   entry holds a `Weak`: the token resolves exactly while the object lives,
 //!   whatever became of the caller's own token for it, and cannot be
 //!   destroyed. An object has one exposed token at a time, so queries in a
-//!   loop do not grow the registry; it is never the owned token, so a query
-//!   result does not compare equal to the caller's handle of the same object.
+//!   loop do not grow the registry.
+//!
+//! Engines are the one kind whose queries upstream answers with the caller's
+//! own pointer (`dnnl_stream_get_engine(stream) == engine`, and C++ wrappers
+//! compare handles by pointer): while the caller's owned engine token is
+//! live, an engine query returns that token itself; once the caller destroyed
+//! it, the exposed token. (Upstream answers the other queries, the
+//! descriptor of a memory or of a primitive, with objects of its own, never
+//! the caller's pointer: so do we.)
 //!
 //! [`resolve`] is on every call: a read lock, one hash lookup and one
 //! reference-count increment (an upgrade for exposed tokens).
@@ -66,6 +73,9 @@ struct Registry {
     entries: HashMap<usize, Entry>,
     /// (object address, handle kind) -> the object's exposed token.
     exposed: HashMap<(usize, TypeId), usize>,
+    /// Engine address -> the caller's live owned token (the latest, if the
+    /// engine was published more than once).
+    owned_engines: HashMap<usize, usize>,
     /// Exposed tokens that were live at the last sweep: the next sweep waits
     /// until there are twice as many (plus a margin), so sweeping costs O(1)
     /// per exposed token, amortised.
@@ -144,23 +154,34 @@ fn kind_error<H: Handle>(token: usize) -> Error {
 /// The caller releases it with the kind's `*_destroy` ([`retire`]); the
 /// handle dies there, whoever else still holds the object.
 pub fn publish<H: Handle>(object: Arc<H::Object>) -> *mut H {
+    let key = (address(&object), TypeId::of::<H>());
     let object: AnyArc = object;
     let token = new_token();
     let entry = Entry {
-        kind: TypeId::of::<H>(),
+        kind: key.1,
         hold: Hold::Owned(object),
     };
-    write_registry().entries.insert(token, entry);
+    let mut reg = write_registry();
+    reg.entries.insert(token, entry);
+    if key.1 == TypeId::of::<abi::dnnl_engine>() {
+        reg.owned_engines.insert(key.0, token);
+    }
     ::core::ptr::without_provenance_mut(token)
 }
 
 /// Returns the handle of an object the C caller does not own (a query
-/// result): valid while the object lives, not to be destroyed. The same
-/// object gets the same token while it lives; it is never the token the
-/// caller owns for it, which dies at its destroy.
+/// result): for an engine, the caller's own handle while it is live (see
+/// the module doc); else a token valid while the object lives, not to be
+/// destroyed; the same object gets the same token while it lives.
 pub fn expose<H: Handle>(object: &Arc<H::Object>) -> *mut H {
     let key = (address(object), TypeId::of::<H>());
     let exposed = |reg: &Registry| {
+        // An owned entry holds its engine, so the address is this engine's.
+        if key.1 == TypeId::of::<abi::dnnl_engine>() {
+            if let Some(&token) = reg.owned_engines.get(&key.0) {
+                return Some(token);
+            }
+        }
         let token = *reg.exposed.get(&key)?;
         // While an entry's `Weak` exists the allocation cannot be reused, so
         // a live entry at this address is this object.
@@ -254,7 +275,20 @@ pub fn retire<H: Handle>(handle: *mut H) -> Result<()> {
                 H::NAME
             )));
         }
-        reg.entries.remove(&token)
+        let owned = reg.entries.remove(&token);
+        if let Some(Entry {
+            hold: Hold::Owned(object),
+            kind,
+        }) = &owned
+        {
+            let addr = address(object);
+            if *kind == TypeId::of::<abi::dnnl_engine>()
+                && reg.owned_engines.get(&addr) == Some(&token)
+            {
+                reg.owned_engines.remove(&addr);
+            }
+        }
+        owned
     };
     // The object's Drop may use the registry: release it outside the lock.
     drop(owned);
@@ -389,18 +423,23 @@ mod tests {
         let object = Arc::new(Thing(5));
         let owned = publish::<A>(object.clone());
         let before = expose::<A>(&object);
-        assert_ne!(before, owned);
-        assert_eq!(expose::<A>(&object), before, "one exposed token per object");
-        assert!(
-            retire(before).is_err(),
-            "the caller does not own a query result"
+        assert_ne!(
+            before, owned,
+            "only engine queries return the owner's handle"
         );
         retire(owned).unwrap();
         assert!(resolve(owned).is_err());
-        assert_eq!(resolve(before).unwrap().0, 5);
-        assert_eq!(expose::<A>(&object), before);
+        let after = expose::<A>(&object);
+        assert_eq!(after, before);
+        assert_ne!(after, owned);
+        assert_eq!(expose::<A>(&object), after, "one exposed token per object");
+        assert!(
+            retire(after).is_err(),
+            "the caller does not own a query result"
+        );
+        assert_eq!(resolve(after).unwrap().0, 5);
         drop(object);
-        assert!(resolve(before).is_err(), "the object is gone");
+        assert!(resolve(after).is_err(), "the object is gone");
     }
 
     #[test]

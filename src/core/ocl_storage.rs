@@ -65,6 +65,9 @@ fn allocate<T>(
             .into(),
         )
     };
+    if !crate::base::fault::allocation(size) {
+        return Err(out_of_memory("the allocation failed"));
+    }
     let largest = engine.info().max_mem_alloc_size;
     if size as u64 > largest {
         return Err(out_of_memory(&format!(
@@ -77,6 +80,22 @@ fn allocate<T>(
         Error::Runtime(m) if m.contains(error_name(CL_INVALID_BUFFER_SIZE)) => out_of_memory(&m),
         e => e,
     })
+}
+
+/// Whether the first and the last word of `size` bytes at `addr` can be
+/// read: a system allocation given as USM must at least be mapped memory (a
+/// wild pointer would be handed to kernels). Not every page is tested, so
+/// that a large buffer costs two probes.
+fn host_range_readable(addr: usize, size: usize) -> bool {
+    const WORD: usize = size_of::<usize>();
+    if size == 0 {
+        return true;
+    }
+    let Some(last) = addr.checked_add(size - 1) else {
+        return false;
+    };
+    ocl::foreign::readable(addr & !(WORD - 1), WORD)
+        && ocl::foreign::readable(last & !(WORD - 1), WORD)
 }
 
 fn no_usm(engine: &OclEngine) -> Error {
@@ -167,6 +186,12 @@ impl OclStorage {
                         "the pointer is not USM of the engine's OpenCL context, \
                          and the device does not take system allocations",
                     ));
+                }
+                if kind == UsmKind::Unknown && !host_range_readable(addr, size) {
+                    return Err(Error::invalid(format!(
+                        "{addr:#x} is not USM of the engine's OpenCL context, and not \
+                         readable host memory for {size} bytes either"
+                    )));
                 }
                 Ok(OclStorage::Usm {
                     addr,

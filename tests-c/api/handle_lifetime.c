@@ -11,9 +11,10 @@
  *     primitive hold it: every use of its handle (kind query, stream, memory, primitive
  *     descriptor and reorder creation, interop getters, a second destroy) is
  *     dnnl_invalid_arguments; the engine handles from dnnl_stream_get_engine,
- *     dnnl_memory_get_engine and dnnl_query_engine, taken before and after the destroy,
- *     work (a memory made on them, the primitive run and its result checked) and cannot
- *     be destroyed; they die with the last holder;
+ *     dnnl_memory_get_engine and dnnl_query_engine are the caller's own handle while it
+ *     lives (the same pointer, as upstream) and die with it; taken after the destroy
+ *     they are a new handle that works (a memory made on it, the primitive run and its
+ *     result checked), cannot be destroyed, and dies with the last holder;
  *   - a memory descriptor destroyed while a memory holds it, a primitive descriptor
  *     while its primitive holds it, attributes while a primitive descriptor holds them
  *     (their post-ops handle dies with them), post-ops appended to attributes;
@@ -107,6 +108,8 @@ static void engine_outlived_by_its_users(dnnl_engine_kind_t ekind) {
     CHECK(dnnl_stream_get_engine(stream, &from_stream));
     CHECK(dnnl_memory_get_engine(src, &from_memory));
     CHECK(dnnl_primitive_desc_query(pd, dnnl_query_engine, 0, &from_pd));
+    /* While the caller's handle lives, queries return it, as upstream's pointer. */
+    EXPECT(from_stream == engine && from_memory == engine && from_pd == engine);
 
     CHECK(dnnl_engine_destroy(engine));
 
@@ -121,19 +124,21 @@ static void engine_outlived_by_its_users(dnnl_engine_kind_t ekind) {
     EXPECT(m2 == NULL);
     EXPECT(relu_pd(engine, md, IA) == NULL);
     dnnl_primitive_desc_t rpd = NULL;
-    CHECK_STATUS(dnnl_reorder_primitive_desc_create(&rpd, md, engine, md, from_pd, NULL), IA);
-    CHECK_STATUS(dnnl_reorder_primitive_desc_create(&rpd, md, from_pd, md, engine, NULL), IA);
-    EXPECT(rpd == NULL);
     cl_context ctx = NULL;
     CHECK_STATUS(dnnl_ocl_interop_engine_get_context(engine, &ctx), IA);
     CHECK_STATUS(dnnl_engine_destroy(engine), IA);
 
-    /* What the queries handed out, before and after the destroy, works. */
-    dnnl_engine_t after = NULL;
-    CHECK(dnnl_stream_get_engine(stream, &after));
-    dnnl_engine_t all[] = {from_stream, from_memory, from_pd, after};
-    for (int i = 0; i < 4; i++) {
-        EXPECT(all[i] != engine);
+    /* What the queries hand out after the destroy is a new handle, and works. */
+    dnnl_engine_t after = NULL, all[3] = {NULL, NULL, NULL};
+    CHECK(dnnl_stream_get_engine(stream, &all[0]));
+    CHECK(dnnl_memory_get_engine(src, &all[1]));
+    CHECK(dnnl_primitive_desc_query(pd, dnnl_query_engine, 0, &all[2]));
+    after = all[0];
+    CHECK_STATUS(dnnl_reorder_primitive_desc_create(&rpd, md, engine, md, after, NULL), IA);
+    CHECK_STATUS(dnnl_reorder_primitive_desc_create(&rpd, md, after, md, engine, NULL), IA);
+    EXPECT(rpd == NULL);
+    for (int i = 0; i < 3; i++) {
+        EXPECT(all[i] != engine && all[i] == after);
         expect_usable_engine(all[i], ekind, md);
     }
     if (ekind == dnnl_gpu) {
@@ -149,8 +154,7 @@ static void engine_outlived_by_its_users(dnnl_engine_kind_t ekind) {
     CHECK(dnnl_memory_destroy(dst));
     EXPECT(kind_of(after) == ekind);
     CHECK(dnnl_stream_destroy(stream));
-    for (int i = 0; i < 4; i++)
-        CHECK_STATUS(dnnl_engine_get_kind(all[i], &kind), IA);
+    CHECK_STATUS(dnnl_engine_get_kind(after, &kind), IA);
     CHECK(dnnl_memory_desc_destroy(md));
     printf("engine destroyed while used: ok\n");
 }

@@ -10,7 +10,10 @@ int main(void) {
     EXPECT(v->minor == 13);
     EXPECT(v->major == DNNL_VERSION_MAJOR);
     EXPECT(v->minor == DNNL_VERSION_MINOR);
-    EXPECT(v->patch == DNNL_VERSION_PATCH);
+    /* A patch release runs programs built against an earlier one's headers (the
+     * reference runs: Intel's 3.13.x under our 3.13.0 headers). */
+    EXPECT(v->patch >= DNNL_VERSION_PATCH);
+    if (library_is_ours()) EXPECT(v->patch == DNNL_VERSION_PATCH);
     EXPECT(v->hash != NULL);
     EXPECT(dnnl_version() == v);
     printf("dnnl_version(): %d.%d.%d (hash \"%s\")\n", v->major, v->minor, v->patch, v->hash);

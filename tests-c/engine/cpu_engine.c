@@ -30,8 +30,11 @@ int main(void) {
     CHECK_STATUS(dnnl_engine_create(&bad, dnnl_any_engine, 0), dnnl_invalid_arguments);
     EXPECT(bad == NULL);
     CHECK_STATUS(dnnl_engine_create(NULL, dnnl_cpu, 0), dnnl_invalid_arguments);
-    CHECK_STATUS(dnnl_engine_get_kind(engine, NULL), dnnl_invalid_arguments);
-    CHECK_STATUS(dnnl_engine_get_kind(NULL, &kind), dnnl_invalid_arguments);
+    /* Upstream dereferences these (reference runs crash): ours alone. */
+    if (library_is_ours()) {
+        CHECK_STATUS(dnnl_engine_get_kind(engine, NULL), dnnl_invalid_arguments);
+        CHECK_STATUS(dnnl_engine_get_kind(NULL, &kind), dnnl_invalid_arguments);
+    }
 
     CHECK(dnnl_engine_destroy(engine));
     printf("cpu engine: ok\n");

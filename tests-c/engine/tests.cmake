@@ -12,7 +12,7 @@ dnnl_c_test(engine_no_opencl SOURCES engine/no_opencl.c LABELS "api;cpu" TIMEOUT
 # OpenCL for the device's largest allocation.
 find_package(OpenCL QUIET)
 if(OpenCL_FOUND)
-  dnnl_c_test(engine_alloc_oom SOURCES engine/alloc_out_of_memory.c LABELS "api;cpu"
+  dnnl_c_test(engine_alloc_oom SOURCES engine/alloc_out_of_memory.c LABELS "api;cpu;ours-only"
               ARGS cpu TIMEOUT 120)
   dnnl_c_test(engine_alloc_oom_ocl SOURCES engine/alloc_out_of_memory.c LABELS "api" OPENCL
               ARGS gpu TIMEOUT 120 ENVIRONMENT "ONEDNN_VERBOSE=error")
@@ -25,7 +25,7 @@ if(OpenCL_FOUND)
   endforeach()
   # Create-use-destroy cycles: bounded resident size (CPU engine), OpenCL reference
   # counts back to 1 after each cycle (each runtime).
-  dnnl_c_test(engine_cycles SOURCES engine/create_destroy_cycles.c LABELS "api;cpu" ARGS cpu
+  dnnl_c_test(engine_cycles SOURCES engine/create_destroy_cycles.c LABELS "api;cpu;ours-only" ARGS cpu
               TIMEOUT 300)
   dnnl_c_test(engine_cycles_ocl SOURCES engine/create_destroy_cycles.c LABELS "api" OPENCL
               ARGS gpu TIMEOUT 300)
@@ -39,3 +39,16 @@ if(COMMAND dnnl_ze_test)
   dnnl_ze_test(engine_ze_alloc_oom SOURCES engine/ze_alloc_out_of_memory.c LABELS "api;ze"
                TIMEOUT 120)
 endif()
+# The engines CI must see (no device is a failure, not a skip): a GPU engine on each
+# OpenCL runtime, and the Level Zero test driver's device (scripts/test.sh).
+if(OpenCL_FOUND)
+  dnnl_c_test(engine_ci_engines SOURCES engine/ci_engines.c LABELS "api;ours-only" OPENCL
+              TIMEOUT 120)
+  target_link_libraries(engine_ci_engines PRIVATE OpenCL::OpenCL)
+  target_compile_definitions(engine_ci_engines PRIVATE CL_TARGET_OPENCL_VERSION=300)
+else()
+  add_test(NAME engine_ci_engines COMMAND sh -c "echo 'SKIP: OpenCL headers or ICD loader not found at configure time'; exit 77")
+  set_tests_properties(engine_ci_engines PROPERTIES SKIP_RETURN_CODE 77 LABELS "api;ours-only")
+endif()
+dnnl_ze_test(engine_ci_ze_engines SOURCES engine/ci_ze_engines.c LABELS "api;ours-only"
+             TIMEOUT 120)

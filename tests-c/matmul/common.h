@@ -34,16 +34,23 @@ static void run(const_dnnl_primitive_desc_t pd, int nargs, const dnnl_exec_arg_t
     CHECK(dnnl_primitive_destroy(p));
 }
 
-/* Compares n values of m with want; mag bounds each term's magnitude. */
+/* Compares n values of m with want: each within the error of an f32 accumulation of
+ * len terms (len + 2 ulps of mag, the sum of the terms' magnitudes), plus the final
+ * rounding to m's type (one ulp for f16 and bf16). */
 static void compare(const char *what, dnnl_memory_t m, const double *want, const double *mag,
-        int64_t n, double rtol) {
+        int64_t n, int64_t len) {
+    const_dnnl_memory_desc_t md;
+    dnnl_data_type_t dt;
+    CHECK(dnnl_memory_get_memory_desc(m, &md));
+    CHECK(dnnl_memory_desc_query(md, dnnl_query_data_type, &dt));
     float *got = malloc((size_t)(n > 0 ? n : 1) * sizeof *got);
     int padding_ok;
     read_back(m, got, &padding_ok);
     for (int64_t i = 0; i < n; i++) {
-        if (fabs(got[i] - want[i]) > rtol * (mag[i] + fabs(want[i])) + 1e-6) {
-            fprintf(stderr, "%s: element %lld: got %g, want %g\n", what, (long long)i, got[i],
-                    want[i]);
+        double bound = F32_EPS * (double)(len + 2) * mag[i];
+        if (!matches(dt, got[i], want[i], bound)) {
+            fprintf(stderr, "%s: element %lld: got %.9g, want %.9g (bound %.3g)\n", what,
+                    (long long)i, got[i], want[i], bound);
             failures++;
             break;
         }

@@ -34,8 +34,16 @@ static void run_case(case_t c, const char *what) {
     dnnl_memory_desc_t dmd = md_tag(3, dd, c.dst_dt, dnnl_abc);
     dnnl_memory_desc_t bmd = md_tag(3, bd, dnnl_f32, dnnl_abc);
     dnnl_primitive_desc_t pd = NULL;
-    CHECK(dnnl_matmul_primitive_desc_create(&pd, engine, smd, wmd, c.with_bias ? bmd : NULL,
-            dmd, NULL));
+    dnnl_status_t st = dnnl_matmul_primitive_desc_create(&pd, engine, smd, wmd,
+            c.with_bias ? bmd : NULL, dmd, NULL);
+    if (reference_lacks(st, what)) {
+        CHECK(dnnl_memory_desc_destroy(smd));
+        CHECK(dnnl_memory_desc_destroy(wmd));
+        CHECK(dnnl_memory_desc_destroy(dmd));
+        CHECK(dnnl_memory_desc_destroy(bmd));
+        return;
+    }
+    CHECK(st);
     expect_impl(pd, on_gpu);
     EXPECT(dnnl_memory_desc_equal(dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0), smd));
     EXPECT(dnnl_memory_desc_equal(
@@ -78,8 +86,7 @@ static void run_case(case_t c, const char *what) {
                     mag[o] += fabs(v);
                 }
             }
-    double rtol = c.dst_dt == dnnl_f32 ? 1e-5 : c.dst_dt == dnnl_f16 ? 1e-3 : 8e-3;
-    compare(what, dm, want, mag, total, rtol);
+    compare(what, dm, want, mag, total, c.k + c.with_bias);
     free(want);
     free(mag);
     free(s);
@@ -108,8 +115,10 @@ static void format_any(void) {
     dnnl_primitive_desc_t pd = NULL;
     CHECK(dnnl_matmul_primitive_desc_create(&pd, engine, sa, wa, NULL, da, NULL));
     EXPECT(dnnl_memory_desc_equal(dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0), sp));
-    EXPECT(dnnl_memory_desc_equal(
-            dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0), wp));
+    /* Upstream picks a blocked layout of its own for weights. */
+    if (library_is_ours())
+        EXPECT(dnnl_memory_desc_equal(
+                dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0), wp));
     EXPECT(dnnl_memory_desc_equal(dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0), dp));
     /* No bias: the zero descriptor. */
     const_dnnl_memory_desc_t none = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 1);
@@ -146,7 +155,7 @@ static void runtime_dims(void) {
                 want[i * n + j] += p;
                 mag[i * n + j] += fabs(p);
             }
-    compare("run-time dims", dm, want, mag, m * n, 1e-5);
+    compare("run-time dims", dm, want, mag, m * n, k);
     /* A K that disagrees at execution. */
     dnnl_dims_t wd2 = {k + 1, n};
     dnnl_memory_desc_t wmd2 = md_tag(2, wd2, dnnl_f32, dnnl_ab);
@@ -154,7 +163,8 @@ static void runtime_dims(void) {
     dnnl_primitive_t p = NULL;
     CHECK(dnnl_primitive_create(&p, pd));
     dnnl_exec_arg_t bad[] = {{DNNL_ARG_SRC, sm}, {DNNL_ARG_WEIGHTS, wm2}, {DNNL_ARG_DST, dm}};
-    CHECK_STATUS(dnnl_primitive_execute(p, stream, 3, bad), dnnl_invalid_arguments);
+    /* Ours checks execution arguments; upstream runs it (reading past the buffer). */
+    if (library_is_ours()) CHECK_STATUS(dnnl_primitive_execute(p, stream, 3, bad), dnnl_invalid_arguments);
     CHECK(dnnl_primitive_destroy(p));
     free(s);
     free(w);
@@ -203,7 +213,7 @@ static void scales(void) {
             want[i * n + j] *= ssc * wsc[j] / dsc;
             mag[i * n + j] *= ssc * wsc[j] / dsc;
         }
-    compare("scales", dm, want, mag, m * n, 1e-5);
+    compare("scales", dm, want, mag, m * n, k + 3);
     free(s);
     free(w);
     dnnl_memory_t mems[] = {sm, wm, dm, ssm, dsm, wsm};
@@ -231,24 +241,28 @@ static void bad_input(void) {
             dnnl_invalid_arguments);
     CHECK_STATUS(dnnl_matmul_primitive_desc_create(&pd, engine, smd, w3, NULL, dmd, NULL),
             dnnl_invalid_arguments);
-    /* NULL handles (a NULL bias is allowed). */
-    CHECK_STATUS(dnnl_matmul_primitive_desc_create(NULL, engine, smd, wmd, NULL, dmd, NULL),
-            dnnl_invalid_arguments);
-    CHECK_STATUS(dnnl_matmul_primitive_desc_create(&pd, NULL, smd, wmd, NULL, dmd, NULL),
-            dnnl_invalid_arguments);
-    CHECK_STATUS(dnnl_matmul_primitive_desc_create(&pd, engine, NULL, wmd, NULL, dmd, NULL),
-            dnnl_invalid_arguments);
-    CHECK_STATUS(dnnl_matmul_primitive_desc_create(&pd, engine, smd, wmd, NULL, NULL, NULL),
-            dnnl_invalid_arguments);
-    /* int8 and zero points: unimplemented. */
-    CHECK_STATUS(dnnl_matmul_primitive_desc_create(&pd, engine, s8, w8, NULL, dmd, NULL),
-            dnnl_unimplemented);
-    dnnl_primitive_attr_t attr = NULL;
-    CHECK(dnnl_primitive_attr_create(&attr));
-    CHECK(dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_SRC, 0));
-    CHECK_STATUS(dnnl_matmul_primitive_desc_create(&pd, engine, smd, wmd, NULL, dmd, attr),
-            dnnl_unimplemented);
-    CHECK(dnnl_primitive_attr_destroy(attr));
+    /* NULL handles (a NULL bias is allowed): upstream dereferences them. */
+    if (library_is_ours()) {
+        CHECK_STATUS(dnnl_matmul_primitive_desc_create(NULL, engine, smd, wmd, NULL, dmd, NULL),
+                dnnl_invalid_arguments);
+        CHECK_STATUS(dnnl_matmul_primitive_desc_create(&pd, NULL, smd, wmd, NULL, dmd, NULL),
+                dnnl_invalid_arguments);
+        CHECK_STATUS(dnnl_matmul_primitive_desc_create(&pd, engine, NULL, wmd, NULL, dmd, NULL),
+                dnnl_invalid_arguments);
+        CHECK_STATUS(dnnl_matmul_primitive_desc_create(&pd, engine, smd, wmd, NULL, NULL, NULL),
+                dnnl_invalid_arguments);
+    }
+    /* int8 and zero points: not implemented by ours yet (upstream has them). */
+    if (library_is_ours()) {
+        CHECK_STATUS(dnnl_matmul_primitive_desc_create(&pd, engine, s8, w8, NULL, dmd, NULL),
+                dnnl_unimplemented);
+        dnnl_primitive_attr_t attr = NULL;
+        CHECK(dnnl_primitive_attr_create(&attr));
+        CHECK(dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_SRC, 0));
+        CHECK_STATUS(dnnl_matmul_primitive_desc_create(&pd, engine, smd, wmd, NULL, dmd, attr),
+                dnnl_unimplemented);
+        CHECK(dnnl_primitive_attr_destroy(attr));
+    }
     dnnl_memory_desc_t mds[] = {smd, wbad, w3, wmd, dmd, s8, w8};
     for (int i = 0; i < 7; i++)
         CHECK(dnnl_memory_desc_destroy(mds[i]));
@@ -271,6 +285,8 @@ int main(int argc, char **argv) {
             {1, 1, 19, 18, 37, 0, 0, 0, dnnl_f16, dnnl_f16, dnnl_abc},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        /* K = 0 with a bias: dst = bias. Intel's v3.13.2 CPU leaves dst unwritten. */
+        if (cases[i].k == 0 && cases[i].with_bias && !library_is_ours()) continue;
         char what[64];
         snprintf(what, sizeof what, "case %zu", i);
         run_case(cases[i], what);

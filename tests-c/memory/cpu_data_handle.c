@@ -39,15 +39,18 @@ static void dense(dnnl_engine_t engine) {
     EXPECT(h == NULL);
     CHECK(dnnl_memory_set_data_handle(mem, a));
 
-    /* Only index 0 exists. */
-    CHECK_STATUS(dnnl_memory_get_data_handle_v2(mem, &h, 1), dnnl_invalid_arguments);
-    CHECK_STATUS(dnnl_memory_get_data_handle_v2(mem, &h, -1), dnnl_invalid_arguments);
-    CHECK_STATUS(dnnl_memory_set_data_handle_v2(mem, b, 1), dnnl_invalid_arguments);
-    CHECK_STATUS(dnnl_memory_set_data_handle_v2(mem, b, -1), dnnl_invalid_arguments);
-    CHECK_STATUS(dnnl_memory_get_data_handle_v2(mem, NULL, 0), dnnl_invalid_arguments);
+    /* Only index 0 exists; NULL pointers. Upstream does not check these (reference
+     * runs crash): ours alone. */
+    if (library_is_ours()) {
+        CHECK_STATUS(dnnl_memory_get_data_handle_v2(mem, &h, 1), dnnl_invalid_arguments);
+        CHECK_STATUS(dnnl_memory_get_data_handle_v2(mem, &h, -1), dnnl_invalid_arguments);
+        CHECK_STATUS(dnnl_memory_set_data_handle_v2(mem, b, 1), dnnl_invalid_arguments);
+        CHECK_STATUS(dnnl_memory_set_data_handle_v2(mem, b, -1), dnnl_invalid_arguments);
+        CHECK_STATUS(dnnl_memory_get_data_handle_v2(mem, NULL, 0), dnnl_invalid_arguments);
+        CHECK_STATUS(dnnl_memory_set_data_handle(NULL, a), dnnl_invalid_arguments);
+    }
     CHECK(dnnl_memory_get_data_handle(mem, &h));
     EXPECT(h == (void *)a);
-    CHECK_STATUS(dnnl_memory_set_data_handle(NULL, a), dnnl_invalid_arguments);
     CHECK(dnnl_memory_destroy(mem));
 
     /* _create_v2 with the one handle a dense descriptor has. */
@@ -62,12 +65,15 @@ static void dense(dnnl_engine_t engine) {
     EXPECT(h == (void *)b);
     CHECK(dnnl_memory_destroy(mem));
 
-    /* Wrong counts and a NULL array. */
+    /* Wrong counts and a NULL array: ours alone (upstream takes more handles than the
+     * descriptor has, and does not check the others). */
     dnnl_memory_t bad = NULL;
-    CHECK_STATUS(dnnl_memory_create_v2(&bad, md, engine, 2, handles), dnnl_invalid_arguments);
-    CHECK_STATUS(dnnl_memory_create_v2(&bad, md, engine, 0, handles), dnnl_invalid_arguments);
-    CHECK_STATUS(dnnl_memory_create_v2(&bad, md, engine, -1, handles), dnnl_invalid_arguments);
-    CHECK_STATUS(dnnl_memory_create_v2(&bad, md, engine, 1, NULL), dnnl_invalid_arguments);
+    if (library_is_ours()) {
+        CHECK_STATUS(dnnl_memory_create_v2(&bad, md, engine, 2, handles), dnnl_invalid_arguments);
+        CHECK_STATUS(dnnl_memory_create_v2(&bad, md, engine, 0, handles), dnnl_invalid_arguments);
+        CHECK_STATUS(dnnl_memory_create_v2(&bad, md, engine, -1, handles), dnnl_invalid_arguments);
+        CHECK_STATUS(dnnl_memory_create_v2(&bad, md, engine, 1, NULL), dnnl_invalid_arguments);
+    }
     EXPECT(bad == NULL);
     CHECK(dnnl_memory_desc_destroy(md));
 }
@@ -100,7 +106,7 @@ static void sparse_csr(dnnl_engine_t engine) {
         EXPECT(h[i] != NULL && h[i] != DNNL_MEMORY_ALLOCATE);
     }
     EXPECT(h[0] != h[1] && h[1] != h[2] && h[0] != h[2]);
-    CHECK_STATUS(dnnl_memory_get_data_handle_v2(mem, &h[0], 3), dnnl_invalid_arguments);
+    if (library_is_ours()) CHECK_STATUS(dnnl_memory_get_data_handle_v2(mem, &h[0], 3), dnnl_invalid_arguments);
     CHECK(dnnl_memory_destroy(mem));
 
     /* User buffers, one of them replaced later; map_v2 returns each. */
@@ -125,9 +131,9 @@ static void sparse_csr(dnnl_engine_t engine) {
     EXPECT(got == (void *)indices);
     CHECK(dnnl_memory_destroy(mem));
 
-    /* One handle for a three-handle descriptor. */
+    /* One handle for a three-handle descriptor: ours refuses it, upstream takes it. */
     dnnl_memory_t bad = NULL;
-    CHECK_STATUS(dnnl_memory_create_v2(&bad, md, engine, 1, alloc), dnnl_invalid_arguments);
+    if (library_is_ours()) CHECK_STATUS(dnnl_memory_create_v2(&bad, md, engine, 1, alloc), dnnl_invalid_arguments);
     EXPECT(bad == NULL);
     CHECK(dnnl_memory_desc_destroy(md));
     printf("sparse CSR memory with 3 handles: ok\n");

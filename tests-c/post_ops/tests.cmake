@@ -10,3 +10,17 @@ dnnl_c_test(post_ops_ocl SOURCES post_ops/post_ops.c LABELS "api;ours-only" OPEN
 # The references use libm.
 target_link_libraries(post_ops PRIVATE m)
 target_link_libraries(post_ops_ocl PRIVATE m)
+
+# The post-op sweep (sweep.c): every eltwise and binary algorithm, sum with a type and
+# zero point, prelu, broadcast operands, in generated chains, on every kind that applies
+# post-ops; on the CPU engine, each OpenCL runtime and the Level Zero test driver.
+dnnl_c_test(post_ops_sweep SOURCES post_ops/sweep.c LABELS "api;cpu;ours-only" ARGS cpu TIMEOUT 120)
+dnnl_c_test(post_ops_sweep_ocl SOURCES post_ops/sweep.c LABELS "api;ours-only" OPENCL ARGS gpu
+            TIMEOUT 600)
+target_link_libraries(post_ops_sweep PRIVATE m)
+target_link_libraries(post_ops_sweep_ocl PRIVATE m)
+dnnl_ze_test(post_ops_sweep_ze SOURCES post_ops/sweep.c LABELS "api;ours-only" TIMEOUT 600
+             ENVIRONMENT ONEDNN_GPU_RUNTIME=ze)
+if(TARGET post_ops_sweep_ze)
+  target_link_libraries(post_ops_sweep_ze PRIVATE m)
+endif()

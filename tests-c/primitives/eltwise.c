@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "prim_util.h"
+#include "eltwise_ref.h"
 
 static int on_gpu;
 static int failures;
@@ -27,61 +28,6 @@ static int case_number; /* for messages */
 static int ours = -1;
 
 /* ---- the reference ---------------------------------------------------------- */
-
-typedef struct {
-    dnnl_alg_kind_t alg;
-    float alpha, beta;
-} alg_t;
-
-#define PI 3.14159265358979323846
-
-static double logistic(double x) { return 1.0 / (1.0 + exp(-x)); }
-static double soft_relu(double x, double a) { return log1p(exp(a * x)) / a; }
-static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
-
-static dnnl_alg_kind_t base_alg(dnnl_alg_kind_t alg) {
-    switch (alg) {
-        case dnnl_eltwise_relu_use_dst_for_bwd: return dnnl_eltwise_relu;
-        case dnnl_eltwise_tanh_use_dst_for_bwd: return dnnl_eltwise_tanh;
-        case dnnl_eltwise_elu_use_dst_for_bwd: return dnnl_eltwise_elu;
-        case dnnl_eltwise_sqrt_use_dst_for_bwd: return dnnl_eltwise_sqrt;
-        case dnnl_eltwise_logistic_use_dst_for_bwd: return dnnl_eltwise_logistic;
-        case dnnl_eltwise_exp_use_dst_for_bwd: return dnnl_eltwise_exp;
-        case dnnl_eltwise_clip_v2_use_dst_for_bwd: return dnnl_eltwise_clip_v2;
-        default: return alg;
-    }
-}
-
-static int use_dst(dnnl_alg_kind_t alg) { return base_alg(alg) != alg; }
-
-static double fwd_ref(alg_t a, float xf) {
-    double x = xf, al = a.alpha, be = a.beta, c = sqrt(2.0 / PI);
-    float lin = a.alpha * xf + a.beta; /* as the library rounds it, for the branches */
-    switch (base_alg(a.alg)) {
-        case dnnl_eltwise_relu: return x > 0 ? x : al * x;
-        case dnnl_eltwise_tanh: return tanh(x);
-        case dnnl_eltwise_elu: return x > 0 ? x : al * expm1(x);
-        case dnnl_eltwise_square: return x * x;
-        case dnnl_eltwise_abs: return fabs(x);
-        case dnnl_eltwise_sqrt: return sqrt(x);
-        case dnnl_eltwise_linear: return al * x + be;
-        case dnnl_eltwise_soft_relu: return a.alpha * xf < 88.72283f ? soft_relu(x, al) : x;
-        case dnnl_eltwise_hardsigmoid: return clampd(lin, 0, 1);
-        case dnnl_eltwise_logistic: return logistic(x);
-        case dnnl_eltwise_exp: return exp(x);
-        case dnnl_eltwise_gelu_tanh: return 0.5 * x * (1 + tanh(c * x * (1 + 0.044715 * x * x)));
-        case dnnl_eltwise_swish: return x * logistic(al * x);
-        case dnnl_eltwise_log: return log(x);
-        case dnnl_eltwise_clip:
-        case dnnl_eltwise_clip_v2: return clampd(x, al, be);
-        case dnnl_eltwise_pow: return al * pow(x, be);
-        case dnnl_eltwise_gelu_erf: return 0.5 * x * erfc(-x / sqrt(2.0));
-        case dnnl_eltwise_round: return nearbyint(x);
-        case dnnl_eltwise_mish: return x * tanh(soft_relu(x, 1.0));
-        case dnnl_eltwise_hardswish: return x * clampd(lin, 0, 1);
-        default: return NAN;
-    }
-}
 
 /* The gradient factor (diff_src = factor * diff_dst); x is the source, or the
  * destination for the _use_dst_for_bwd algorithms. */
@@ -130,20 +76,35 @@ static double bwd_factor(alg_t a, float xf) {
     }
 }
 
-/* got vs want (rounded to the type first): NaNs and infinities must agree,
- * other values be within the type's tolerance. */
-static int close_to(dnnl_data_type_t dt, float got, double want) {
-    float w = rounded(dt, (float)want);
-    if (isnan(w) || isnan(got)) return isnan(w) && isnan(got);
-    if (isinf(w) || isinf(got)) return w == got;
-    double atol = dt == dnnl_f32 ? 5e-6 : dt == dnnl_f16 ? 2e-3 : dt == dnnl_bf16 ? 2e-2 : 1;
-    double rtol = dt == dnnl_f32 ? 2e-5 : dt == dnnl_f16 ? 2e-3 : dt == dnnl_bf16 ? 1.6e-2 : 1e-6;
-    return fabs((double)got - w) <= atol + rtol * fabs(w);
+/* The error of the gradient: the factor's (as fwd_bound, at the factor's own scale),
+ * times |diff_dst|, plus the product's rounding. */
+static double bwd_bound(alg_t a, float x, double factor, double dd) {
+    double s = 1 + fabs((double)x) * fmax(1.0, fabs((double)a.alpha));
+    double f;
+    switch (base_alg(a.alg)) {
+        case dnnl_eltwise_relu:
+        case dnnl_eltwise_abs:
+        case dnnl_eltwise_clip:
+        case dnnl_eltwise_clip_v2:
+        case dnnl_eltwise_linear:
+        case dnnl_eltwise_hardsigmoid: f = 0; break;
+        case dnnl_eltwise_pow:
+            f = F32_EPS * fabs(factor) * (8 + 4 * fabs((a.beta - 1) * log(fabs((double)x) + 1e-30)));
+            break;
+        default: f = F32_EPS * (8 * fabs(factor) + 8 * s);
+    }
+    return fabs(dd) * f + F32_EPS * fabs(factor * dd);
 }
 
 /* ---- inputs ------------------------------------------------------------------ */
 
+/* Integer cases: every integer in [-300, 300] and around both saturation ends of s8
+ * and u8, so that relu (alpha 0.5) and linear (2.5x - 3) produce halves (ties, which
+ * round to even) and results beyond each end. */
+static int int_inputs;
+
 static float input(int64_t i) {
+    if (int_inputs) return (float)(i % 601 - 300);
     static const float edges[] = {-100.f, -20.f, -5.5f, -3.f, -2.5f, -1.5f, -1.f, -0.75f, -0.5f,
             -0.1f, 0.f, 0.1f, 0.25f, 0.5f, 0.75f, 1.f, 1.5f, 2.f, 2.5f, 3.f, 5.5f, 20.f, 88.f};
     const int64_t n = (int64_t)(sizeof edges / sizeof *edges);
@@ -189,10 +150,9 @@ static void run_case(alg_t a, const_dnnl_memory_desc_t src_md, const_dnnl_memory
     dnnl_primitive_desc_t fpd = NULL;
     dnnl_status_t status = dnnl_eltwise_forward_primitive_desc_create(&fpd, engine,
             dnnl_forward_training, a.alg, src_md, dst_md, a.alpha, a.beta, NULL);
-    if (status == dnnl_unimplemented && ours == 0) {
-        printf("case %d: unimplemented by this library, skipped\n", case_number);
-        return;
-    }
+    char what[64];
+    snprintf(what, sizeof what, "case %d (%s)", case_number, alg_name(a.alg));
+    if (reference_lacks(status, what)) return;
     CHECK(status);
     /* Queries. */
     const_dnnl_memory_desc_t q_src = dnnl_primitive_desc_query_md(fpd, dnnl_query_src_md, 0);
@@ -230,16 +190,21 @@ static void run_case(alg_t a, const_dnnl_memory_desc_t src_md, const_dnnl_memory
     int padding_ok;
     read_back(dst, y, &padding_ok);
     if (!padding_ok) fail("forward: padding not zero", a, -1, 0, 0, 0);
-    for (int64_t i = 0; i < n; i++)
-        if (!close_to(ld.dt, y[i], fwd_ref(a, x[i]))) fail("forward", a, i, x[i], y[i], fwd_ref(a, x[i]));
+    for (int64_t i = 0; i < n; i++) {
+        double want = fwd_ref(a, x[i]);
+        /* Integer results: computed in f32 (exactly, for these inputs), then rounded half
+         * to even and saturated: exact. */
+        double bound = is_int_dt(ld.dt) ? 0 : fwd_bound(a, x[i], want);
+        if (!matches(ld.dt, y[i], want, bound)) fail("forward", a, i, x[i], y[i], want);
+    }
 
     dnnl_primitive_desc_t bpd = NULL;
     const_dnnl_memory_desc_t data_md = use_dst(a.alg) ? q_dst : src_md;
     if (diff_md) {
         status = dnnl_eltwise_backward_primitive_desc_create(&bpd, engine, a.alg, diff_md,
                 diff_md, data_md, a.alpha, a.beta, fpd, NULL);
-        if (status == dnnl_unimplemented && ours == 0) {
-            printf("case %d: backward unimplemented by this library, skipped\n", case_number);
+        snprintf(what, sizeof what, "case %d (%s) backward", case_number, alg_name(a.alg));
+        if (reference_lacks(status, what)) {
             diff_md = NULL;
         } else {
             CHECK(status);
@@ -273,7 +238,8 @@ static void run_case(alg_t a, const_dnnl_memory_desc_t src_md, const_dnnl_memory
         for (int64_t i = 0; i < n; i++) {
             float xi = d ? y[i] : x[i];
             double f = bwd_factor(a, xi), want = f == 0 ? 0 : f * dd[i];
-            if (!close_to(lg.dt, g[i], want)) fail("backward", a, i, xi, g[i], want);
+            if (!matches(lg.dt, g[i], want, bwd_bound(a, xi, f, dd[i])))
+                fail("backward", a, i, xi, g[i], want);
         }
         if (!in_place) CHECK(dnnl_memory_destroy(dsm));
         CHECK(dnnl_memory_destroy(ddm));
@@ -337,7 +303,7 @@ int main(int argc, char **argv) {
     dnnl_memory_desc_t empty = md_tag(4, d0, dnnl_f32, dnnl_nchw);
     dnnl_dims_t strides = {1, 9};
     dnnl_memory_desc_t strided = NULL;
-    CHECK(dnnl_memory_desc_create_with_strides(&strided, 2, d2, dnnl_f32, strides));
+    strided = md_strides(2, d2, dnnl_f32, strides);
     run_case(ex, ab, ba, ab, 0);
     run_case(sw, strided, ab, ba, 0);
     run_case(ex, abc, acb, acb, 0);
@@ -358,12 +324,20 @@ int main(int argc, char **argv) {
     run_case(ge, bh, bh, bh, 1);
     const dnnl_data_type_t ints[] = {dnnl_s8, dnnl_u8, dnnl_s32};
     const alg_t ia[] = {{dnnl_eltwise_relu, 0.5f, 0}, {dnnl_eltwise_linear, 2.5f, -3.f}};
+    dnnl_dims_t di = {7, 86}; /* 602 elements: every input from -300 to 300 */
+    int_inputs = 1;
     for (int t = 0; t < 3; t++) {
-        dnnl_memory_desc_t im = md_tag(2, d2, ints[t], dnnl_ab);
+        dnnl_memory_desc_t im = md_tag(2, di, ints[t], dnnl_ab);
         for (int k = 0; k < 2; k++)
             run_case(ia[k], im, im, NULL, 0);
         CHECK(dnnl_memory_desc_destroy(im));
     }
+    /* f32 in, s8 out: 2.5x - 3 in f32, rounded and saturated once. */
+    dnnl_memory_desc_t fi = md_tag(2, di, dnnl_f32, dnnl_ab), so = md_tag(2, di, dnnl_s8, dnnl_ab);
+    if (ours) run_case(ia[1], fi, so, NULL, 0);
+    int_inputs = 0;
+    CHECK(dnnl_memory_desc_destroy(fi));
+    CHECK(dnnl_memory_desc_destroy(so));
 
     dnnl_memory_desc_t mds[] = {v, ab, ba, abc, acb, nchw, nhwc, blk, any, ncdhw, ndhwc, empty, strided, h, bh};
     for (size_t i = 0; i < sizeof mds / sizeof *mds; i++)

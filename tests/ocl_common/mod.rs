@@ -4,14 +4,18 @@
 
 use dnnl::runtime::ocl::*;
 
-/// The devices to test on, or `None` after printing why there are none.
+#[path = "../skip/mod.rs"]
+pub mod skip;
+pub use skip::skip;
+
+/// The devices to test on, or `None` after reporting the skip ([`skip`]).
 pub fn test_devices(test: &str) -> Option<Vec<Device>> {
     let devices = devices_matching(&DeviceFilter::default());
     if devices.is_empty() {
-        println!(
-            "SKIP {test}: no OpenCL device (OpenCL loaded: {})",
+        skip(format_args!(
+            "{test}: no OpenCL device (OpenCL loaded: {})",
             loader::available()
-        );
+        ));
         None
     } else {
         Some(devices)

@@ -32,9 +32,9 @@
 //! Attributes: scales for `DNNL_ARG_SRC` and `DNNL_ARG_DST` (f32, any mask,
 //! no groups; values at execution as `DNNL_ARG_ATTR_SCALES | arg`), zero
 //! points for them (s32, any mask, no groups; `DNNL_ARG_ATTR_ZERO_POINTS |
-//! arg`), and one sum post-op (no zero point or data type, and not with a
-//! destination zero point, which upstream refuses too). Anything else
-//! is unimplemented. `format_tag::any` is invalid for either side, as
+//! arg`), and one sum post-op (no zero point or data type; the previous
+//! destination value enters as stored, before the zero point is added, as
+//! upstream's s8 reorder computes). Anything else is unimplemented. `format_tag::any` is invalid for either side, as
 //! upstream says.
 
 #![allow(non_upper_case_globals)]
@@ -185,11 +185,10 @@ impl ReorderOp {
                         zero_point: 0,
                         data_type,
                     },
-                ] if *data_type == dnnl_data_type_undef && q.dst_zp.is_none() => pass.beta = *scale,
+                ] if *data_type == dnnl_data_type_undef => pass.beta = *scale,
                 _ => {
                     return Err(Error::unimplemented(
-                        "reorder applies one sum post-op (without zero point or data type, \
-                         and not with a destination zero point) only",
+                        "reorder applies one sum post-op (without zero point or data type) only",
                     ));
                 }
             }

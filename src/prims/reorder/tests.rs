@@ -314,17 +314,6 @@ fn sum_post_op_comes_before_destination_scales() {
     }
 }
 
-/// A sum post-op with a destination zero point is refused, as upstream does.
-#[test]
-fn sum_post_op_with_destination_zero_point_is_unimplemented() {
-    for e in engines() {
-        let d = md(&[4], dnnl_f32, dnnl_a);
-        let attr = quant_attr(None, None, None, Some(0), Some(1.0));
-        let r = ReorderOp::new(&d, e.clone(), &d, e.clone(), Some(&attr));
-        assert!(r.is_err(), "{}", engine_name(&e));
-    }
-}
-
 #[test]
 fn between_cpu_and_opencl_both_ways() {
     let cpu = cpu_engine();
