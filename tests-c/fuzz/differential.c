@@ -26,7 +26,8 @@
  *  - reorder with destination scales and a sum post-op: v3.13 computes
  *    (src_scale*(src - src_zp) + beta*dst_old)/dst_scale + dst_zp, v3.2
  *    computed src_scale*src/dst_scale + beta*dst_old;
- *  - reorder with a sum post-op and a destination zero point: v3.13 refuses it;
+ *  - reorder with a sum post-op and a destination zero point (v3.13: the
+ *    zero point after the sum, the old value as stored);
  *  - eltwise forward with a sum post-op: upstream documents binary post-ops
  *    only for eltwise; v3.2 accepts a sum and ignores it (swish then logistic
  *    then sum 0.5 of src 0, dst -1.5 gives 0.5 there, -0.25 here), ours applies
@@ -470,7 +471,8 @@ static const char *excluded(const cfg_t *c) {
         if (c->scale_arg[k] == DNNL_ARG_DST)
             return "reorder with dst scales and a sum post-op (v3.2 and v3.13 order them differently)";
     for (int k = 0; k < c->nzp; k++)
-        if (c->zp_arg[k] == DNNL_ARG_DST) return "reorder with a sum post-op and a dst zero point (v3.13 refuses it)";
+        if (c->zp_arg[k] == DNNL_ARG_DST)
+            return "reorder with a sum post-op and a dst zero point (ordered as v3.13 does)";
     return NULL;
 }
 
