@@ -6,10 +6,13 @@
  * product forward, backward data and backward weights -- with random shapes,
  * data types, layouts (plain, permuted, blocked, `any`) and attributes that
  * both libraries have (post-ops: eltwise, binary, sum; scales; zero points),
- * over the same inputs, are run through both libraries: Intel's (v3.2, from
- * PyPI onednn-cpu-gomp; the directory holding its libdnnl.so.3 is
- * DNNL_REFERENCE_LIBDIR, without which this skips with 77) on its CPU engine,
- * and ours on the CPU engine or, with `gpu`, on the first OpenCL engine. The
+ * over the same inputs, are run through both libraries: Intel's (the
+ * directory holding its libdnnl.so.3 is DNNL_REFERENCE_LIBDIR, without which
+ * this skips with 77: PyPI onednn, v3.13, which scripts/test.sh installs and
+ * whose CPU engine is a SYCL device over Intel's OpenCL runtime -- what it
+ * must see comes in DNNL_FUZZ_REFERENCE_ENV, `VAR=value|...`, set in its child
+ * only; or onednn-cpu-gomp, v3.2) on its CPU engine, and ours on the CPU
+ * engine or, with `gpu`, on the first OpenCL engine. The
  * two export the same symbols, so each is dlopen'ed in a forked child of its
  * own (this program does not link to either) and the results come back
  * through shared memory. Outputs are compared element by element with a
@@ -22,7 +25,9 @@
  * definitions: when ours matches them, the difference is Intel's, printed and
  * counted apart (ref_wrong).
  *
- * Differences between v3.2 and v3.13 (which we follow) are not compared:
+ * With Intel's library older than v3.13 (PyPI onednn-cpu-gomp 2023.2.0 is
+ * v3.2; scripts/test.sh gives PyPI onednn, v3.13), the differences between
+ * v3.2 and v3.13 (which we follow) are not compared:
  *  - reorder with destination scales and a sum post-op: v3.13 computes
  *    (src_scale*(src - src_zp) + beta*dst_old)/dst_scale + dst_zp, v3.2
  *    computed src_scale*src/dst_scale + beta*dst_old;
@@ -35,8 +40,9 @@
  *  - binary `select` (a third source) does not exist in v3.2: not generated.
  * Such configurations are counted as `excluded`.
  *
- * Usage: differential [cpu|gpu]. Environment: DNNL_REFERENCE_LIBDIR, FUZZ_SEED,
- * FUZZ_CONFIGS, FUZZ_FIRST (README.md). */
+ * Usage: differential [cpu|gpu]. Environment: DNNL_REFERENCE_LIBDIR,
+ * DNNL_FUZZ_REFERENCE_ENV, FUZZ_SEED, FUZZ_CONFIGS, FUZZ_FIRST, FUZZ_DIFF_ALL
+ * (compare the excluded configurations too) (README.md). */
 #include "fuzz.h"
 
 #include <dlfcn.h>
@@ -64,7 +70,7 @@
     X(inner_product_backward_data_primitive_desc_create) \
     X(inner_product_backward_weights_primitive_desc_create) X(primitive_desc_query_md) \
     X(primitive_desc_destroy) X(primitive_create) X(primitive_destroy) X(primitive_execute) \
-    X(set_verbose)
+    X(set_verbose) X(version)
 
 typedef struct {
 #define FIELD(name) __typeof__(&dnnl_##name) name;
@@ -73,13 +79,40 @@ typedef struct {
 } api_t;
 static api_t A;
 
-/* Loads library `path` into this (child) process; 0 when it cannot. */
-static int load_api(const char *path) {
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        printf("cannot load %s: %s\n", path, dlerror());
-        return 0;
+/* dlopen(path), first loading from `dir` each dependency the dynamic loader
+ * cannot find by itself (recursively). NULL, with the reason printed, when it
+ * cannot. */
+static void *open_with_deps(const char *dir, const char *path, int flags, int depth) {
+    for (int tries = 0; tries < 64; tries++) {
+        void *h = dlopen(path, flags);
+        if (h) return h;
+        char err[1024];
+        const char *e = dlerror();
+        snprintf(err, sizeof err, "%s", e ? e : "?");
+        const char *colon = strstr(err, ": cannot open shared object file");
+        const char *name = colon;
+        while (name && name > err && name[-1] != ' ') name--;
+        if (!colon || depth > 16 || colon - name <= 0 || colon - name > 200) {
+            printf("cannot load %s: %s\n", path, err);
+            return NULL;
+        }
+        char dep[4400];
+        snprintf(dep, sizeof dep, "%.4095s/%.*s", dir, (int)(colon - name), name);
+        if (strcmp(dep, path) == 0 || !open_with_deps(dir, dep, RTLD_NOW | RTLD_GLOBAL, depth + 1))
+            return NULL;
     }
+    return NULL;
+}
+
+/* Loads library `path` into this (child) process; 0 when it cannot. Intel's
+ * build needs SYCL, TBB and the compiler runtime from its own directory (which
+ * the reference runs put on LD_LIBRARY_PATH): they are loaded from there. */
+static int load_api(const char *path) {
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    void *h = open_with_deps(dir, path, RTLD_NOW | RTLD_LOCAL, 0);
+    if (!h) return 0;
 #define LOAD(name) \
     if (!(A.name = (__typeof__(A.name))dlsym(h, "dnnl_" #name))) { \
         printf("%s has no dnnl_%s\n", path, #name); \
@@ -461,8 +494,15 @@ static void make_config(cfg_t *c, uint64_t index, uint64_t seed) {
     }
 }
 
-/* A configuration whose result v3.2 and v3.13 define differently (see the top). */
+/* A configuration whose result v3.2 and v3.13 define differently (see the top),
+ * when Intel's library is older than v3.13. */
+static const char *excluded_by_version(const cfg_t *c);
+static int ref_major, ref_minor;
 static const char *excluded(const cfg_t *c) {
+    if (ref_major > 3 || (ref_major == 3 && ref_minor >= 13)) return NULL;
+    return excluded_by_version(c);
+}
+static const char *excluded_by_version(const cfg_t *c) {
     if (c->kind == K_ELTWISE)
         for (int k = 0; k < c->npo; k++)
             if (c->po[k].kind == 1) return "eltwise with a sum post-op (v3.2 ignores the sum)";
@@ -646,6 +686,7 @@ typedef struct {
 
 #define BATCH 200
 typedef struct {
+    int ref_major, ref_minor, ref_patch; /* Intel's library's version, from its child */
     cfg_t cfg[BATCH];
     result_t res[2][BATCH];
     float vals[2][BATCH][MAXV];
@@ -817,12 +858,33 @@ out:
 static void body(uint64_t start, uint64_t end, void *arg) {
     int which = *(int *)arg;
     char path[4096];
-    if (which == 0)
+    if (which == 0) {
         snprintf(path, sizeof path, "%s/libdnnl.so.3", getenv("DNNL_REFERENCE_LIBDIR"));
-    else
+        /* What Intel's library needs to see (its build runs the CPU engine on a
+         * SYCL CPU device: Intel's OpenCL runtime), in its child only. */
+        const char *env = getenv("DNNL_FUZZ_REFERENCE_ENV");
+        char buf[4096];
+        if (env && *env) {
+            snprintf(buf, sizeof buf, "%s", env);
+            for (char *kv = strtok(buf, "|"); kv; kv = strtok(NULL, "|")) {
+                char *eq = strchr(kv, '=');
+                if (eq) {
+                    *eq = 0;
+                    setenv(kv, eq + 1, 1);
+                }
+            }
+        }
+    } else {
         snprintf(path, sizeof path, "%s", DNNL_OURS_LIB);
+    }
     if (!load_api(path)) _exit(3);
     if (!getenv("ONEDNN_VERBOSE")) A.set_verbose(0);
+    if (which == 0) {
+        const dnnl_version_t *v = A.version();
+        B->ref_major = v->major;
+        B->ref_minor = v->minor;
+        B->ref_patch = v->patch;
+    }
     int gpu = which == 1 && ours_gpu;
     if (A.engine_create(&engine, gpu ? dnnl_gpu : dnnl_cpu, 0) != dnnl_success
             || A.stream_create(&stream, engine, dnnl_stream_default_flags) != dnnl_success) {
@@ -1053,7 +1115,7 @@ static void compare(uint64_t index, const cfg_t *c, const result_t *ref, const r
         const float *rv, const float *ov) {
     char d[600];
     FUZZ_ADD(fz->extra[X_CONFIGS], 1);
-    const char *why = excluded(c);
+    const char *why = getenv("FUZZ_DIFF_ALL") ? NULL : excluded(c);
     if (why) {
         FUZZ_ADD(fz->extra[X_EXCLUDED], 1);
         return;
@@ -1171,6 +1233,19 @@ int main(int argc, char **argv) {
     }
     B = mmap(NULL, sizeof(batch_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     EXPECT(B != MAP_FAILED);
+    {
+        /* Intel's library must load (in a child: it is never loaded here). */
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid == 0) _exit(load_api(path) ? 0 : 3);
+        int st = 0;
+        waitpid(pid, &st, 0);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+            char why[4200];
+            snprintf(why, sizeof why, "Intel's library %s does not load (see above)", path);
+            SKIP(why);
+        }
+    }
     if (ours_gpu) {
         /* Asked in a child: the parent must not start OpenCL before forking. */
         pid_t pid = fork();
@@ -1198,6 +1273,11 @@ int main(int argc, char **argv) {
         fuzz_run(b, end, 600, body, &which, "differential (Intel's library)");
         fz->extra[X_REF_CRASHES] += fz->crashes - c0;
         fz->crashes = c0;
+        if (b == first && B->ref_major)
+            printf("Intel's library is v%d.%d.%d%s\n", B->ref_major, B->ref_minor, B->ref_patch,
+                    B->ref_major == 3 && B->ref_minor < 13 ? ": the v3.2/v3.13 differences are excluded" : "");
+        ref_major = B->ref_major;
+        ref_minor = B->ref_minor;
         which = 1;
         fuzz_run(b, end, 600, body, &which, ours_gpu ? "differential gpu" : "differential cpu");
         for (uint64_t i = b; i < end; i++)

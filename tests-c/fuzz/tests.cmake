@@ -48,16 +48,27 @@ if(OpenCL_FOUND)
   target_compile_definitions(blobs_ocl PRIVATE CL_TARGET_OPENCL_VERSION=300)
 endif()
 
-# differential: random configurations of every kind through Intel's library (v3.2,
-# DNNL_REFERENCE_LIBDIR; skipped when unset) and ours, each dlopen'ed in a child of
+# differential: random configurations of every kind through Intel's library
+# (DNNL_REFERENCE_LIBDIR; skipped when unset) and ours, each dlopen'ed in a child of
 # its own -- so the program must not link to ours: --as-needed drops the library
 # dnnl_c_test() links, as no symbol of it is referenced. Ours on the CPU engine
 # (differential) and on each OpenCL runtime (differential_ocl@pocl, @intel).
+# With -DDNNL_REFERENCE_LIBDIR (scripts/test.sh passes .venv/lib), the tests get it in
+# their environment, and DNNL_REFERENCE_ENV (what Intel's library must see: its SYCL
+# CPU device is Intel's OpenCL runtime) for the child that loads it, '|'-separated.
+set(_fuzz_ref_env)
+if(DNNL_REFERENCE_LIBDIR)
+  string(REPLACE ";" "|" _fuzz_ref_vars "${DNNL_REFERENCE_ENV}")
+  set(_fuzz_ref_env ENVIRONMENT "DNNL_REFERENCE_LIBDIR=${DNNL_REFERENCE_LIBDIR}"
+                    "DNNL_FUZZ_REFERENCE_ENV=${_fuzz_ref_vars}")
+endif()
 foreach(t differential differential_ocl)
   if(t STREQUAL "differential")
-    dnnl_c_test(${t} SOURCES fuzz/differential.c LABELS "fuzz;cpu;ours-only" ARGS cpu TIMEOUT 600)
+    dnnl_c_test(${t} SOURCES fuzz/differential.c LABELS "fuzz;cpu;ours-only" ARGS cpu TIMEOUT 600
+                ${_fuzz_ref_env})
   else()
-    dnnl_c_test(${t} SOURCES fuzz/differential.c LABELS "fuzz;ours-only" OPENCL ARGS gpu TIMEOUT 600)
+    dnnl_c_test(${t} SOURCES fuzz/differential.c LABELS "fuzz;ours-only" OPENCL ARGS gpu TIMEOUT 600
+                ${_fuzz_ref_env})
   endif()
   target_link_options(${t} PRIVATE -Wl,--as-needed)
   target_link_libraries(${t} PRIVATE m ${CMAKE_DL_LIBS})
@@ -66,6 +77,7 @@ endforeach()
 
 # Minimal reproducers of what the suite found (regressions.c), on the CPU engine and
 # on each OpenCL runtime.
-dnnl_c_test(fuzz_regressions SOURCES fuzz/regressions.c LABELS "fuzz;api;cpu" ARGS cpu TIMEOUT 120)
-dnnl_c_test(fuzz_regressions_ocl SOURCES fuzz/regressions.c LABELS "fuzz;api" OPENCL ARGS gpu
+dnnl_c_test(fuzz_regressions SOURCES fuzz/regressions.c LABELS "fuzz;api;cpu;ours-only" ARGS cpu
+            TIMEOUT 120)
+dnnl_c_test(fuzz_regressions_ocl SOURCES fuzz/regressions.c LABELS "fuzz;api;ours-only" OPENCL ARGS gpu
             TIMEOUT 120)
