@@ -80,7 +80,11 @@ if step miri; then
             rustup toolchain install nightly --profile minimal --component miri
         rustup +nightly component list --installed | grep -q '^miri' ||
             rustup component add --toolchain nightly miri
-        cargo +nightly miri test --lib -- capi::handles core::memory_desc core::attr core::key ||
+        # Left out: the float printing test (it calls the C library's snprintf, which
+        # miri cannot run) and the exhaustive blob mutations (minutes under miri; the
+        # fuzz suite's blob mutation covers them natively).
+        cargo +nightly miri test --lib -- capi::handles core::memory_desc core::attr core::key \
+            --skip floats_print_as_cpp_streams_do --skip damaged_blobs --skip blobs_of ||
             failed+=("miri")
     fi
 fi
