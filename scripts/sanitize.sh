@@ -28,8 +28,14 @@ if step asan; then
     cmake --build build-asan -j"$jobs" >/dev/null
     # UBSan reports are fatal; ASan's leak check runs for the CPU-only tests
     # (DnnlCTest.cmake turns it off for OpenCL ones, whose runtimes keep allocations).
+    # Left out: the wild-handle tests. They hand the library unmapped pointers, which it
+    # probes with system calls that report EFAULT; in an ASan process the sanitizer's
+    # runtime intercepts those calls (and maps 0xdeadbeef000 as its shadow) and faults
+    # first. They run in the plain ctest pass.
+    echo "sanitize: the *wild_handles* tests are left out under ASan (its runtime intercepts the library's EFAULT probes)"
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-        ctest --test-dir build-asan --output-on-failure -j"$jobs" || failed+=("asan")
+        ctest --test-dir build-asan --output-on-failure -j"$jobs" -E 'wild_handles' ||
+        failed+=("asan")
 fi
 
 if step valgrind; then
