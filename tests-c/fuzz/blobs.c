@@ -76,7 +76,7 @@ typedef struct {
     field_t lengths[64]; /* the length and count fields */
     int nlengths;
     int parsed;
-} layout_t;
+} blob_layout_t;
 
 static uint64_t le(const uint8_t *p, size_t width) {
     uint64_t v = 0;
@@ -84,7 +84,7 @@ static uint64_t le(const uint8_t *p, size_t width) {
     return v;
 }
 
-static void layout_of(const uint8_t *b, size_t n, layout_t *l) {
+static void layout_of(const uint8_t *b, size_t n, blob_layout_t *l) {
     l->structural = calloc(n ? n : 1, 1);
     EXPECT(l->structural);
     l->nlengths = 0;
@@ -167,7 +167,7 @@ static void add(plan_t *p, int kind, int blob, uint64_t param) {
     p->list[p->n++] = (mutation_t){kind, blob, param};
 }
 
-static layout_t layouts[2];
+static blob_layout_t layouts[2];
 
 /* The same plan in every child: a function of the blobs and the seed. */
 static plan_t make_plan(void) {

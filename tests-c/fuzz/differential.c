@@ -634,11 +634,6 @@ static float value(const cfg_t *c, int i, int64_t j) {
 
 /* ---- a layout walk (as the library that made the descriptor says) ------------------ */
 
-typedef struct {
-    int ndims, nblks;
-    dnnl_dims_t dims, padded_offsets, strides, blks, idxs;
-    int64_t offset0, nelems;
-} layout_t;
 
 static int layout_of(const_dnnl_memory_desc_t md, layout_t *l) {
     const dnnl_dims_t *p = NULL;
@@ -659,22 +654,6 @@ static int layout_of(const_dnnl_memory_desc_t md, layout_t *l) {
     l->nelems = 1;
     for (int d = 0; d < l->ndims; d++) l->nelems *= l->dims[d];
     return 1;
-}
-
-static int64_t offset_of(const layout_t *l, int64_t idx) {
-    int64_t pos[DNNL_MAX_NDIMS], off = l->offset0, inner = 0, istride = 1;
-    for (int d = l->ndims - 1; d >= 0; d--) {
-        pos[d] = idx % l->dims[d] + l->padded_offsets[d];
-        idx /= l->dims[d];
-    }
-    for (int b = l->nblks - 1; b >= 0; b--) {
-        int d = (int)l->idxs[b];
-        inner += pos[d] % l->blks[b] * istride;
-        pos[d] /= l->blks[b];
-        istride *= l->blks[b];
-    }
-    for (int d = 0; d < l->ndims; d++) off += pos[d] * l->strides[d];
-    return off + inner;
 }
 
 /* ---- running a configuration in a child ------------------------------------------------ */

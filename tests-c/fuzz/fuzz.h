@@ -39,6 +39,35 @@
 
 #include "check.h"
 
+/* ---- layouts: where a logical element lives ------------------------------- */
+
+/* A blocked layout as a descriptor's queries give it (each program fills it from
+ * the library it is testing); `dt` and `esize` where the program needs them. */
+typedef struct {
+    int ndims, nblks;
+    dnnl_dims_t dims, padded_offsets, strides, blks, idxs;
+    dnnl_data_type_t dt;
+    int64_t offset0, nelems;
+    size_t esize;
+} layout_t;
+
+/* The element offset of logical element `idx` (row-major over dims). */
+static inline int64_t offset_of(const layout_t *l, int64_t idx) {
+    int64_t pos[DNNL_MAX_NDIMS], off = l->offset0, inner = 0, istride = 1;
+    for (int d = l->ndims - 1; d >= 0; d--) {
+        pos[d] = idx % l->dims[d] + l->padded_offsets[d];
+        idx /= l->dims[d];
+    }
+    for (int b = l->nblks - 1; b >= 0; b--) {
+        int d = (int)l->idxs[b];
+        inner += pos[d] % l->blks[b] * istride;
+        pos[d] /= l->blks[b];
+        istride *= l->blks[b];
+    }
+    for (int d = 0; d < l->ndims; d++) off += pos[d] * l->strides[d];
+    return off + inner;
+}
+
 /* ---- settings ------------------------------------------------------------ */
 
 /* The value of environment variable `name` (decimal, or hex with 0x), or `dflt`. */

@@ -361,13 +361,6 @@ static void fmt_dims(char *out, size_t n, int ndims, const dnnl_dim_t *dims) {
 
 /* ---- layouts: where a logical element lives ------------------------------- */
 
-typedef struct {
-    int ndims, nblks;
-    dnnl_dims_t dims, padded_offsets, strides, blks, idxs;
-    dnnl_data_type_t dt;
-    int64_t offset0, nelems;
-    size_t esize;
-} layout_t;
 
 /* 0 when the descriptor is not a plain or blocked one this can walk. */
 static int layout_of(const_dnnl_memory_desc_t md, layout_t *l) {
@@ -399,22 +392,6 @@ static int layout_of(const_dnnl_memory_desc_t md, layout_t *l) {
         l->nelems *= l->dims[d];
     }
     return 1;
-}
-
-static int64_t offset_of(const layout_t *l, int64_t idx) {
-    int64_t pos[DNNL_MAX_NDIMS], off = l->offset0, inner = 0, istride = 1;
-    for (int d = l->ndims - 1; d >= 0; d--) {
-        pos[d] = idx % l->dims[d] + l->padded_offsets[d];
-        idx /= l->dims[d];
-    }
-    for (int b = l->nblks - 1; b >= 0; b--) {
-        int d = (int)l->idxs[b];
-        inner += pos[d] % l->blks[b] * istride;
-        pos[d] /= l->blks[b];
-        istride *= l->blks[b];
-    }
-    for (int d = 0; d < l->ndims; d++) off += pos[d] * l->strides[d];
-    return off + inner;
 }
 
 /* ---- the base engines ------------------------------------------------------- */
