@@ -25,14 +25,10 @@
 #include <unistd.h>
 
 #include "ze_util.h"
+#include "interop/wild_pointers.h"
 
 #define N 256
 #define MAX_WILD 16
-
-typedef struct {
-    const char *name;
-    void *ptr;
-} wild_t;
 
 static int failures;
 static int refused;
@@ -59,43 +55,10 @@ typedef struct {
     ze_event_handle_t event;
 } real_t;
 
-/* Whether a byte at `p` can be read by this process (write() reports EFAULT, not a
- * fault, for memory it cannot read). */
-static int readable_here(const void *p) {
-    int fds[2];
-    if (pipe(fds) != 0) return 0;
-    ssize_t r = write(fds[1], p, 1);
-    close(fds[0]);
-    close(fds[1]);
-    return r == 1;
-}
-
 /* Wild pointers (NULL first when `with_null`) plus the real objects other than
  * `self`. */
 static size_t wild_for(wild_t *w, int with_null, const real_t *r, const void *self) {
-    static void *unmapped, *prot_none, *zeros, *pattern;
-    if (!unmapped) {
-        unmapped = mmap(NULL, 8192, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        EXPECT(unmapped != MAP_FAILED);
-        EXPECT(munmap(unmapped, 8192) == 0);
-        prot_none = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        EXPECT(prot_none != MAP_FAILED);
-        zeros = calloc(1, 512);
-        pattern = malloc(512);
-        EXPECT(zeros && pattern);
-        memset(pattern, 0xa5, 512);
-    }
-    size_t n = 0;
-    if (with_null) w[n++] = (wild_t) {"NULL", NULL};
-    w[n++] = (wild_t) {"(void *)1", (void *)1};
-    /* Under AddressSanitizer this address is its shadow memory, mapped and readable:
-     * no wild pointer there. */
-    if (!readable_here((void *)(uintptr_t)0xdeadbeef000ull))
-        w[n++] = (wild_t) {"0xdeadbeef000", (void *)(uintptr_t)0xdeadbeef000ull};
-    w[n++] = (wild_t) {"a pointer into unmapped memory", (char *)unmapped + 64};
-    w[n++] = (wild_t) {"a PROT_NONE page", prot_none};
-    w[n++] = (wild_t) {"a zero-filled malloc buffer", zeros};
-    w[n++] = (wild_t) {"a 0xa5-filled malloc buffer", pattern};
+    size_t n = wild_pointers(w, with_null);
     const wild_t others[] = {{"a ze_driver_handle_t", r->driver},
             {"a ze_device_handle_t", r->device}, {"a ze_context_handle_t", r->context},
             {"a ze_command_list_handle_t", r->list}, {"a ze_event_handle_t", r->event}};
