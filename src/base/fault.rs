@@ -32,14 +32,13 @@ pub fn fired() -> bool {
     FIRED.load(Ordering::SeqCst)
 }
 
-/// Asked before a fallible allocation of `bytes` bytes: false when this is
-/// the one armed to fail.
+/// Asked before a fallible allocation: false when this is the one armed to
+/// fail.
 #[inline]
-pub fn allocation(bytes: usize) -> bool {
+pub fn allocation() -> bool {
     if COUNTDOWN.load(Ordering::Relaxed) == 0 {
         return true;
     }
-    let _ = bytes;
     let before = COUNTDOWN.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |c| c.checked_sub(1));
     if before == Ok(1) {
         FIRED.store(true, Ordering::SeqCst);
@@ -55,11 +54,11 @@ mod tests {
     #[test]
     fn the_nth_allocation_fails_once() {
         fail_nth(3);
-        assert!(allocation(1) && allocation(1) && !fired());
-        assert!(!allocation(1));
+        assert!(allocation() && allocation() && !fired());
+        assert!(!allocation());
         assert!(fired());
-        assert!(allocation(1) && allocation(1));
+        assert!(allocation() && allocation());
         fail_nth(0);
-        assert!(allocation(1));
+        assert!(allocation());
     }
 }

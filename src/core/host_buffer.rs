@@ -38,7 +38,7 @@ impl HostBuffer {
         if size == 0 {
             return Ok(HostBuffer { ptr: None, layout });
         }
-        let ptr = if crate::base::fault::allocation(size) {
+        let ptr = if crate::base::fault::allocation() {
             // SAFETY: the layout has a non-zero size.
             unsafe { alloc_zeroed(layout) }
         } else {

@@ -65,7 +65,7 @@ fn allocate<T>(
             .into(),
         )
     };
-    if !crate::base::fault::allocation(size) {
+    if !crate::base::fault::allocation() {
         return Err(out_of_memory("the allocation failed"));
     }
     let largest = engine.info().max_mem_alloc_size;

@@ -289,7 +289,7 @@ fn host_alloc(
                 Layout::from_size_align(size, alignment.max(DEFAULT_ALIGNMENT)).map_err(|_| {
                     Error::OutOfMemory(format!("{size} bytes cannot be allocated").into())
                 })?;
-            let ptr = if crate::base::fault::allocation(size) {
+            let ptr = if crate::base::fault::allocation() {
                 // SAFETY: the layout has a non-zero size.
                 unsafe { std::alloc::alloc(layout) }
             } else {
@@ -362,7 +362,7 @@ fn ocl_alloc(
                     format!("{size} bytes of USM: the device has {available}").into(),
                 ));
             }
-            if !crate::base::fault::allocation(size) {
+            if !crate::base::fault::allocation() {
                 return Err(Error::OutOfMemory(
                     format!("cannot allocate {size} bytes of USM").into(),
                 ));
