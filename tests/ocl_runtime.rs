@@ -141,7 +141,22 @@ fn reference_counts_go_up_and_back_down() {
         let event = queue.marker(&[]).unwrap();
         event.wait().unwrap();
         assert!(event.is_complete().unwrap());
-        assert_eq!(event.reference_count().unwrap(), 1);
+        // A runtime may still hold the event for a moment after it completes
+        // (PoCL releases it from its worker thread), so the count is allowed
+        // to settle; a reference we leaked would never go away.
+        queue.finish().unwrap();
+        let settled = (0..200).any(|_| {
+            let count = event.reference_count().unwrap();
+            if count != 1 {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            count == 1
+        });
+        assert!(
+            settled,
+            "the event keeps {} references",
+            event.reference_count().unwrap()
+        );
     }
 }
 
