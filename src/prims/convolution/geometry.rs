@@ -251,6 +251,45 @@ impl Problem {
         w.off + g * w.g + oc * w.oc + ic * w.ic + k[0] * w.k[0] + k[1] * w.k[1] + k[2] * w.k[2]
     }
 
+    /// Row `row` of A (`Dir::Y`, `Dir::X`) as runs: calls `f(depth, at)`
+    /// for each tap that lands inside the data tensor, where the tap's
+    /// channels are elements `at + c · stride` (depth `depth + c`) for `c`
+    /// below the channel count; the other depths are zeros. Returns
+    /// (channel count, stride).
+    pub fn a_row_runs(&self, g: i64, row: i64, mut f: impl FnMut(i64, i64)) -> (i64, i64) {
+        let s = &self.shape;
+        match self.dir {
+            Dir::Y => {
+                let (n, o) = (row / s.o_sp(), split3(row % s.o_sp(), s.o));
+                for kk in 0..s.k_sp() {
+                    if let Some(i) = self.tap(o, split3(kk, s.k)) {
+                        f(kk * s.ic, self.x_at(g, n, 0, i));
+                    }
+                }
+                (s.ic, self.x.c)
+            }
+            Dir::X => {
+                let (n, i) = (row / s.i_sp(), split3(row % s.i_sp(), s.i));
+                for kk in 0..s.k_sp() {
+                    if let Some(o) = self.back_tap(i, split3(kk, s.k)) {
+                        f(kk * s.oc, self.y_at(g, n, 0, o));
+                    }
+                }
+                (s.oc, self.y.c)
+            }
+            Dir::W => (0, 0),
+        }
+    }
+
+    /// The stride between columns of C within a row (`Dir::Y`, `Dir::X`).
+    pub fn c_col_stride(&self) -> Option<i64> {
+        match self.dir {
+            Dir::Y => Some(self.y.c),
+            Dir::X => Some(self.x.c),
+            Dir::W => None,
+        }
+    }
+
     /// The `X` position of tap `k` at output `o` (None outside `X`).
     #[inline]
     fn tap(&self, o: [i64; 3], k: [i64; 3]) -> Option<[i64; 3]> {
