@@ -11,7 +11,7 @@
 //!   `torch_anchors.py`, run beside this bench on the GPU machine).
 //!
 //! Run: `cargo bench --bench primitives [-- quick] [-- cpu|gpu]` (`quick`: small
-//! sizes, for a 2-core machine). `-- check` instead times the execute-time
+//! sizes, for a 2-core machine; `conv`: the convolution layers only). `-- check` instead times the execute-time
 //! argument check alone beside a whole execute of small primitives (the
 //! check's share of the call, which must stay in the noise). The OpenCL devices are the library's
 //! (`dnnl_engine_create(dnnl_gpu, i)`; `OCL_ICD_VENDORS` / `ONEDNN_OCL_DEVICES`
@@ -767,6 +767,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let check = args.iter().any(|a| a == "check");
     let quick = args.iter().any(|a| a == "quick");
+    let conv_only = args.iter().any(|a| a == "conv");
     let cpu = !args.iter().any(|a| a == "gpu");
     let gpu = !args.iter().any(|a| a == "cpu");
     if !check {
@@ -821,7 +822,11 @@ fn main() {
         if check {
             check_overhead(&b);
         } else {
-            run(&b, quick);
+            if conv_only {
+                conv_layers(&b, b.ocl.is_some() && !quick, quick);
+            } else {
+                run(&b, quick);
+            }
         }
     }
 }

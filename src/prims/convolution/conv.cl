@@ -20,6 +20,9 @@
 #ifndef ZP_SRC
 #define ZP_SRC 0
 #endif
+#ifndef CONV_UNIFORM
+#define CONV_UNIFORM 0
+#endif
 #ifndef ZP_DST
 #define ZP_DST 0
 #endif
@@ -98,6 +101,106 @@ inline float conv_a(global const CAT(T_, A_DT) *a, long g, long m, long k,
 #undef A_VALUE
 #define A_VALUE(gm, gk) \
     ((gm) < M && (gk) < K ? conv_a(a, i1, gm, gk, zp_src) : 0.0f)
+#endif
+
+/* The rows' part of A's address, once per load slot (gemm.cl's A_PREP):
+ * the row's base element and the first input position of its window
+ * (DIR 0), or its position plus the padding (DIR 1). */
+#if A_GATHER && DIR < 2
+#define A_PREP_DECL \
+    long a_rb[A_SLOTS]; \
+    int a_d0[A_SLOTS], a_h0[A_SLOTS], a_w0[A_SLOTS]
+#if DIR == 0
+#define A_PREP(t, gm) \
+    do { \
+        const long gm_ = (gm); \
+        a_rb[t] = -1; \
+        if (gm_ < M) { \
+            const long n_ = gm_ / O_SP; \
+            const int r_ = gm_ % O_SP; \
+            a_rb[t] = X_OFF + n_ * X_N + (long)i1 * IC * X_C; \
+            a_d0[t] = (r_ / (OH * OW)) * SD - PD; \
+            a_h0[t] = ((r_ / OW) % OH) * SH - PH; \
+            a_w0[t] = (r_ % OW) * SW - PW; \
+        } \
+    } while (0)
+/* Element offset of depth gk of a prepared row, or -1 (a zero). */
+inline long conv_a_off(long rb, int d0, int h0, int w0, long gk) {
+    const int kk = gk / IC, c = gk % IC;
+    const int kd = kk / (KH * KW), kh = (kk / KW) % KH, kw = kk % KW;
+    const int id = d0 + kd * DD, ih = h0 + kh * DH, iw = w0 + kw * DW;
+    if (id < 0 || id >= ID || ih < 0 || ih >= IH || iw < 0 || iw >= IW) return -1;
+    return rb + c * X_C + id * (long)X_D + ih * (long)X_H + iw * (long)X_W;
+}
+#else
+#define A_PREP(t, gm) \
+    do { \
+        const long gm_ = (gm); \
+        a_rb[t] = -1; \
+        if (gm_ < M) { \
+            const long n_ = gm_ / I_SP; \
+            const int r_ = gm_ % I_SP; \
+            a_rb[t] = Y_OFF + n_ * Y_N + (long)i1 * OC * Y_C; \
+            a_d0[t] = (r_ / (IH * IW)) + PD; \
+            a_h0[t] = ((r_ / IW) % IH) + PH; \
+            a_w0[t] = (r_ % IW) + PW; \
+        } \
+    } while (0)
+inline long conv_a_off(long rb, int d0, int h0, int w0, long gk) {
+    const int kk = gk / OC, c = gk % OC;
+    const int kd = kk / (KH * KW), kh = (kk / KW) % KH, kw = kk % KW;
+    const int td = d0 - kd * DD, th = h0 - kh * DH, tw = w0 - kw * DW;
+    if (td < 0 || th < 0 || tw < 0) return -1;
+    if (td % SD || th % SH || tw % SW) return -1;
+    const int od = td / SD, oh = th / SH, ow = tw / SW;
+    if (od >= OD || oh >= OH || ow >= OW) return -1;
+    return rb + c * Y_C + od * (long)Y_D + oh * (long)Y_H + ow * (long)Y_W;
+}
+#endif
+#define A_AT_T(t, gk) \
+    (a_rb[t] < 0 || (gk) >= K ? -1 \
+            : conv_a_off(a_rb[t], a_d0[t], a_h0[t], a_w0[t], (gk)))
+#if ZP_SRC == 2
+#define ZP_AT(gk) ((float)zp_src[i1 * A_CH + (gk) % A_CH])
+#define ZP4_AT(gk) convert_float4(vload4(0, zp_src + i1 * A_CH + (gk) % A_CH))
+#elif ZP_SRC == 1
+#define ZP_AT(gk) ((float)zp_src[0])
+#define ZP4_AT(gk) ((float4)((float)zp_src[0]))
+#else
+#define ZP_AT(gk) 0.0f
+#define ZP4_AT(gk) ((float4)(0.0f))
+#endif
+inline float conv_a_load(global const CAT(T_, A_DT) *a, long at, float zp) {
+    return at < 0 ? 0.0f : CAT(LD_, A_DT)(a, at) - zp;
+}
+#define A_VALUE_T(t, gm, gk) conv_a_load(a, A_AT_T(t, gk), ZP_AT(gk))
+#if CONV_UNIFORM && DIR == 0
+/* Every depth of a K step lies in one tap (the host sets CONV_UNIFORM where
+ * TK divides IC): the tap is decoded once per step, not per load. */
+#define A_STEP(k0) \
+    const int kk_s = (int)((k0) / IC), c_s = (int)((k0) % IC); \
+    const int sd_ = (kk_s / (KH * KW)) * DD, sh_ = ((kk_s / KW) % KH) * DH, \
+              sw_ = (kk_s % KW) * DW
+#define A_LOAD4(t, gm, gk, v) \
+    do { \
+        const int id_ = a_d0[t] + sd_, ih_ = a_h0[t] + sh_, iw_ = a_w0[t] + sw_; \
+        if (a_rb[t] >= 0 && id_ >= 0 && id_ < ID && ih_ >= 0 && ih_ < IH && iw_ >= 0 \
+                && iw_ < IW) { \
+            const int c_ = c_s + (int)((gk) % TK); \
+            const long at_ = a_rb[t] + c_ + id_ * (long)X_D + ih_ * (long)X_H \
+                    + iw_ * (long)X_W; \
+            v = CAT(LD4_, A_DT)(a + at_, 0) - ZP4_AT(c_); \
+        } \
+    } while (0)
+#else
+/* 4 channels at once: the host sets A_VEC4 only where the channels are
+ * contiguous and their count a multiple of 4 (a run never leaves a tap). */
+#define A_LOAD4(t, gm, gk, v) \
+    do { \
+        const long at_ = A_AT_T(t, gk); \
+        if (at_ >= 0) v = CAT(LD4_, A_DT)(a + at_, 0) - ZP4_AT(gk); \
+    } while (0)
+#endif
 #endif
 
 #if B_GATHER

@@ -146,12 +146,31 @@ impl Plan {
             Some([_, rs, cs, _]) => rs != 1 || cs == 1,
             None => true,
         };
-        let a_vec = matches!(a, Some([_, _, 1, _])) && a_k_fast && map.k >= 4;
-        let b_vec = matches!(b, Some([_, _, 1, _])) && b_n_fast && map.n >= 4;
         let four = |v: i64| v % 4 == 0;
+        // A gathered 4 channels at a time: forward or backward data over a
+        // tensor whose channels are contiguous, their count a multiple of 4.
+        let gather_tensor = match p.dir {
+            Dir::Y => Some((&p.x, s.ic)),
+            Dir::X => Some((&p.y, s.oc)),
+            Dir::W => None,
+        };
+        let gather_vec =
+            a.is_none() && a_k_fast && gather_tensor.is_some_and(|(t, ch)| t.c == 1 && ch % 4 == 0);
+        let a_vec = (matches!(a, Some([_, _, 1, _])) && a_k_fast && map.k >= 4) || gather_vec;
+        let b_vec = matches!(b, Some([_, _, 1, _])) && b_n_fast && map.n >= 4;
+        let a_aligned = match (a, gather_tensor) {
+            (Some([off, rs, _, gs]), _) => four(off) && four(rs) && four(gs),
+            (None, Some((t, ch))) => [t.off, t.n, t.sp[0], t.sp[1], t.sp[2], ch * t.c]
+                .into_iter()
+                .all(four),
+            (None, None) => false,
+        };
         let aligned = (a_vec || b_vec)
-            && a.is_none_or(|[off, rs, _, gs]| !a_vec || (four(off) && four(rs) && four(gs)))
+            && (!a_vec || a_aligned)
             && b.is_none_or(|[off, rs, _, gs]| !b_vec || (four(off) && four(rs) && four(gs)));
+        // One tap per K step: the tap is decoded once per step.
+        let uniform = gather_vec && p.dir == Dir::Y && s.ic % tiles.tk as i64 == 0;
+        o += &format!(" -DCONV_UNIFORM={}", u8::from(uniform));
         o += &format!(
             " -DA_GATHER={} -DB_GATHER={} -DC_GATHER={} -DA_K_FAST={} -DB_N_FAST={} \
              -DA_VEC4={} -DB_VEC4={} -DALIGNED={}",
