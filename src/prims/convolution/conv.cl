@@ -10,7 +10,8 @@
  *   A_GATHER, B_GATHER, C_GATHER: the operand is addressed here (else it is
  *   a plain strided matrix, gemm.cl's default, with strides as arguments);
  *   ZP_SRC 0/1/2 (none, common, per channel), ZP_DST likewise;
- *   NSP: spatial dimensions of the computed tensor (post-op positions).
+ *   NSP: spatial dimensions of the computed tensor (post-op positions);
+ *   IDX: int or long, the type of element offsets.
  * The group is the kernel's third NDRange index (i1 in gemm.cl). */
 
 #define I_SP (ID * IH * IW)
@@ -20,6 +21,11 @@
 #ifndef ZP_SRC
 #define ZP_SRC 0
 #endif
+/* The type of element offsets: int where every tensor and the GEMM's M and
+ * K fit in 2^31 (the host says), long otherwise. */
+#ifndef IDX
+#define IDX long
+#endif
 #ifndef CONV_UNIFORM
 #define CONV_UNIFORM 0
 #endif
@@ -27,18 +33,18 @@
 #define ZP_DST 0
 #endif
 
-inline long conv_x_at(long g, long n, long c, int d, int h, int w) {
-    return X_OFF + n * X_N + (g * IC + c) * X_C + d * (long)X_D + h * (long)X_H
-            + w * (long)X_W;
+inline IDX conv_x_at(IDX g, IDX n, IDX c, int d, int h, int w) {
+    return X_OFF + n * X_N + (g * IC + c) * X_C + d * (IDX)X_D + h * (IDX)X_H
+            + w * (IDX)X_W;
 }
-inline long conv_y_at(long g, long n, long c, int d, int h, int w) {
-    return Y_OFF + n * Y_N + (g * OC + c) * Y_C + d * (long)Y_D + h * (long)Y_H
-            + w * (long)Y_W;
+inline IDX conv_y_at(IDX g, IDX n, IDX c, int d, int h, int w) {
+    return Y_OFF + n * Y_N + (g * OC + c) * Y_C + d * (IDX)Y_D + h * (IDX)Y_H
+            + w * (IDX)Y_W;
 }
-inline long conv_w_at(long g, long oc, long ic, int kk) {
+inline IDX conv_w_at(IDX g, IDX oc, IDX ic, int kk) {
     const int kd = kk / (KH * KW), kh = (kk / KW) % KH, kw = kk % KW;
-    return W_OFF + g * W_G + oc * W_OC + ic * W_IC + kd * (long)W_KD
-            + kh * (long)W_KH + kw * (long)W_KW;
+    return W_OFF + g * W_G + oc * W_OC + ic * W_IC + kd * (IDX)W_KD
+            + kh * (IDX)W_KH + kw * (IDX)W_KW;
 }
 
 /* Tap kk of output o (od, oh, ow) in X: 0 when outside. */
@@ -69,10 +75,10 @@ inline long conv_w_at(long g, long oc, long ic, int kk) {
 #endif
 
 #if A_GATHER
-inline float conv_a(global const CAT(T_, A_DT) *a, long g, long m, long k,
+inline float conv_a(global const CAT(T_, A_DT) *a, IDX g, IDX m, IDX k,
         global const int *zp_src) {
 #if DIR == 0
-    const long n = m / O_SP;
+    const IDX n = m / O_SP;
     const int r = m % O_SP;
     const int od = r / (OH * OW), oh = (r / OW) % OH, ow = r % OW;
     const int kk = k / IC, c = k % IC;
@@ -80,7 +86,7 @@ inline float conv_a(global const CAT(T_, A_DT) *a, long g, long m, long k,
     if (!inside) return 0.0f;
     return SUB_ZP(CAT(LD_, A_DT)(a, conv_x_at(g, n, c, id, ih, iw)), c);
 #elif DIR == 1
-    const long n = m / I_SP;
+    const IDX n = m / I_SP;
     const int r = m % I_SP;
     const int id = r / (IH * IW), ih = (r / IW) % IH, iw = r % IW;
     const int kk = k / OC, c = k % OC;
@@ -92,7 +98,7 @@ inline float conv_a(global const CAT(T_, A_DT) *a, long g, long m, long k,
     if (od >= OD || oh >= OH || ow >= OW) return 0.0f;
     return SUB_ZP(CAT(LD_, A_DT)(a, conv_y_at(g, n, c, od, oh, ow)), c);
 #else
-    const long n = k / O_SP;
+    const IDX n = k / O_SP;
     const int r = k % O_SP;
     const int od = r / (OH * OW), oh = (r / OW) % OH, ow = r % OW;
     return CAT(LD_, A_DT)(a, conv_y_at(g, n, m, od, oh, ow));
@@ -108,45 +114,45 @@ inline float conv_a(global const CAT(T_, A_DT) *a, long g, long m, long k,
  * (DIR 0), or its position plus the padding (DIR 1). */
 #if A_GATHER && DIR < 2
 #define A_PREP_DECL \
-    long a_rb[A_SLOTS]; \
+    IDX a_rb[A_SLOTS]; \
     int a_d0[A_SLOTS], a_h0[A_SLOTS], a_w0[A_SLOTS]
 #if DIR == 0
 #define A_PREP(t, gm) \
     do { \
-        const long gm_ = (gm); \
+        const IDX gm_ = (gm); \
         a_rb[t] = -1; \
         if (gm_ < M) { \
-            const long n_ = gm_ / O_SP; \
+            const IDX n_ = gm_ / O_SP; \
             const int r_ = gm_ % O_SP; \
-            a_rb[t] = X_OFF + n_ * X_N + (long)i1 * IC * X_C; \
+            a_rb[t] = X_OFF + n_ * X_N + (IDX)i1 * IC * X_C; \
             a_d0[t] = (r_ / (OH * OW)) * SD - PD; \
             a_h0[t] = ((r_ / OW) % OH) * SH - PH; \
             a_w0[t] = (r_ % OW) * SW - PW; \
         } \
     } while (0)
 /* Element offset of depth gk of a prepared row, or -1 (a zero). */
-inline long conv_a_off(long rb, int d0, int h0, int w0, long gk) {
+inline IDX conv_a_off(IDX rb, int d0, int h0, int w0, IDX gk) {
     const int kk = gk / IC, c = gk % IC;
     const int kd = kk / (KH * KW), kh = (kk / KW) % KH, kw = kk % KW;
     const int id = d0 + kd * DD, ih = h0 + kh * DH, iw = w0 + kw * DW;
     if (id < 0 || id >= ID || ih < 0 || ih >= IH || iw < 0 || iw >= IW) return -1;
-    return rb + c * X_C + id * (long)X_D + ih * (long)X_H + iw * (long)X_W;
+    return rb + c * X_C + id * (IDX)X_D + ih * (IDX)X_H + iw * (IDX)X_W;
 }
 #else
 #define A_PREP(t, gm) \
     do { \
-        const long gm_ = (gm); \
+        const IDX gm_ = (gm); \
         a_rb[t] = -1; \
         if (gm_ < M) { \
-            const long n_ = gm_ / I_SP; \
+            const IDX n_ = gm_ / I_SP; \
             const int r_ = gm_ % I_SP; \
-            a_rb[t] = Y_OFF + n_ * Y_N + (long)i1 * OC * Y_C; \
+            a_rb[t] = Y_OFF + n_ * Y_N + (IDX)i1 * OC * Y_C; \
             a_d0[t] = (r_ / (IH * IW)) + PD; \
             a_h0[t] = ((r_ / IW) % IH) + PH; \
             a_w0[t] = (r_ % IW) + PW; \
         } \
     } while (0)
-inline long conv_a_off(long rb, int d0, int h0, int w0, long gk) {
+inline IDX conv_a_off(IDX rb, int d0, int h0, int w0, IDX gk) {
     const int kk = gk / OC, c = gk % OC;
     const int kd = kk / (KH * KW), kh = (kk / KW) % KH, kw = kk % KW;
     const int td = d0 - kd * DD, th = h0 - kh * DH, tw = w0 - kw * DW;
@@ -154,7 +160,7 @@ inline long conv_a_off(long rb, int d0, int h0, int w0, long gk) {
     if (td % SD || th % SH || tw % SW) return -1;
     const int od = td / SD, oh = th / SH, ow = tw / SW;
     if (od >= OD || oh >= OH || ow >= OW) return -1;
-    return rb + c * Y_C + od * (long)Y_D + oh * (long)Y_H + ow * (long)Y_W;
+    return rb + c * Y_C + od * (IDX)Y_D + oh * (IDX)Y_H + ow * (IDX)Y_W;
 }
 #endif
 #define A_AT_T(t, gk) \
@@ -170,7 +176,7 @@ inline long conv_a_off(long rb, int d0, int h0, int w0, long gk) {
 #define ZP_AT(gk) 0.0f
 #define ZP4_AT(gk) ((float4)(0.0f))
 #endif
-inline float conv_a_load(global const CAT(T_, A_DT) *a, long at, float zp) {
+inline float conv_a_load(global const CAT(T_, A_DT) *a, IDX at, float zp) {
     return at < 0 ? 0.0f : CAT(LD_, A_DT)(a, at) - zp;
 }
 #define A_VALUE_T(t, gm, gk) conv_a_load(a, A_AT_T(t, gk), ZP_AT(gk))
@@ -187,8 +193,8 @@ inline float conv_a_load(global const CAT(T_, A_DT) *a, long at, float zp) {
         if (a_rb[t] >= 0 && id_ >= 0 && id_ < ID && ih_ >= 0 && ih_ < IH && iw_ >= 0 \
                 && iw_ < IW) { \
             const int c_ = c_s + (int)((gk) % TK); \
-            const long at_ = a_rb[t] + c_ + id_ * (long)X_D + ih_ * (long)X_H \
-                    + iw_ * (long)X_W; \
+            const IDX at_ = a_rb[t] + c_ + id_ * (IDX)X_D + ih_ * (IDX)X_H \
+                    + iw_ * (IDX)X_W; \
             v = CAT(LD4_, A_DT)(a + at_, 0) - ZP4_AT(c_); \
         } \
     } while (0)
@@ -197,20 +203,20 @@ inline float conv_a_load(global const CAT(T_, A_DT) *a, long at, float zp) {
  * contiguous and their count a multiple of 4 (a run never leaves a tap). */
 #define A_LOAD4(t, gm, gk, v) \
     do { \
-        const long at_ = A_AT_T(t, gk); \
+        const IDX at_ = A_AT_T(t, gk); \
         if (at_ >= 0) v = CAT(LD4_, A_DT)(a + at_, 0) - ZP4_AT(gk); \
     } while (0)
 #endif
 #endif
 
 #if B_GATHER
-inline float conv_b(global const CAT(T_, B_DT) *b, long g, long k, long col) {
+inline float conv_b(global const CAT(T_, B_DT) *b, IDX g, IDX k, IDX col) {
 #if DIR == 0
     return CAT(LD_, B_DT)(b, conv_w_at(g, col, k % IC, k / IC));
 #elif DIR == 1
     return CAT(LD_, B_DT)(b, conv_w_at(g, k % OC, col, k / OC));
 #else
-    const long n = k / O_SP;
+    const IDX n = k / O_SP;
     const int r = k % O_SP;
     const int od = r / (OH * OW), oh = (r / OW) % OH, ow = r % OW;
     const int c = col / K_SP, kk = col % K_SP;
@@ -224,13 +230,13 @@ inline float conv_b(global const CAT(T_, B_DT) *b, long g, long k, long col) {
 #endif
 
 #if C_GATHER
-inline long conv_c_at(long g, long m, long col) {
+inline IDX conv_c_at(IDX g, IDX m, IDX col) {
 #if DIR == 0
-    const long n = m / O_SP;
+    const IDX n = m / O_SP;
     const int r = m % O_SP;
     return conv_y_at(g, n, col, r / (OH * OW), (r / OW) % OH, r % OW);
 #elif DIR == 1
-    const long n = m / I_SP;
+    const IDX n = m / I_SP;
     const int r = m % I_SP;
     return conv_x_at(g, n, col, r / (IH * IW), (r / IW) % IH, r % IW);
 #else

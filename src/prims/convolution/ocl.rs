@@ -60,7 +60,7 @@ struct Plan {
 
 fn data_defs(name: &str, t: &DataAt) -> String {
     format!(
-        " -D{name}_OFF={}L -D{name}_N={}L -D{name}_C={}L -D{name}_D={} -D{name}_H={} -D{name}_W={}",
+        " -D{name}_OFF={} -D{name}_N={} -D{name}_C={} -D{name}_D={} -D{name}_H={} -D{name}_W={}",
         t.off, t.n, t.c, t.sp[0], t.sp[1], t.sp[2]
     )
 }
@@ -103,7 +103,7 @@ impl Plan {
         o += &data_defs("Y", &p.y);
         let w = &p.w;
         o += &format!(
-            " -DW_OFF={}L -DW_G={}L -DW_OC={}L -DW_IC={}L -DW_KD={} -DW_KH={} -DW_KW={}",
+            " -DW_OFF={} -DW_G={} -DW_OC={} -DW_IC={} -DW_KD={} -DW_KH={} -DW_KW={}",
             w.off, w.g, w.oc, w.ic, w.k[0], w.k[1], w.k[2]
         );
         let (zs, zd) = op.zero_points();
@@ -112,6 +112,15 @@ impl Plan {
             Some(ZeroPoint::Common) => 1,
             Some(ZeroPoint::PerChannel) => 2,
         };
+        // 32-bit offsets where everything fits.
+        let fits = |bytes: usize, elem: Elem| bytes / elem.size() < (1 << 31);
+        let small = fits(p.x.bytes, p.x.elem)
+            && fits(p.y.bytes, p.y.elem)
+            && fits(p.w.bytes, p.w.elem)
+            && map.m < (1 << 31)
+            && map.k < (1 << 31)
+            && map.n < (1 << 31);
+        o += if small { " -DIDX=int" } else { " -DIDX=long" };
         let nsp = op.dst_ndims() - 2;
         o += &format!(
             " -DZP_SRC={} -DZP_DST={} -DNSP={nsp} -DPO_NB={nsp}",
