@@ -74,6 +74,21 @@ inline IDX conv_w_at(IDX g, IDX oc, IDX ic, int kk) {
 #define C_CH 0
 #endif
 
+/* Backward weights split over depth (SPLIT_K): the third NDRange index
+ * runs over (part, group), part i0 covering depth i0 * KCHUNK onwards; the
+ * kernel's K is KCHUNK, its C the parts' f32 partial sums in the
+ * scratchpad, which conv_w_reduce adds up. */
+#ifndef SPLIT_K
+#define SPLIT_K 0
+#endif
+#if SPLIT_K
+#define DEPTH(gk) ((IDX)i0 * KCHUNK + (gk))
+#define DEPTH_OK(gk) ((gk) < K && DEPTH(gk) < KTOT)
+#else
+#define DEPTH(gk) (gk)
+#define DEPTH_OK(gk) ((gk) < K)
+#endif
+
 #if A_GATHER
 inline float conv_a(global const CAT(T_, A_DT) *a, IDX g, IDX m, IDX k,
         global const int *zp_src) {
@@ -106,7 +121,7 @@ inline float conv_a(global const CAT(T_, A_DT) *a, IDX g, IDX m, IDX k,
 }
 #undef A_VALUE
 #define A_VALUE(gm, gk) \
-    ((gm) < M && (gk) < K ? conv_a(a, i1, gm, gk, zp_src) : 0.0f)
+    ((gm) < M && DEPTH_OK(gk) ? conv_a(a, i1, gm, DEPTH(gk), zp_src) : 0.0f)
 #endif
 
 /* The rows' part of A's address, once per load slot (gemm.cl's A_PREP):
@@ -226,7 +241,8 @@ inline float conv_b(global const CAT(T_, B_DT) *b, IDX g, IDX k, IDX col) {
 #endif
 }
 #undef B_VALUE
-#define B_VALUE(gk, gn) ((gk) < K && (gn) < N ? conv_b(b, i1, gk, gn) : 0.0f)
+#define B_VALUE(gk, gn) \
+    (DEPTH_OK(gk) && (gn) < N ? conv_b(b, i1, DEPTH(gk), gn) : 0.0f)
 #endif
 
 #if C_GATHER
@@ -243,7 +259,11 @@ inline IDX conv_c_at(IDX g, IDX m, IDX col) {
     return conv_w_at(g, m, col / K_SP, col % K_SP);
 #endif
 }
+#if SPLIT_K
+#define C_INDEX(gm, gn) ((((IDX)i0 * G + i1) * M + (gm)) * N + (gn))
+#else
 #define C_INDEX(gm, gn) conv_c_at(i1, gm, gn)
+#endif
 #endif
 
 #define CHANNEL(gn) (i1 * C_CH + (gn))
@@ -302,3 +322,18 @@ kernel void conv_bias_sum(global const CAT(T_, A_DT) *t, long t_off, long t_n, l
                                     + w * t_w);
     CAT(ST_, BS_DT)(out, out_off + c * out_s, s);
 }
+
+#if SPLIT_K
+/* The parts' sums of backward weights, stored into W (type W_DT). One
+ * work-item per element of W's GEMM (group, row, column). */
+kernel void conv_w_reduce(global const float *part, global CAT(T_, W_DT) *w,
+        long parts, long M, long N) {
+    const long i = get_global_id(0);
+    if (i >= (long)G * M * N) return;
+    const long g = i / (M * N), m = (i / N) % M, n = i % N;
+    float s = 0.0f;
+    for (long p = 0; p < parts; ++p)
+        s += part[((p * G + g) * M + m) * N + n];
+    CAT(ST_, W_DT)(w, conv_w_at(g, m, n / K_SP, n % K_SP), s);
+}
+#endif

@@ -397,6 +397,31 @@ impl Problem {
         pos[2..].copy_from_slice(&at[3 - nsp..]);
     }
 
+    /// How many parts a GPU splits the depth of `Dir::W` into (1 for the
+    /// other directions, and where the groups' output tiles alone fill a
+    /// device): its few, very deep dot products otherwise leave most of a
+    /// GPU idle. The parts' partial sums go to the scratchpad.
+    pub fn depth_splits(&self) -> i64 {
+        if self.dir != Dir::W {
+            return 1;
+        }
+        let map = self.mapping();
+        // Output tiles of 128 x 128, as GPUs tile them.
+        let tiles = self.shape.g * ((map.m + 127) / 128) * ((map.n + 127) / 128);
+        let by_depth = map.k / 4096;
+        let wanted = (256 / tiles.max(1)).max(1);
+        let cap = (256 << 20) / (4 * self.shape.g * map.m * map.n).max(1);
+        by_depth.min(wanted).min(32).min(cap).max(1)
+    }
+
+    /// The depth of one part of [`Problem::depth_splits`].
+    pub fn depth_chunk(&self) -> i64 {
+        let k = self.mapping().k;
+        let s = self.depth_splits();
+        // A multiple of 16, so that parts start on K-step boundaries.
+        ((k + s - 1) / s + 15) / 16 * 16
+    }
+
     /// The data tensor whose element type is A's, B's and C's.
     pub fn elems(&self) -> (Elem, Elem, Elem) {
         match self.dir {

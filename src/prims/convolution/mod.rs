@@ -762,7 +762,7 @@ impl Kind for ConvOp {
     const NAME: &'static str = "convolution";
     const IMPLS: &'static [Impl<ConvOp>] = &[
         Impl::cpu(c"cpu:gemm_conv", any_op, cpu::create),
-        Impl::gpu(c"ocl:gemm_conv", any_op, ocl::create),
+        Impl::gpu(c"ocl:gemm_conv", any_op, ocl::create).with_scratchpad(ocl::scratchpad),
     ];
 
     fn attr_support(&self) -> AttrSupport {

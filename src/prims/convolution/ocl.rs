@@ -28,6 +28,18 @@ use crate::prims::common::gemm::{WeiScale, plain_strides};
 
 const CONV_CL: &str = include_str!("conv.cl");
 
+/// The scratchpad: the partial sums of a backward weights split over
+/// depth (none otherwise).
+pub(super) fn scratchpad(op: &ConvOp) -> usize {
+    let p = op.problem();
+    let splits = p.depth_splits();
+    if splits <= 1 {
+        return 0;
+    }
+    let map = p.mapping();
+    (splits * p.shape.g * map.m * map.n * 4) as usize
+}
+
 /// Builds the implementation for `op` on `engine` (its kernels built now).
 pub(super) fn create(op: &Arc<ConvOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
     let ocl = engine.gpu("convolution")?;
@@ -36,6 +48,11 @@ pub(super) fn create(op: &Arc<ConvOp>, engine: &Engine) -> Result<Arc<dyn Implem
     let plan = Plan::new(op, tiles);
     let source = source_with(&op.epilogue().post_ops, CONV_CL);
     let gemm = ocl.kernel(&source, &plan.options, "gemm_tiled")?;
+    let reduce = if p.depth_splits() > 1 {
+        Some(ocl.kernel(&source, &plan.options, "conv_w_reduce")?)
+    } else {
+        None
+    };
     let bias_sum = match (p.dir, op.role_args().bias) {
         (Dir::W, Some(_)) => Some(ocl.kernel(&source, &plan.options, "conv_bias_sum")?),
         _ => None,
@@ -44,6 +61,7 @@ pub(super) fn create(op: &Arc<ConvOp>, engine: &Engine) -> Result<Arc<dyn Implem
         op: op.clone(),
         plan,
         gemm,
+        reduce,
         bias_sum,
     }))
 }
@@ -79,7 +97,18 @@ impl Plan {
                 .bias
                 .map(|_| op.bias_elem().unwrap_or(Elem::F32)),
         };
-        let mut o = epilogue_options(ea, eb, ec, bias, epi);
+        let splits = p.depth_splits();
+        // A split backward weights computes f32 partial sums.
+        let ec_gemm = if splits > 1 { Elem::F32 } else { ec };
+        let mut o = epilogue_options(ea, eb, ec_gemm, bias, epi);
+        if splits > 1 {
+            o += &format!(
+                " -DSPLIT_K=1 -DKCHUNK={} -DKTOT={} -DW_DT={}",
+                p.depth_chunk(),
+                map.k,
+                ec.cl_name()
+            );
+        }
         // The bias gradient's type (conv_bias_sum stores it).
         o += &format!(" -DBS_DT={}", op.bias_elem().unwrap_or(Elem::F32).cl_name());
         o += &format!(" {}", tiles.options());
@@ -207,6 +236,8 @@ struct OclConv {
     op: Arc<ConvOp>,
     plan: Plan,
     gemm: Kernel,
+    /// Adds up the parts of a split backward weights.
+    reduce: Option<Kernel>,
     bias_sum: Option<Kernel>,
 }
 
@@ -276,12 +307,21 @@ impl Implementation for OclConv {
         };
         let po_buffers = epi.post_ops.cl_buffers(ctx)?;
 
+        let splits = p.depth_splits();
+        let partial = if splits > 1 {
+            let buffer = Buffer::of(ctx.scratchpad()?)?;
+            buffer.check_holds(scratchpad(op), "scratchpad")?;
+            Some(buffer)
+        } else {
+            None
+        };
         let mut events = Vec::new();
         if map.m > 0 && map.n > 0 && s.g > 0 {
             let plain = |v: Option<[i64; 4]>| v.unwrap_or([0; 4]);
             let (pa, pb, pc) = (plain(self.plan.a), plain(self.plan.b), plain(self.plan.c));
             let mut kargs = Vec::new();
-            for (buffer, v) in [(a, pa), (b, pb), (c, pc), (&bias, bias_op)] {
+            let c_out = partial.as_ref().unwrap_or(c);
+            for (buffer, v) in [(a, pa), (b, pb), (c_out, pc), (&bias, bias_op)] {
                 kargs.push(buffer.kernel_arg()?);
                 kargs.push(KernelArg::I64(v[0]));
                 kargs.push(KernelArg::I64(v[1]));
@@ -292,7 +332,7 @@ impl Implementation for OclConv {
             kargs.extend([
                 KernelArg::I64(map.m),
                 KernelArg::I64(map.n),
-                KernelArg::I64(map.k),
+                KernelArg::I64(if splits > 1 { p.depth_chunk() } else { map.k }),
                 KernelArg::I64(s.g),
                 KernelArg::I64(0),
                 s_src.kernel_arg()?,
@@ -309,16 +349,32 @@ impl Implementation for OclConv {
             let global = [
                 (map.n as usize).div_ceil(tn) * t.wg_n,
                 (map.m as usize).div_ceil(tm) * t.wg_m,
-                s.g as usize,
+                (s.g * splits) as usize,
             ];
             let local = [t.wg_n, t.wg_m, 1];
-            events.push(queue.enqueue_kernel(
-                &self.gemm,
-                &kargs,
-                &global,
-                Some(&local),
-                ctx.deps,
-            )?);
+            let event =
+                queue.enqueue_kernel(&self.gemm, &kargs, &global, Some(&local), ctx.deps)?;
+            match (&self.reduce, &partial) {
+                (Some(kernel), Some(part)) => {
+                    let kargs = [
+                        part.kernel_arg()?,
+                        c.kernel_arg()?,
+                        KernelArg::I64(splits),
+                        KernelArg::I64(map.m),
+                        KernelArg::I64(map.n),
+                    ];
+                    let total = (s.g * map.m * map.n) as usize;
+                    let local = 64usize;
+                    events.push(queue.enqueue_kernel(
+                        kernel,
+                        &kargs,
+                        &[total.div_ceil(local) * local],
+                        Some(&[local]),
+                        std::slice::from_ref(&event),
+                    )?);
+                }
+                _ => events.push(event),
+            }
         }
         if let (Some(kernel), Some(arg)) = (&self.bias_sum, args.bias) {
             let md = op

@@ -435,6 +435,21 @@ fn cases() -> Vec<Case> {
             pr: vec![1, 1],
             groups_dim: true,
         },
+        // Deep backward weights (minibatch x positions = 8192: GPUs split
+        // the depth over the scratchpad).
+        Case {
+            mb: 2,
+            g: 1,
+            ic: 2,
+            oc: 3,
+            i: vec![64, 64],
+            k: vec![3, 3],
+            s: vec![1, 1],
+            dil: vec![0, 0],
+            pl: vec![1, 1],
+            pr: vec![1, 1],
+            groups_dim: false,
+        },
         // 2D 1x1.
         Case {
             mb: 2,
