@@ -552,11 +552,13 @@ fn conv_layers(b: &Bench, big: bool, quick: bool) {
                 Err(_) => md(&[1], dnnl_f32, dnnl_a),
             }
         };
-        let (sm, wm, dm) = (
-            memory(e, query(dnnl_query_src_md)),
-            memory(e, query(dnnl_query_weights_md)),
-            memory(e, query(dnnl_query_dst_md)),
+        // The layouts the forward chose (the backward ones take them too).
+        let (ssm, wwm, ddm) = (
+            query(dnnl_query_src_md),
+            query(dnnl_query_weights_md),
+            query(dnnl_query_dst_md),
         );
+        let (sm, wm, dm) = (memory(e, ssm), memory(e, wwm), memory(e, ddm));
         let (m, n, kk) = (mb * hw * hw, oc, ic * k * k);
         let (am, bm, cm) = (
             md(&[m, kk], dnnl_f32, dnnl_ab),
@@ -593,6 +595,79 @@ fn conv_layers(b: &Bench, big: bool, quick: bool) {
             2.0 * (m * n * kk) as f64,
             "GFLOP/s",
             (reference, "our matmul, same GEMM"),
+        );
+        // Backward data and weights of the same layer (GPUs only: the CPU
+        // figures above are enough for a 2-core machine).
+        if !big {
+            continue;
+        }
+        let flops = 2.0 * (m * n * kk) as f64;
+        let size = format!("{mb}x{ic}x{hw}x{hw} k{oc}");
+        // SAFETY: as for the forward descriptor.
+        let bwd_d = pd_of(|pd| unsafe {
+            dnnl_convolution_backward_data_primitive_desc_create(
+                pd,
+                e,
+                dnnl_convolution_direct,
+                ssm,
+                wwm,
+                ddm,
+                strides.as_ptr(),
+                null_mut(),
+                padding.as_ptr(),
+                padding.as_ptr(),
+                null_mut(),
+                null_mut(),
+            )
+        });
+        let args = [
+            (DNNL_ARG_DIFF_SRC, sm),
+            (DNNL_ARG_WEIGHTS, wm),
+            (DNNL_ARG_DIFF_DST, dm),
+        ];
+        let what = format!("conv bwd_d {k}x{k}");
+        let same = (reference, "our matmul, same GEMM");
+        row(
+            b,
+            &what,
+            &size,
+            b.time(bwd_d, &args),
+            flops,
+            "GFLOP/s",
+            same,
+        );
+        // SAFETY: as for the forward descriptor.
+        let bwd_w = pd_of(|pd| unsafe {
+            dnnl_convolution_backward_weights_primitive_desc_create(
+                pd,
+                e,
+                dnnl_convolution_direct,
+                ssm,
+                wwm,
+                null_mut(),
+                ddm,
+                strides.as_ptr(),
+                null_mut(),
+                padding.as_ptr(),
+                padding.as_ptr(),
+                null_mut(),
+                null_mut(),
+            )
+        });
+        let args = [
+            (DNNL_ARG_SRC, sm),
+            (DNNL_ARG_DIFF_WEIGHTS, wm),
+            (DNNL_ARG_DIFF_DST, dm),
+        ];
+        let what = format!("conv bwd_w {k}x{k}");
+        row(
+            b,
+            &what,
+            &size,
+            b.time(bwd_w, &args),
+            flops,
+            "GFLOP/s",
+            same,
         );
     }
 }

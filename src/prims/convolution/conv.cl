@@ -88,6 +88,16 @@ inline IDX conv_w_at(IDX g, IDX oc, IDX ic, int kk) {
 #define DEPTH(gk) (gk)
 #define DEPTH_OK(gk) ((gk) < K)
 #endif
+/* Plain operands of a split take the part's depth too (the host leaves
+ * their 4-wide loads off). */
+#if SPLIT_K && !A_GATHER
+#define A_VALUE(gm, gk) \
+    ((gm) < M && DEPTH_OK(gk) ? LD_A(a, a_base + (gm) * a_rs + DEPTH(gk) * a_cs) : 0.0f)
+#endif
+#if SPLIT_K && !B_GATHER
+#define B_VALUE(gk, gn) \
+    (DEPTH_OK(gk) && (gn) < N ? LD_B(b, b_base + DEPTH(gk) * b_rs + (gn) * b_cs) : 0.0f)
+#endif
 
 #if A_GATHER
 inline float conv_a(global const CAT(T_, A_DT) *a, IDX g, IDX m, IDX k,
@@ -211,6 +221,26 @@ inline float conv_a_load(global const CAT(T_, A_DT) *a, IDX at, float zp) {
             const IDX at_ = a_rb[t] + c_ + id_ * (IDX)X_D + ih_ * (IDX)X_H \
                     + iw_ * (IDX)X_W; \
             v = CAT(LD4_, A_DT)(a + at_, 0) - ZP4_AT(c_); \
+        } \
+    } while (0)
+#elif CONV_UNIFORM && DIR == 1
+/* The same for backward data: one tap per K step where TK divides OC. */
+#define A_STEP(k0) \
+    const int kk_s = (int)((k0) / OC), c_s = (int)((k0) % OC); \
+    const int sd_ = (kk_s / (KH * KW)) * DD, sh_ = ((kk_s / KW) % KH) * DH, \
+              sw_ = (kk_s % KW) * DW
+#define A_LOAD4(t, gm, gk, v) \
+    do { \
+        const int td_ = a_d0[t] - sd_, th_ = a_h0[t] - sh_, tw_ = a_w0[t] - sw_; \
+        if (a_rb[t] >= 0 && td_ >= 0 && th_ >= 0 && tw_ >= 0 && td_ % SD == 0 \
+                && th_ % SH == 0 && tw_ % SW == 0) { \
+            const int od_ = td_ / SD, oh_ = th_ / SH, ow_ = tw_ / SW; \
+            if (od_ < OD && oh_ < OH && ow_ < OW) { \
+                const int c_ = c_s + (int)((gk) % TK); \
+                const IDX at_ = a_rb[t] + c_ + od_ * (IDX)Y_D + oh_ * (IDX)Y_H \
+                        + ow_ * (IDX)Y_W; \
+                v = CAT(LD4_, A_DT)(a + at_, 0) - ZP4_AT(c_); \
+            } \
         } \
     } while (0)
 #else

@@ -347,8 +347,8 @@ pub(super) fn run(ctx: &ExecContext, op: &ConvOp) -> Result<()> {
     if m > 0 && n > 0 && groups > 0 {
         // B: used in place, packed once per group, or gathered per chunk.
         let b_direct = match (p.dir, p.b_plain()) {
-            (Dir::Y | Dir::X, Some((off, rs, cs))) if p.w.elem == Elem::F32 => {
-                Some((off, p.w.g, rs, cs))
+            (Dir::Y | Dir::X, Some([off, rs, cs, gs])) if p.w.elem == Elem::F32 => {
+                Some((off, gs, rs, cs))
             }
             _ => None,
         };
@@ -381,9 +381,9 @@ pub(super) fn run(ctx: &ExecContext, op: &ConvOp) -> Result<()> {
             b_packed: b_packed.as_deref(),
             b_direct,
             zp_a: zp_a.as_deref(),
-            a_direct: match p.a_plain() {
-                Some((off, rs, cs)) if p.x.elem == Elem::F32 && zp_a.is_none() => {
-                    Some((off, s.ic * p.x.c, rs, cs))
+            a_direct: match (p.dir, p.a_plain()) {
+                (Dir::Y, Some([off, rs, cs, gs])) if p.x.elem == Elem::F32 && zp_a.is_none() => {
+                    Some((off, gs, rs, cs))
                 }
                 _ => None,
             },

@@ -408,10 +408,10 @@ impl Problem {
         let map = self.mapping();
         // Output tiles of 128 x 128, as GPUs tile them.
         let tiles = self.shape.g * ((map.m + 127) / 128) * ((map.n + 127) / 128);
-        let by_depth = map.k / 4096;
+        let by_depth = map.k / 1024;
         let wanted = (256 / tiles.max(1)).max(1);
         let cap = (256 << 20) / (4 * self.shape.g * map.m * map.n).max(1);
-        by_depth.min(wanted).min(32).min(cap).max(1)
+        by_depth.min(wanted).min(128).min(cap).max(1)
     }
 
     /// The depth of one part of [`Problem::depth_splits`].
@@ -461,42 +461,59 @@ impl Problem {
         }
     }
 
-    /// B as a plain matrix `(off, row stride, column stride)` relative to
-    /// the group's start, where its element index is linear in depth and
-    /// column (the weights of `Dir::Y` and `Dir::X` in a `k…`-major, channel
-    /// minor order).
-    pub fn b_plain(&self) -> Option<(i64, i64, i64)> {
+    /// B as a plain matrix `[off, row stride, column stride, group
+    /// stride]` (element `(depth, col)` of group `g` at `off + g · gs + depth ·
+    /// rs + col · cs`), where it is one: the weights of `Dir::Y` and `Dir::X`
+    /// in a `k…`-major, channel-minor order; for `Dir::W`, a 1x1, stride-1,
+    /// unpadded `X` whose rows `(n, i…)` are evenly spaced.
+    pub fn b_plain(&self) -> Option<[i64; 4]> {
         let s = &self.shape;
         let w = &self.w;
         let (inner, col) = match self.dir {
             Dir::Y => (w.ic, w.oc),
             Dir::X => (w.oc, w.ic),
-            Dir::W => return None,
+            Dir::W => {
+                if !self.pointwise() {
+                    return None;
+                }
+                let x = &self.x;
+                let row = rows_stride(x, s.mb, s.i)?;
+                return Some([x.off, row, x.c, s.ic * x.c]);
+            }
         };
         let inner_n = if self.dir == Dir::Y { s.ic } else { s.oc };
         // depth = ((kd·KH + kh)·KW + kw)·inner_n + c: the strides must nest.
         let ok = (s.k[2] == 1 || w.k[2] == inner * inner_n)
             && (s.k[1] == 1 || w.k[1] == inner * inner_n * s.k[2])
             && (s.k[0] == 1 || w.k[0] == inner * inner_n * s.k[2] * s.k[1]);
-        ok.then_some((w.off, inner, col))
+        ok.then_some([w.off, inner, col, w.g])
     }
 
-    /// A as a plain matrix (same convention as [`Problem::b_plain`]): the
-    /// forward 1x1, stride-1, unpadded case over a tensor whose rows `(n,
-    /// o…)` are evenly spaced.
-    pub fn a_plain(&self) -> Option<(i64, i64, i64)> {
+    /// A 1x1, stride-1, unpadded convolution (X and Y have one shape).
+    fn pointwise(&self) -> bool {
         let s = &self.shape;
-        if self.dir != Dir::Y
-            || s.k != [1, 1, 1]
-            || s.s != [1, 1, 1]
-            || s.p != [0, 0, 0]
-            || s.i != s.o
-        {
-            return None;
+        s.k == [1, 1, 1] && s.s == [1, 1, 1] && s.p == [0, 0, 0] && s.i == s.o
+    }
+
+    /// A as a plain matrix (as [`Problem::b_plain`]): for `Dir::Y`, a
+    /// pointwise convolution's `X` with evenly spaced rows `(n, o…)`; for
+    /// `Dir::W`, `Y` (rows `oc`, depth `(n, o…)`) where its positions are
+    /// evenly spaced.
+    pub fn a_plain(&self) -> Option<[i64; 4]> {
+        let s = &self.shape;
+        match self.dir {
+            Dir::Y if self.pointwise() => {
+                let x = &self.x;
+                let row = rows_stride(x, s.mb, s.o)?;
+                Some([x.off, row, x.c, s.ic * x.c])
+            }
+            Dir::W => {
+                let y = &self.y;
+                let depth = rows_stride(y, s.mb, s.o)?;
+                Some([y.off, y.c, depth, s.oc * y.c])
+            }
+            _ => None,
         }
-        let x = &self.x;
-        let row = rows_stride(x, s.mb, s.o)?;
-        Some((x.off, row, x.c))
     }
 
     /// C as a plain matrix where its rows are evenly spaced.

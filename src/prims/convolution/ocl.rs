@@ -159,11 +159,8 @@ impl Plan {
 
         // Plain operands keep gemm.cl's strided loads; with the group
         // stride as the batch stride.
-        let a = match p.a_plain() {
-            Some((off, rs, cs)) if zs.is_none() => Some([off, rs, cs, s.ic * p.x.c]),
-            _ => None,
-        };
-        let b = p.b_plain().map(|(off, rs, cs)| [off, rs, cs, w.g]);
+        let a = p.a_plain().filter(|_| zs.is_none());
+        let b = p.b_plain();
         let c = p.c_plain().map(|(off, rs, cs)| {
             let g = match p.dir {
                 Dir::Y => s.oc * p.y.c,
@@ -180,9 +177,12 @@ impl Plan {
             (Dir::X, None) => p.y.c <= p.y.sp[2],
             (Dir::W, None) => p.y.sp[2] <= p.y.c,
         };
-        let b_n_fast = match b {
-            Some([_, rs, cs, _]) => rs != 1 || cs == 1,
-            None => true,
+        let b_n_fast = match (b, p.dir) {
+            (Some([_, rs, cs, _]), _) => rs != 1 || cs == 1,
+            // Gathered: along the columns where they are the closer ones.
+            (None, Dir::Y) => w.oc <= w.ic,
+            (None, Dir::X) => w.ic <= w.oc,
+            (None, Dir::W) => p.x.c <= p.x.sp[2],
         };
         let four = |v: i64| v % 4 == 0;
         // A gathered 4 channels at a time: forward or backward data over a
@@ -194,8 +194,9 @@ impl Plan {
         };
         let gather_vec =
             a.is_none() && a_k_fast && gather_tensor.is_some_and(|(t, ch)| t.c == 1 && ch % 4 == 0);
-        let a_vec = (matches!(a, Some([_, _, 1, _])) && a_k_fast && map.k >= 4) || gather_vec;
-        let b_vec = matches!(b, Some([_, _, 1, _])) && b_n_fast && map.n >= 4;
+        let a_vec = (matches!(a, Some([_, _, 1, _])) && a_k_fast && map.k >= 4 && splits == 1)
+            || gather_vec;
+        let b_vec = matches!(b, Some([_, _, 1, _])) && b_n_fast && map.n >= 4 && splits == 1;
         let a_aligned = match (a, gather_tensor) {
             (Some([off, rs, _, gs]), _) => four(off) && four(rs) && four(gs),
             (None, Some((t, ch))) => [t.off, t.n, t.sp[0], t.sp[1], t.sp[2], ch * t.c]
@@ -207,7 +208,12 @@ impl Plan {
             && (!a_vec || a_aligned)
             && b.is_none_or(|[off, rs, _, gs]| !b_vec || (four(off) && four(rs) && four(gs)));
         // One tap per K step: the tap is decoded once per step.
-        let uniform = gather_vec && p.dir == Dir::Y && s.ic % tiles.tk as i64 == 0;
+        let uniform = gather_vec
+            && match p.dir {
+                Dir::Y => s.ic % tiles.tk as i64 == 0,
+                Dir::X => s.oc % tiles.tk as i64 == 0,
+                Dir::W => false,
+            };
         o += &format!(" -DCONV_UNIFORM={}", u8::from(uniform));
         o += &format!(
             " -DA_GATHER={} -DB_GATHER={} -DC_GATHER={} -DA_K_FAST={} -DB_N_FAST={} \

@@ -426,7 +426,7 @@ fn cases() -> Vec<Case> {
             mb: 2,
             g: 2,
             ic: 16,
-            oc: 8,
+            oc: 16,
             i: vec![6, 5],
             k: vec![3, 3],
             s: vec![1, 1],
