@@ -15,3 +15,9 @@ dnnl_ze_test(conv_sweep_ze SOURCES conv/conv_sweep.c LABELS "api" TIMEOUT 300
 if(TARGET conv_sweep_ze)
   target_link_libraries(conv_sweep_ze PRIVATE m)
 endif()
+
+# conv_bad_input: bad descriptors get upstream's status and leave the output untouched
+# (its @ref run proves the statuses); execution arguments are checked on ours only.
+dnnl_c_test(conv_bad_input SOURCES conv/conv_bad_input.c LABELS "api;cpu" ARGS cpu TIMEOUT 60)
+dnnl_c_test(conv_bad_input_ocl SOURCES conv/conv_bad_input.c LABELS "api" OPENCL ARGS gpu
+            TIMEOUT 120)
