@@ -1006,8 +1006,10 @@ static const case_t cases[] = {
         /* ---- f16 and bf16 ---- */
         {"conv 2d bf16", CONV, G_2D, .props = ALL_PROPS, .bias = 1, .sdt = dnnl_bf16,
                 .wdt = dnnl_bf16, .ddt = dnnl_bf16},
-        {"conv 2d bf16, f32 dst and diff_weights, any", CONV, G_2D_S2, .props = FWD_I | BWD_WB,
-                .bias = 1, .any = 1, .cl = 1, .sdt = dnnl_bf16, .wdt = dnnl_bf16, .dwdt = dnnl_f32},
+        {"conv 2d bf16 -> f32, any", CONV, G_2D_S2, .props = FWD_I, .bias = 1, .any = 1, .cl = 1,
+                .sdt = dnnl_bf16, .wdt = dnnl_bf16},
+        {"conv 2d bf16, f32 diff_weights, any", CONV, G_2D_S2, .props = BWD_WB, .any = 1,
+                .cl = 1, .sdt = dnnl_bf16, .wdt = dnnl_bf16, .ddt = dnnl_bf16, .dwdt = dnnl_f32},
         {"conv 2d f16", CONV, G_2D, .props = ALL_PROPS, .bias = 1, .sdt = dnnl_f16,
                 .wdt = dnnl_f16, .ddt = dnnl_f16},
         {"conv 2d f16 groups any", CONV, G_2D_G2, .props = FWD_T | BWD_D | BWD_WB, .bias = 1,
