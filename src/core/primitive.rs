@@ -71,6 +71,12 @@ pub trait OpDesc: Send + Sync {
     fn query_s32(&self, _what: dnnl_query_t) -> Option<i32> {
         None
     }
+    /// A dimensions parameter (`dnnl_query_strides`, `dilations`,
+    /// `padding_l`, `padding_r`), answered as a pointer to the array, which
+    /// lives as long as the op.
+    fn query_dims(&self, _what: dnnl_query_t) -> Option<&dnnl_dims_t> {
+        None
+    }
     /// The auxiliary field of verbose lines (`alg:eltwise_relu alpha:0 beta:0`).
     fn verbose_aux(&self) -> String {
         String::new()

@@ -6,6 +6,7 @@
 pub mod binary;
 pub mod common;
 pub mod concat;
+pub mod convolution;
 pub mod eltwise;
 pub mod inner_product;
 pub mod matmul;

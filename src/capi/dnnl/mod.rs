@@ -3,6 +3,7 @@
 pub mod attr;
 pub mod attr_quant;
 pub mod binary;
+pub mod convolution;
 pub mod eltwise;
 pub mod inner_product;
 pub mod matmul;
@@ -20,6 +21,7 @@ pub mod unimplemented;
 pub use attr::*;
 pub use attr_quant::*;
 pub use binary::*;
+pub use convolution::*;
 pub use eltwise::*;
 pub use inner_product::*;
 pub use matmul::*;

@@ -339,7 +339,7 @@ fn workers() -> &'static [Mutex<Sender<Job>>] {
 /// Runs `work` on each item, the first on the calling thread and the others
 /// on the persistent workers; returns once all have finished and re-raises
 /// a panic of any of them.
-fn run_pooled<T: Send>(items: Vec<T>, work: impl Fn(T) + Sync) {
+pub(crate) fn run_pooled<T: Send>(items: Vec<T>, work: impl Fn(T) + Sync) {
     let pool = if IN_POOL.with(|f| f.get()) {
         &[][..]
     } else {

@@ -88,6 +88,35 @@
 #define B_VEC4 0
 #endif
 
+/* Hooks a caller with its own addressing defines before this file (the
+ * convolution's implicit GEMM, conv.cl): A_VALUE(gm, gk) and
+ * B_VALUE(gk, gn) give an operand element (0 outside), C_INDEX(gm, gn) the
+ * element of C, CHANNEL(gn) the per-column scale's index, PO_POSITION(pos,
+ * gm, gn) the post-ops' logical position (PO_NB + 2 entries),
+ * EPILOGUE_END(v, gn) a last step before the store, EXTRA_PARAMS more
+ * kernel parameters (before the post-ops'). The defaults are a strided
+ * matrix per batch. */
+#ifndef A_VALUE
+#define A_VALUE(gm, gk) \
+    ((gm) < M && (gk) < K ? LD_A(a, a_base + (gm) * a_rs + (gk) * a_cs) : 0.0f)
+#endif
+#ifndef B_VALUE
+#define B_VALUE(gk, gn) \
+    ((gk) < K && (gn) < N ? LD_B(b, b_base + (gk) * b_rs + (gn) * b_cs) : 0.0f)
+#endif
+#ifndef C_INDEX
+#define C_INDEX(gm, gn) (c_base + (gm) * c_rs + (gn) * c_cs)
+#endif
+#ifndef CHANNEL
+#define CHANNEL(gn) (gn)
+#endif
+#ifndef EPILOGUE_END
+#define EPILOGUE_END(v, gn)
+#endif
+#ifndef EXTRA_PARAMS
+#define EXTRA_PARAMS
+#endif
+
 #define TM (WG_M * RM)
 #define TN (WG_N * RN)
 #define WG (WG_M * WG_N)
@@ -170,7 +199,7 @@
         if (i < TM * TK) { \
             A_POS(i); \
             const long gm = m0 + mm, gk = (k0) + kk; \
-            if (gm < M && gk < K) v = LD_A(a, a_base + gm * a_rs + gk * a_cs); \
+            v = A_VALUE(gm, gk); \
         } \
         pa[t] = v; \
     }
@@ -222,7 +251,7 @@
         if (i < TK * TN) { \
             B_POS(i); \
             const long gk = (k0) + kk, gn = n0 + nn; \
-            if (gk < K && gn < N) v = LD_B(b, b_base + gk * b_rs + gn * b_cs); \
+            v = B_VALUE(gk, gn); \
         } \
         pb[t] = v; \
     }
@@ -244,7 +273,7 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
         long bias_off, long bias_rs, long bias_cs, long bias_b0, long bias_b1,
         long M, long N, long K, long nb1, long batch_base,
         global const float *scales_src, global const float *scales_wei,
-        global const float *scales_dst POST_OPS_PARAMS) {
+        global const float *scales_dst EXTRA_PARAMS POST_OPS_PARAMS) {
     local float As[TK][TM + PAD];
     local float Bs[TK][TN + PAD];
 
@@ -324,7 +353,7 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
 #endif
 #if PO_ON
     long pos[PO_NB + 2];
-#if PO_NB > 0
+#if PO_NB > 0 && !defined(PO_POSITION)
     {
         const long bd[PO_NB] = {PO_BATCH_DIMS};
         long rest = batch_base + g2;
@@ -345,15 +374,19 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
             if (gn >= N) continue;
             float v = acc[i][j] * common;
 #if WEI_SCALES == 2
-            v *= scales_wei[gn];
+            v *= scales_wei[CHANNEL(gn)];
 #endif
 #if WITH_BIAS
             v += LD_BIAS(bias, bias_base + gm * bias_rs + gn * bias_cs);
 #endif
-            const long at = c_base + gm * c_rs + gn * c_cs;
+            const long at = C_INDEX(gm, gn);
 #if PO_ON
+#ifdef PO_POSITION
+            PO_POSITION(pos, gm, gn);
+#else
             pos[PO_NB] = gm;
             pos[PO_NB + 1] = gn;
+#endif
 #if POST_OPS_SUM
             const float old = CAT(LD_, PO_SUM_DT)(
                     (global CAT(T_, PO_SUM_DT) *)c, at);
@@ -365,6 +398,7 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
 #if DST_SCALES
             v *= dst_inv;
 #endif
+            EPILOGUE_END(v, gn);
             ST_C(c, at, v);
         }
     }

@@ -37,6 +37,39 @@ fn source(plan: &PostOpsPlan) -> String {
     format!("{TYPES}{}{GEMM_CL}", plan.cl_source())
 }
 
+/// The kernels' source with `hooks` (definitions of `gemm.cl`'s hook
+/// macros, as `conv.cl` has) before the GEMM.
+pub(crate) fn source_with(plan: &PostOpsPlan, hooks: &str) -> String {
+    format!("{TYPES}{}{hooks}{GEMM_CL}", plan.cl_source())
+}
+
+/// The `-D` options of the operand types and the epilogue.
+pub(crate) fn epilogue_options(
+    a: Elem,
+    b: Elem,
+    c: Elem,
+    bias: Option<Elem>,
+    epi: &Epilogue,
+) -> String {
+    let wei = match epi.wei_scale {
+        None => 0,
+        Some(WeiScale::Common) => 1,
+        Some(WeiScale::PerN) => 2,
+    };
+    format!(
+        "-DA_DT={} -DB_DT={} -DC_DT={} -DBIAS_DT={} -DWITH_BIAS={} -DSRC_SCALES={} \
+         -DWEI_SCALES={wei} -DDST_SCALES={} -DPO_ON={}",
+        a.cl_name(),
+        b.cl_name(),
+        c.cl_name(),
+        bias.unwrap_or(Elem::F32).cl_name(),
+        u8::from(bias.is_some()),
+        u8::from(epi.src_scale),
+        u8::from(epi.dst_scale),
+        u8::from(!epi.post_ops.is_empty()),
+    )
+}
+
 /// Tile sizes (the tuning switches of `gemm.cl`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Tiles {
@@ -83,7 +116,7 @@ impl Tiles {
         tk: 16,
     };
 
-    fn options(&self) -> String {
+    pub(crate) fn options(&self) -> String {
         format!(
             "-DWG_M={} -DWG_N={} -DRM={} -DRN={} -DTK={}",
             self.wg_m, self.wg_n, self.rm, self.rn, self.tk
@@ -111,22 +144,9 @@ impl GemmKernels {
         epi: &Epilogue,
         tiles: Tiles,
     ) -> GemmKernels {
-        let wei = match epi.wei_scale {
-            None => 0,
-            Some(WeiScale::Common) => 1,
-            Some(WeiScale::PerN) => 2,
-        };
         let options = format!(
-            "-DA_DT={} -DB_DT={} -DC_DT={} -DBIAS_DT={} -DWITH_BIAS={} -DSRC_SCALES={} \
-             -DWEI_SCALES={wei} -DDST_SCALES={} -DPO_ON={} {}",
-            a.cl_name(),
-            b.cl_name(),
-            c.cl_name(),
-            bias.unwrap_or(Elem::F32).cl_name(),
-            u8::from(bias.is_some()),
-            u8::from(epi.src_scale),
-            u8::from(epi.dst_scale),
-            u8::from(!epi.post_ops.is_empty()),
+            "{} {}",
+            epilogue_options(a, b, c, bias, epi),
             tiles.options()
         );
         GemmKernels {

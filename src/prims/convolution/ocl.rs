@@ -1,0 +1,340 @@
+//! Convolutions on GPU engines (`ocl:gemm_conv`): `gemm.cl`'s tiled kernel
+//! (the one matmul and inner product run, with its tiles and epilogue)
+//! with the convolution's addressing from `conv.cl`, so that no im2col
+//! buffer exists: the tiles load their elements straight from the data
+//! tensors. The launch code serves OpenCL and Level Zero engines through
+//! `core::gpu`.
+//!
+//! Layer: prims. Everything about the problem (sizes, strides, offsets) is
+//! baked into the build with `-D`; an operand that is a plain matrix (the
+//! weights in the layout `any` gives, the source of a 1x1 convolution, a
+//! channels-last result) keeps `gemm.cl`'s own strided (and 4-wide)
+//! loads, the others are gathered. The groups are the third NDRange
+//! dimension. The bias gradient of backward weights is `conv_bias_sum`.
+
+use std::sync::Arc;
+
+use super::geometry::{DataAt, Dir};
+use super::{ConvOp, ZeroPoint};
+use crate::abi::*;
+use crate::core::engine::Engine;
+use crate::core::error::{Error, Result};
+use crate::core::gpu::{Event, Kernel, KernelArg};
+use crate::core::primitive::{ExecContext, Implementation};
+use crate::prims::common::buffers::Buffer;
+use crate::prims::common::dt::Elem;
+use crate::prims::common::gemm::ocl::{Tiles, epilogue_options, source_with};
+use crate::prims::common::gemm::{WeiScale, plain_strides};
+
+const CONV_CL: &str = include_str!("conv.cl");
+
+/// Builds the implementation for `op` on `engine` (its kernels built now).
+pub(super) fn create(op: &Arc<ConvOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
+    let ocl = engine.gpu("convolution")?;
+    let p = op.problem();
+    let tiles = Tiles::for_device(ocl);
+    let plan = Plan::new(op, tiles);
+    let source = source_with(&op.epilogue().post_ops, CONV_CL);
+    let gemm = ocl.kernel(&source, &plan.options, "gemm_tiled")?;
+    let bias_sum = match (p.dir, op.role_args().bias) {
+        (Dir::W, Some(_)) => Some(ocl.kernel(&source, &plan.options, "conv_bias_sum")?),
+        _ => None,
+    };
+    Ok(Arc::new(OclConv {
+        op: op.clone(),
+        plan,
+        gemm,
+        bias_sum,
+    }))
+}
+
+/// How the operands are addressed, and the build options that say it.
+struct Plan {
+    options: String,
+    tiles: Tiles,
+    /// Plain operands: (offset, row stride, column stride, group stride).
+    a: Option<[i64; 4]>,
+    b: Option<[i64; 4]>,
+    c: Option<[i64; 4]>,
+}
+
+fn data_defs(name: &str, t: &DataAt) -> String {
+    format!(
+        " -D{name}_OFF={}L -D{name}_N={}L -D{name}_C={}L -D{name}_D={} -D{name}_H={} -D{name}_W={}",
+        t.off, t.n, t.c, t.sp[0], t.sp[1], t.sp[2]
+    )
+}
+
+impl Plan {
+    fn new(op: &ConvOp, tiles: Tiles) -> Plan {
+        let p = op.problem();
+        let s = &p.shape;
+        let map = p.mapping();
+        let (ea, eb, ec) = p.elems();
+        let epi = op.epilogue();
+        let bias = match p.dir {
+            Dir::W => None,
+            _ => op
+                .role_args()
+                .bias
+                .map(|_| op.bias_elem().unwrap_or(Elem::F32)),
+        };
+        let mut o = epilogue_options(ea, eb, ec, bias, epi);
+        // The bias gradient's type (conv_bias_sum stores it).
+        o += &format!(" -DBS_DT={}", op.bias_elem().unwrap_or(Elem::F32).cl_name());
+        o += &format!(" {}", tiles.options());
+        o += &format!(
+            " -DDIR={} -DG={} -DIC={} -DOC={} -DMB={}",
+            p.dir as u8, s.g, s.ic, s.oc, s.mb
+        );
+        for (names, v) in [
+            (["ID", "IH", "IW"], s.i),
+            (["OD", "OH", "OW"], s.o),
+            (["KD", "KH", "KW"], s.k),
+            (["SD", "SH", "SW"], s.s),
+            (["DD", "DH", "DW"], s.d),
+            (["PD", "PH", "PW"], s.p),
+        ] {
+            for (n, x) in names.iter().zip(v) {
+                o += &format!(" -D{n}={x}");
+            }
+        }
+        o += &data_defs("X", &p.x);
+        o += &data_defs("Y", &p.y);
+        let w = &p.w;
+        o += &format!(
+            " -DW_OFF={}L -DW_G={}L -DW_OC={}L -DW_IC={}L -DW_KD={} -DW_KH={} -DW_KW={}",
+            w.off, w.g, w.oc, w.ic, w.k[0], w.k[1], w.k[2]
+        );
+        let (zs, zd) = op.zero_points();
+        let zp = |z: Option<ZeroPoint>| match z {
+            None => 0,
+            Some(ZeroPoint::Common) => 1,
+            Some(ZeroPoint::PerChannel) => 2,
+        };
+        let nsp = op.dst_ndims() - 2;
+        o += &format!(
+            " -DZP_SRC={} -DZP_DST={} -DNSP={nsp} -DPO_NB={nsp}",
+            zp(zs),
+            zp(zd)
+        );
+
+        // Plain operands keep gemm.cl's strided loads; with the group
+        // stride as the batch stride.
+        let a = match p.a_plain() {
+            Some((off, rs, cs)) if zs.is_none() => Some([off, rs, cs, s.ic * p.x.c]),
+            _ => None,
+        };
+        let b = p.b_plain().map(|(off, rs, cs)| [off, rs, cs, w.g]);
+        let c = p.c_plain().map(|(off, rs, cs)| {
+            let g = match p.dir {
+                Dir::Y => s.oc * p.y.c,
+                _ => s.ic * p.x.c,
+            };
+            [off, rs, cs, g]
+        });
+        // Which index runs fastest across work-items: along depth for A
+        // when the data's channels (the depth's innermost part) are
+        // contiguous, along columns for B.
+        let a_k_fast = match (p.dir, a) {
+            (_, Some([_, rs, cs, _])) => rs != 1 || cs == 1,
+            (Dir::Y, None) => p.x.c <= p.x.sp[2],
+            (Dir::X, None) => p.y.c <= p.y.sp[2],
+            (Dir::W, None) => p.y.sp[2] <= p.y.c,
+        };
+        let b_n_fast = match b {
+            Some([_, rs, cs, _]) => rs != 1 || cs == 1,
+            None => true,
+        };
+        let a_vec = matches!(a, Some([_, _, 1, _])) && a_k_fast && map.k >= 4;
+        let b_vec = matches!(b, Some([_, _, 1, _])) && b_n_fast && map.n >= 4;
+        let four = |v: i64| v % 4 == 0;
+        let aligned = (a_vec || b_vec)
+            && a.is_none_or(|[off, rs, _, gs]| !a_vec || (four(off) && four(rs) && four(gs)))
+            && b.is_none_or(|[off, rs, _, gs]| !b_vec || (four(off) && four(rs) && four(gs)));
+        o += &format!(
+            " -DA_GATHER={} -DB_GATHER={} -DC_GATHER={} -DA_K_FAST={} -DB_N_FAST={} \
+             -DA_VEC4={} -DB_VEC4={} -DALIGNED={}",
+            u8::from(a.is_none()),
+            u8::from(b.is_none()),
+            u8::from(c.is_none()),
+            u8::from(a_k_fast),
+            u8::from(b_n_fast),
+            u8::from(a_vec),
+            u8::from(b_vec),
+            u8::from(aligned)
+        );
+        Plan {
+            options: o,
+            tiles,
+            a,
+            b,
+            c,
+        }
+    }
+}
+
+/// The implementation (holds no engine: execution takes it from the stream).
+struct OclConv {
+    op: Arc<ConvOp>,
+    plan: Plan,
+    gemm: Kernel,
+    bias_sum: Option<Kernel>,
+}
+
+impl Implementation for OclConv {
+    fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        let op = &self.op;
+        let p = op.problem();
+        let args = op.role_args();
+        let queue = ctx.queue()?;
+        let x = Buffer::of(ctx.arg(args.x)?)?;
+        let w = Buffer::of(ctx.arg(args.w)?)?;
+        let y = Buffer::of(ctx.arg(args.y)?)?;
+        x.check_holds(p.x.bytes, "X")?;
+        w.check_holds(p.w.bytes, "weights")?;
+        y.check_holds(p.y.bytes, "Y")?;
+        let (a, b, c) = match p.dir {
+            Dir::Y => (&x, &w, &y),
+            Dir::X => (&y, &w, &x),
+            Dir::W => (&y, &x, &w),
+        };
+        let map = p.mapping();
+        let s = &p.shape;
+        let epi = op.epilogue();
+        let channels = s.g * p.c_channels().max(1);
+        let values = |arg: i32, count: i64, what| -> Result<Buffer> {
+            Buffer::values(ctx.arg(arg)?, count as usize * 4, what)
+        };
+        let scale = |on: bool, arg: i32, count: i64| -> Result<Buffer> {
+            if on {
+                values(DNNL_ARG_ATTR_SCALES | arg, count, "scales")
+            } else {
+                Ok(Buffer::None)
+            }
+        };
+        let s_src = scale(epi.src_scale, DNNL_ARG_SRC, 1)?;
+        let s_wei = match epi.wei_scale {
+            None => Buffer::None,
+            Some(WeiScale::Common) => scale(true, DNNL_ARG_WEIGHTS, 1)?,
+            Some(WeiScale::PerN) => scale(true, DNNL_ARG_WEIGHTS, channels)?,
+        };
+        let s_dst = scale(epi.dst_scale, DNNL_ARG_DST, 1)?;
+        let (zs, zd) = op.zero_points();
+        let zp = |z: Option<ZeroPoint>, arg: i32, per: i64| -> Result<Buffer> {
+            match z {
+                None => Ok(Buffer::None),
+                Some(ZeroPoint::Common) => {
+                    values(DNNL_ARG_ATTR_ZERO_POINTS | arg, 1, "zero points")
+                }
+                Some(ZeroPoint::PerChannel) => {
+                    values(DNNL_ARG_ATTR_ZERO_POINTS | arg, per, "zero points")
+                }
+            }
+        };
+        let zp_src = zp(zs, DNNL_ARG_SRC, s.g * p.a_channels())?;
+        let zp_dst = zp(zd, DNNL_ARG_DST, channels)?;
+        let (bias, bias_op) = match (p.dir, args.bias) {
+            (Dir::Y | Dir::X, Some(arg)) => {
+                let md = op
+                    .bias_md()
+                    .ok_or_else(|| Error::invalid("no bias descriptor"))?;
+                let buffer = Buffer::of(ctx.arg(arg)?)?;
+                buffer.check_holds(crate::prims::common::gemm::span_bytes(md)?, "bias")?;
+                let stride = plain_strides(md, "bias")?[0];
+                (buffer, [md.offset0(), 0, stride, p.c_channels() * stride])
+            }
+            _ => (Buffer::None, [0; 4]),
+        };
+        let po_buffers = epi.post_ops.cl_buffers(ctx)?;
+
+        let mut events = Vec::new();
+        if map.m > 0 && map.n > 0 && s.g > 0 {
+            let plain = |v: Option<[i64; 4]>| v.unwrap_or([0; 4]);
+            let (pa, pb, pc) = (plain(self.plan.a), plain(self.plan.b), plain(self.plan.c));
+            let mut kargs = Vec::new();
+            for (buffer, v) in [(a, pa), (b, pb), (c, pc), (&bias, bias_op)] {
+                kargs.push(buffer.kernel_arg()?);
+                kargs.push(KernelArg::I64(v[0]));
+                kargs.push(KernelArg::I64(v[1]));
+                kargs.push(KernelArg::I64(v[2]));
+                kargs.push(KernelArg::I64(0));
+                kargs.push(KernelArg::I64(v[3]));
+            }
+            kargs.extend([
+                KernelArg::I64(map.m),
+                KernelArg::I64(map.n),
+                KernelArg::I64(map.k),
+                KernelArg::I64(s.g),
+                KernelArg::I64(0),
+                s_src.kernel_arg()?,
+                s_wei.kernel_arg()?,
+                s_dst.kernel_arg()?,
+                zp_src.kernel_arg()?,
+                zp_dst.kernel_arg()?,
+            ]);
+            for b in &po_buffers {
+                kargs.push(b.kernel_arg()?);
+            }
+            let t = self.plan.tiles;
+            let (tm, tn) = (t.wg_m * t.rm, t.wg_n * t.rn);
+            let global = [
+                (map.n as usize).div_ceil(tn) * t.wg_n,
+                (map.m as usize).div_ceil(tm) * t.wg_m,
+                s.g as usize,
+            ];
+            let local = [t.wg_n, t.wg_m, 1];
+            events.push(queue.enqueue_kernel(
+                &self.gemm,
+                &kargs,
+                &global,
+                Some(&local),
+                ctx.deps,
+            )?);
+        }
+        if let (Some(kernel), Some(arg)) = (&self.bias_sum, args.bias) {
+            let md = op
+                .bias_md()
+                .ok_or_else(|| Error::invalid("no bias descriptor"))?;
+            let out = Buffer::of(ctx.arg(arg)?)?;
+            out.check_holds(crate::prims::common::gemm::span_bytes(md)?, "diff_bias")?;
+            let (t, tb, per) = if args.bias_from == args.y {
+                (&p.y, &y, s.o)
+            } else {
+                (&p.x, &x, s.i)
+            };
+            let count = md.dims()[0];
+            let kargs = [
+                tb.kernel_arg()?,
+                KernelArg::I64(t.off),
+                KernelArg::I64(t.n),
+                KernelArg::I64(t.c),
+                KernelArg::I64(t.sp[0]),
+                KernelArg::I64(t.sp[1]),
+                KernelArg::I64(t.sp[2]),
+                KernelArg::I64(s.mb),
+                KernelArg::I64(per[0]),
+                KernelArg::I64(per[1]),
+                KernelArg::I64(per[2]),
+                KernelArg::I64(count),
+                out.kernel_arg()?,
+                KernelArg::I64(md.offset0()),
+                KernelArg::I64(plain_strides(md, "diff_bias")?[0]),
+            ];
+            let local = 64usize;
+            let global = (count as usize).div_ceil(local) * local;
+            events.push(queue.enqueue_kernel(
+                kernel,
+                &kargs,
+                &[global],
+                Some(&[local]),
+                ctx.deps,
+            )?);
+        }
+        match events.len() {
+            0 => Ok(Some(queue.marker(ctx.deps)?)),
+            1 => Ok(events.pop()),
+            _ => Ok(Some(queue.marker(&events)?)),
+        }
+    }
+}

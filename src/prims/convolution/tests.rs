@@ -1,0 +1,457 @@
+//! The six primitives against an f64 reference written from the
+//! definition (one loop nest over the convolution roles), on the CPU
+//! engine and every OpenCL device present: 1D/2D/3D, groups, strides,
+//! dilations, asymmetric padding, nchw-style and `any` layouts, bias.
+
+#![allow(non_upper_case_globals)]
+
+use std::sync::Arc;
+
+use super::*;
+use crate::core::engine::Engine;
+use crate::core::memory::Memory;
+use crate::prims::common::testutil::gemm::{check, exec, md, memory, read, values};
+use crate::prims::common::testutil::{engine_name, engines};
+
+/// One problem in user terms (conv roles: X = N x G·IC x I, Y = N x G·OC x O).
+#[derive(Clone, Debug)]
+struct Case {
+    mb: i64,
+    g: i64,
+    ic: i64,
+    oc: i64,
+    i: Vec<i64>,
+    k: Vec<i64>,
+    s: Vec<i64>,
+    dil: Vec<i64>,
+    pl: Vec<i64>,
+    pr: Vec<i64>,
+    groups_dim: bool,
+}
+
+impl Case {
+    fn o(&self) -> Vec<i64> {
+        (0..self.i.len())
+            .map(|d| {
+                let range = (self.k[d] - 1) * (self.dil[d] + 1) + 1;
+                (self.i[d] - range + self.pl[d] + self.pr[d]) / self.s[d] + 1
+            })
+            .collect()
+    }
+    fn x_dims(&self) -> Vec<i64> {
+        [vec![self.mb, self.g * self.ic], self.i.clone()].concat()
+    }
+    fn y_dims(&self) -> Vec<i64> {
+        [vec![self.mb, self.g * self.oc], self.o()].concat()
+    }
+    /// Conv weights (deconv: OC and IC exchanged).
+    fn w_dims(&self, deconv: bool) -> Vec<i64> {
+        let (o, i) = if deconv {
+            (self.ic, self.oc)
+        } else {
+            (self.oc, self.ic)
+        };
+        if self.groups_dim {
+            [vec![self.g, o, i], self.k.clone()].concat()
+        } else {
+            [vec![o, i], self.k.clone()].concat()
+        }
+    }
+    fn geometry(&self) -> Geometry<'_> {
+        Geometry {
+            strides: &self.s,
+            dilates: Some(&self.dil),
+            padding_l: &self.pl,
+            padding_r: Some(&self.pr),
+        }
+    }
+    fn nsp(&self) -> usize {
+        self.i.len()
+    }
+}
+
+/// Row-major index of `idx` in `dims`.
+fn lin(dims: &[i64], idx: &[i64]) -> usize {
+    idx.iter().zip(dims).fold(0i64, |acc, (&i, &d)| acc * d + i) as usize
+}
+
+/// Every (index of Y, index of X, index of W) triple of the convolution:
+/// calls `f(y, x, w)` with row-major positions (W in conv order
+/// `G x OC x IC x K`, deconv's exchange done by the caller).
+fn for_each_tap(c: &Case, mut f: impl FnMut(usize, usize, usize)) {
+    let o = c.o();
+    let nsp = c.nsp();
+    let (xd, yd) = (c.x_dims(), c.y_dims());
+    let wd = [vec![c.g, c.oc, c.ic], c.k.clone()].concat();
+    let osz: i64 = o.iter().product();
+    let ksz: i64 = c.k.iter().product();
+    let unflat = |mut v: i64, dims: &[i64]| -> Vec<i64> {
+        let mut out = vec![0; dims.len()];
+        for d in (0..dims.len()).rev() {
+            out[d] = v % dims[d];
+            v /= dims[d];
+        }
+        out
+    };
+    for n in 0..c.mb {
+        for g in 0..c.g {
+            for oc in 0..c.oc {
+                for op in 0..osz {
+                    let ov = unflat(op, &o);
+                    for ic in 0..c.ic {
+                        for kp in 0..ksz {
+                            let kv = unflat(kp, &c.k);
+                            let mut iv = vec![0; nsp];
+                            let mut inside = true;
+                            for d in 0..nsp {
+                                iv[d] = ov[d] * c.s[d] - c.pl[d] + kv[d] * (c.dil[d] + 1);
+                                inside &= iv[d] >= 0 && iv[d] < c.i[d];
+                            }
+                            if !inside {
+                                continue;
+                            }
+                            let y = lin(&yd, &[vec![n, g * c.oc + oc], ov.clone()].concat());
+                            let x = lin(&xd, &[vec![n, g * c.ic + ic], iv].concat());
+                            let w = lin(&wd, &[vec![g, oc, ic], kv].concat());
+                            f(y, x, w);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Conv-order weights (`G x OC x IC x K`, row-major) from the user's
+/// (deconv: `G x IC' x OC' x K` where IC' = conv OC... exchanged).
+fn conv_order(c: &Case, deconv: bool, user: &[f32]) -> Vec<f32> {
+    if !deconv {
+        return user.to_vec();
+    }
+    let ksz: i64 = c.k.iter().product();
+    let mut out = vec![0f32; user.len()];
+    for g in 0..c.g {
+        for oc in 0..c.oc {
+            for ic in 0..c.ic {
+                for k in 0..ksz {
+                    let conv = ((g * c.oc + oc) * c.ic + ic) * ksz + k;
+                    let dec = ((g * c.ic + ic) * c.oc + oc) * ksz + k;
+                    out[conv as usize] = user[dec as usize];
+                }
+            }
+        }
+    }
+    out
+}
+
+fn nel(d: &[i64]) -> usize {
+    d.iter().product::<i64>() as usize
+}
+
+fn any(dims: &[i64]) -> MemoryDesc {
+    MemoryDesc::with_tag(dims, dnnl_f32, dnnl_format_tag_any).unwrap()
+}
+
+fn run_case(engine: &Arc<Engine>, c: &Case, deconv: bool, use_any: bool) {
+    let what = format!(
+        "{} {c:?} any {use_any} on {}",
+        if deconv { "deconv" } else { "conv" },
+        engine_name(engine)
+    );
+    let (xd, yd, wd) = (c.x_dims(), c.y_dims(), c.w_dims(deconv));
+    // User-side names: conv src = X, dst = Y; deconv src = Y, dst = X.
+    let (src_d, dst_d) = if deconv {
+        (yd.clone(), xd.clone())
+    } else {
+        (xd.clone(), yd.clone())
+    };
+    let mkmd = |d: &[i64]| if use_any { any(d) } else { md(d, dnnl_f32) };
+    let oc_total = dst_d[1];
+    let sv = values(nel(&src_d), 1);
+    let wv = values(nel(&wd), 2);
+    let bv = values(oc_total as usize, 3);
+    let dv = values(nel(&dst_d), 4);
+    let wc = conv_order(c, deconv, &wv);
+
+    // Forward: dst = conv(src) (+ bias).
+    let bmd = md(&[oc_total], dnnl_f32);
+    let t = Tensors {
+        src: &mkmd(&src_d),
+        weights: &mkmd(&wd),
+        bias: Some(&bmd),
+        dst: &mkmd(&dst_d),
+    };
+    let op = Arc::new(
+        ConvOp::new(
+            deconv,
+            Pass::Forward,
+            dnnl_forward_training,
+            if deconv {
+                dnnl_deconvolution_direct
+            } else {
+                dnnl_convolution_auto
+            },
+            t,
+            c.geometry(),
+            None,
+        )
+        .unwrap_or_else(|e| panic!("{what}: {e}")),
+    );
+    let mem = |arg: i32, v: &[f32]| -> Arc<Memory> { memory(engine, op.arg_md(arg).unwrap(), v) };
+    let sm = mem(DNNL_ARG_SRC, &sv);
+    let wm = mem(DNNL_ARG_WEIGHTS, &wv);
+    let bm = mem(DNNL_ARG_BIAS, &bv);
+    let dm = mem(DNNL_ARG_DST, &vec![0.0; nel(&dst_d)]);
+    exec(
+        engine,
+        op.clone(),
+        &[
+            (DNNL_ARG_SRC, &sm),
+            (DNNL_ARG_WEIGHTS, &wm),
+            (DNNL_ARG_BIAS, &bm),
+            (DNNL_ARG_DST, &dm),
+        ],
+    )
+    .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let mut want: Vec<f64> = (0..nel(&dst_d))
+        .map(|i| f64::from(bv[(i / nel(&dst_d[2..])) % oc_total as usize]))
+        .collect();
+    let mut mag: Vec<f64> = want.iter().map(|v| v.abs()).collect();
+    for_each_tap(c, |y, x, w| {
+        let (out, inp) = if deconv { (x, y) } else { (y, x) };
+        let p = f64::from(sv[inp]) * f64::from(wc[w]);
+        want[out] += p;
+        mag[out] += p.abs();
+    });
+    check(
+        &read(&dm),
+        &want,
+        &mag,
+        Elem::F32,
+        &format!("forward {what}"),
+    );
+
+    // Backward data: diff_src from diff_dst.
+    let t = Tensors {
+        src: &mkmd(&src_d),
+        weights: &mkmd(&wd),
+        bias: None,
+        dst: &mkmd(&dst_d),
+    };
+    let alg = if deconv {
+        dnnl_deconvolution_direct
+    } else {
+        dnnl_convolution_direct
+    };
+    let op = Arc::new(
+        ConvOp::new(
+            deconv,
+            Pass::BackwardData,
+            dnnl_backward_data,
+            alg,
+            t,
+            c.geometry(),
+            None,
+        )
+        .unwrap_or_else(|e| panic!("{what}: {e}")),
+    );
+    let mem = |arg: i32, v: &[f32]| -> Arc<Memory> { memory(engine, op.arg_md(arg).unwrap(), v) };
+    let dsm = mem(DNNL_ARG_DIFF_SRC, &vec![0.0; nel(&src_d)]);
+    let wm = mem(DNNL_ARG_WEIGHTS, &wv);
+    let ddm = mem(DNNL_ARG_DIFF_DST, &dv);
+    exec(
+        engine,
+        op.clone(),
+        &[
+            (DNNL_ARG_DIFF_SRC, &dsm),
+            (DNNL_ARG_WEIGHTS, &wm),
+            (DNNL_ARG_DIFF_DST, &ddm),
+        ],
+    )
+    .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let mut want = vec![0f64; nel(&src_d)];
+    let mut mag = vec![0f64; nel(&src_d)];
+    for_each_tap(c, |y, x, w| {
+        let (out, inp) = if deconv { (y, x) } else { (x, y) };
+        let p = f64::from(dv[inp]) * f64::from(wc[w]);
+        want[out] += p;
+        mag[out] += p.abs();
+    });
+    check(
+        &read(&dsm),
+        &want,
+        &mag,
+        Elem::F32,
+        &format!("backward data {what}"),
+    );
+
+    // Backward weights (+ bias).
+    let t = Tensors {
+        src: &mkmd(&src_d),
+        weights: &mkmd(&wd),
+        bias: Some(&bmd),
+        dst: &mkmd(&dst_d),
+    };
+    let op = Arc::new(
+        ConvOp::new(
+            deconv,
+            Pass::BackwardWeights,
+            dnnl_backward_weights,
+            alg,
+            t,
+            c.geometry(),
+            None,
+        )
+        .unwrap_or_else(|e| panic!("{what}: {e}")),
+    );
+    let mem = |arg: i32, v: &[f32]| -> Arc<Memory> { memory(engine, op.arg_md(arg).unwrap(), v) };
+    let sm = mem(DNNL_ARG_SRC, &sv);
+    let dwm = mem(DNNL_ARG_DIFF_WEIGHTS, &vec![0.0; nel(&wd)]);
+    let dbm = mem(DNNL_ARG_DIFF_BIAS, &vec![0.0; oc_total as usize]);
+    let ddm = mem(DNNL_ARG_DIFF_DST, &dv);
+    exec(
+        engine,
+        op.clone(),
+        &[
+            (DNNL_ARG_SRC, &sm),
+            (DNNL_ARG_DIFF_WEIGHTS, &dwm),
+            (DNNL_ARG_DIFF_BIAS, &dbm),
+            (DNNL_ARG_DIFF_DST, &ddm),
+        ],
+    )
+    .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let mut want_c = vec![0f64; nel(&wd)];
+    let mut mag_c = vec![0f64; nel(&wd)];
+    for_each_tap(c, |y, x, w| {
+        let (sx, dy) = if deconv {
+            (dv[x], sv[y])
+        } else {
+            (sv[x], dv[y])
+        };
+        let p = f64::from(sx) * f64::from(dy);
+        want_c[w] += p;
+        mag_c[w] += p.abs();
+    });
+    // Back to the user's order.
+    let user_order = |v: &[f64]| -> Vec<f64> {
+        if !deconv {
+            return v.to_vec();
+        }
+        let ksz: i64 = c.k.iter().product();
+        let mut out = vec![0f64; v.len()];
+        for g in 0..c.g {
+            for oc in 0..c.oc {
+                for ic in 0..c.ic {
+                    for k in 0..ksz {
+                        let conv = ((g * c.oc + oc) * c.ic + ic) * ksz + k;
+                        let dec = ((g * c.ic + ic) * c.oc + oc) * ksz + k;
+                        out[dec as usize] = v[conv as usize];
+                    }
+                }
+            }
+        }
+        out
+    };
+    check(
+        &read(&dwm),
+        &user_order(&want_c),
+        &user_order(&mag_c),
+        Elem::F32,
+        &format!("backward weights {what}"),
+    );
+    let per = nel(&dst_d[2..]);
+    let mut want_b = vec![0f64; oc_total as usize];
+    let mut mag_b = vec![0f64; oc_total as usize];
+    for (i, v) in dv.iter().enumerate() {
+        let ch = (i / per) % oc_total as usize;
+        want_b[ch] += f64::from(*v);
+        mag_b[ch] += f64::from(*v).abs();
+    }
+    check(
+        &read(&dbm),
+        &want_b,
+        &mag_b,
+        Elem::F32,
+        &format!("diff bias {what}"),
+    );
+}
+
+fn cases() -> Vec<Case> {
+    vec![
+        // 2D, groups, stride 2, dilation 1, asymmetric padding.
+        Case {
+            mb: 2,
+            g: 2,
+            ic: 3,
+            oc: 5,
+            i: vec![7, 9],
+            k: vec![3, 2],
+            s: vec![2, 1],
+            dil: vec![1, 0],
+            pl: vec![1, 2],
+            pr: vec![2, 0],
+            groups_dim: true,
+        },
+        // 1D, no groups, stride 3, right padding negative.
+        Case {
+            mb: 3,
+            g: 1,
+            ic: 4,
+            oc: 6,
+            i: vec![13],
+            k: vec![3],
+            s: vec![3],
+            dil: vec![0],
+            pl: vec![1],
+            pr: vec![-1],
+            groups_dim: false,
+        },
+        // 3D depthwise.
+        Case {
+            mb: 1,
+            g: 4,
+            ic: 1,
+            oc: 1,
+            i: vec![3, 4, 5],
+            k: vec![2, 3, 3],
+            s: vec![1, 2, 1],
+            dil: vec![0, 0, 1],
+            pl: vec![0, 1, 2],
+            pr: vec![1, 1, 2],
+            groups_dim: true,
+        },
+        // 2D 1x1.
+        Case {
+            mb: 2,
+            g: 1,
+            ic: 8,
+            oc: 12,
+            i: vec![5, 6],
+            k: vec![1, 1],
+            s: vec![1, 1],
+            dil: vec![0, 0],
+            pl: vec![0, 0],
+            pr: vec![0, 0],
+            groups_dim: false,
+        },
+    ]
+}
+
+#[test]
+fn six_primitives_against_the_definition() {
+    // Each primitive builds its own kernels on OpenCL engines: there the
+    // layouts alternate between cases instead of running both.
+    for engine in engines() {
+        let gpu = engine.kind() != crate::core::engine::EngineKind::Cpu;
+        for (i, c) in cases().iter().enumerate() {
+            for deconv in [false, true] {
+                for use_any in [false, true] {
+                    if gpu && use_any != ((i + usize::from(deconv)) % 2 == 0) {
+                        continue;
+                    }
+                    run_case(&engine, c, deconv, use_any);
+                }
+            }
+        }
+    }
+}
