@@ -2,8 +2,8 @@
 //! blocked layouts as kernels walk them, the buffers behind execution
 //! arguments and element access to host ones, splitting CPU work over
 //! threads, the binary and eltwise formulas, post-ops as kernels apply them,
-//! the GEMM engine (matmul, inner product) and the transfer plan (reorder,
-//! sum, concat). `types.cl` is the OpenCL counterpart of
+//! the GEMM engine (matmul, inner product), the arguments of the kinds with
+//! weights and the transfer plan (reorder, sum, concat). `types.cl` is the OpenCL counterpart of
 //! `dt`: every kernel source starts with it.
 //!
 //! Layer: prims, over `core` and `runtime`.
@@ -20,4 +20,5 @@ pub mod parallel;
 pub mod post_ops;
 #[cfg(test)]
 pub(crate) mod testutil;
+pub(crate) mod weighted;
 pub(crate) mod xfer;

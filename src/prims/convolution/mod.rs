@@ -55,17 +55,12 @@ use crate::core::key::KeyWriter;
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::{Impl, Kind, OpDesc, any_op};
 use crate::prims::common::dt::Elem;
-use crate::prims::common::gemm::{Epilogue, WeiScale};
+use crate::prims::common::gemm::{Epilogue, scales_into};
 use crate::prims::common::post_ops::PostOpsPlan;
+use crate::prims::common::weighted::{Slots, check_given};
 use geometry::{DataAt, Dir, Problem, Shape, WeiAt};
 
-/// The kind and pass of a convolution primitive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pass {
-    Forward,
-    BackwardData,
-    BackwardWeights,
-}
+pub use crate::prims::common::weighted::Pass;
 
 /// A zero point: one value, or one per channel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,20 +126,6 @@ pub(crate) struct RoleArgs {
     pub bias: Option<i32>,
     /// Backward weights: the data tensor the bias gradient sums (`x` or `y`).
     pub bias_from: i32,
-}
-
-fn check_given(md: &MemoryDesc, what: &str) -> Result<()> {
-    if md.is_zero() {
-        return Err(Error::invalid(format!(
-            "the {what} memory descriptor has no dimensions"
-        )));
-    }
-    if md.has_runtime_dims_or_strides() {
-        return Err(Error::unimplemented(format!(
-            "{what}: run-time dimensions or strides are not supported"
-        )));
-    }
-    Ok(())
 }
 
 /// Strides for `dims` with dimension order `order` (outermost first).
@@ -510,6 +491,17 @@ impl ConvOp {
         })
     }
 
+    fn slots(&self) -> Slots<'_> {
+        Slots {
+            pass: self.pass,
+            src: &self.src,
+            weights: &self.weights,
+            bias: self.bias.as_ref(),
+            dst: &self.dst,
+            post_ops: &self.epilogue.post_ops,
+        }
+    }
+
     pub(crate) fn problem(&self) -> &Problem {
         &self.problem
     }
@@ -570,29 +562,8 @@ fn forward_attr(
     kind: &str,
 ) -> Result<(Epilogue, Option<ZeroPoint>, Option<ZeroPoint>)> {
     let mut epi = Epilogue::default();
-    let per_oc = if groups { 3 } else { 1 };
-    for (&arg, spec) in &attr.scales {
-        if spec.data_type != dnnl_f32 || spec.groups.is_some() || spec.on_host {
-            return Err(Error::unimplemented(
-                "scales: only f32 values in device memory, without groups, are supported",
-            ));
-        }
-        if spec.qmode != dnnl_quantization_mode_static_sazp {
-            return Err(Error::unimplemented("scales: only the static mode"));
-        }
-        match (arg, spec.mask) {
-            (DNNL_ARG_SRC, 0) => epi.src_scale = true,
-            (DNNL_ARG_DST, 0) => epi.dst_scale = true,
-            (DNNL_ARG_WEIGHTS, 0) => epi.wei_scale = Some(WeiScale::Common),
-            (DNNL_ARG_WEIGHTS, m) if m == per_oc => epi.wei_scale = Some(WeiScale::PerN),
-            _ => {
-                return Err(Error::unimplemented(format!(
-                    "{kind}: scales of argument {arg} with mask {} are not supported",
-                    spec.mask
-                )));
-            }
-        }
-    }
+    // One weights scale per output channel: mask 1, with groups 3.
+    scales_into(&mut epi, attr, if groups { 3 } else { 1 }, kind)?;
     let (mut zp_src, mut zp_dst) = (None, None);
     for (&arg, spec) in &attr.zero_points {
         if !int8 {
@@ -646,52 +617,15 @@ impl OpDesc for ConvOp {
     }
 
     fn arg_md(&self, arg: i32) -> Option<&Arc<MemoryDesc>> {
-        match (self.pass, arg) {
-            (Pass::Forward, DNNL_ARG_SRC) => Some(&self.src),
-            (Pass::Forward, DNNL_ARG_WEIGHTS) => Some(&self.weights),
-            (Pass::Forward, DNNL_ARG_BIAS | DNNL_ARG_WEIGHTS_1) => self.bias.as_ref(),
-            (Pass::Forward, DNNL_ARG_DST) => Some(&self.dst),
-            (Pass::Forward, _) => self.epilogue.post_ops.arg_md(arg),
-            (Pass::BackwardData, DNNL_ARG_DIFF_SRC) => Some(&self.src),
-            (Pass::BackwardData, DNNL_ARG_WEIGHTS) => Some(&self.weights),
-            (Pass::BackwardData, DNNL_ARG_DIFF_DST) => Some(&self.dst),
-            (Pass::BackwardWeights, DNNL_ARG_SRC) => Some(&self.src),
-            (Pass::BackwardWeights, DNNL_ARG_DIFF_WEIGHTS) => Some(&self.weights),
-            (Pass::BackwardWeights, DNNL_ARG_DIFF_BIAS | DNNL_ARG_DIFF_WEIGHTS_1) => {
-                self.bias.as_ref()
-            }
-            (Pass::BackwardWeights, DNNL_ARG_DIFF_DST) => Some(&self.dst),
-            _ => None,
-        }
+        self.slots().arg_md(arg)
     }
 
     fn inputs(&self) -> Vec<i32> {
-        match self.pass {
-            Pass::Forward => {
-                let mut v = vec![DNNL_ARG_SRC, DNNL_ARG_WEIGHTS];
-                if self.bias.is_some() {
-                    v.push(DNNL_ARG_BIAS);
-                }
-                v.extend(self.epilogue.post_ops.inputs());
-                v
-            }
-            Pass::BackwardData => vec![DNNL_ARG_DIFF_DST, DNNL_ARG_WEIGHTS],
-            Pass::BackwardWeights => vec![DNNL_ARG_SRC, DNNL_ARG_DIFF_DST],
-        }
+        self.slots().inputs()
     }
 
     fn outputs(&self) -> Vec<i32> {
-        match self.pass {
-            Pass::Forward => vec![DNNL_ARG_DST],
-            Pass::BackwardData => vec![DNNL_ARG_DIFF_SRC],
-            Pass::BackwardWeights => {
-                let mut v = vec![DNNL_ARG_DIFF_WEIGHTS];
-                if self.bias.is_some() {
-                    v.push(DNNL_ARG_DIFF_BIAS);
-                }
-                v
-            }
-        }
+        self.slots().outputs()
     }
 
     fn query_dims(&self, what: dnnl_query_t) -> Option<&dnnl_dims_t> {

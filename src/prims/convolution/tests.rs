@@ -122,21 +122,26 @@ fn for_each_tap(c: &Case, mut f: impl FnMut(usize, usize, usize)) {
     }
 }
 
-/// Conv-order weights (`G x OC x IC x K`, row-major) from the user's
-/// (deconv: `G x IC' x OC' x K` where IC' = conv OC... exchanged).
-fn conv_order(c: &Case, deconv: bool, user: &[f32]) -> Vec<f32> {
+/// Weights between conv order (`G x OC x IC x K`, row-major) and the
+/// user's (deconv: `G x IC x OC x K`, its own OC first); `to_user` says
+/// which way. Convolution weights are the same in both.
+fn exchange<T: Copy + Default>(c: &Case, deconv: bool, v: &[T], to_user: bool) -> Vec<T> {
     if !deconv {
-        return user.to_vec();
+        return v.to_vec();
     }
     let ksz: i64 = c.k.iter().product();
-    let mut out = vec![0f32; user.len()];
+    let mut out = vec![T::default(); v.len()];
     for g in 0..c.g {
         for oc in 0..c.oc {
             for ic in 0..c.ic {
                 for k in 0..ksz {
-                    let conv = ((g * c.oc + oc) * c.ic + ic) * ksz + k;
-                    let dec = ((g * c.ic + ic) * c.oc + oc) * ksz + k;
-                    out[conv as usize] = user[dec as usize];
+                    let conv = (((g * c.oc + oc) * c.ic + ic) * ksz + k) as usize;
+                    let user = (((g * c.ic + ic) * c.oc + oc) * ksz + k) as usize;
+                    if to_user {
+                        out[user] = v[conv];
+                    } else {
+                        out[conv] = v[user];
+                    }
                 }
             }
         }
@@ -171,7 +176,7 @@ fn run_case(engine: &Arc<Engine>, c: &Case, deconv: bool, use_any: bool) {
     let wv = values(nel(&wd), 2);
     let bv = values(oc_total as usize, 3);
     let dv = values(nel(&dst_d), 4);
-    let wc = conv_order(c, deconv, &wv);
+    let wc = exchange(c, deconv, &wv, false);
 
     // Forward: dst = conv(src) (+ bias).
     let bmd = md(&[oc_total], dnnl_f32);
@@ -332,30 +337,10 @@ fn run_case(engine: &Arc<Engine>, c: &Case, deconv: bool, use_any: bool) {
         want_c[w] += p;
         mag_c[w] += p.abs();
     });
-    // Back to the user's order.
-    let user_order = |v: &[f64]| -> Vec<f64> {
-        if !deconv {
-            return v.to_vec();
-        }
-        let ksz: i64 = c.k.iter().product();
-        let mut out = vec![0f64; v.len()];
-        for g in 0..c.g {
-            for oc in 0..c.oc {
-                for ic in 0..c.ic {
-                    for k in 0..ksz {
-                        let conv = ((g * c.oc + oc) * c.ic + ic) * ksz + k;
-                        let dec = ((g * c.ic + ic) * c.oc + oc) * ksz + k;
-                        out[dec as usize] = v[conv as usize];
-                    }
-                }
-            }
-        }
-        out
-    };
     check(
         &read(&dwm),
-        &user_order(&want_c),
-        &user_order(&mag_c),
+        &exchange(c, deconv, &want_c, true),
+        &exchange(c, deconv, &mag_c, true),
         Elem::F32,
         &format!("backward weights {what}"),
     );

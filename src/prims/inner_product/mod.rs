@@ -51,13 +51,10 @@ use crate::prims::common::gemm::{
     Epilogue, Gemm, GemmArgs, Operand, cpu, epilogue, float_elem, plain_strides, span_bytes,
 };
 
-/// Which pass.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Direction {
-    Forward,
-    BackwardData,
-    BackwardWeights,
-}
+use crate::prims::common::weighted::{Slots, check_given};
+
+/// The pass (the framework's name for it here).
+pub use crate::prims::common::weighted::Pass as Direction;
 
 /// The column sum of backward weights: `out[j] = Σ_r x[r, j]`.
 #[derive(Clone, Copy, Debug)]
@@ -124,20 +121,6 @@ fn with_order(dims: &[i64], dt: dnnl_data_type_t, order: &[usize]) -> Result<Mem
 
 fn plain(md: &MemoryDesc) -> Result<MemoryDesc> {
     MemoryDesc::with_strides(md.dims(), md.data_type(), None)
-}
-
-fn check_given(md: &MemoryDesc, what: &str) -> Result<()> {
-    if md.is_zero() {
-        return Err(Error::invalid(format!(
-            "the {what} memory descriptor has no dimensions"
-        )));
-    }
-    if md.has_runtime_dims_or_strides() {
-        return Err(Error::unimplemented(format!(
-            "{what}: run-time dimensions or strides are not supported"
-        )));
-    }
-    Ok(())
 }
 
 /// Checks the shapes: data `N x C x …` (2 to 5 dimensions), weights
@@ -453,6 +436,19 @@ impl InnerProductOp {
     }
 }
 
+impl InnerProductOp {
+    fn slots(&self) -> Slots<'_> {
+        Slots {
+            pass: self.direction,
+            src: &self.src,
+            weights: &self.weights,
+            bias: self.bias.as_ref(),
+            dst: &self.dst,
+            post_ops: &self.epilogue.post_ops,
+        }
+    }
+}
+
 impl OpDesc for InnerProductOp {
     fn kind(&self) -> dnnl_primitive_kind_t {
         dnnl_inner_product
@@ -463,49 +459,15 @@ impl OpDesc for InnerProductOp {
     }
 
     fn arg_md(&self, arg: i32) -> Option<&Arc<MemoryDesc>> {
-        match (self.direction, arg) {
-            (Direction::Forward, DNNL_ARG_SRC) => Some(&self.src),
-            (Direction::Forward, DNNL_ARG_WEIGHTS) => Some(&self.weights),
-            (Direction::Forward, DNNL_ARG_BIAS | DNNL_ARG_WEIGHTS_1) => self.bias.as_ref(),
-            (Direction::Forward, DNNL_ARG_DST) => Some(&self.dst),
-            (Direction::Forward, _) => self.epilogue.post_ops.arg_md(arg),
-            (Direction::BackwardData, DNNL_ARG_DIFF_SRC) => Some(&self.src),
-            (Direction::BackwardData, DNNL_ARG_WEIGHTS) => Some(&self.weights),
-            (Direction::BackwardData, DNNL_ARG_DIFF_DST) => Some(&self.dst),
-            (Direction::BackwardWeights, DNNL_ARG_SRC) => Some(&self.src),
-            (Direction::BackwardWeights, DNNL_ARG_DIFF_WEIGHTS) => Some(&self.weights),
-            (Direction::BackwardWeights, DNNL_ARG_DIFF_BIAS | DNNL_ARG_DIFF_WEIGHTS_1) => {
-                self.bias.as_ref()
-            }
-            (Direction::BackwardWeights, DNNL_ARG_DIFF_DST) => Some(&self.dst),
-            _ => None,
-        }
+        self.slots().arg_md(arg)
     }
 
     fn inputs(&self) -> Vec<i32> {
-        match self.direction {
-            Direction::Forward => {
-                let mut v = vec![DNNL_ARG_SRC, DNNL_ARG_WEIGHTS];
-                if self.bias.is_some() {
-                    v.push(DNNL_ARG_BIAS);
-                }
-                v.extend(self.epilogue.post_ops.inputs());
-                v
-            }
-            Direction::BackwardData => vec![DNNL_ARG_DIFF_DST, DNNL_ARG_WEIGHTS],
-            Direction::BackwardWeights => vec![DNNL_ARG_SRC, DNNL_ARG_DIFF_DST],
-        }
+        self.slots().inputs()
     }
 
     fn outputs(&self) -> Vec<i32> {
-        match self.direction {
-            Direction::Forward => vec![DNNL_ARG_DST],
-            Direction::BackwardData => vec![DNNL_ARG_DIFF_SRC],
-            Direction::BackwardWeights if self.bias.is_some() => {
-                vec![DNNL_ARG_DIFF_WEIGHTS, DNNL_ARG_DIFF_BIAS]
-            }
-            Direction::BackwardWeights => vec![DNNL_ARG_DIFF_WEIGHTS],
-        }
+        self.slots().outputs()
     }
 
     /// Upstream's problem string: `mb2ic3ih4iw5oc6` (spatial sizes by the

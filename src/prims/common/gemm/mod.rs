@@ -192,30 +192,42 @@ pub(crate) fn epilogue(
                 "{kind} does not apply scales"
             )));
         };
-        for (&arg, spec) in &attr.scales {
-            if spec.data_type != dnnl_f32 || spec.groups.is_some() || spec.on_host {
-                return Err(Error::unimplemented(
-                    "scales: only f32 values in device memory, without groups, are supported",
-                ));
-            }
-            if spec.qmode != dnnl_quantization_mode_static_sazp {
-                return Err(Error::unimplemented("scales: only the static mode"));
-            }
-            let per_n = 1 << (n - 1);
-            match (arg, spec.mask) {
-                (DNNL_ARG_SRC, 0) => epi.src_scale = true,
-                (DNNL_ARG_DST, 0) => epi.dst_scale = true,
-                (DNNL_ARG_WEIGHTS, 0) => epi.wei_scale = Some(WeiScale::Common),
-                (DNNL_ARG_WEIGHTS, m) if m == per_n => epi.wei_scale = Some(WeiScale::PerN),
-                _ => {
-                    return Err(Error::unimplemented(format!(
-                        "scales for argument {arg} with mask {} are not supported",
-                        spec.mask
-                    )));
-                }
-            }
-        }
+        scales_into(&mut epi, attr, 1 << (n - 1), kind)?;
     }
     epi.post_ops = PostOpsPlan::new(&attr.post_ops, dst)?;
     Ok(epi)
+}
+
+/// The scales of `attr` into `epi`: src and dst with mask 0, weights with
+/// mask 0 or `per_channel` (one per output channel); anything else is
+/// unimplemented.
+pub(crate) fn scales_into(
+    epi: &mut Epilogue,
+    attr: &PrimitiveAttr,
+    per_channel: i32,
+    kind: &str,
+) -> Result<()> {
+    for (&arg, spec) in &attr.scales {
+        if spec.data_type != dnnl_f32 || spec.groups.is_some() || spec.on_host {
+            return Err(Error::unimplemented(
+                "scales: only f32 values in device memory, without groups, are supported",
+            ));
+        }
+        if spec.qmode != dnnl_quantization_mode_static_sazp {
+            return Err(Error::unimplemented("scales: only the static mode"));
+        }
+        match (arg, spec.mask) {
+            (DNNL_ARG_SRC, 0) => epi.src_scale = true,
+            (DNNL_ARG_DST, 0) => epi.dst_scale = true,
+            (DNNL_ARG_WEIGHTS, 0) => epi.wei_scale = Some(WeiScale::Common),
+            (DNNL_ARG_WEIGHTS, m) if m == per_channel => epi.wei_scale = Some(WeiScale::PerN),
+            _ => {
+                return Err(Error::unimplemented(format!(
+                    "{kind}: scales of argument {arg} with mask {} are not supported",
+                    spec.mask
+                )));
+            }
+        }
+    }
+    Ok(())
 }
