@@ -297,6 +297,84 @@ fn builds() -> Vec<Build> {
         });
     }
 
+    // Convolutions (`convolution/ocl.rs`, `source_with`): types, post-ops,
+    // `conv.cl`, then `gemm.cl`; `Plan::new` gives the options: the problem
+    // baked in, which operands are gathered, the direction.
+    let conv = format!(
+        "{}{post_ops}{}{}",
+        dt::CL_TYPES,
+        read("src/prims/convolution/conv.cl"),
+        read("src/prims/common/gemm/gemm.cl")
+    );
+    let conv_files: &[&str] = &[
+        TYPES,
+        BINARY_ALG,
+        ELTWISE_ALG,
+        "src/prims/convolution/conv.cl",
+        "src/prims/common/gemm/gemm.cl",
+    ];
+    // 2 x 16 x 8 x 8 -> 32 channels, 3x3, stride 1, padding 1, channels last.
+    let geometry = "-DG=1 -DIC=16 -DOC=32 -DMB=2 -DID=1 -DIH=8 -DIW=8 -DOD=1 -DOH=8 -DOW=8 \
+                    -DKD=1 -DKH=3 -DKW=3 -DSD=1 -DSH=1 -DSW=1 -DDD=1 -DDH=1 -DDW=1 -DPD=0 \
+                    -DPH=1 -DPW=1 -DX_OFF=0 -DX_N=1024 -DX_C=1 -DX_D=0 -DX_H=128 -DX_W=16 \
+                    -DY_OFF=0 -DY_N=2048 -DY_C=1 -DY_D=0 -DY_H=256 -DY_W=32 -DW_OFF=0 \
+                    -DW_G=4608 -DW_OC=1 -DW_IC=32 -DW_KD=0 -DW_KH=1536 -DW_KW=512 -DNSP=2 \
+                    -DPO_NB=2";
+    for (what, options, kernels) in [
+        (
+            "conv forward f32, 4-wide gathers one tap per K step, bias, scales, int offsets",
+            format!(
+                "-DA_DT=F32 -DB_DT=F32 -DC_DT=F32 -DBIAS_DT=F32 -DWITH_BIAS=1 -DSRC_SCALES=1 \
+                 -DWEI_SCALES=2 -DDST_SCALES=1 -DPO_ON=1 -DBS_DT=F32 {gpu_tiles} -DDIR=0 \
+                 {geometry} -DZP_SRC=0 -DZP_DST=0 -DIDX=int -DCONV_UNIFORM=1 -DA_GATHER=1 \
+                 -DB_GATHER=0 -DC_GATHER=0 -DA_K_FAST=1 -DB_N_FAST=1 -DA_VEC4=1 -DB_VEC4=1 \
+                 -DALIGNED=1"
+            ),
+            &["gemm_tiled", "conv_bias_sum"][..],
+        ),
+        (
+            "conv forward u8 x s8 to s8, zero points per channel, scalar gathers",
+            format!(
+                "-DA_DT=U8 -DB_DT=S8 -DC_DT=S8 -DBIAS_DT=S32 -DWITH_BIAS=1 -DSRC_SCALES=0 \
+                 -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DBS_DT=F32 {small_tiles} -DDIR=0 \
+                 {geometry} -DZP_SRC=2 -DZP_DST=1 -DIDX=long -DCONV_UNIFORM=0 -DA_GATHER=1 \
+                 -DB_GATHER=1 -DC_GATHER=1 -DA_K_FAST=0 -DB_N_FAST=0 -DA_VEC4=0 -DB_VEC4=0 \
+                 -DALIGNED=0"
+            ),
+            &["gemm_tiled"][..],
+        ),
+        (
+            "conv backward data bf16, one tap per K step",
+            format!(
+                "-DA_DT=BF16 -DB_DT=BF16 -DC_DT=F32 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
+                 -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DBS_DT=F32 {gpu_tiles} -DDIR=1 \
+                 {geometry} -DZP_SRC=0 -DZP_DST=0 -DIDX=int -DCONV_UNIFORM=1 -DA_GATHER=1 \
+                 -DB_GATHER=1 -DC_GATHER=0 -DA_K_FAST=1 -DB_N_FAST=0 -DA_VEC4=1 -DB_VEC4=0 \
+                 -DALIGNED=0"
+            ),
+            &["gemm_tiled"][..],
+        ),
+        (
+            "conv backward weights f16, split over depth, bias gradient",
+            format!(
+                "-DA_DT=F16 -DB_DT=F16 -DC_DT=F32 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
+                 -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DBS_DT=F16 {small_tiles} -DDIR=2 \
+                 {geometry} -DZP_SRC=0 -DZP_DST=0 -DIDX=int -DSPLIT_K=1 -DKCHUNK=64 -DKTOT=128 \
+                 -DW_DT=F16 -DCONV_UNIFORM=0 -DA_GATHER=0 -DB_GATHER=1 -DC_GATHER=1 \
+                 -DA_K_FAST=0 -DB_N_FAST=1 -DA_VEC4=0 -DB_VEC4=0 -DALIGNED=0"
+            ),
+            &["gemm_tiled", "conv_w_reduce", "conv_bias_sum"][..],
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: conv_files,
+            source: conv.clone(),
+            options,
+            kernels,
+        });
+    }
+
     // Reorder, sum and concat (`common/xfer/ocl.rs` `SOURCE`): types, `xfer.cl`;
     // int indices, or long ones for huge tensors.
     let xfer = format!("{}{}", dt::CL_TYPES, read("src/prims/common/xfer/xfer.cl"));
