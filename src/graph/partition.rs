@@ -142,6 +142,19 @@ impl Partition {
                 quantize: Some(_), ..
             } => "quantized_matmul_post_ops",
             Pattern::Matmul { .. } => "matmul_post_ops",
+            Pattern::Conv(chains) => {
+                let first = &chains[0];
+                let transposed = self
+                    .ops
+                    .get(first.conv)
+                    .is_some_and(|o| o.kind == dnnl_graph_op_conv_transpose);
+                match (first.dq_src.is_some(), transposed) {
+                    (true, true) => "quantized_convtranspose_post_ops",
+                    (true, false) => "quantized_convolution_post_ops",
+                    (false, true) => "convtranspose_post_ops",
+                    (false, false) => "convolution_post_ops",
+                }
+            }
         }
     }
 
