@@ -88,7 +88,7 @@ impl Partition {
     pub fn with_op(op: &Op, engine_kind: EngineKind) -> Result<Arc<Partition>> {
         op.check()?;
         let ops = vec![op.clone()];
-        let group = partitioner::partition(&ops, Policy::Debug)
+        let group = partitioner::partition(&ops, Policy::Debug, engine_kind)
             .into_iter()
             .next()
             .ok_or_else(|| Error::invalid("an End op makes no partition"))?;

@@ -39,6 +39,7 @@
 use std::collections::HashMap;
 
 use crate::abi::*;
+use crate::core::engine::EngineKind;
 use crate::graph::graph::Policy;
 use crate::graph::logical_tensor;
 use crate::graph::lower;
@@ -125,8 +126,9 @@ impl Uses {
     }
 }
 
-/// Partitions `ops` (in topological order).
-pub fn partition(ops: &[Op], policy: Policy) -> Vec<Group> {
+/// Partitions `ops` (in topological order) of a graph for `engine` kind
+/// engines.
+pub fn partition(ops: &[Op], policy: Policy, engine: EngineKind) -> Vec<Group> {
     let uses = Uses::of(ops);
     let mut taken = vec![false; ops.len()];
     let mut groups: Vec<Group> = Vec::new();
@@ -138,7 +140,7 @@ pub fn partition(ops: &[Op], policy: Policy) -> Vec<Group> {
             let g = match ops[m].kind {
                 dnnl_graph_op_matmul => matmul_group(ops, &uses, &taken, m),
                 dnnl_graph_op_convolution | dnnl_graph_op_conv_transpose => {
-                    conv_group(ops, &uses, &taken, m)
+                    conv_group(ops, &uses, &taken, m, engine)
                 }
                 _ => None,
             };
@@ -340,13 +342,21 @@ fn is_depthwise_3x3(op: &Op) -> bool {
 
 /// The fused group anchored at Convolution or ConvTranspose `c`, or `None`
 /// for one on its own (then a single partition).
-fn conv_group(ops: &[Op], uses: &Uses, taken: &[bool], c: usize) -> Option<Group> {
+fn conv_group(
+    ops: &[Op],
+    uses: &Uses,
+    taken: &[bool],
+    c: usize,
+    engine: EngineKind,
+) -> Option<Group> {
     let mut order = Vec::new();
     let mut chains = Vec::new();
     let mut taken = taken.to_vec();
     let mut anchor = c;
     loop {
-        let Some((chain, next)) = conv_chain(ops, uses, &taken, anchor, chains.is_empty()) else {
+        let first = chains.is_empty();
+        let dw_allowed = first && engine == EngineKind::Cpu;
+        let Some((chain, next)) = conv_chain(ops, uses, &taken, anchor, first, dw_allowed) else {
             if chains.is_empty() {
                 return None;
             }
@@ -403,14 +413,15 @@ fn chain_ops(chain: &ConvChain) -> Vec<usize> {
 }
 
 /// The chain of Convolution or ConvTranspose `c` (indices into `ops`), and
-/// the depthwise Convolution that continues it (when `first` and the
-/// chain allows one).
+/// the depthwise Convolution that continues it (when `dw` allows one and
+/// the chain fits). `first`: the chain is no fused depthwise one.
 fn conv_chain(
     ops: &[Op],
     uses: &Uses,
     taken: &[bool],
     c: usize,
     first: bool,
+    dw: bool,
 ) -> Option<(ConvChain, Option<usize>)> {
     let cv = &ops[c];
     if !(2..=3).contains(&cv.inputs.len()) || cv.outputs.len() != 1 {
@@ -482,7 +493,7 @@ fn conv_chain(
             dnnl_graph_op_convolution => {
                 // A depthwise convolution after a 2-D 1x1 one, in floating
                 // point, without BatchNormInference.
-                let fits = first
+                let fits = dw
                     && !int8
                     && conv_kind
                     && chain.bn.is_none()

@@ -360,6 +360,18 @@ fn lower_chain(b: &mut Builder, c: Chain) -> Result<()> {
         }
     }
     if let Some((md, buf)) = &bias {
+        if md.ndims() != 1 || md.dims()[0] != g.oc {
+            return Err(Error::InvalidShape(
+                format!(
+                    "op {} ({}): the bias {:?} is not one value per output channel ({})",
+                    cv.id,
+                    cv.kind_name(),
+                    md.dims(),
+                    g.oc
+                )
+                .into(),
+            ));
+        }
         args.push(arg(DNNL_ARG_BIAS, md, *buf));
     }
 

@@ -25,7 +25,8 @@
 //!
 //! Bad geometry is `dnnl_invalid_shape` (channels or groups that do not
 //! match, strides or dilations below 1, an empty output), a bad `groups`
-//! value `dnnl_invalid_graph_op`, as upstream answers at compilation.
+//! value `dnnl_invalid_graph_op` (`dnnl_invalid_shape` when the output's
+//! shape is to be inferred), as upstream answers at compilation.
 
 // The C enumerators are matched by their C names.
 #![allow(non_upper_case_globals)]
@@ -476,7 +477,13 @@ pub(crate) fn geom(op: &Op, ins: &[&[i64]], out: Option<&Lt>) -> Result<Geom> {
     let first = ins.first().ok_or_else(missing)?;
     let second = ins.get(1).ok_or_else(missing)?;
     let nsp = Attrs::nsp_of(op, first)?;
-    let a = Attrs::read(op, nsp)?;
+    // Upstream's shape inference (for an output of unknown shape) meets a
+    // bad `groups` first and says invalid_shape; its op validation
+    // (outputs known) says invalid_graph_op.
+    let a = Attrs::read(op, nsp).map_err(|e| match e {
+        Error::InvalidGraphOp(m) if known(out).is_none() => Error::InvalidShape(m),
+        e => e,
+    })?;
     let g = a.groups;
     // The data-shaped tensors and the weights, by role.
     let (data_a, weights): (Vec<i64>, Vec<i64>) = match a.role {
@@ -829,7 +836,7 @@ mod tests {
         g0.set_s64(dnnl_graph_op_attr_groups, &[0]);
         assert!(matches!(
             infer(&g0, &[src, &[8, 4, 3, 3]], None),
-            Err(Error::InvalidGraphOp(_))
+            Err(Error::InvalidShape(_))
         ));
     }
 }

@@ -286,8 +286,10 @@ fn resolve(p: &Partition, ins: &[Lt], outs: &[Lt]) -> Result<HashMap<usize, Lt>>
             } else {
                 logical_tensor::dims(&given).to_vec()
             };
-            if logical_tensor::shape_known(&given)
-                && logical_tensor::dims(&given) != dims.as_slice()
+            let rank_differs = logical_tensor::ndims(&given).is_some_and(|n| n != dims.len());
+            if rank_differs
+                || (logical_tensor::shape_known(&given)
+                    && logical_tensor::dims(&given) != dims.as_slice())
             {
                 return Err(Error::InvalidShape(
                     format!(
