@@ -356,7 +356,11 @@ fn conv(id: usize, src: Lt, wei: Lt, dst: Lt, groups: i64) -> Op {
     for a in [dnnl_graph_op_attr_strides, dnnl_graph_op_attr_dilations] {
         c.set_s64(a, &[1, 1]);
     }
-    let pad = if logical_tensor::dims(&wei)[2] == 3 { 1 } else { 0 };
+    let pad = if logical_tensor::dims(&wei)[2] == 3 {
+        1
+    } else {
+        0
+    };
     for a in [dnnl_graph_op_attr_pads_begin, dnnl_graph_op_attr_pads_end] {
         c.set_s64(a, &[pad, pad]);
     }
@@ -387,7 +391,11 @@ fn conv_chains_follow_upstreams_rules() {
         lt(3, &[1, 8, 6, 6]),
         lt(4, &[1, 8, 6, 6]),
     );
-    let (s2, w2, sum) = (lt(5, &[1, 4, 6, 6]), lt(6, &[8, 4, 3, 3]), lt(7, &[1, 8, 6, 6]));
+    let (s2, w2, sum) = (
+        lt(5, &[1, 4, 6, 6]),
+        lt(6, &[8, 4, 3, 3]),
+        lt(7, &[1, 8, 6, 6]),
+    );
     let ops = vec![
         conv(1, s, w, a, 1),
         conv(2, s2, w2, b, 1),
@@ -432,7 +440,12 @@ fn conv_batch_norm_runs_as_post_ops() {
         lt(5, &[1, 1, 3, 3]),
     );
     let (g, b, m, v) = (lt(10, &[1]), lt(11, &[1]), lt(12, &[1]), lt(13, &[1]));
-    let mut bn = op(2, dnnl_graph_op_batch_norm_inference, &[c, g, b, m, v], &[y]);
+    let mut bn = op(
+        2,
+        dnnl_graph_op_batch_norm_inference,
+        &[c, g, b, m, v],
+        &[y],
+    );
     bn.set_f32(dnnl_graph_op_attr_epsilon, &[0.0]);
     bn.set_str(dnnl_graph_op_attr_data_format, "NCX");
     let ops = vec![

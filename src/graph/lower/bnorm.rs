@@ -1,8 +1,8 @@
 //! BatchNormInference as a per-channel affine map: `dst = src · scale +
-//! shift` with `scale = gamma / sqrt(variance + epsilon)` and `shift = beta
-//! - mean · scale`, computed at execution by three small binary primitives
-//! over the channel vectors (so the same program runs on every engine, and
-//! new gamma, beta, mean or variance values take effect at once).
+//! shift` with `scale = gamma / sqrt(variance + epsilon)` and
+//! `shift = beta - mean · scale`, computed at execution by three small binary
+//! primitives over the channel vectors (so the same program runs on every
+//! engine, and new gamma, beta, mean or variance values take effect at once).
 //!
 //! Layer: graph. After a Convolution the two vectors become the
 //! convolution's binary post-ops (multiply, then add), which is the folding
@@ -139,7 +139,7 @@ pub(super) fn scale_shift(b: &mut Builder, bn: &Op) -> Result<ScaleShift> {
             PostOp::eltwise(dnnl_eltwise_linear, -1.0, 0.0)?,
             PostOp::binary(dnnl_binary_add, &beta.0, None)?,
         ],
-        &[beta.clone()],
+        std::slice::from_ref(&beta),
     )?;
     Ok(ScaleShift {
         md,
@@ -193,6 +193,6 @@ pub(super) fn lower_single(b: &mut Builder, bn: &Op) -> Result<()> {
         &scale,
         &dst,
         &[PostOp::binary(dnnl_binary_add, &shift.0, None)?],
-        &[shift.clone()],
+        std::slice::from_ref(&shift),
     )
 }

@@ -508,10 +508,14 @@ pub(crate) fn geom(op: &Op, ins: &[&[i64]], out: Option<&Lt>) -> Result<Geom> {
     let (wa, wb, k) = a.split_weights(&weights);
     // Channels per family: Convolution weights (OC, IC/g), ConvTranspose
     // (IC, OC/g).
-    let (ic, oc) = match a.family {
-        Family::Conv => (wb * g, wa),
-        Family::ConvT => (wa, wb * g),
+    let (ic, oc): (Option<i64>, Option<i64>) = match a.family {
+        Family::Conv => (wb.checked_mul(g), Some(wa)),
+        Family::ConvT => (Some(wa), wb.checked_mul(g)),
     };
+    let grouped = |v: Option<i64>| {
+        v.ok_or_else(|| shape_err(op, format!("{wb} channels in {g} groups overflow")))
+    };
+    let (ic, oc) = (grouped(ic)?, grouped(oc)?);
     if oc % g != 0 || ic % g != 0 {
         return Err(shape_err(
             op,
@@ -591,17 +595,22 @@ pub(crate) fn geom(op: &Op, ins: &[&[i64]], out: Option<&Lt>) -> Result<Geom> {
                     // The source a transposed convolution with this output
                     // had: Y with (X - extent + pl + pr - op) / s + 1 = Y.
                     let mut y = Vec::with_capacity(nsp);
-                    for i in 0..nsp {
+                    for (i, &x) in dsp.iter().enumerate() {
                         let s = a.strides[i];
                         let v = match a.auto_pad {
-                            AutoPad::SameUpper | AutoPad::SameLower => (dsp[i] + s - 1) / s,
+                            AutoPad::SameUpper | AutoPad::SameLower => x.saturating_add(s - 1) / s,
                             _ => {
                                 let (pl, pr) = match a.auto_pad {
                                     AutoPad::Valid => (0, 0),
                                     _ => (a.pads_begin[i], a.pads_end[i]),
                                 };
-                                let padded =
-                                    dsp[i] + pl + pr - a.output_padding[i] - a.extent(&k, i)?;
+                                let ext = a.extent(&k, i)?;
+                                let padded = x
+                                    .checked_add(pl)
+                                    .and_then(|v| v.checked_add(pr))
+                                    .and_then(|v| v.checked_sub(a.output_padding[i]))
+                                    .and_then(|v| v.checked_sub(ext))
+                                    .ok_or_else(|| shape_err(op, "the size overflows".into()))?;
                                 if padded < 0 { 0 } else { padded / s + 1 }
                             }
                         };
