@@ -16,7 +16,8 @@
  *      exact): NCX/OIX and NXC/XIO, 1-D, 2-D and 3-D, groups, strides, dilations,
  *      asymmetric padding, every auto_pad mode, ConvTranspose with output_padding, the
  *      four backward ops, BatchNormInference folded and alone, constant (prepacked)
- *      weights over two executions, bf16 with a TypeCast to f32, 1x1 + depthwise.
+ *      weights over two executions, ConvTranspose chains (f32 and int8), bf16 with a
+ *      TypeCast to f32, 1x1 + depthwise.
  * Argument "cpu" (the CPU engine; memory the library allocates, so it runs against
  * Intel's SYCL build too) or "gpu" (OpenCL engine 0, USM: skipped without it). */
 #include "graph_util.h"
@@ -1288,6 +1289,85 @@ static void int8_cases(void) {
     free(src), free(other), free(got), free(w), free(wf), free(srcf), free(want), free(bound), free(expect);
 }
 
+/* ConvTranspose chains: f32 (IOX, 2 groups, stride 2) + BiasAdd + Add (full tensor) +
+ * ReLU; int8 (XOI, NXC) Dequantize x2 + ConvTranspose + ReLU + Quantize, exact. */
+static void convt_chains(void) {
+    ref_t r = {.nsp = 2, .ncx = 1, .x_first = 0, .mb = 2, .g = 2, .a_ch = 4, .b_ch = 6,
+            .a_sp = {4, 5}, .b_sp = {9, 11}, .k = {3, 3}, .s = {2, 2}, .d = {1, 1}, .pl = {0, 0}};
+    int64_t pe[3] = {0, 0}, ad[4], bd[4], wd[4], C = r.b_ch;
+    cattr_t c = attrs_of(&r, 1, NULL, pe, NULL);
+    side_dims(&r, 1, ad), side_dims(&r, 0, bd), wei_dims(&r, wd);
+    int64_t n_a = volume(4, ad), n_b = volume(4, bd), n_w = volume(4, wd);
+    float *x = rand_f32(n_a, 1.0), *w = rand_f32(n_w, 1.0), *bias = rand_f32(C, 1.0);
+    float *other = rand_f32(n_b, 1.0), *got = malloc(sizeof(float) * (size_t)n_b);
+    double *want = malloc(sizeof(double) * (size_t)n_b), *bound = malloc(sizeof(double) * (size_t)n_b);
+
+    new_graph(ekind);
+    def(1, dnnl_f32, 4, ad, 0), def(2, dnnl_f32, 4, wd, 0), def(3, dnnl_f32, 4, bd, 0);
+    def(4, dnnl_f32, 1, &C, 0), def(5, dnnl_f32, 4, bd, 0), def(6, dnnl_f32, 4, bd, 0);
+    def(7, dnnl_f32, 4, bd, 0), def(8, dnnl_f32, 4, bd, 0);
+    add(conv_op(1, dnnl_graph_op_conv_transpose, 1, 2, NONE, 3, &c));
+    add(bias_add(2, 3, 4, 5, "NCX"));
+    add(binary(3, dnnl_graph_op_add, 5, 6, 7));
+    add(unary(4, dnnl_graph_op_relu, 7, 8));
+    put(1, x), put(2, w), put(4, bias), put(6, other);
+    run_graph("ConvTranspose + BiasAdd + Add + ReLU", 1, 1);
+    get(8, got);
+    reference(&r, 1, x, NULL, w, want, bound, n_b);
+    for (int64_t i = 0; i < n_b; i++) {
+        float b = bias[channel_of(&r, 0, i)];
+        want[i] += b + other[i];
+        bound[i] += 2 * EPS * (fabs(b) + fabs(other[i]) + fabs(want[i]));
+    }
+    relu_ref(want, n_b);
+    expect_all("ConvTranspose + BiasAdd + Add + ReLU", got, want, bound, n_b);
+    release_buffers();
+
+    /* int8: u8 source (zp 2, scale 1/2), s8 weights (scale 1/4), u8 result (scale 1/2,
+     * zp 1); NXC / XOI, one group. */
+    ref_t q = {.nsp = 2, .ncx = 0, .x_first = 1, .mb = 1, .g = 1, .a_ch = 3, .b_ch = 4,
+            .a_sp = {4, 4}, .b_sp = {9, 9}, .k = {3, 3}, .s = {2, 2}, .d = {1, 1}, .pl = {0, 0}};
+    cattr_t cq = attrs_of(&q, 1, NULL, pe, NULL);
+    side_dims(&q, 1, ad), side_dims(&q, 0, bd), wei_dims(&q, wd);
+    n_a = volume(4, ad), n_b = volume(4, bd), n_w = volume(4, wd);
+    uint8_t *src = malloc((size_t)n_a), *res = malloc((size_t)n_b);
+    int8_t *wq = malloc((size_t)n_w);
+    float *srcf = malloc(sizeof(float) * (size_t)n_a), *wf = malloc(sizeof(float) * (size_t)n_w);
+    float s_src = 0.5f, s_w = 0.25f, s_q = 0.5f;
+    int64_t z_src = 2, z_w = 0, z_q = 1;
+    for (int64_t i = 0; i < n_a; i++) srcf[i] = ((src[i] = (uint8_t)((i * 5) % 7)) - 2) * s_src;
+    for (int64_t i = 0; i < n_w; i++) wf[i] = (wq[i] = (int8_t)((i * 7) % 11 - 5)) * s_w;
+    new_graph(ekind);
+    def(10, dnnl_u8, 4, ad, 0), def(1, dnnl_f32, 4, ad, 0), def(11, dnnl_s8, 4, wd, 0);
+    def(2, dnnl_f32, 4, wd, 0), def(3, dnnl_f32, 4, bd, 0), def(4, dnnl_f32, 4, bd, 0);
+    def(5, dnnl_u8, 4, bd, 0);
+    add(quant(20, dnnl_graph_op_dequantize, 10, 1, 1, &s_src, &z_src, 0));
+    add(quant(21, dnnl_graph_op_dequantize, 11, 2, 1, &s_w, &z_w, 0));
+    add(conv_op(1, dnnl_graph_op_conv_transpose, 1, 2, NONE, 3, &cq));
+    add(unary(2, dnnl_graph_op_relu, 3, 4));
+    add(quant(3, dnnl_graph_op_quantize, 4, 5, 1, &s_q, &z_q, 0));
+    put(10, src), put(11, wq);
+    run_graph("int8 ConvTranspose + ReLU + Quantize", 1, 1);
+    get(5, res);
+    reference(&q, 1, srcf, NULL, wf, want, bound, n_b);
+    int bad = 0;
+    for (int64_t i = 0; i < n_b; i++) {
+        double v = want[i] > 0 ? want[i] : 0, e = rint(v / s_q + (double)z_q);
+        uint8_t expect = (uint8_t)(e < 0 ? 0 : e > 255 ? 255 : e);
+        if (res[i] != expect && bad++ < 5)
+            fprintf(stderr, "int8 ConvTranspose[%lld]: got %d, want %d\n", (long long)i, res[i], expect);
+    }
+    if (bad) {
+        fprintf(stderr, "int8 ConvTranspose: %d of %lld wrong\n", bad, (long long)n_b);
+        failures++;
+    } else {
+        printf("int8 ConvTranspose + ReLU + Quantize: %lld u8 results exact\n", (long long)n_b);
+    }
+    release_buffers();
+    free(x), free(w), free(bias), free(other), free(got), free(want), free(bound);
+    free(src), free(res), free(wq), free(srcf), free(wf);
+}
+
 /* bf16 Convolution (NXC/XIO) + BiasAdd + ReLU + TypeCast to f32: one partition; bf16
  * inputs (exactly representable), f32 accumulation, the result within a bf16 rounding. */
 static uint16_t to_bf16(float f) {
@@ -1396,6 +1476,7 @@ int main(int argc, char **argv) {
     shapes();
     post_op_chain();
     int8_cases();
+    convt_chains();
     bf16_case();
     depthwise();
 
