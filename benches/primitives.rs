@@ -5,10 +5,13 @@
 //!   (OpenCL: `clEnqueueCopyBuffer`; CPU: `copy_from_slice` on every thread);
 //! - matmul: GFLOP/s (2·M·N·K), against a reference GEMM (OpenCL: the
 //!   textbook 16x16 local-memory tiled SGEMM kernel below; CPU: the `gemm`
-//!   crate called directly, one thread).
+//!   crate called directly, one thread);
+//! - convolution forward (ResNet-50 layers): GFLOP/s, against our own
+//!   matmul on the equivalent GEMM shape (the cuDNN figure comes from
+//!   `torch_anchors.py`, run beside this bench on the GPU machine).
 //!
 //! Run: `cargo bench --bench primitives [-- quick] [-- cpu|gpu]` (`quick`: small
-//! sizes, for a 2-core machine). `-- check` instead times the execute-time
+//! sizes, for a 2-core machine; `conv`: the convolution layers only). `-- check` instead times the execute-time
 //! argument check alone beside a whole execute of small primitives (the
 //! check's share of the call, which must stay in the noise). The OpenCL devices are the library's
 //! (`dnnl_engine_create(dnnl_gpu, i)`; `OCL_ICD_VENDORS` / `ONEDNN_OCL_DEVICES`
@@ -493,6 +496,180 @@ fn run(b: &Bench, quick: bool) {
         );
     }
     matmul_variants(b, *sizes.last().unwrap_or(&256));
+    conv_layers(b, big, quick);
+}
+
+/// Convolution forward, f32, on ResNet-50 layers (GPU: batch 32; CPU:
+/// batch 2, or 1 with smaller images when `quick`), `any` layouts, against
+/// our own matmul on the equivalent GEMM (`N·OH·OW x OC x IC·KH·KW`),
+/// timed in the same run.
+fn conv_layers(b: &Bench, big: bool, quick: bool) {
+    let e = b.engine;
+    let (mb, hw) = if big {
+        (32, 56)
+    } else if quick {
+        (1, 28)
+    } else {
+        (2, 56)
+    };
+    for (ic, oc, k) in [(256i64, 256i64, 3i64), (64, 256, 1)] {
+        let pad = k / 2;
+        let src = md(&[mb, ic, hw, hw], dnnl_f32, dnnl_format_tag_any);
+        let wei = md(&[oc, ic, k, k], dnnl_f32, dnnl_format_tag_any);
+        let dst = md(&[mb, oc, hw, hw], dnnl_f32, dnnl_format_tag_any);
+        let strides = [1i64, 1];
+        let padding = [pad, pad];
+        // SAFETY: a valid out-pointer, a live engine, descriptors and arrays
+        // of two values.
+        let pd = pd_of(|pd| unsafe {
+            dnnl_convolution_forward_primitive_desc_create(
+                pd,
+                e,
+                dnnl_forward_inference,
+                dnnl_convolution_direct,
+                src,
+                wei,
+                null_mut(),
+                dst,
+                strides.as_ptr(),
+                null_mut(),
+                padding.as_ptr(),
+                padding.as_ptr(),
+                null_mut(),
+            )
+        });
+        let query = |what: dnnl_query_t| -> dnnl_memory_desc_t {
+            match pd {
+                // SAFETY: a live descriptor; the result is cloned.
+                Ok(pd) => unsafe {
+                    let mut out = null_mut();
+                    ok(
+                        dnnl_memory_desc_clone(&mut out, dnnl_primitive_desc_query_md(pd, what, 0)),
+                        "clone md",
+                    );
+                    out
+                },
+                Err(_) => md(&[1], dnnl_f32, dnnl_a),
+            }
+        };
+        // The layouts the forward chose (the backward ones take them too).
+        let (ssm, wwm, ddm) = (
+            query(dnnl_query_src_md),
+            query(dnnl_query_weights_md),
+            query(dnnl_query_dst_md),
+        );
+        let (sm, wm, dm) = (memory(e, ssm), memory(e, wwm), memory(e, ddm));
+        let (m, n, kk) = (mb * hw * hw, oc, ic * k * k);
+        let (am, bm, cm) = (
+            md(&[m, kk], dnnl_f32, dnnl_ab),
+            md(&[kk, n], dnnl_f32, dnnl_ab),
+            md(&[m, n], dnnl_f32, dnnl_ab),
+        );
+        let (ma, mb_, mc) = (memory(e, am), memory(e, bm), memory(e, cm));
+        // SAFETY: a valid out-pointer, a live engine and descriptors.
+        let mm = pd_of(|pd| unsafe {
+            dnnl_matmul_primitive_desc_create(pd, e, am, bm, null_mut(), cm, null_mut())
+        });
+        let reference = b
+            .time(
+                mm,
+                &[
+                    (DNNL_ARG_SRC, ma),
+                    (DNNL_ARG_WEIGHTS, mb_),
+                    (DNNL_ARG_DST, mc),
+                ],
+            )
+            .map_or(f64::INFINITY, |(t, _)| t);
+        row(
+            b,
+            &format!("conv f32 {k}x{k}"),
+            &format!("{mb}x{ic}x{hw}x{hw} k{oc}"),
+            b.time(
+                pd,
+                &[
+                    (DNNL_ARG_SRC, sm),
+                    (DNNL_ARG_WEIGHTS, wm),
+                    (DNNL_ARG_DST, dm),
+                ],
+            ),
+            2.0 * (m * n * kk) as f64,
+            "GFLOP/s",
+            (reference, "our matmul, same GEMM"),
+        );
+        // Backward data and weights of the same layer (GPUs only: the CPU
+        // figures above are enough for a 2-core machine).
+        if !big {
+            continue;
+        }
+        let flops = 2.0 * (m * n * kk) as f64;
+        let size = format!("{mb}x{ic}x{hw}x{hw} k{oc}");
+        // SAFETY: as for the forward descriptor.
+        let bwd_d = pd_of(|pd| unsafe {
+            dnnl_convolution_backward_data_primitive_desc_create(
+                pd,
+                e,
+                dnnl_convolution_direct,
+                ssm,
+                wwm,
+                ddm,
+                strides.as_ptr(),
+                null_mut(),
+                padding.as_ptr(),
+                padding.as_ptr(),
+                null_mut(),
+                null_mut(),
+            )
+        });
+        let args = [
+            (DNNL_ARG_DIFF_SRC, sm),
+            (DNNL_ARG_WEIGHTS, wm),
+            (DNNL_ARG_DIFF_DST, dm),
+        ];
+        let what = format!("conv bwd_d {k}x{k}");
+        let same = (reference, "our matmul, same GEMM");
+        row(
+            b,
+            &what,
+            &size,
+            b.time(bwd_d, &args),
+            flops,
+            "GFLOP/s",
+            same,
+        );
+        // SAFETY: as for the forward descriptor.
+        let bwd_w = pd_of(|pd| unsafe {
+            dnnl_convolution_backward_weights_primitive_desc_create(
+                pd,
+                e,
+                dnnl_convolution_direct,
+                ssm,
+                wwm,
+                null_mut(),
+                ddm,
+                strides.as_ptr(),
+                null_mut(),
+                padding.as_ptr(),
+                padding.as_ptr(),
+                null_mut(),
+                null_mut(),
+            )
+        });
+        let args = [
+            (DNNL_ARG_SRC, sm),
+            (DNNL_ARG_DIFF_WEIGHTS, wm),
+            (DNNL_ARG_DIFF_DST, dm),
+        ];
+        let what = format!("conv bwd_w {k}x{k}");
+        row(
+            b,
+            &what,
+            &size,
+            b.time(bwd_w, &args),
+            flops,
+            "GFLOP/s",
+            same,
+        );
+    }
 }
 
 /// Matmul at the largest size with other types and transposed weights
@@ -665,6 +842,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let check = args.iter().any(|a| a == "check");
     let quick = args.iter().any(|a| a == "quick");
+    let conv_only = args.iter().any(|a| a == "conv");
     let cpu = !args.iter().any(|a| a == "gpu");
     let gpu = !args.iter().any(|a| a == "cpu");
     if !check {
@@ -719,7 +897,11 @@ fn main() {
         if check {
             check_overhead(&b);
         } else {
-            run(&b, quick);
+            if conv_only {
+                conv_layers(&b, b.ocl.is_some() && !quick, quick);
+            } else {
+                run(&b, quick);
+            }
         }
     }
 }

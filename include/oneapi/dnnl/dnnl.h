@@ -314,6 +314,121 @@ dnnl_status_t dnnl_binary_primitive_desc_create_v2(dnnl_primitive_desc_t *primit
                                                    const_dnnl_memory_desc_t dst_desc,
                                                    const_dnnl_primitive_attr_t attr);
 
+/// Creates a primitive descriptor for convolution forward (`prop_kind`
+/// `dnnl_forward_training` or `dnnl_forward_inference`, `alg_kind`
+/// `dnnl_convolution_direct` or `dnnl_convolution_auto`). `bias_desc` may be
+/// NULL or the zero descriptor (no bias); `strides` and `padding_l` hold one
+/// value per spatial dimension, `dilates` NULL means dense (0 is dense, as
+/// oneDNN counts) and `padding_r` NULL means `padding_l`. Descriptors may
+/// use `format_tag::any`; attributes: scales, zero points (int8) and
+/// post-ops (see `prims::convolution`). On success the caller owns
+/// `*primitive_desc` and releases it with `dnnl_primitive_desc_destroy`.
+DNNL_API
+dnnl_status_t dnnl_convolution_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                             dnnl_engine_t engine,
+                                                             dnnl_prop_kind_t prop_kind,
+                                                             dnnl_alg_kind_t alg_kind,
+                                                             const_dnnl_memory_desc_t src_desc,
+                                                             const_dnnl_memory_desc_t weights_desc,
+                                                             const_dnnl_memory_desc_t bias_desc,
+                                                             const_dnnl_memory_desc_t dst_desc,
+                                                             const dnnl_dim_t *strides,
+                                                             const dnnl_dim_t *dilates,
+                                                             const dnnl_dim_t *padding_l,
+                                                             const dnnl_dim_t *padding_r,
+                                                             const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for convolution backward data:
+/// `diff_src` from `diff_dst` and the weights. `hint_fwd_pd` may be NULL; it
+/// does not change the result (a non-NULL one must be a live convolution
+/// handle). The arrays as for the forward function. On success the caller
+/// owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_convolution_backward_data_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                                   dnnl_engine_t engine,
+                                                                   dnnl_alg_kind_t alg_kind,
+                                                                   const_dnnl_memory_desc_t diff_src_desc,
+                                                                   const_dnnl_memory_desc_t weights_desc,
+                                                                   const_dnnl_memory_desc_t diff_dst_desc,
+                                                                   const dnnl_dim_t *strides,
+                                                                   const dnnl_dim_t *dilates,
+                                                                   const dnnl_dim_t *padding_l,
+                                                                   const dnnl_dim_t *padding_r,
+                                                                   const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                                   const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for convolution backward weights:
+/// `diff_weights` (and `diff_bias`, when `diff_bias_desc` is neither NULL
+/// nor the zero descriptor) from `src` and `diff_dst`. `hint_fwd_pd` may be
+/// NULL. On success the caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_convolution_backward_weights_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                                      dnnl_engine_t engine,
+                                                                      dnnl_alg_kind_t alg_kind,
+                                                                      const_dnnl_memory_desc_t src_desc,
+                                                                      const_dnnl_memory_desc_t diff_weights_desc,
+                                                                      const_dnnl_memory_desc_t diff_bias_desc,
+                                                                      const_dnnl_memory_desc_t diff_dst_desc,
+                                                                      const dnnl_dim_t *strides,
+                                                                      const dnnl_dim_t *dilates,
+                                                                      const dnnl_dim_t *padding_l,
+                                                                      const dnnl_dim_t *padding_r,
+                                                                      const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                                      const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for deconvolution (transposed
+/// convolution) forward (`alg_kind` `dnnl_deconvolution_direct`). Weights
+/// are `[G x] OC x IC x K…` with the deconvolution's own OC and IC; the
+/// arrays, `bias_desc` and the attributes as for convolution forward. On
+/// success the caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_deconvolution_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                               dnnl_engine_t engine,
+                                                               dnnl_prop_kind_t prop_kind,
+                                                               dnnl_alg_kind_t alg_kind,
+                                                               const_dnnl_memory_desc_t src_desc,
+                                                               const_dnnl_memory_desc_t weights_desc,
+                                                               const_dnnl_memory_desc_t bias_desc,
+                                                               const_dnnl_memory_desc_t dst_desc,
+                                                               const dnnl_dim_t *strides,
+                                                               const dnnl_dim_t *dilates,
+                                                               const dnnl_dim_t *padding_l,
+                                                               const dnnl_dim_t *padding_r,
+                                                               const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for deconvolution backward data. As
+/// convolution backward data; `hint_fwd_pd` may be NULL.
+DNNL_API
+dnnl_status_t dnnl_deconvolution_backward_data_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                                     dnnl_engine_t engine,
+                                                                     dnnl_alg_kind_t alg_kind,
+                                                                     const_dnnl_memory_desc_t diff_src_desc,
+                                                                     const_dnnl_memory_desc_t weights_desc,
+                                                                     const_dnnl_memory_desc_t diff_dst_desc,
+                                                                     const dnnl_dim_t *strides,
+                                                                     const dnnl_dim_t *dilates,
+                                                                     const dnnl_dim_t *padding_l,
+                                                                     const dnnl_dim_t *padding_r,
+                                                                     const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                                     const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for deconvolution backward weights. As
+/// convolution backward weights; `hint_fwd_pd` may be NULL.
+DNNL_API
+dnnl_status_t dnnl_deconvolution_backward_weights_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                                        dnnl_engine_t engine,
+                                                                        dnnl_alg_kind_t alg_kind,
+                                                                        const_dnnl_memory_desc_t src_desc,
+                                                                        const_dnnl_memory_desc_t diff_weights_desc,
+                                                                        const_dnnl_memory_desc_t diff_bias_desc,
+                                                                        const_dnnl_memory_desc_t diff_dst_desc,
+                                                                        const dnnl_dim_t *strides,
+                                                                        const dnnl_dim_t *dilates,
+                                                                        const dnnl_dim_t *padding_l,
+                                                                        const dnnl_dim_t *padding_r,
+                                                                        const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                                        const_dnnl_primitive_attr_t attr);
+
 /// Creates a primitive descriptor for eltwise forward (`prop_kind`
 /// `dnnl_forward_training` or `dnnl_forward_inference`): `dst = f(src)` with
 /// the algorithm's `alpha` and `beta`. `dst_desc` may use `format_tag::any`
@@ -1000,100 +1115,6 @@ dnnl_status_t dnnl_concat_primitive_desc_create(dnnl_primitive_desc_t *concat_pr
                                                 int concat_dimension,
                                                 const const_dnnl_memory_desc_t *src_descs,
                                                 const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_convolution_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                             dnnl_engine_t engine,
-                                                             dnnl_prop_kind_t prop_kind,
-                                                             dnnl_alg_kind_t alg_kind,
-                                                             const_dnnl_memory_desc_t src_desc,
-                                                             const_dnnl_memory_desc_t weights_desc,
-                                                             const_dnnl_memory_desc_t bias_desc,
-                                                             const_dnnl_memory_desc_t dst_desc,
-                                                             const dnnl_dim_t *strides,
-                                                             const dnnl_dim_t *dilates,
-                                                             const dnnl_dim_t *padding_l,
-                                                             const dnnl_dim_t *padding_r,
-                                                             const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_convolution_backward_data_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                                   dnnl_engine_t engine,
-                                                                   dnnl_alg_kind_t alg_kind,
-                                                                   const_dnnl_memory_desc_t diff_src_desc,
-                                                                   const_dnnl_memory_desc_t weights_desc,
-                                                                   const_dnnl_memory_desc_t diff_dst_desc,
-                                                                   const dnnl_dim_t *strides,
-                                                                   const dnnl_dim_t *dilates,
-                                                                   const dnnl_dim_t *padding_l,
-                                                                   const dnnl_dim_t *padding_r,
-                                                                   const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                                   const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_convolution_backward_weights_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                                      dnnl_engine_t engine,
-                                                                      dnnl_alg_kind_t alg_kind,
-                                                                      const_dnnl_memory_desc_t src_desc,
-                                                                      const_dnnl_memory_desc_t diff_weights_desc,
-                                                                      const_dnnl_memory_desc_t diff_bias_desc,
-                                                                      const_dnnl_memory_desc_t diff_dst_desc,
-                                                                      const dnnl_dim_t *strides,
-                                                                      const dnnl_dim_t *dilates,
-                                                                      const dnnl_dim_t *padding_l,
-                                                                      const dnnl_dim_t *padding_r,
-                                                                      const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                                      const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_deconvolution_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                               dnnl_engine_t engine,
-                                                               dnnl_prop_kind_t prop_kind,
-                                                               dnnl_alg_kind_t alg_kind,
-                                                               const_dnnl_memory_desc_t src_desc,
-                                                               const_dnnl_memory_desc_t weights_desc,
-                                                               const_dnnl_memory_desc_t bias_desc,
-                                                               const_dnnl_memory_desc_t dst_desc,
-                                                               const dnnl_dim_t *strides,
-                                                               const dnnl_dim_t *dilates,
-                                                               const dnnl_dim_t *padding_l,
-                                                               const dnnl_dim_t *padding_r,
-                                                               const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_deconvolution_backward_data_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                                     dnnl_engine_t engine,
-                                                                     dnnl_alg_kind_t alg_kind,
-                                                                     const_dnnl_memory_desc_t diff_src_desc,
-                                                                     const_dnnl_memory_desc_t weights_desc,
-                                                                     const_dnnl_memory_desc_t diff_dst_desc,
-                                                                     const dnnl_dim_t *strides,
-                                                                     const dnnl_dim_t *dilates,
-                                                                     const dnnl_dim_t *padding_l,
-                                                                     const dnnl_dim_t *padding_r,
-                                                                     const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                                     const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_deconvolution_backward_weights_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                                        dnnl_engine_t engine,
-                                                                        dnnl_alg_kind_t alg_kind,
-                                                                        const_dnnl_memory_desc_t src_desc,
-                                                                        const_dnnl_memory_desc_t diff_weights_desc,
-                                                                        const_dnnl_memory_desc_t diff_bias_desc,
-                                                                        const_dnnl_memory_desc_t diff_dst_desc,
-                                                                        const dnnl_dim_t *strides,
-                                                                        const dnnl_dim_t *dilates,
-                                                                        const dnnl_dim_t *padding_l,
-                                                                        const dnnl_dim_t *padding_r,
-                                                                        const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                                        const_dnnl_primitive_attr_t attr);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API

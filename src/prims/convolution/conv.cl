@@ -10,7 +10,8 @@
  *   A_GATHER, B_GATHER, C_GATHER: the operand is addressed here (else it is
  *   a plain strided matrix, gemm.cl's default, with strides as arguments);
  *   ZP_SRC 0/1/2 (none, common, per channel), ZP_DST likewise;
- *   NSP: spatial dimensions of the computed tensor (post-op positions).
+ *   NSP: spatial dimensions of the computed tensor (post-op positions);
+ *   IDX: int or long, the type of element offsets.
  * The group is the kernel's third NDRange index (i1 in gemm.cl). */
 
 #define I_SP (ID * IH * IW)
@@ -20,22 +21,30 @@
 #ifndef ZP_SRC
 #define ZP_SRC 0
 #endif
+/* The type of element offsets: int where every tensor and the GEMM's M and
+ * K fit in 2^31 (the host says), long otherwise. */
+#ifndef IDX
+#define IDX long
+#endif
+#ifndef CONV_UNIFORM
+#define CONV_UNIFORM 0
+#endif
 #ifndef ZP_DST
 #define ZP_DST 0
 #endif
 
-inline long conv_x_at(long g, long n, long c, int d, int h, int w) {
-    return X_OFF + n * X_N + (g * IC + c) * X_C + d * (long)X_D + h * (long)X_H
-            + w * (long)X_W;
+inline IDX conv_x_at(IDX g, IDX n, IDX c, int d, int h, int w) {
+    return X_OFF + n * X_N + (g * IC + c) * X_C + d * (IDX)X_D + h * (IDX)X_H
+            + w * (IDX)X_W;
 }
-inline long conv_y_at(long g, long n, long c, int d, int h, int w) {
-    return Y_OFF + n * Y_N + (g * OC + c) * Y_C + d * (long)Y_D + h * (long)Y_H
-            + w * (long)Y_W;
+inline IDX conv_y_at(IDX g, IDX n, IDX c, int d, int h, int w) {
+    return Y_OFF + n * Y_N + (g * OC + c) * Y_C + d * (IDX)Y_D + h * (IDX)Y_H
+            + w * (IDX)Y_W;
 }
-inline long conv_w_at(long g, long oc, long ic, int kk) {
+inline IDX conv_w_at(IDX g, IDX oc, IDX ic, int kk) {
     const int kd = kk / (KH * KW), kh = (kk / KW) % KH, kw = kk % KW;
-    return W_OFF + g * W_G + oc * W_OC + ic * W_IC + kd * (long)W_KD
-            + kh * (long)W_KH + kw * (long)W_KW;
+    return W_OFF + g * W_G + oc * W_OC + ic * W_IC + kd * (IDX)W_KD
+            + kh * (IDX)W_KH + kw * (IDX)W_KW;
 }
 
 /* Tap kk of output o (od, oh, ow) in X: 0 when outside. */
@@ -65,11 +74,36 @@ inline long conv_w_at(long g, long oc, long ic, int kk) {
 #define C_CH 0
 #endif
 
+/* Backward weights split over depth (SPLIT_K): the third NDRange index
+ * runs over (part, group), part i0 covering depth i0 * KCHUNK onwards; the
+ * kernel's K is KCHUNK, its C the parts' f32 partial sums in the
+ * scratchpad, which conv_w_reduce adds up. */
+#ifndef SPLIT_K
+#define SPLIT_K 0
+#endif
+#if SPLIT_K
+#define DEPTH(gk) ((IDX)i0 * KCHUNK + (gk))
+#define DEPTH_OK(gk) ((gk) < K && DEPTH(gk) < KTOT)
+#else
+#define DEPTH(gk) (gk)
+#define DEPTH_OK(gk) ((gk) < K)
+#endif
+/* Plain operands of a split take the part's depth too (the host leaves
+ * their 4-wide loads off). */
+#if SPLIT_K && !A_GATHER
+#define A_VALUE(gm, gk) \
+    ((gm) < M && DEPTH_OK(gk) ? LD_A(a, a_base + (gm) * a_rs + DEPTH(gk) * a_cs) : 0.0f)
+#endif
+#if SPLIT_K && !B_GATHER
+#define B_VALUE(gk, gn) \
+    (DEPTH_OK(gk) && (gn) < N ? LD_B(b, b_base + DEPTH(gk) * b_rs + (gn) * b_cs) : 0.0f)
+#endif
+
 #if A_GATHER
-inline float conv_a(global const CAT(T_, A_DT) *a, long g, long m, long k,
+inline float conv_a(global const CAT(T_, A_DT) *a, IDX g, IDX m, IDX k,
         global const int *zp_src) {
 #if DIR == 0
-    const long n = m / O_SP;
+    const IDX n = m / O_SP;
     const int r = m % O_SP;
     const int od = r / (OH * OW), oh = (r / OW) % OH, ow = r % OW;
     const int kk = k / IC, c = k % IC;
@@ -77,7 +111,7 @@ inline float conv_a(global const CAT(T_, A_DT) *a, long g, long m, long k,
     if (!inside) return 0.0f;
     return SUB_ZP(CAT(LD_, A_DT)(a, conv_x_at(g, n, c, id, ih, iw)), c);
 #elif DIR == 1
-    const long n = m / I_SP;
+    const IDX n = m / I_SP;
     const int r = m % I_SP;
     const int id = r / (IH * IW), ih = (r / IW) % IH, iw = r % IW;
     const int kk = k / OC, c = k % OC;
@@ -89,7 +123,7 @@ inline float conv_a(global const CAT(T_, A_DT) *a, long g, long m, long k,
     if (od >= OD || oh >= OH || ow >= OW) return 0.0f;
     return SUB_ZP(CAT(LD_, A_DT)(a, conv_y_at(g, n, c, od, oh, ow)), c);
 #else
-    const long n = k / O_SP;
+    const IDX n = k / O_SP;
     const int r = k % O_SP;
     const int od = r / (OH * OW), oh = (r / OW) % OH, ow = r % OW;
     return CAT(LD_, A_DT)(a, conv_y_at(g, n, m, od, oh, ow));
@@ -97,17 +131,137 @@ inline float conv_a(global const CAT(T_, A_DT) *a, long g, long m, long k,
 }
 #undef A_VALUE
 #define A_VALUE(gm, gk) \
-    ((gm) < M && (gk) < K ? conv_a(a, i1, gm, gk, zp_src) : 0.0f)
+    ((gm) < M && DEPTH_OK(gk) ? conv_a(a, i1, gm, DEPTH(gk), zp_src) : 0.0f)
+#endif
+
+/* The rows' part of A's address, once per load slot (gemm.cl's A_PREP):
+ * the row's base element and the first input position of its window
+ * (DIR 0), or its position plus the padding (DIR 1). */
+#if A_GATHER && DIR < 2
+#define A_PREP_DECL \
+    IDX a_rb[A_SLOTS]; \
+    int a_d0[A_SLOTS], a_h0[A_SLOTS], a_w0[A_SLOTS]
+#if DIR == 0
+#define A_PREP(t, gm) \
+    do { \
+        const IDX gm_ = (gm); \
+        a_rb[t] = -1; \
+        if (gm_ < M) { \
+            const IDX n_ = gm_ / O_SP; \
+            const int r_ = gm_ % O_SP; \
+            a_rb[t] = X_OFF + n_ * X_N + (IDX)i1 * IC * X_C; \
+            a_d0[t] = (r_ / (OH * OW)) * SD - PD; \
+            a_h0[t] = ((r_ / OW) % OH) * SH - PH; \
+            a_w0[t] = (r_ % OW) * SW - PW; \
+        } \
+    } while (0)
+/* Element offset of depth gk of a prepared row, or -1 (a zero). */
+inline IDX conv_a_off(IDX rb, int d0, int h0, int w0, IDX gk) {
+    const int kk = gk / IC, c = gk % IC;
+    const int kd = kk / (KH * KW), kh = (kk / KW) % KH, kw = kk % KW;
+    const int id = d0 + kd * DD, ih = h0 + kh * DH, iw = w0 + kw * DW;
+    if (id < 0 || id >= ID || ih < 0 || ih >= IH || iw < 0 || iw >= IW) return -1;
+    return rb + c * X_C + id * (IDX)X_D + ih * (IDX)X_H + iw * (IDX)X_W;
+}
+#else
+#define A_PREP(t, gm) \
+    do { \
+        const IDX gm_ = (gm); \
+        a_rb[t] = -1; \
+        if (gm_ < M) { \
+            const IDX n_ = gm_ / I_SP; \
+            const int r_ = gm_ % I_SP; \
+            a_rb[t] = Y_OFF + n_ * Y_N + (IDX)i1 * OC * Y_C; \
+            a_d0[t] = (r_ / (IH * IW)) + PD; \
+            a_h0[t] = ((r_ / IW) % IH) + PH; \
+            a_w0[t] = (r_ % IW) + PW; \
+        } \
+    } while (0)
+inline IDX conv_a_off(IDX rb, int d0, int h0, int w0, IDX gk) {
+    const int kk = gk / OC, c = gk % OC;
+    const int kd = kk / (KH * KW), kh = (kk / KW) % KH, kw = kk % KW;
+    const int td = d0 - kd * DD, th = h0 - kh * DH, tw = w0 - kw * DW;
+    if (td < 0 || th < 0 || tw < 0) return -1;
+    if (td % SD || th % SH || tw % SW) return -1;
+    const int od = td / SD, oh = th / SH, ow = tw / SW;
+    if (od >= OD || oh >= OH || ow >= OW) return -1;
+    return rb + c * Y_C + od * (IDX)Y_D + oh * (IDX)Y_H + ow * (IDX)Y_W;
+}
+#endif
+#define A_AT_T(t, gk) \
+    (a_rb[t] < 0 || (gk) >= K ? -1 \
+            : conv_a_off(a_rb[t], a_d0[t], a_h0[t], a_w0[t], (gk)))
+#if ZP_SRC == 2
+#define ZP_AT(gk) ((float)zp_src[i1 * A_CH + (gk) % A_CH])
+#define ZP4_AT(gk) convert_float4(vload4(0, zp_src + i1 * A_CH + (gk) % A_CH))
+#elif ZP_SRC == 1
+#define ZP_AT(gk) ((float)zp_src[0])
+#define ZP4_AT(gk) ((float4)((float)zp_src[0]))
+#else
+#define ZP_AT(gk) 0.0f
+#define ZP4_AT(gk) ((float4)(0.0f))
+#endif
+inline float conv_a_load(global const CAT(T_, A_DT) *a, IDX at, float zp) {
+    return at < 0 ? 0.0f : CAT(LD_, A_DT)(a, at) - zp;
+}
+#define A_VALUE_T(t, gm, gk) conv_a_load(a, A_AT_T(t, gk), ZP_AT(gk))
+#if CONV_UNIFORM && DIR == 0
+/* Every depth of a K step lies in one tap (the host sets CONV_UNIFORM where
+ * TK divides IC): the tap is decoded once per step, not per load. */
+#define A_STEP(k0) \
+    const int kk_s = (int)((k0) / IC), c_s = (int)((k0) % IC); \
+    const int sd_ = (kk_s / (KH * KW)) * DD, sh_ = ((kk_s / KW) % KH) * DH, \
+              sw_ = (kk_s % KW) * DW
+#define A_LOAD4(t, gm, gk, v) \
+    do { \
+        const int id_ = a_d0[t] + sd_, ih_ = a_h0[t] + sh_, iw_ = a_w0[t] + sw_; \
+        if (a_rb[t] >= 0 && id_ >= 0 && id_ < ID && ih_ >= 0 && ih_ < IH && iw_ >= 0 \
+                && iw_ < IW) { \
+            const int c_ = c_s + (int)((gk) % TK); \
+            const IDX at_ = a_rb[t] + c_ + id_ * (IDX)X_D + ih_ * (IDX)X_H \
+                    + iw_ * (IDX)X_W; \
+            v = CAT(LD4_, A_DT)(a + at_, 0) - ZP4_AT(c_); \
+        } \
+    } while (0)
+#elif CONV_UNIFORM && DIR == 1
+/* The same for backward data: one tap per K step where TK divides OC. */
+#define A_STEP(k0) \
+    const int kk_s = (int)((k0) / OC), c_s = (int)((k0) % OC); \
+    const int sd_ = (kk_s / (KH * KW)) * DD, sh_ = ((kk_s / KW) % KH) * DH, \
+              sw_ = (kk_s % KW) * DW
+#define A_LOAD4(t, gm, gk, v) \
+    do { \
+        const int td_ = a_d0[t] - sd_, th_ = a_h0[t] - sh_, tw_ = a_w0[t] - sw_; \
+        if (a_rb[t] >= 0 && td_ >= 0 && th_ >= 0 && tw_ >= 0 && td_ % SD == 0 \
+                && th_ % SH == 0 && tw_ % SW == 0) { \
+            const int od_ = td_ / SD, oh_ = th_ / SH, ow_ = tw_ / SW; \
+            if (od_ < OD && oh_ < OH && ow_ < OW) { \
+                const int c_ = c_s + (int)((gk) % TK); \
+                const IDX at_ = a_rb[t] + c_ + od_ * (IDX)Y_D + oh_ * (IDX)Y_H \
+                        + ow_ * (IDX)Y_W; \
+                v = CAT(LD4_, A_DT)(a + at_, 0) - ZP4_AT(c_); \
+            } \
+        } \
+    } while (0)
+#else
+/* 4 channels at once: the host sets A_VEC4 only where the channels are
+ * contiguous and their count a multiple of 4 (a run never leaves a tap). */
+#define A_LOAD4(t, gm, gk, v) \
+    do { \
+        const IDX at_ = A_AT_T(t, gk); \
+        if (at_ >= 0) v = CAT(LD4_, A_DT)(a + at_, 0) - ZP4_AT(gk); \
+    } while (0)
+#endif
 #endif
 
 #if B_GATHER
-inline float conv_b(global const CAT(T_, B_DT) *b, long g, long k, long col) {
+inline float conv_b(global const CAT(T_, B_DT) *b, IDX g, IDX k, IDX col) {
 #if DIR == 0
     return CAT(LD_, B_DT)(b, conv_w_at(g, col, k % IC, k / IC));
 #elif DIR == 1
     return CAT(LD_, B_DT)(b, conv_w_at(g, k % OC, col, k / OC));
 #else
-    const long n = k / O_SP;
+    const IDX n = k / O_SP;
     const int r = k % O_SP;
     const int od = r / (OH * OW), oh = (r / OW) % OH, ow = r % OW;
     const int c = col / K_SP, kk = col % K_SP;
@@ -117,24 +271,29 @@ inline float conv_b(global const CAT(T_, B_DT) *b, long g, long k, long col) {
 #endif
 }
 #undef B_VALUE
-#define B_VALUE(gk, gn) ((gk) < K && (gn) < N ? conv_b(b, i1, gk, gn) : 0.0f)
+#define B_VALUE(gk, gn) \
+    (DEPTH_OK(gk) && (gn) < N ? conv_b(b, i1, DEPTH(gk), gn) : 0.0f)
 #endif
 
 #if C_GATHER
-inline long conv_c_at(long g, long m, long col) {
+inline IDX conv_c_at(IDX g, IDX m, IDX col) {
 #if DIR == 0
-    const long n = m / O_SP;
+    const IDX n = m / O_SP;
     const int r = m % O_SP;
     return conv_y_at(g, n, col, r / (OH * OW), (r / OW) % OH, r % OW);
 #elif DIR == 1
-    const long n = m / I_SP;
+    const IDX n = m / I_SP;
     const int r = m % I_SP;
     return conv_x_at(g, n, col, r / (IH * IW), (r / IW) % IH, r % IW);
 #else
     return conv_w_at(g, m, col / K_SP, col % K_SP);
 #endif
 }
+#if SPLIT_K
+#define C_INDEX(gm, gn) ((((IDX)i0 * G + i1) * M + (gm)) * N + (gn))
+#else
 #define C_INDEX(gm, gn) conv_c_at(i1, gm, gn)
+#endif
 #endif
 
 #define CHANNEL(gn) (i1 * C_CH + (gn))
@@ -193,3 +352,18 @@ kernel void conv_bias_sum(global const CAT(T_, A_DT) *t, long t_off, long t_n, l
                                     + w * t_w);
     CAT(ST_, BS_DT)(out, out_off + c * out_s, s);
 }
+
+#if SPLIT_K
+/* The parts' sums of backward weights, stored into W (type W_DT). One
+ * work-item per element of W's GEMM (group, row, column). */
+kernel void conv_w_reduce(global const float *part, global CAT(T_, W_DT) *w,
+        long parts, long M, long N) {
+    const long i = get_global_id(0);
+    if (i >= (long)G * M * N) return;
+    const long g = i / (M * N), m = (i / N) % M, n = i % N;
+    float s = 0.0f;
+    for (long p = 0; p < parts; ++p)
+        s += part[((p * G + g) * M + m) * N + n];
+    CAT(ST_, W_DT)(w, conv_w_at(g, m, n / K_SP, n % K_SP), s);
+}
+#endif

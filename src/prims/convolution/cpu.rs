@@ -106,12 +106,47 @@ struct Job<'a> {
     b_direct: Option<(i64, i64, i64, i64)>,
     /// The source zero points (one, or one per channel of every group).
     zp_a: Option<&'a [f32]>,
+    /// A in place (f32, a plain matrix, no zero point): as `b_direct`.
+    a_direct: Option<(i64, i64, i64, i64)>,
 }
 
 impl Job<'_> {
     /// A's rows `rows` x depth `k0..k0 + kc` of group `g`, row-major.
     fn pack_a(&self, g: i64, rows: std::ops::Range<i64>, k0: i64, kc: usize, out: &mut [f32]) {
         let nch = self.p.a_channels();
+        if self.p.dir != Dir::W && k0 == 0 && kc as i64 == self.p.mapping().k {
+            // Whole rows: tap by tap, each a run of channels.
+            for (r, row) in rows.enumerate() {
+                let dst = &mut out[r * kc..(r + 1) * kc];
+                dst.fill(0.0);
+                let zp = self.zp_a;
+                let (a, g_ch) = (self.a, g * nch);
+                let mut runs = Vec::new();
+                let (count, stride) = self
+                    .p
+                    .a_row_runs(g, row, |depth, at| runs.push((depth, at)));
+                let count = count as usize;
+                for (depth, at) in runs {
+                    let run = &mut dst[depth as usize..depth as usize + count];
+                    if stride == 1 {
+                        dt::load_run(a.elem, a.bytes, at as usize, run);
+                    } else {
+                        for (c, v) in run.iter_mut().enumerate() {
+                            *v = a.get(at + c as i64 * stride);
+                        }
+                    }
+                    match zp {
+                        None => {}
+                        Some([z]) => run.iter_mut().for_each(|v| *v -= z),
+                        Some(z) => {
+                            let z = &z[g_ch as usize..g_ch as usize + count];
+                            run.iter_mut().zip(z).for_each(|(v, z)| *v -= z);
+                        }
+                    }
+                }
+            }
+            return;
+        }
         for (r, row) in rows.enumerate() {
             let dst = &mut out[r * kc..(r + 1) * kc];
             for (j, v) in dst.iter_mut().enumerate() {
@@ -156,13 +191,30 @@ impl Job<'_> {
         acc: &mut [f32],
     ) {
         let m = (rows.end - rows.start) as usize;
-        let mut a_panel = vec![0f32; m * KC];
         let mut b_panel = Vec::new();
         let mut first = true;
+        // Y and X take whole rows (the fast gather) unless the depth is huge.
+        let step = if self.p.dir != Dir::W && depth.end - depth.start <= 16 * KC as i64 {
+            (depth.end - depth.start) as usize
+        } else {
+            KC
+        };
+        let mut a_panel = if self.a_direct.is_some() {
+            Vec::new()
+        } else {
+            vec![0f32; m * step]
+        };
         let mut k0 = depth.start;
         while k0 < depth.end {
-            let kc = ((depth.end - k0) as usize).min(KC);
-            self.pack_a(g, rows.clone(), k0, kc, &mut a_panel);
+            let kc = ((depth.end - k0) as usize).min(step);
+            let (a_ptr, a_rs, a_cs) = if let Some((off, gs, rs, cs)) = self.a_direct {
+                let at = off + g * gs + rows.start * rs + k0 * cs;
+                let base = self.a.bytes.as_ptr().cast::<f32>();
+                (base.wrapping_add(at as usize), rs as isize, cs as isize)
+            } else {
+                self.pack_a(g, rows.clone(), k0, kc, &mut a_panel);
+                (a_panel.as_ptr(), kc as isize, 1)
+            };
             let (b_ptr, b_rs, b_cs) = if let Some(packed) = self.b_packed {
                 let all = &packed[g as usize];
                 (all[k0 as usize * n..].as_ptr(), n as isize, 1)
@@ -189,9 +241,9 @@ impl Job<'_> {
                     1,
                     n as isize,
                     !first,
-                    a_panel.as_ptr(),
-                    1,
-                    kc as isize,
+                    a_ptr,
+                    a_cs,
+                    a_rs,
                     b_ptr,
                     b_cs,
                     b_rs,
@@ -295,8 +347,8 @@ pub(super) fn run(ctx: &ExecContext, op: &ConvOp) -> Result<()> {
     if m > 0 && n > 0 && groups > 0 {
         // B: used in place, packed once per group, or gathered per chunk.
         let b_direct = match (p.dir, p.b_plain()) {
-            (Dir::Y | Dir::X, Some((off, rs, cs))) if p.w.elem == Elem::F32 => {
-                Some((off, p.w.g, rs, cs))
+            (Dir::Y | Dir::X, Some([off, rs, cs, gs])) if p.w.elem == Elem::F32 => {
+                Some((off, gs, rs, cs))
             }
             _ => None,
         };
@@ -308,6 +360,7 @@ pub(super) fn run(ctx: &ExecContext, op: &ConvOp) -> Result<()> {
                 b_packed: None,
                 b_direct: None,
                 zp_a: None,
+                a_direct: None,
             };
             Some(
                 (0..groups)
@@ -328,9 +381,14 @@ pub(super) fn run(ctx: &ExecContext, op: &ConvOp) -> Result<()> {
             b_packed: b_packed.as_deref(),
             b_direct,
             zp_a: zp_a.as_deref(),
+            a_direct: match (p.dir, p.a_plain()) {
+                (Dir::Y, Some([off, rs, cs, gs])) if p.x.elem == Elem::F32 && zp_a.is_none() => {
+                    Some((off, gs, rs, cs))
+                }
+                _ => None,
+            },
         };
-        let store = |g: i64, row: i64, col: i64, v: f32, pos: &mut [i64]| {
-            let at = p.c_at(g, row, col);
+        let store = |g: i64, row: i64, col: i64, at: i64, v: f32, pos: &mut [i64]| {
             let esize = c_elem.size();
             let mut x = v;
             if p.dir != Dir::W {
@@ -362,6 +420,13 @@ pub(super) fn run(ctx: &ExecContext, op: &ConvOp) -> Result<()> {
             dt::store(c_elem, out, 0, x);
         };
         let ndims = op.dst_ndims();
+        // Nothing between the products and the store but the conversion.
+        let bare = !epi.src_scale
+            && epi.wei_scale.is_none()
+            && !epi.dst_scale
+            && bias.is_none()
+            && epi.post_ops.is_empty()
+            && zp_c.is_none();
         if p.dir == Dir::W {
             // Jobs over (group, depth range); partial sums added up per group.
             let parts = parallel::max_threads()
@@ -401,7 +466,15 @@ pub(super) fn run(ctx: &ExecContext, op: &ConvOp) -> Result<()> {
                 }
                 for row in 0..m {
                     for col in 0..n {
-                        store(g, row, col as i64, total[row as usize * n + col], &mut pos);
+                        let at = p.c_at(g, row, col as i64);
+                        store(
+                            g,
+                            row,
+                            col as i64,
+                            at,
+                            total[row as usize * n + col],
+                            &mut pos,
+                        );
                     }
                 }
             }
@@ -430,9 +503,21 @@ pub(super) fn run(ctx: &ExecContext, op: &ConvOp) -> Result<()> {
                 let mut acc = vec![0f32; rows * n];
                 job.accumulate(g, r0..r1, 0..k, n, &mut acc);
                 let mut pos = vec![0i64; ndims];
+                let cs = p.c_col_stride().unwrap_or(0);
                 for r in 0..rows {
+                    let row = r0 + r as i64;
+                    let base = p.c_at(g, row, 0);
+                    if bare && cs == 1 {
+                        let esize = c_elem.size();
+                        // SAFETY: this row of C, written by this job only.
+                        let out =
+                            unsafe { host_bytes_mut(c_addr + base as usize * esize, n * esize) };
+                        dt::store_run(c_elem, out, 0, &acc[r * n..(r + 1) * n]);
+                        continue;
+                    }
                     for col in 0..n {
-                        store(g, r0 + r as i64, col as i64, acc[r * n + col], &mut pos);
+                        let at = base + col as i64 * cs;
+                        store(g, row, col as i64, at, acc[r * n + col], &mut pos);
                     }
                 }
             });

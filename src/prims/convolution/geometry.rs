@@ -251,6 +251,45 @@ impl Problem {
         w.off + g * w.g + oc * w.oc + ic * w.ic + k[0] * w.k[0] + k[1] * w.k[1] + k[2] * w.k[2]
     }
 
+    /// Row `row` of A (`Dir::Y`, `Dir::X`) as runs: calls `f(depth, at)`
+    /// for each tap that lands inside the data tensor, where the tap's
+    /// channels are elements `at + c · stride` (depth `depth + c`) for `c`
+    /// below the channel count; the other depths are zeros. Returns
+    /// (channel count, stride).
+    pub fn a_row_runs(&self, g: i64, row: i64, mut f: impl FnMut(i64, i64)) -> (i64, i64) {
+        let s = &self.shape;
+        match self.dir {
+            Dir::Y => {
+                let (n, o) = (row / s.o_sp(), split3(row % s.o_sp(), s.o));
+                for kk in 0..s.k_sp() {
+                    if let Some(i) = self.tap(o, split3(kk, s.k)) {
+                        f(kk * s.ic, self.x_at(g, n, 0, i));
+                    }
+                }
+                (s.ic, self.x.c)
+            }
+            Dir::X => {
+                let (n, i) = (row / s.i_sp(), split3(row % s.i_sp(), s.i));
+                for kk in 0..s.k_sp() {
+                    if let Some(o) = self.back_tap(i, split3(kk, s.k)) {
+                        f(kk * s.oc, self.y_at(g, n, 0, o));
+                    }
+                }
+                (s.oc, self.y.c)
+            }
+            Dir::W => (0, 0),
+        }
+    }
+
+    /// The stride between columns of C within a row (`Dir::Y`, `Dir::X`).
+    pub fn c_col_stride(&self) -> Option<i64> {
+        match self.dir {
+            Dir::Y => Some(self.y.c),
+            Dir::X => Some(self.x.c),
+            Dir::W => None,
+        }
+    }
+
     /// The `X` position of tap `k` at output `o` (None outside `X`).
     #[inline]
     fn tap(&self, o: [i64; 3], k: [i64; 3]) -> Option<[i64; 3]> {
@@ -358,6 +397,31 @@ impl Problem {
         pos[2..].copy_from_slice(&at[3 - nsp..]);
     }
 
+    /// How many parts a GPU splits the depth of `Dir::W` into (1 for the
+    /// other directions, and where the groups' output tiles alone fill a
+    /// device): its few, very deep dot products otherwise leave most of a
+    /// GPU idle. The parts' partial sums go to the scratchpad.
+    pub fn depth_splits(&self) -> i64 {
+        if self.dir != Dir::W {
+            return 1;
+        }
+        let map = self.mapping();
+        // Output tiles of 128 x 128, as GPUs tile them.
+        let tiles = self.shape.g * ((map.m + 127) / 128) * ((map.n + 127) / 128);
+        let by_depth = map.k / 1024;
+        let wanted = (256 / tiles.max(1)).max(1);
+        let cap = (256 << 20) / (4 * self.shape.g * map.m * map.n).max(1);
+        by_depth.min(wanted).min(128).min(cap).max(1)
+    }
+
+    /// The depth of one part of [`Problem::depth_splits`].
+    pub fn depth_chunk(&self) -> i64 {
+        let k = self.mapping().k;
+        let s = self.depth_splits();
+        // A multiple of 16, so that parts start on K-step boundaries.
+        ((k + s - 1) / s + 15) / 16 * 16
+    }
+
     /// The data tensor whose element type is A's, B's and C's.
     pub fn elems(&self) -> (Elem, Elem, Elem) {
         match self.dir {
@@ -397,42 +461,59 @@ impl Problem {
         }
     }
 
-    /// B as a plain matrix `(off, row stride, column stride)` relative to
-    /// the group's start, where its element index is linear in depth and
-    /// column (the weights of `Dir::Y` and `Dir::X` in a `k…`-major, channel
-    /// minor order).
-    pub fn b_plain(&self) -> Option<(i64, i64, i64)> {
+    /// B as a plain matrix `[off, row stride, column stride, group
+    /// stride]` (element `(depth, col)` of group `g` at `off + g · gs + depth ·
+    /// rs + col · cs`), where it is one: the weights of `Dir::Y` and `Dir::X`
+    /// in a `k…`-major, channel-minor order; for `Dir::W`, a 1x1, stride-1,
+    /// unpadded `X` whose rows `(n, i…)` are evenly spaced.
+    pub fn b_plain(&self) -> Option<[i64; 4]> {
         let s = &self.shape;
         let w = &self.w;
         let (inner, col) = match self.dir {
             Dir::Y => (w.ic, w.oc),
             Dir::X => (w.oc, w.ic),
-            Dir::W => return None,
+            Dir::W => {
+                if !self.pointwise() {
+                    return None;
+                }
+                let x = &self.x;
+                let row = rows_stride(x, s.mb, s.i)?;
+                return Some([x.off, row, x.c, s.ic * x.c]);
+            }
         };
         let inner_n = if self.dir == Dir::Y { s.ic } else { s.oc };
         // depth = ((kd·KH + kh)·KW + kw)·inner_n + c: the strides must nest.
         let ok = (s.k[2] == 1 || w.k[2] == inner * inner_n)
             && (s.k[1] == 1 || w.k[1] == inner * inner_n * s.k[2])
             && (s.k[0] == 1 || w.k[0] == inner * inner_n * s.k[2] * s.k[1]);
-        ok.then_some((w.off, inner, col))
+        ok.then_some([w.off, inner, col, w.g])
     }
 
-    /// A as a plain matrix (same convention as [`Problem::b_plain`]): the
-    /// forward 1x1, stride-1, unpadded case over a tensor whose rows `(n,
-    /// o…)` are evenly spaced.
-    pub fn a_plain(&self) -> Option<(i64, i64, i64)> {
+    /// A 1x1, stride-1, unpadded convolution (X and Y have one shape).
+    fn pointwise(&self) -> bool {
         let s = &self.shape;
-        if self.dir != Dir::Y
-            || s.k != [1, 1, 1]
-            || s.s != [1, 1, 1]
-            || s.p != [0, 0, 0]
-            || s.i != s.o
-        {
-            return None;
+        s.k == [1, 1, 1] && s.s == [1, 1, 1] && s.p == [0, 0, 0] && s.i == s.o
+    }
+
+    /// A as a plain matrix (as [`Problem::b_plain`]): for `Dir::Y`, a
+    /// pointwise convolution's `X` with evenly spaced rows `(n, o…)`; for
+    /// `Dir::W`, `Y` (rows `oc`, depth `(n, o…)`) where its positions are
+    /// evenly spaced.
+    pub fn a_plain(&self) -> Option<[i64; 4]> {
+        let s = &self.shape;
+        match self.dir {
+            Dir::Y if self.pointwise() => {
+                let x = &self.x;
+                let row = rows_stride(x, s.mb, s.o)?;
+                Some([x.off, row, x.c, s.ic * x.c])
+            }
+            Dir::W => {
+                let y = &self.y;
+                let depth = rows_stride(y, s.mb, s.o)?;
+                Some([y.off, y.c, depth, s.oc * y.c])
+            }
+            _ => None,
         }
-        let x = &self.x;
-        let row = rows_stride(x, s.mb, s.o)?;
-        Some((x.off, row, x.c))
     }
 
     /// C as a plain matrix where its rows are evenly spaced.

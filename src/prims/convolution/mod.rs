@@ -317,6 +317,12 @@ impl ConvOp {
                 names[0], s[0], names[2], d[0]
             )));
         }
+        if w_in == 0 {
+            return Err(Error::invalid(format!(
+                "{} has no input channels",
+                names[1]
+            )));
+        }
         if g <= 0 || s[1] != g * w_in || d[1] != g * w_out {
             return Err(Error::invalid(format!(
                 "channels do not match: {} has {}, {} {}, weights {:?}",
@@ -643,7 +649,7 @@ impl OpDesc for ConvOp {
         match (self.pass, arg) {
             (Pass::Forward, DNNL_ARG_SRC) => Some(&self.src),
             (Pass::Forward, DNNL_ARG_WEIGHTS) => Some(&self.weights),
-            (Pass::Forward, DNNL_ARG_BIAS) => self.bias.as_ref(),
+            (Pass::Forward, DNNL_ARG_BIAS | DNNL_ARG_WEIGHTS_1) => self.bias.as_ref(),
             (Pass::Forward, DNNL_ARG_DST) => Some(&self.dst),
             (Pass::Forward, _) => self.epilogue.post_ops.arg_md(arg),
             (Pass::BackwardData, DNNL_ARG_DIFF_SRC) => Some(&self.src),
@@ -651,7 +657,9 @@ impl OpDesc for ConvOp {
             (Pass::BackwardData, DNNL_ARG_DIFF_DST) => Some(&self.dst),
             (Pass::BackwardWeights, DNNL_ARG_SRC) => Some(&self.src),
             (Pass::BackwardWeights, DNNL_ARG_DIFF_WEIGHTS) => Some(&self.weights),
-            (Pass::BackwardWeights, DNNL_ARG_DIFF_BIAS) => self.bias.as_ref(),
+            (Pass::BackwardWeights, DNNL_ARG_DIFF_BIAS | DNNL_ARG_DIFF_WEIGHTS_1) => {
+                self.bias.as_ref()
+            }
             (Pass::BackwardWeights, DNNL_ARG_DIFF_DST) => Some(&self.dst),
             _ => None,
         }
@@ -762,7 +770,7 @@ impl Kind for ConvOp {
     const NAME: &'static str = "convolution";
     const IMPLS: &'static [Impl<ConvOp>] = &[
         Impl::cpu(c"cpu:gemm_conv", any_op, cpu::create),
-        Impl::gpu(c"ocl:gemm_conv", any_op, ocl::create),
+        Impl::gpu(c"ocl:gemm_conv", any_op, ocl::create).with_scratchpad(ocl::scratchpad),
     ];
 
     fn attr_support(&self) -> AttrSupport {

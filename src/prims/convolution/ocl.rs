@@ -28,6 +28,18 @@ use crate::prims::common::gemm::{WeiScale, plain_strides};
 
 const CONV_CL: &str = include_str!("conv.cl");
 
+/// The scratchpad: the partial sums of a backward weights split over
+/// depth (none otherwise).
+pub(super) fn scratchpad(op: &ConvOp) -> usize {
+    let p = op.problem();
+    let splits = p.depth_splits();
+    if splits <= 1 {
+        return 0;
+    }
+    let map = p.mapping();
+    (splits * p.shape.g * map.m * map.n * 4) as usize
+}
+
 /// Builds the implementation for `op` on `engine` (its kernels built now).
 pub(super) fn create(op: &Arc<ConvOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
     let ocl = engine.gpu("convolution")?;
@@ -36,6 +48,11 @@ pub(super) fn create(op: &Arc<ConvOp>, engine: &Engine) -> Result<Arc<dyn Implem
     let plan = Plan::new(op, tiles);
     let source = source_with(&op.epilogue().post_ops, CONV_CL);
     let gemm = ocl.kernel(&source, &plan.options, "gemm_tiled")?;
+    let reduce = if p.depth_splits() > 1 {
+        Some(ocl.kernel(&source, &plan.options, "conv_w_reduce")?)
+    } else {
+        None
+    };
     let bias_sum = match (p.dir, op.role_args().bias) {
         (Dir::W, Some(_)) => Some(ocl.kernel(&source, &plan.options, "conv_bias_sum")?),
         _ => None,
@@ -44,6 +61,7 @@ pub(super) fn create(op: &Arc<ConvOp>, engine: &Engine) -> Result<Arc<dyn Implem
         op: op.clone(),
         plan,
         gemm,
+        reduce,
         bias_sum,
     }))
 }
@@ -60,7 +78,7 @@ struct Plan {
 
 fn data_defs(name: &str, t: &DataAt) -> String {
     format!(
-        " -D{name}_OFF={}L -D{name}_N={}L -D{name}_C={}L -D{name}_D={} -D{name}_H={} -D{name}_W={}",
+        " -D{name}_OFF={} -D{name}_N={} -D{name}_C={} -D{name}_D={} -D{name}_H={} -D{name}_W={}",
         t.off, t.n, t.c, t.sp[0], t.sp[1], t.sp[2]
     )
 }
@@ -79,7 +97,18 @@ impl Plan {
                 .bias
                 .map(|_| op.bias_elem().unwrap_or(Elem::F32)),
         };
-        let mut o = epilogue_options(ea, eb, ec, bias, epi);
+        let splits = p.depth_splits();
+        // A split backward weights computes f32 partial sums.
+        let ec_gemm = if splits > 1 { Elem::F32 } else { ec };
+        let mut o = epilogue_options(ea, eb, ec_gemm, bias, epi);
+        if splits > 1 {
+            o += &format!(
+                " -DSPLIT_K=1 -DKCHUNK={} -DKTOT={} -DW_DT={}",
+                p.depth_chunk(),
+                map.k,
+                ec.cl_name()
+            );
+        }
         // The bias gradient's type (conv_bias_sum stores it).
         o += &format!(" -DBS_DT={}", op.bias_elem().unwrap_or(Elem::F32).cl_name());
         o += &format!(" {}", tiles.options());
@@ -103,7 +132,7 @@ impl Plan {
         o += &data_defs("Y", &p.y);
         let w = &p.w;
         o += &format!(
-            " -DW_OFF={}L -DW_G={}L -DW_OC={}L -DW_IC={}L -DW_KD={} -DW_KH={} -DW_KW={}",
+            " -DW_OFF={} -DW_G={} -DW_OC={} -DW_IC={} -DW_KD={} -DW_KH={} -DW_KW={}",
             w.off, w.g, w.oc, w.ic, w.k[0], w.k[1], w.k[2]
         );
         let (zs, zd) = op.zero_points();
@@ -112,6 +141,15 @@ impl Plan {
             Some(ZeroPoint::Common) => 1,
             Some(ZeroPoint::PerChannel) => 2,
         };
+        // 32-bit offsets where everything fits.
+        let fits = |bytes: usize, elem: Elem| bytes / elem.size() < (1 << 31);
+        let small = fits(p.x.bytes, p.x.elem)
+            && fits(p.y.bytes, p.y.elem)
+            && fits(p.w.bytes, p.w.elem)
+            && map.m < (1 << 31)
+            && map.k < (1 << 31)
+            && map.n < (1 << 31);
+        o += if small { " -DIDX=int" } else { " -DIDX=long" };
         let nsp = op.dst_ndims() - 2;
         o += &format!(
             " -DZP_SRC={} -DZP_DST={} -DNSP={nsp} -DPO_NB={nsp}",
@@ -121,11 +159,8 @@ impl Plan {
 
         // Plain operands keep gemm.cl's strided loads; with the group
         // stride as the batch stride.
-        let a = match p.a_plain() {
-            Some((off, rs, cs)) if zs.is_none() => Some([off, rs, cs, s.ic * p.x.c]),
-            _ => None,
-        };
-        let b = p.b_plain().map(|(off, rs, cs)| [off, rs, cs, w.g]);
+        let a = p.a_plain().filter(|_| zs.is_none());
+        let b = p.b_plain();
         let c = p.c_plain().map(|(off, rs, cs)| {
             let g = match p.dir {
                 Dir::Y => s.oc * p.y.c,
@@ -142,16 +177,44 @@ impl Plan {
             (Dir::X, None) => p.y.c <= p.y.sp[2],
             (Dir::W, None) => p.y.sp[2] <= p.y.c,
         };
-        let b_n_fast = match b {
-            Some([_, rs, cs, _]) => rs != 1 || cs == 1,
-            None => true,
+        let b_n_fast = match (b, p.dir) {
+            (Some([_, rs, cs, _]), _) => rs != 1 || cs == 1,
+            // Gathered: along the columns where they are the closer ones.
+            (None, Dir::Y) => w.oc <= w.ic,
+            (None, Dir::X) => w.ic <= w.oc,
+            (None, Dir::W) => p.x.c <= p.x.sp[2],
         };
-        let a_vec = matches!(a, Some([_, _, 1, _])) && a_k_fast && map.k >= 4;
-        let b_vec = matches!(b, Some([_, _, 1, _])) && b_n_fast && map.n >= 4;
         let four = |v: i64| v % 4 == 0;
+        // A gathered 4 channels at a time: forward or backward data over a
+        // tensor whose channels are contiguous, their count a multiple of 4.
+        let gather_tensor = match p.dir {
+            Dir::Y => Some((&p.x, s.ic)),
+            Dir::X => Some((&p.y, s.oc)),
+            Dir::W => None,
+        };
+        let gather_vec =
+            a.is_none() && a_k_fast && gather_tensor.is_some_and(|(t, ch)| t.c == 1 && ch % 4 == 0);
+        let a_vec = (matches!(a, Some([_, _, 1, _])) && a_k_fast && map.k >= 4 && splits == 1)
+            || gather_vec;
+        let b_vec = matches!(b, Some([_, _, 1, _])) && b_n_fast && map.n >= 4 && splits == 1;
+        let a_aligned = match (a, gather_tensor) {
+            (Some([off, rs, _, gs]), _) => four(off) && four(rs) && four(gs),
+            (None, Some((t, ch))) => [t.off, t.n, t.sp[0], t.sp[1], t.sp[2], ch * t.c]
+                .into_iter()
+                .all(four),
+            (None, None) => false,
+        };
         let aligned = (a_vec || b_vec)
-            && a.is_none_or(|[off, rs, _, gs]| !a_vec || (four(off) && four(rs) && four(gs)))
+            && (!a_vec || a_aligned)
             && b.is_none_or(|[off, rs, _, gs]| !b_vec || (four(off) && four(rs) && four(gs)));
+        // One tap per K step: the tap is decoded once per step.
+        let uniform = gather_vec
+            && match p.dir {
+                Dir::Y => s.ic % tiles.tk as i64 == 0,
+                Dir::X => s.oc % tiles.tk as i64 == 0,
+                Dir::W => false,
+            };
+        o += &format!(" -DCONV_UNIFORM={}", u8::from(uniform));
         o += &format!(
             " -DA_GATHER={} -DB_GATHER={} -DC_GATHER={} -DA_K_FAST={} -DB_N_FAST={} \
              -DA_VEC4={} -DB_VEC4={} -DALIGNED={}",
@@ -179,6 +242,8 @@ struct OclConv {
     op: Arc<ConvOp>,
     plan: Plan,
     gemm: Kernel,
+    /// Adds up the parts of a split backward weights.
+    reduce: Option<Kernel>,
     bias_sum: Option<Kernel>,
 }
 
@@ -248,12 +313,21 @@ impl Implementation for OclConv {
         };
         let po_buffers = epi.post_ops.cl_buffers(ctx)?;
 
+        let splits = p.depth_splits();
+        let partial = if splits > 1 {
+            let buffer = Buffer::of(ctx.scratchpad()?)?;
+            buffer.check_holds(scratchpad(op), "scratchpad")?;
+            Some(buffer)
+        } else {
+            None
+        };
         let mut events = Vec::new();
         if map.m > 0 && map.n > 0 && s.g > 0 {
             let plain = |v: Option<[i64; 4]>| v.unwrap_or([0; 4]);
             let (pa, pb, pc) = (plain(self.plan.a), plain(self.plan.b), plain(self.plan.c));
             let mut kargs = Vec::new();
-            for (buffer, v) in [(a, pa), (b, pb), (c, pc), (&bias, bias_op)] {
+            let c_out = partial.as_ref().unwrap_or(c);
+            for (buffer, v) in [(a, pa), (b, pb), (c_out, pc), (&bias, bias_op)] {
                 kargs.push(buffer.kernel_arg()?);
                 kargs.push(KernelArg::I64(v[0]));
                 kargs.push(KernelArg::I64(v[1]));
@@ -264,7 +338,7 @@ impl Implementation for OclConv {
             kargs.extend([
                 KernelArg::I64(map.m),
                 KernelArg::I64(map.n),
-                KernelArg::I64(map.k),
+                KernelArg::I64(if splits > 1 { p.depth_chunk() } else { map.k }),
                 KernelArg::I64(s.g),
                 KernelArg::I64(0),
                 s_src.kernel_arg()?,
@@ -281,16 +355,32 @@ impl Implementation for OclConv {
             let global = [
                 (map.n as usize).div_ceil(tn) * t.wg_n,
                 (map.m as usize).div_ceil(tm) * t.wg_m,
-                s.g as usize,
+                (s.g * splits) as usize,
             ];
             let local = [t.wg_n, t.wg_m, 1];
-            events.push(queue.enqueue_kernel(
-                &self.gemm,
-                &kargs,
-                &global,
-                Some(&local),
-                ctx.deps,
-            )?);
+            let event =
+                queue.enqueue_kernel(&self.gemm, &kargs, &global, Some(&local), ctx.deps)?;
+            match (&self.reduce, &partial) {
+                (Some(kernel), Some(part)) => {
+                    let kargs = [
+                        part.kernel_arg()?,
+                        c.kernel_arg()?,
+                        KernelArg::I64(splits),
+                        KernelArg::I64(map.m),
+                        KernelArg::I64(map.n),
+                    ];
+                    let total = (s.g * map.m * map.n) as usize;
+                    let local = 64usize;
+                    events.push(queue.enqueue_kernel(
+                        kernel,
+                        &kargs,
+                        &[total.div_ceil(local) * local],
+                        Some(&[local]),
+                        std::slice::from_ref(&event),
+                    )?);
+                }
+                _ => events.push(event),
+            }
         }
         if let (Some(kernel), Some(arg)) = (&self.bias_sum, args.bias) {
             let md = op

@@ -420,6 +420,36 @@ fn cases() -> Vec<Case> {
             pr: vec![1, 1, 2],
             groups_dim: true,
         },
+        // 2D 3x3, channels in sixteens (the 4-wide gathers, one tap per
+        // K step), groups.
+        Case {
+            mb: 2,
+            g: 2,
+            ic: 16,
+            oc: 16,
+            i: vec![6, 5],
+            k: vec![3, 3],
+            s: vec![1, 1],
+            dil: vec![0, 0],
+            pl: vec![1, 1],
+            pr: vec![1, 1],
+            groups_dim: true,
+        },
+        // Deep backward weights (minibatch x positions = 8192: GPUs split
+        // the depth over the scratchpad).
+        Case {
+            mb: 2,
+            g: 1,
+            ic: 2,
+            oc: 3,
+            i: vec![64, 64],
+            k: vec![3, 3],
+            s: vec![1, 1],
+            dil: vec![0, 0],
+            pl: vec![1, 1],
+            pr: vec![1, 1],
+            groups_dim: false,
+        },
         // 2D 1x1.
         Case {
             mb: 2,

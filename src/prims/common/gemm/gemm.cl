@@ -94,8 +94,31 @@
  * element of C, CHANNEL(gn) the per-column scale's index, PO_POSITION(pos,
  * gm, gn) the post-ops' logical position (PO_NB + 2 entries),
  * EPILOGUE_END(v, gn) a last step before the store, EXTRA_PARAMS more
- * kernel parameters (before the post-ops'). The defaults are a strided
- * matrix per batch. */
+ * kernel parameters (before the post-ops'). Row-wise work a gather can do
+ * once per load slot t instead of at every K step: A_PREP_DECL declares its
+ * per-slot state, A_PREP(t, gm) fills it, and A_VALUE_T(t, gm, gk) /
+ * A_LOAD4(t, gm, gk, v) (4-wide, into float4 v) read A with it;
+ * A_STEP(k0) declares what a 4-wide K step shares (before its loads). The
+ * defaults are a strided matrix per batch. */
+#ifndef A_VALUE_T
+#define A_VALUE_T(t, gm, gk) A_VALUE(gm, gk)
+#endif
+#ifndef A_STEP
+#define A_STEP(k0)
+#endif
+#ifndef A_LOAD4
+#define A_LOAD4(t, gm, gk, v) \
+    if ((gm) < M) { \
+        const long at = a_base + (gm) * a_rs + (gk); \
+        if ((gk) + 3 < K) { \
+            v = LD4_A(a + at, 0); \
+        } else { \
+            if ((gk) < K) v.s0 = LD_A(a, at); \
+            if ((gk) + 1 < K) v.s1 = LD_A(a, at + 1); \
+            if ((gk) + 2 < K) v.s2 = LD_A(a, at + 2); \
+        } \
+    }
+#endif
 #ifndef A_VALUE
 #define A_VALUE(gm, gk) \
     ((gm) < M && (gk) < K ? LD_A(a, a_base + (gm) * a_rs + (gk) * a_cs) : 0.0f)
@@ -118,6 +141,12 @@
 #endif
 
 #define TM (WG_M * RM)
+/* Load slots of A per work-item (A_PREP's arrays). */
+#if A_VEC4
+#define A_SLOTS LA4
+#else
+#define A_SLOTS LA
+#endif
 #define TN (WG_N * RN)
 #define WG (WG_M * WG_N)
 /* Local rows padded by one word: column walks hit distinct banks. */
@@ -161,22 +190,14 @@
 /* A's tile at K step k0 into pa (zeros outside the matrix). */
 #if A_VEC4
 #define FETCH_A(k0) \
+    A_STEP(k0); \
     _Pragma("unroll") for (int t = 0; t < LA4; ++t) { \
         const int i = lid + t * WG; \
         float4 v = (float4)(0.0f); \
         if (i < TM * TK / 4) { \
             A_POS(i); \
             const long gm = m0 + mm, gk = (k0) + kk; \
-            if (gm < M) { \
-                const long at = a_base + gm * a_rs + gk; \
-                if (gk + 3 < K) { \
-                    v = LD4_A(a + at, 0); \
-                } else { \
-                    if (gk < K) v.s0 = LD_A(a, at); \
-                    if (gk + 1 < K) v.s1 = LD_A(a, at + 1); \
-                    if (gk + 2 < K) v.s2 = LD_A(a, at + 2); \
-                } \
-            } \
+            A_LOAD4(t, gm, gk, v); \
         } \
         pa[t] = v; \
     }
@@ -199,7 +220,7 @@
         if (i < TM * TK) { \
             A_POS(i); \
             const long gm = m0 + mm, gk = (k0) + kk; \
-            v = A_VALUE(gm, gk); \
+            v = A_VALUE_T(t, gm, gk); \
         } \
         pa[t] = v; \
     }
@@ -306,6 +327,17 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
     float4 pb[LB4];
 #else
     float pb[LB];
+#endif
+#ifdef A_PREP
+    /* Per load slot, what the rows need once (the caller's hook). */
+    A_PREP_DECL;
+    _Pragma("unroll") for (int t = 0; t < A_SLOTS; ++t) {
+        const int i = lid + t * WG;
+        if (i < TM * TK / (A_VEC4 ? 4 : 1)) {
+            A_POS(i);
+            A_PREP(t, m0 + mm);
+        }
+    }
 #endif
     FETCH_A(0);
     FETCH_B(0);
