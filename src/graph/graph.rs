@@ -164,7 +164,7 @@ impl Graph {
         }
         let order = topo_order(&st.ops)?;
         let ordered: Vec<Op> = order.iter().map(|&i| st.ops[i].clone()).collect();
-        st.partitions = partitioner::partition(&ordered, policy)
+        st.partitions = partitioner::partition(&ordered, policy, self.engine_kind)
             .into_iter()
             .map(|group| Partition::new(group, self.engine_kind, st.fpmath, &ordered))
             .collect();

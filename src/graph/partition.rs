@@ -88,7 +88,7 @@ impl Partition {
     pub fn with_op(op: &Op, engine_kind: EngineKind) -> Result<Arc<Partition>> {
         op.check()?;
         let ops = vec![op.clone()];
-        let group = partitioner::partition(&ops, Policy::Debug)
+        let group = partitioner::partition(&ops, Policy::Debug, engine_kind)
             .into_iter()
             .next()
             .ok_or_else(|| Error::invalid("an End op makes no partition"))?;
@@ -142,6 +142,19 @@ impl Partition {
                 quantize: Some(_), ..
             } => "quantized_matmul_post_ops",
             Pattern::Matmul { .. } => "matmul_post_ops",
+            Pattern::Conv(chains) => {
+                let first = &chains[0];
+                let transposed = self
+                    .ops
+                    .get(first.conv)
+                    .is_some_and(|o| o.kind == dnnl_graph_op_conv_transpose);
+                match (first.dq_src.is_some(), transposed) {
+                    (true, true) => "quantized_convtranspose_post_ops",
+                    (true, false) => "quantized_convolution_post_ops",
+                    (false, true) => "convtranspose_post_ops",
+                    (false, false) => "convolution_post_ops",
+                }
+            }
         }
     }
 

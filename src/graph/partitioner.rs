@@ -11,18 +11,35 @@
 //!   broadcast to the chain's shape; a Quantize ends the chain. The whole
 //!   group runs as one matmul primitive with post-ops (plus reorders for
 //!   the (de)quantization);
+//! - a Convolution or ConvTranspose does the same with the rules upstream's
+//!   v3.13 library follows (probed through its C API, partition by
+//!   partition): the Dequantize ops of src and weights only as a pair (the
+//!   weights' one possibly fed by a Quantize of f32 weights), then a BiasAdd
+//!   (without a bias input), a BatchNormInference (Convolution only, not
+//!   int8), at most 19 unary and binary post-ops (not Reciprocal, Pow,
+//!   SquaredDifference, GreaterEqual; the binary ones with the chain as
+//!   first input, or either input of Add, Multiply, Maximum and Minimum
+//!   when the first comes from no other convolution or MatMul that could
+//!   take the op), an int8 Add's other operand with its Dequantize when it
+//!   has the chain's shape; then a Quantize (int8) or a TypeCast from bf16
+//!   to f32 (floating point) ends the chain. A 2-D 1x1 Convolution's chain
+//!   may continue into a depthwise 3x3 Convolution and its own chain;
 //! - every other op that lowers onto a primitive is a partition of its own;
-//! - every op that does not (Convolution, pooling, normalisations, Wildcard
-//!   ...) is a partition of its own that says it is not supported;
+//! - every op that does not (pooling, normalisations, Wildcard ...) is a
+//!   partition of its own that says it is not supported;
 //! - End ops only mark graph outputs: they belong to no partition.
 //!
 //! Policy `debug` puts every op (End excepted) in a partition of its own.
 //! Partitions come in the order of their first op, and the ops are in
 //! topological order, so the partitions are too.
 
+// The C enumerators are matched by their C names.
+#![allow(non_upper_case_globals)]
+
 use std::collections::HashMap;
 
 use crate::abi::*;
+use crate::core::engine::EngineKind;
 use crate::graph::graph::Policy;
 use crate::graph::logical_tensor;
 use crate::graph::lower;
@@ -43,6 +60,29 @@ pub enum Pattern {
         post: Vec<usize>,
         quantize: Option<usize>,
     },
+    /// A Convolution or ConvTranspose with its (de)quantization and post-op
+    /// chain, followed, for a fused depthwise convolution, by that
+    /// convolution's chain.
+    Conv(Vec<ConvChain>),
+}
+
+/// The roles of one convolution's ops in a group; indices into the
+/// partition's ops.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConvChain {
+    pub dq_src: Option<usize>,
+    /// A Quantize of f32 weights feeding `dq_wei`.
+    pub q_wei: Option<usize>,
+    pub dq_wei: Option<usize>,
+    pub conv: usize,
+    pub bias_add: Option<usize>,
+    pub bn: Option<usize>,
+    /// Unary and binary post-ops, each with the Dequantize that produces a
+    /// binary op's other operand when it is part of the group.
+    pub post: Vec<(usize, Option<usize>)>,
+    /// A Quantize (int8) or a TypeCast (floating point) ending the chain.
+    pub quantize: Option<usize>,
+    pub typecast: Option<usize>,
 }
 
 /// A group of ops (indices into the ordered ops) and whether it lowers.
@@ -86,20 +126,29 @@ impl Uses {
     }
 }
 
-/// Partitions `ops` (in topological order).
-pub fn partition(ops: &[Op], policy: Policy) -> Vec<Group> {
+/// Partitions `ops` (in topological order) of a graph for `engine` kind
+/// engines.
+pub fn partition(ops: &[Op], policy: Policy, engine: EngineKind) -> Vec<Group> {
     let uses = Uses::of(ops);
     let mut taken = vec![false; ops.len()];
     let mut groups: Vec<Group> = Vec::new();
     if policy == Policy::Fusion {
         for m in 0..ops.len() {
-            if ops[m].kind == dnnl_graph_op_matmul && !taken[m] {
-                if let Some(g) = matmul_group(ops, &uses, &taken, m) {
-                    for &i in &g.ops {
-                        taken[i] = true;
-                    }
-                    groups.push(g);
+            if taken[m] {
+                continue;
+            }
+            let g = match ops[m].kind {
+                dnnl_graph_op_matmul => matmul_group(ops, &uses, &taken, m),
+                dnnl_graph_op_convolution | dnnl_graph_op_conv_transpose => {
+                    conv_group(ops, &uses, &taken, m, engine)
                 }
+                _ => None,
+            };
+            if let Some(g) = g {
+                for &i in &g.ops {
+                    taken[i] = true;
+                }
+                groups.push(g);
             }
         }
     }
@@ -230,4 +279,274 @@ fn binary_fusible(op: &Op, tail: &logical_tensor::Lt) -> bool {
             .rev()
             .zip(t.iter().rev())
             .all(|(&a, &b)| a == b || a == 1)
+}
+
+/// The most unary and binary post-ops a convolution chain takes, as
+/// upstream (its 20th such op starts a partition of its own).
+const CONV_MAX_POST: usize = 19;
+
+/// Whether `op` produces its output for a consumer that fuses it: a
+/// Convolution, ConvTranspose or MatMul not taken yet (the residual rule
+/// of [`conv_group`]).
+fn is_anchor(op: &Op) -> bool {
+    matches!(
+        op.kind,
+        dnnl_graph_op_convolution | dnnl_graph_op_conv_transpose | dnnl_graph_op_matmul
+    )
+}
+
+/// The known dimensions of `lt`, if any.
+fn known_dims(lt: &logical_tensor::Lt) -> Option<&[i64]> {
+    logical_tensor::shape_known(lt).then(|| logical_tensor::dims(lt))
+}
+
+/// The op producing input `slot` of `ops[at]` when it is of `kind`, not
+/// taken, and `ops[at]` is its output's only consumer.
+fn sole_producer(
+    ops: &[Op],
+    uses: &Uses,
+    taken: &[bool],
+    at: usize,
+    slot: usize,
+    kind: dnnl_graph_op_kind_t,
+) -> Option<usize> {
+    let id = ops[at].inputs.get(slot)?.id;
+    let p = *uses.producer.get(&id)?;
+    (ops[p].kind == kind && !taken[p] && uses.only_consumer(id) == Some(at)).then_some(p)
+}
+
+/// Whether a 2-D Convolution's weights describe a 1x1 kernel.
+fn kernel_is(op: &Op, k: i64) -> bool {
+    let Some(w) = op.inputs.get(1).and_then(known_dims) else {
+        return false;
+    };
+    if w.len() != 4 {
+        return false;
+    }
+    let x_first = op.str_or(dnnl_graph_op_attr_weights_format, "XIO") == "XIO";
+    let kernel = if x_first { &w[..2] } else { &w[2..] };
+    kernel.iter().all(|&d| d == k)
+}
+
+/// Whether Convolution `op` is depthwise (one input channel per group)
+/// with a 3x3 kernel in 2-D: the kind upstream fuses after a 1x1 one.
+fn is_depthwise_3x3(op: &Op) -> bool {
+    let Some(src) = op.inputs.first().and_then(known_dims) else {
+        return false;
+    };
+    let ncx = op.str_or(dnnl_graph_op_attr_data_format, "NXC") == "NCX";
+    let channels = if ncx { src.get(1) } else { src.last() };
+    let groups = op.s64_or(dnnl_graph_op_attr_groups, 1);
+    src.len() == 4 && groups > 1 && channels == Some(&groups) && kernel_is(op, 3)
+}
+
+/// The fused group anchored at Convolution or ConvTranspose `c`, or `None`
+/// for one on its own (then a single partition).
+fn conv_group(
+    ops: &[Op],
+    uses: &Uses,
+    taken: &[bool],
+    c: usize,
+    engine: EngineKind,
+) -> Option<Group> {
+    let mut order = Vec::new();
+    let mut chains = Vec::new();
+    let mut taken = taken.to_vec();
+    let mut anchor = c;
+    loop {
+        let first = chains.is_empty();
+        let dw_allowed = first && engine == EngineKind::Cpu;
+        let Some((chain, next)) = conv_chain(ops, uses, &taken, anchor, first, dw_allowed) else {
+            if chains.is_empty() {
+                return None;
+            }
+            break;
+        };
+        for i in chain_ops(&chain) {
+            taken[i] = true;
+            order.push(i);
+        }
+        chains.push(chain);
+        match next {
+            Some(dw) => anchor = dw,
+            None => break,
+        }
+    }
+    if order.len() == 1 {
+        return None;
+    }
+    let pos = |i: usize| order.iter().position(|&o| o == i).unwrap_or(0);
+    let map = |c: &ConvChain| ConvChain {
+        dq_src: c.dq_src.map(pos),
+        q_wei: c.q_wei.map(pos),
+        dq_wei: c.dq_wei.map(pos),
+        conv: pos(c.conv),
+        bias_add: c.bias_add.map(pos),
+        bn: c.bn.map(pos),
+        post: c.post.iter().map(|&(p, d)| (pos(p), d.map(pos))).collect(),
+        quantize: c.quantize.map(pos),
+        typecast: c.typecast.map(pos),
+    };
+    Some(Group {
+        pattern: Pattern::Conv(chains.iter().map(map).collect()),
+        ops: order,
+        supported: true,
+    })
+}
+
+/// The ops of `chain` in execution order.
+fn chain_ops(chain: &ConvChain) -> Vec<usize> {
+    let mut v = Vec::new();
+    v.extend(chain.dq_src);
+    v.extend(chain.q_wei);
+    v.extend(chain.dq_wei);
+    v.push(chain.conv);
+    v.extend(chain.bias_add);
+    v.extend(chain.bn);
+    for &(p, dq) in &chain.post {
+        v.extend(dq);
+        v.push(p);
+    }
+    v.extend(chain.quantize);
+    v.extend(chain.typecast);
+    v
+}
+
+/// The chain of Convolution or ConvTranspose `c` (indices into `ops`), and
+/// the depthwise Convolution that continues it (when `dw` allows one and
+/// the chain fits). `first`: the chain is no fused depthwise one.
+fn conv_chain(
+    ops: &[Op],
+    uses: &Uses,
+    taken: &[bool],
+    c: usize,
+    first: bool,
+    dw: bool,
+) -> Option<(ConvChain, Option<usize>)> {
+    let cv = &ops[c];
+    if !(2..=3).contains(&cv.inputs.len()) || cv.outputs.len() != 1 {
+        return None;
+    }
+    let mut chain = ConvChain {
+        dq_src: None,
+        q_wei: None,
+        dq_wei: None,
+        conv: c,
+        bias_add: None,
+        bn: None,
+        post: Vec::new(),
+        quantize: None,
+        typecast: None,
+    };
+    // int8: both operands dequantized (a src Dequantize alone is not taken).
+    let dq_src = sole_producer(ops, uses, taken, c, 0, dnnl_graph_op_dequantize);
+    let dq_wei = sole_producer(ops, uses, taken, c, 1, dnnl_graph_op_dequantize);
+    let int8 = first && dq_src.is_some() && dq_wei.is_some();
+    if int8 {
+        chain.dq_src = dq_src;
+        chain.dq_wei = dq_wei;
+        chain.q_wei =
+            dq_wei.and_then(|d| sole_producer(ops, uses, taken, d, 0, dnnl_graph_op_quantize));
+    } else if cv.inputs.iter().take(2).any(|l| is_int8(l.data_type)) {
+        return None;
+    }
+    let conv_kind = cv.kind == dnnl_graph_op_convolution;
+    let mut tail = cv.outputs[0];
+    let mut next_dw = None;
+    while let Some(n) = uses.only_consumer(tail.id) {
+        let op = &ops[n];
+        if taken[n] || op.outputs.len() != 1 {
+            break;
+        }
+        let nothing_yet = chain.bias_add.is_none() && chain.bn.is_none() && chain.post.is_empty();
+        let from_tail = op.inputs.first().is_some_and(|l| l.id == tail.id);
+        match op.kind {
+            dnnl_graph_op_bias_add => {
+                if !(nothing_yet && cv.inputs.len() == 2 && from_tail) {
+                    break;
+                }
+                chain.bias_add = Some(n);
+            }
+            dnnl_graph_op_batch_norm_inference => {
+                if !(conv_kind && !int8 && chain.bn.is_none() && chain.post.is_empty() && from_tail)
+                {
+                    break;
+                }
+                chain.bn = Some(n);
+            }
+            dnnl_graph_op_quantize => {
+                if int8 && from_tail {
+                    chain.quantize = Some(n);
+                }
+                break;
+            }
+            dnnl_graph_op_type_cast => {
+                if !int8
+                    && from_tail
+                    && tail.data_type == dnnl_bf16
+                    && op.outputs[0].data_type == dnnl_f32
+                {
+                    chain.typecast = Some(n);
+                }
+                break;
+            }
+            dnnl_graph_op_convolution => {
+                // A depthwise convolution after a 2-D 1x1 one, in floating
+                // point, without BatchNormInference.
+                let fits = dw
+                    && !int8
+                    && conv_kind
+                    && chain.bn.is_none()
+                    && from_tail
+                    && op.inputs.len() >= 2
+                    && kernel_is(cv, 1)
+                    && is_depthwise_3x3(op);
+                if fits {
+                    next_dw = Some(n);
+                }
+                break;
+            }
+            dnnl_graph_op_reciprocal | dnnl_graph_op_pow => break,
+            _ if lower::eltwise_post_op(op).is_some() => {
+                if !from_tail || chain.post.len() >= CONV_MAX_POST {
+                    break;
+                }
+                chain.post.push((n, None));
+            }
+            _ => {
+                if chain.post.len() >= CONV_MAX_POST
+                    || matches!(
+                        op.kind,
+                        dnnl_graph_op_squared_difference | dnnl_graph_op_greater_equal
+                    )
+                    || !binary_fusible(op, &tail)
+                {
+                    break;
+                }
+                let other = if from_tail { 1 } else { 0 };
+                if !from_tail {
+                    // The first operand's producer may take the op instead.
+                    let first_from = uses.producer.get(&op.inputs[0].id);
+                    if first_from.is_some_and(|&p| !taken[p] && p != c && is_anchor(&ops[p])) {
+                        break;
+                    }
+                }
+                // int8: an Add of a dequantized tensor of the chain's shape
+                // takes its Dequantize.
+                let dq = if int8 && op.kind == dnnl_graph_op_add {
+                    sole_producer(ops, uses, taken, n, other, dnnl_graph_op_dequantize).filter(
+                        |_| {
+                            let o = known_dims(&op.inputs[other]);
+                            o.is_some() && o == known_dims(&tail)
+                        },
+                    )
+                } else {
+                    None
+                };
+                chain.post.push((n, dq));
+            }
+        }
+        tail = op.outputs[0];
+    }
+    Some((chain, next_dw))
 }

@@ -365,6 +365,25 @@ pub fn check_op(
             let (scales, zps) = (len(dnnl_graph_op_attr_scales), len(dnnl_graph_op_attr_zps));
             check_quantization(s, scales, zps, per_tensor)
         }
+        dnnl_graph_op_convolution
+        | dnnl_graph_op_convolution_backward_data
+        | dnnl_graph_op_convolution_backward_weights
+        | dnnl_graph_op_conv_transpose
+        | dnnl_graph_op_conv_transpose_backward_data
+        | dnnl_graph_op_conv_transpose_backward_weights => {
+            for attr in [dnnl_graph_op_attr_pads_begin, dnnl_graph_op_attr_pads_end] {
+                if let Some(AttrValue::S64s(v)) = get(attr)
+                    && v.iter().any(|&p| p < 0)
+                {
+                    return Err(format!(
+                        "{}: {} {v:?} has a negative value",
+                        s.name,
+                        attr_name(attr).unwrap_or("?")
+                    ));
+                }
+            }
+            Ok(())
+        }
         dnnl_graph_op_max_pool | dnnl_graph_op_max_pool_backward => {
             match (
                 len(dnnl_graph_op_attr_dilations),

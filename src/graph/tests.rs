@@ -348,3 +348,135 @@ fn execute_checks_tensors_against_their_ports() {
     cp.execute(&s, std::slice::from_ref(&ti), &[owned], None, &[])
         .unwrap();
 }
+
+/// A Convolution `id` of `src` (1x4x6x6, NCX) with 8 3x3 OIX filters of
+/// `groups` into `dst`, padding 1.
+fn conv(id: usize, src: Lt, wei: Lt, dst: Lt, groups: i64) -> Op {
+    let mut c = op(id, dnnl_graph_op_convolution, &[src, wei], &[dst]);
+    for a in [dnnl_graph_op_attr_strides, dnnl_graph_op_attr_dilations] {
+        c.set_s64(a, &[1, 1]);
+    }
+    let pad = if logical_tensor::dims(&wei)[2] == 3 {
+        1
+    } else {
+        0
+    };
+    for a in [dnnl_graph_op_attr_pads_begin, dnnl_graph_op_attr_pads_end] {
+        c.set_s64(a, &[pad, pad]);
+    }
+    c.set_s64(dnnl_graph_op_attr_groups, &[groups]);
+    c.set_str(dnnl_graph_op_attr_data_format, "NCX");
+    c.set_str(dnnl_graph_op_attr_weights_format, "OIX");
+    c
+}
+
+fn partitions_for(ops: &[Op], kind: EngineKind) -> Vec<Arc<Partition>> {
+    let g = Graph::new(kind, None).unwrap();
+    for o in ops {
+        g.add_op(o).unwrap();
+    }
+    g.finalize().unwrap();
+    g.filter(Policy::Fusion).unwrap();
+    g.partitions().unwrap()
+}
+
+/// Upstream's convolution rules: an Add of two convolutions goes with the one
+/// producing its first input; 19 post-ops at most; a depthwise 3x3 after a
+/// 1x1 on CPU graphs only.
+#[test]
+fn conv_chains_follow_upstreams_rules() {
+    let (s, w, a, b) = (
+        lt(1, &[1, 4, 6, 6]),
+        lt(2, &[8, 4, 3, 3]),
+        lt(3, &[1, 8, 6, 6]),
+        lt(4, &[1, 8, 6, 6]),
+    );
+    let (s2, w2, sum) = (
+        lt(5, &[1, 4, 6, 6]),
+        lt(6, &[8, 4, 3, 3]),
+        lt(7, &[1, 8, 6, 6]),
+    );
+    let ops = vec![
+        conv(1, s, w, a, 1),
+        conv(2, s2, w2, b, 1),
+        op(3, dnnl_graph_op_add, &[b, a], &[sum]),
+    ];
+    let ps = partitions(&ops, Policy::Fusion);
+    let ids: Vec<Vec<usize>> = ps.iter().map(|p| op_ids(p)).collect();
+    assert_eq!(ids, vec![vec![1], vec![2, 3]]);
+
+    let mut ops = vec![conv(1, s, w, a, 1)];
+    let mut tail = a;
+    for i in 0..21 {
+        let next = lt(100 + i, &[1, 8, 6, 6]);
+        ops.push(op(10 + i, dnnl_graph_op_relu, &[tail], &[next]));
+        tail = next;
+    }
+    let ps = partitions(&ops, Policy::Fusion);
+    assert_eq!(ps.len(), 3);
+    assert_eq!(ps[0].ops().len(), 20);
+
+    let (w1, mid, wdw, out) = (
+        lt(2, &[8, 4, 1, 1]),
+        lt(3, &[1, 8, 6, 6]),
+        lt(4, &[8, 1, 3, 3]),
+        lt(5, &[1, 8, 6, 6]),
+    );
+    let ops = vec![conv(1, s, w1, mid, 1), conv(2, mid, wdw, out, 8)];
+    assert_eq!(partitions_for(&ops, EngineKind::Cpu).len(), 1);
+    assert_eq!(partitions_for(&ops, EngineKind::Gpu).len(), 2);
+}
+
+/// Convolution + BatchNormInference + ReLU on the CPU engine: one
+/// partition, the normalisation's scale and shift computed by three small
+/// steps before the convolution, whose post-ops apply them.
+#[test]
+fn conv_batch_norm_runs_as_post_ops() {
+    let (s, w, c, y, r) = (
+        lt(1, &[1, 1, 3, 3]),
+        lt(2, &[1, 1, 3, 3]),
+        lt(3, &[1, 1, 3, 3]),
+        lt(4, &[1, 1, 3, 3]),
+        lt(5, &[1, 1, 3, 3]),
+    );
+    let (g, b, m, v) = (lt(10, &[1]), lt(11, &[1]), lt(12, &[1]), lt(13, &[1]));
+    let mut bn = op(
+        2,
+        dnnl_graph_op_batch_norm_inference,
+        &[c, g, b, m, v],
+        &[y],
+    );
+    bn.set_f32(dnnl_graph_op_attr_epsilon, &[0.0]);
+    bn.set_str(dnnl_graph_op_attr_data_format, "NCX");
+    let ops = vec![
+        conv(1, s, w, c, 1),
+        bn,
+        op(3, dnnl_graph_op_relu, &[y], &[r]),
+    ];
+    let ps = partitions(&ops, Policy::Fusion);
+    assert_eq!(ps.len(), 1);
+    let (e, st) = cpu();
+    let ins = [s, w, g, b, m, v];
+    let c = ps[0].compile(&ins, &[r], &e).unwrap();
+    assert_eq!(c.num_steps(), 4);
+    // Each output is the sum of the source's 3x3 neighbourhood (all-ones
+    // weights, zero padding): 4, 6, 4 / 6, 9, 6 / 4, 6, 4 for a source of ones.
+    let mut src = [1f32; 9];
+    let mut wei = [1f32; 9];
+    // (x - 5) * 2 / sqrt(4) + 1 = x - 4, then ReLU.
+    let (mut gamma, mut beta, mut mean, mut var) = ([2f32], [1f32], [5f32], [4f32]);
+    let mut dst = [0f32; 9];
+    let t = [
+        tensor(&e, &s, &mut src),
+        tensor(&e, &w, &mut wei),
+        tensor(&e, &g, &mut gamma),
+        tensor(&e, &b, &mut beta),
+        tensor(&e, &m, &mut mean),
+        tensor(&e, &v, &mut var),
+    ];
+    let td = tensor(&e, &r, &mut dst);
+    let cp = crate::graph::compiled::CompiledPartition::new(ps[0].clone());
+    cp.set(c).unwrap();
+    cp.execute(&st, &t, &[td], None, &[]).unwrap();
+    assert_eq!(dst, [0.0, 2.0, 0.0, 2.0, 5.0, 2.0, 0.0, 2.0, 0.0]);
+}

@@ -32,3 +32,12 @@ dnnl_c_test(graph_numeric_ocl SOURCES graph/graph_numeric.c LABELS "api;graph;ou
 foreach(t graph_numeric graph_numeric_ocl)
   target_link_libraries(${t} PRIVATE m)
 endforeach()
+# The convolution ops and their fusion patterns: partitions and statuses as upstream's
+# v3.13 gives them (the @ref twin checks them against Intel's library), and every result
+# against a reference in double.
+dnnl_c_test(graph_conv SOURCES graph/graph_conv.c LABELS "api;cpu;graph" ARGS cpu TIMEOUT 300)
+dnnl_c_test(graph_conv_ocl SOURCES graph/graph_conv.c LABELS "api;graph" ARGS gpu TIMEOUT 300
+            OPENCL)
+foreach(t graph_conv graph_conv_ocl)
+  target_link_libraries(${t} PRIVATE m)
+endforeach()

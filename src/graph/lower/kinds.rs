@@ -1,6 +1,8 @@
 //! What each graph op kind lowers to: eltwise algorithms (forward and
 //! backward), binary algorithms, and which kinds a partition of one op
-//! supports.
+//! supports (the convolution ops and BatchNormInference in floating point;
+//! BiasAddBackward is not, as upstream's CPU library does not support it
+//! either).
 //!
 //! Layer: graph. The eltwise mapping follows the definitions of oneDNN's
 //! graph ops: HardSwish is `x * min(max(x + 3, 0), 6) / 6`, i.e. oneDNN's
@@ -160,6 +162,18 @@ pub fn supports_single(op: &Op) -> bool {
     let float = |dt: dnnl_data_type_t| matches!(dt, dnnl_f32 | dnnl_f16 | dnnl_bf16);
     match op.kind {
         dnnl_graph_op_matmul => op.inputs.iter().take(2).all(|l| float(l.data_type)),
+        // A shape given as an input tensor (`dst_shape`, `weights_shape`) is
+        // not supported, as upstream's library does not.
+        dnnl_graph_op_convolution | dnnl_graph_op_conv_transpose => {
+            op.inputs.iter().take(2).all(|l| float(l.data_type))
+        }
+        dnnl_graph_op_batch_norm_inference => op.inputs.first().is_some_and(|l| float(l.data_type)),
+        dnnl_graph_op_convolution_backward_data
+        | dnnl_graph_op_convolution_backward_weights
+        | dnnl_graph_op_conv_transpose_backward_data
+        | dnnl_graph_op_conv_transpose_backward_weights => {
+            op.inputs.len() == 2 && op.inputs.iter().all(|l| float(l.data_type))
+        }
         dnnl_graph_op_bias_add
         | dnnl_graph_op_select
         | dnnl_graph_op_softmax

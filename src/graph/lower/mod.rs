@@ -16,8 +16,14 @@
 //! - `kinds`: which op kinds lower, and to which algorithms;
 //! - `shape`: shape and data-type inference;
 //! - `single`: partitions of one op;
-//! - `matmul`: MatMul with its (de)quantization and post-op chain.
+//! - `matmul`: MatMul with its (de)quantization and post-op chain;
+//! - `conv_geom`: the convolution ops' attributes, shapes and views;
+//! - `conv`: the convolution ops, alone or with their (de)quantization and
+//!   post-op chain.
 
+mod bnorm;
+mod conv;
+pub(crate) mod conv_geom;
 mod kinds;
 mod matmul;
 pub mod shape;
@@ -265,20 +271,25 @@ fn resolve(p: &Partition, ins: &[Lt], outs: &[Lt]) -> Result<HashMap<usize, Lt>>
                 })
             })
             .collect::<Result<_>>()?;
-        let dims = shape::infer(op, &inputs)?;
-        for (k, own) in op.outputs.iter().enumerate() {
-            let given = outs
-                .iter()
+        let given_of = |own: &Lt| {
+            outs.iter()
                 .find(|l| l.id == own.id)
                 .copied()
-                .unwrap_or(*own);
+                .unwrap_or(*own)
+        };
+        let first = op.outputs.first().map(given_of);
+        let dims = shape::infer(op, &inputs, first.as_ref())?;
+        for (k, own) in op.outputs.iter().enumerate() {
+            let given = given_of(own);
             let dims = if k == 0 {
                 dims.clone()
             } else {
                 logical_tensor::dims(&given).to_vec()
             };
-            if logical_tensor::shape_known(&given)
-                && logical_tensor::dims(&given) != dims.as_slice()
+            let rank_differs = logical_tensor::ndims(&given).is_some_and(|n| n != dims.len());
+            if rank_differs
+                || (logical_tensor::shape_known(&given)
+                    && logical_tensor::dims(&given) != dims.as_slice())
             {
                 return Err(Error::InvalidShape(
                     format!(
@@ -339,6 +350,7 @@ pub fn lower(
     match p.pattern() {
         Pattern::Single => single::lower(&mut b, &p.ops()[0])?,
         Pattern::Matmul { .. } => matmul::lower(&mut b, p)?,
+        Pattern::Conv(_) => conv::lower(&mut b, p)?,
     }
     let _ = &b.outs;
     Ok((b.program, r_ins, r_outs))

@@ -194,8 +194,14 @@ pub fn transpose_order(op: &Op, ndims: usize) -> Result<Vec<usize>> {
     Ok(norm)
 }
 
-/// The dimensions of each output of `op` given its inputs' tensors.
-pub fn infer(op: &Op, ins: &[Lt]) -> Result<Vec<i64>> {
+/// The dimensions of output 0 of `op` given its inputs' tensors and the
+/// output tensor the caller gave (which the convolution backward ops read
+/// when no shape attribute says their output's shape).
+pub fn infer(op: &Op, ins: &[Lt], out: Option<&Lt>) -> Result<Vec<i64>> {
+    if super::conv_geom::kind_of(op.kind).is_some() {
+        let dims: Vec<&[i64]> = ins.iter().map(logical_tensor::dims).collect();
+        return super::conv_geom::infer(op, &dims, out);
+    }
     let d = |i: usize| -> Result<&[i64]> {
         ins.get(i)
             .map(logical_tensor::dims)

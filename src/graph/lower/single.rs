@@ -11,7 +11,8 @@
 //! scale + zp`) and Dequantize (`dst = (src - zp) * scale`), per tensor or
 //! per channel of `axis`, with their scales and zero points as compile-time
 //! constants (or, for the Dynamic variants, inputs); Concat is a concat
-//! primitive.
+//! primitive; the convolution ops go to `conv`, BatchNormInference to
+//! `bnorm`.
 
 // The C enumerators are matched by their C names.
 #![allow(non_upper_case_globals)]
@@ -111,6 +112,13 @@ pub(super) fn lower(b: &mut Builder, op: &Op) -> Result<()> {
             Ok(())
         }
         dnnl_graph_op_concat => concat(b, op),
+        dnnl_graph_op_convolution
+        | dnnl_graph_op_conv_transpose
+        | dnnl_graph_op_convolution_backward_data
+        | dnnl_graph_op_convolution_backward_weights
+        | dnnl_graph_op_conv_transpose_backward_data
+        | dnnl_graph_op_conv_transpose_backward_weights => super::conv::lower_single(b, op),
+        dnnl_graph_op_batch_norm_inference => super::bnorm::lower_single(b, op),
         _ => Err(Error::unimplemented(format!(
             "{} does not lower onto a primitive",
             op.kind_name()
@@ -348,6 +356,19 @@ pub(super) fn quant_step(
     } else {
         0
     };
+    quant_reorder(b, op, src, dst, mask)
+}
+
+/// The reorder of (de)quantization op `op` from `src` to `dst` (views of
+/// its input and output), its scales and zero points applied along `mask`
+/// of those views.
+pub(super) fn quant_reorder(
+    b: &mut Builder,
+    op: &Op,
+    src: (MemoryDesc, Buf),
+    dst: (MemoryDesc, Buf),
+    mask: i32,
+) -> Result<super::Step> {
     let quantize = matches!(
         op.kind,
         dnnl_graph_op_quantize | dnnl_graph_op_dynamic_quantize
