@@ -185,6 +185,21 @@ static void convolution(void) {
     d.pl = (const dnnl_dim_t[]){-1, 1};
     d.pr = (const dnnl_dim_t[]){1, 1};
     expect("negative padding_l", &d, dnnl_invalid_arguments);
+    /* Paddings the output is consistent with: a right padding above minus the stride is
+     * taken, down to it is not, and a negative left padding never is. */
+    d = good;
+    d.strides = (const dnnl_dim_t[]){1, 2};
+    d.pl = (const dnnl_dim_t[]){1, 0};
+    d.pr = (const dnnl_dim_t[]){1, -1};
+    d.dst = md(4, (dnnl_dims_t){2, 6, 7, 3}, dnnl_f32);
+    pd = expect("padding_r -1 with stride 2 (OW 3)", &d, dnnl_success);
+    if (pd) CHECK(dnnl_primitive_desc_destroy(pd));
+    d.pr = (const dnnl_dim_t[]){1, -2};
+    expect("padding_r -2 with stride 2 (OW 3)", &d, dnnl_invalid_arguments);
+    d.pl = (const dnnl_dim_t[]){1, -1};
+    d.pr = (const dnnl_dim_t[]){1, 1};
+    d.dst = md(4, (dnnl_dims_t){2, 6, 7, 4}, dnnl_f32);
+    expect("padding_l -1 with stride 2 (OW 4)", &d, dnnl_invalid_arguments);
     d = good;
     d.pl = (const dnnl_dim_t[]){INT64_MAX, 1};
     expect("padding_l overflowing the padded size", &d, dnnl_invalid_arguments);

@@ -9,7 +9,8 @@
 //!   `[G x] OC x IC x K…` (with `G`: grouped; `G = IC = OC` per group of one
 //!   channel is depthwise), a bias of `G·OC` (deconvolution: its own OC);
 //!   strides, dilations (0: dense, as oneDNN counts them), padding on both
-//!   sides, negative right padding included. Output sizes must satisfy
+//!   sides (the left one non-negative, the right one above minus the
+//!   stride, as upstream checks). Output sizes must satisfy
 //!   `(I - ((K - 1)·(D + 1) + 1) + PL + PR) / S + 1 = O` (deconvolution: with
 //!   its src and dst exchanged), as upstream checks;
 //! - algorithms: `convolution_direct`, `convolution_auto` (which settles on
@@ -331,6 +332,15 @@ impl ConvOp {
         };
         for i in 0..nsp {
             let (xi, yi, k) = (x_md.dims()[2 + i], y_md.dims()[2 + i], ksz[i]);
+            // As upstream: no left padding below 0, and a right padding
+            // above minus the stride (a window never starts past the end).
+            if strides[i] > 0 && (pl[i] < 0 || pr[i].saturating_add(strides[i]) <= 0) {
+                return Err(Error::invalid(format!(
+                    "spatial dimension {i}: padding_l {} must be non-negative and padding_r {} \
+                     above minus the stride",
+                    pl[i], pr[i]
+                )));
+            }
             if strides[i] <= 0 || dil[i] < 0 || k <= 0 {
                 return Err(Error::invalid(format!(
                     "spatial dimension {i}: stride {} must be positive, dilation {} and \
