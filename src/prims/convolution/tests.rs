@@ -361,94 +361,96 @@ fn run_case(engine: &Arc<Engine>, c: &Case, deconv: bool, use_any: bool) {
     );
 }
 
+/// A case: `[mb, g, ic, oc]`, whether the weights have the group
+/// dimension, then per spatial dimension the input size, kernel, stride,
+/// dilation and the two paddings.
+#[allow(clippy::too_many_arguments)]
+fn case(
+    [mb, g, ic, oc]: [i64; 4],
+    groups_dim: bool,
+    i: &[i64],
+    k: &[i64],
+    s: &[i64],
+    dil: &[i64],
+    pl: &[i64],
+    pr: &[i64],
+) -> Case {
+    Case {
+        mb,
+        g,
+        ic,
+        oc,
+        i: i.to_vec(),
+        k: k.to_vec(),
+        s: s.to_vec(),
+        dil: dil.to_vec(),
+        pl: pl.to_vec(),
+        pr: pr.to_vec(),
+        groups_dim,
+    }
+}
+
 fn cases() -> Vec<Case> {
     vec![
         // 2D, groups, stride 2, dilation 1, asymmetric padding.
-        Case {
-            mb: 2,
-            g: 2,
-            ic: 3,
-            oc: 5,
-            i: vec![7, 9],
-            k: vec![3, 2],
-            s: vec![2, 1],
-            dil: vec![1, 0],
-            pl: vec![1, 2],
-            pr: vec![2, 0],
-            groups_dim: true,
-        },
+        case(
+            [2, 2, 3, 5],
+            true,
+            &[7, 9],
+            &[3, 2],
+            &[2, 1],
+            &[1, 0],
+            &[1, 2],
+            &[2, 0],
+        ),
         // 1D, no groups, stride 3, right padding negative.
-        Case {
-            mb: 3,
-            g: 1,
-            ic: 4,
-            oc: 6,
-            i: vec![13],
-            k: vec![3],
-            s: vec![3],
-            dil: vec![0],
-            pl: vec![1],
-            pr: vec![-1],
-            groups_dim: false,
-        },
+        case([3, 1, 4, 6], false, &[13], &[3], &[3], &[0], &[1], &[-1]),
         // 3D depthwise.
-        Case {
-            mb: 1,
-            g: 4,
-            ic: 1,
-            oc: 1,
-            i: vec![3, 4, 5],
-            k: vec![2, 3, 3],
-            s: vec![1, 2, 1],
-            dil: vec![0, 0, 1],
-            pl: vec![0, 1, 2],
-            pr: vec![1, 1, 2],
-            groups_dim: true,
-        },
+        case(
+            [1, 4, 1, 1],
+            true,
+            &[3, 4, 5],
+            &[2, 3, 3],
+            &[1, 2, 1],
+            &[0, 0, 1],
+            &[0, 1, 2],
+            &[1, 1, 2],
+        ),
         // 2D 3x3, channels in sixteens (the 4-wide gathers, one tap per
         // K step), groups.
-        Case {
-            mb: 2,
-            g: 2,
-            ic: 16,
-            oc: 16,
-            i: vec![6, 5],
-            k: vec![3, 3],
-            s: vec![1, 1],
-            dil: vec![0, 0],
-            pl: vec![1, 1],
-            pr: vec![1, 1],
-            groups_dim: true,
-        },
+        case(
+            [2, 2, 16, 16],
+            true,
+            &[6, 5],
+            &[3, 3],
+            &[1, 1],
+            &[0, 0],
+            &[1, 1],
+            &[1, 1],
+        ),
         // Deep backward weights (minibatch x positions = 8192: GPUs split
         // the depth over the scratchpad).
-        Case {
-            mb: 2,
-            g: 1,
-            ic: 2,
-            oc: 3,
-            i: vec![64, 64],
-            k: vec![3, 3],
-            s: vec![1, 1],
-            dil: vec![0, 0],
-            pl: vec![1, 1],
-            pr: vec![1, 1],
-            groups_dim: false,
-        },
+        case(
+            [2, 1, 2, 3],
+            false,
+            &[64, 64],
+            &[3, 3],
+            &[1, 1],
+            &[0, 0],
+            &[1, 1],
+            &[1, 1],
+        ),
         // 2D 1x1.
-        Case {
-            mb: 2,
-            g: 1,
-            ic: 8,
-            oc: 12,
-            i: vec![5, 6],
-            k: vec![1, 1],
-            s: vec![1, 1],
-            dil: vec![0, 0],
-            pl: vec![0, 0],
-            pr: vec![0, 0],
-            groups_dim: false,
-        },
+        case(
+            [2, 1, 8, 12],
+            false,
+            &[5, 6],
+            &[1, 1],
+            &[1, 1],
+            &[0, 0],
+            &[0, 0],
+            &[0, 0],
+        ),
     ]
 }
 
