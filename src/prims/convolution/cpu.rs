@@ -13,7 +13,9 @@
 //! or, for `W`, gathered like A. The epilogue (scales, bias, post-ops,
 //! destination scale and zero point, conversion) runs on the job's rows.
 
+use std::cell::RefCell;
 use std::sync::Arc;
+use std::thread::LocalKey;
 
 use super::geometry::{Dir, Problem};
 use super::{ConvOp, RoleArgs, ZeroPoint};
@@ -191,7 +193,6 @@ impl Job<'_> {
         acc: &mut [f32],
     ) {
         let m = (rows.end - rows.start) as usize;
-        let mut b_panel = Vec::new();
         let mut first = true;
         // Y and X take whole rows (the fast gather) unless the depth is huge.
         let step = if self.p.dir != Dir::W && depth.end - depth.start <= 16 * KC as i64 {
@@ -199,11 +200,47 @@ impl Job<'_> {
         } else {
             KC
         };
-        let mut a_panel = if self.a_direct.is_some() {
-            Vec::new()
+        let a_len = if self.a_direct.is_some() { 0 } else { m * step };
+        let b_len = if self.b_packed.is_none() && self.b_direct.is_none() {
+            step * n
         } else {
-            vec![0f32; m * step]
+            0
         };
+        with_panel(&A_PANEL, a_len, |a_panel| {
+            with_panel(&B_PANEL, b_len, |b_panel| {
+                first = self.chunks(
+                    g,
+                    rows.clone(),
+                    depth.clone(),
+                    step,
+                    n,
+                    acc,
+                    a_panel,
+                    b_panel,
+                );
+            })
+        });
+        if first {
+            acc.fill(0.0);
+        }
+    }
+
+    /// [`Job::accumulate`]'s loop over depth chunks of `step`, with its
+    /// panels; returns whether no chunk ran (an empty depth).
+    #[allow(clippy::too_many_arguments)]
+    fn chunks(
+        &self,
+        g: i64,
+        rows: std::ops::Range<i64>,
+        depth: std::ops::Range<i64>,
+        step: usize,
+        n: usize,
+        acc: &mut [f32],
+        a_panel: &mut [f32],
+        b_panel: &mut [f32],
+    ) -> bool {
+        let m = (rows.end - rows.start) as usize;
+        let mut first = true;
         let mut k0 = depth.start;
         while k0 < depth.end {
             let kc = ((depth.end - k0) as usize).min(step);
@@ -212,7 +249,7 @@ impl Job<'_> {
                 let base = self.a.bytes.as_ptr().cast::<f32>();
                 (base.wrapping_add(at as usize), rs as isize, cs as isize)
             } else {
-                self.pack_a(g, rows.clone(), k0, kc, &mut a_panel);
+                self.pack_a(g, rows.clone(), k0, kc, a_panel);
                 (a_panel.as_ptr(), kc as isize, 1)
             };
             let (b_ptr, b_rs, b_cs) = if let Some(packed) = self.b_packed {
@@ -224,8 +261,7 @@ impl Job<'_> {
                 let base = self.b.bytes.as_ptr().cast::<f32>();
                 (base.wrapping_add(at as usize), rs as isize, cs as isize)
             } else {
-                b_panel.resize(kc * n, 0.0);
-                self.pack_b(g, k0, kc, n, &mut b_panel);
+                self.pack_b(g, k0, kc, n, &mut b_panel[..kc * n]);
                 (b_panel.as_ptr(), n as isize, 1)
             };
             // SAFETY: A is the m x kc panel, B spans kc x n elements from
@@ -258,10 +294,46 @@ impl Job<'_> {
             first = false;
             k0 += kc as i64;
         }
-        if first {
-            acc.fill(0.0);
-        }
+        first
     }
+}
+
+/// Runs `work` on every item over the GEMM engine's persistent workers: the
+/// items in contiguous bins, one per thread (`run_pooled` gives each worker
+/// one item and runs the rest on the calling thread).
+fn run_binned<T: Send + Copy + Sync>(items: Vec<T>, work: impl Fn(T) + Sync) {
+    let bins = parallel::split(items.len(), 1);
+    let items = &items;
+    run_pooled(bins, |range| {
+        for &item in &items[range] {
+            work(item);
+        }
+    });
+}
+
+thread_local! {
+    /// Each thread's packing panels and accumulator, kept between jobs and
+    /// executions (a fresh large allocation per job is a fresh mapping,
+    /// paid again in page faults every time).
+    static A_PANEL: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+    static B_PANEL: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+    static ACC: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` on the first `len` values of this thread's buffer `key`
+/// (grown as needed; its values are whatever was left there).
+fn with_panel<R>(
+    key: &'static LocalKey<RefCell<Vec<f32>>>,
+    len: usize,
+    f: impl FnOnce(&mut [f32]) -> R,
+) -> R {
+    key.with(|cell| {
+        let mut v = cell.borrow_mut();
+        if v.len() < len {
+            v.resize(len, 0.0);
+        }
+        f(&mut v[..len])
+    })
 }
 
 /// Runs `op` on the CPU.
@@ -442,7 +514,7 @@ pub(super) fn run(ctx: &ExecContext, op: &ConvOp) -> Result<()> {
                 .iter()
                 .map(|_| std::sync::Mutex::new(Vec::new()))
                 .collect();
-            run_pooled((0..ranges.len()).collect(), |i| {
+            run_binned((0..ranges.len()).collect(), |i| {
                 let (g, k0, k1) = ranges[i];
                 let mut acc = vec![0f32; m as usize * n];
                 if k1 > k0 {
@@ -479,18 +551,14 @@ pub(super) fn run(ctx: &ExecContext, op: &ConvOp) -> Result<()> {
                 }
             }
         } else {
-            // Jobs over (group, row range).
-            let work = (n as i64).saturating_mul(k.max(1));
-            let min_rows = ((1i64 << 20) / work.max(1)).clamp(16, 256);
-            let per_group = parallel::split(m as usize, min_rows as usize);
-            let want = parallel::max_threads() * 4;
-            let chunk = if per_group.len() * (groups as usize) < want {
-                (m as usize)
-                    .div_ceil(want.div_ceil(groups as usize))
-                    .max(16)
-            } else {
-                per_group[0].len().min(256)
-            };
+            // Jobs over (group, row range): ranges of about 512 rows (an A
+            // panel that stays in cache; the gemm crate packs B once per call,
+            // so much smaller calls pay that more often), as many per group as
+            // a multiple of the threads each group gets, for balance.
+            let threads = parallel::max_threads();
+            let per_thread = threads.div_ceil(groups as usize).max(1);
+            let ranges = (m as usize).div_ceil(512).div_ceil(per_thread) * per_thread;
+            let chunk = (m as usize).div_ceil(ranges).max(16);
             let jobs: Vec<(i64, i64, i64)> = (0..groups)
                 .flat_map(|g| {
                     (0..m)
@@ -498,28 +566,30 @@ pub(super) fn run(ctx: &ExecContext, op: &ConvOp) -> Result<()> {
                         .map(move |r0| (g, r0, (r0 + chunk as i64).min(m)))
                 })
                 .collect();
-            run_pooled(jobs, |(g, r0, r1)| {
+            run_binned(jobs, |(g, r0, r1)| {
                 let rows = (r1 - r0) as usize;
-                let mut acc = vec![0f32; rows * n];
-                job.accumulate(g, r0..r1, 0..k, n, &mut acc);
-                let mut pos = vec![0i64; ndims];
-                let cs = p.c_col_stride().unwrap_or(0);
-                for r in 0..rows {
-                    let row = r0 + r as i64;
-                    let base = p.c_at(g, row, 0);
-                    if bare && cs == 1 {
-                        let esize = c_elem.size();
-                        // SAFETY: this row of C, written by this job only.
-                        let out =
-                            unsafe { host_bytes_mut(c_addr + base as usize * esize, n * esize) };
-                        dt::store_run(c_elem, out, 0, &acc[r * n..(r + 1) * n]);
-                        continue;
+                with_panel(&ACC, rows * n, |acc| {
+                    job.accumulate(g, r0..r1, 0..k, n, acc);
+                    let mut pos = vec![0i64; ndims];
+                    let cs = p.c_col_stride().unwrap_or(0);
+                    for r in 0..rows {
+                        let row = r0 + r as i64;
+                        let base = p.c_at(g, row, 0);
+                        if bare && cs == 1 {
+                            let esize = c_elem.size();
+                            // SAFETY: this row of C, written by this job only.
+                            let out = unsafe {
+                                host_bytes_mut(c_addr + base as usize * esize, n * esize)
+                            };
+                            dt::store_run(c_elem, out, 0, &acc[r * n..(r + 1) * n]);
+                            continue;
+                        }
+                        for col in 0..n {
+                            let at = base + col as i64 * cs;
+                            store(g, row, col as i64, at, acc[r * n + col], &mut pos);
+                        }
                     }
-                    for col in 0..n {
-                        let at = base + col as i64 * cs;
-                        store(g, row, col as i64, at, acc[r * n + col], &mut pos);
-                    }
-                }
+                });
             });
         }
     }
@@ -540,7 +610,7 @@ pub(super) fn run(ctx: &ExecContext, op: &ConvOp) -> Result<()> {
         };
         let channels = md.dims()[0];
         let off = md.offset0();
-        run_pooled((0..channels).collect(), |c| {
+        run_binned((0..channels).collect(), |c| {
             let mut sum = 0f64;
             for nn in 0..s.mb {
                 for d in 0..per[0] {
