@@ -55,14 +55,6 @@ inline IDX conv_w_at(IDX g, IDX oc, IDX ic, int kk) {
     const int iw = (ow) * SW - PW + kw_ * DW; \
     const bool inside = id >= 0 && id < ID && ih >= 0 && ih < IH && iw >= 0 && iw < IW
 
-#if ZP_SRC == 1
-#define SUB_ZP(v, c) ((v) - (float)zp_src[0])
-#elif ZP_SRC == 2
-#define SUB_ZP(v, c) ((v) - (float)zp_src[g * A_CH + (c)])
-#else
-#define SUB_ZP(v, c) (v)
-#endif
-
 #if DIR == 0
 #define A_CH IC
 #define C_CH OC
@@ -99,39 +91,18 @@ inline IDX conv_w_at(IDX g, IDX oc, IDX ic, int kk) {
     (DEPTH_OK(gk) && (gn) < N ? LD_B(b, b_base + DEPTH(gk) * b_rs + (gn) * b_cs) : 0.0f)
 #endif
 
-#if A_GATHER
-inline float conv_a(global const CAT(T_, A_DT) *a, IDX g, IDX m, IDX k,
-        global const int *zp_src) {
-#if DIR == 0
-    const IDX n = m / O_SP;
-    const int r = m % O_SP;
-    const int od = r / (OH * OW), oh = (r / OW) % OH, ow = r % OW;
-    const int kk = k / IC, c = k % IC;
-    TAP(od, oh, ow, kk, id, ih, iw);
-    if (!inside) return 0.0f;
-    return SUB_ZP(CAT(LD_, A_DT)(a, conv_x_at(g, n, c, id, ih, iw)), c);
-#elif DIR == 1
-    const IDX n = m / I_SP;
-    const int r = m % I_SP;
-    const int id = r / (IH * IW), ih = (r / IW) % IH, iw = r % IW;
-    const int kk = k / OC, c = k % OC;
-    const int kd = kk / (KH * KW), kh = (kk / KW) % KH, kw = kk % KW;
-    const int td = id + PD - kd * DD, th = ih + PH - kh * DH, tw = iw + PW - kw * DW;
-    if (td < 0 || th < 0 || tw < 0) return 0.0f;
-    if (td % SD || th % SH || tw % SW) return 0.0f;
-    const int od = td / SD, oh = th / SH, ow = tw / SW;
-    if (od >= OD || oh >= OH || ow >= OW) return 0.0f;
-    return SUB_ZP(CAT(LD_, A_DT)(a, conv_y_at(g, n, c, od, oh, ow)), c);
-#else
+/* Backward weights gathers A from Y one element at a time (forward and
+ * backward data gather through A_PREP below). */
+#if A_GATHER && DIR == 2
+inline float conv_a(global const CAT(T_, A_DT) *a, IDX g, IDX m, IDX k) {
     const IDX n = k / O_SP;
     const int r = k % O_SP;
     const int od = r / (OH * OW), oh = (r / OW) % OH, ow = r % OW;
     return CAT(LD_, A_DT)(a, conv_y_at(g, n, m, od, oh, ow));
-#endif
 }
 #undef A_VALUE
 #define A_VALUE(gm, gk) \
-    ((gm) < M && DEPTH_OK(gk) ? conv_a(a, i1, gm, DEPTH(gk), zp_src) : 0.0f)
+    ((gm) < M && DEPTH_OK(gk) ? conv_a(a, i1, gm, DEPTH(gk)) : 0.0f)
 #endif
 
 /* The rows' part of A's address, once per load slot (gemm.cl's A_PREP):
