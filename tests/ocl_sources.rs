@@ -236,6 +236,70 @@ fn builds() -> Vec<Build> {
         });
     }
 
+    // Pooling (`pooling/ocl.rs`): types, positions, post-ops, `pooling.cl`.
+    let pooling = format!(
+        "{}{}{post_ops}{}",
+        dt::CL_TYPES,
+        cl_walk::CL_POSITIONS,
+        read("src/prims/pooling/pooling.cl")
+    );
+    let pooling_files: &[&str] = &[
+        TYPES,
+        POSITIONS,
+        BINARY_ALG,
+        ELTWISE_ALG,
+        "src/prims/pooling/pooling.cl",
+    ];
+    // 2D, 1x2x4x4 to 1x2x2x2 (nchw), a 2x2 window at stride 2.
+    let window = "-DIDX_T=int -DTOTAL=8 -DP1=(t/4) -DP2=((t/2)%2) -DP3=(t%2) \
+                  -DN_POS=(p0) -DC_POS=(p1) -DY0=0 -DY1=(p2) -DY2=(p3) \
+                  -DK0=1 -DS0=1 -DDL0=1 -DPL0=0 -DI0=1 -DO0=1 \
+                  -DK1=2 -DS1=2 -DDL1=1 -DPL1=0 -DI1=4 -DO1=2 \
+                  -DK2=2 -DS2=2 -DDL2=1 -DPL2=0 -DI2=4 -DO2=2 -DLOWEST=(-1.0f)";
+    for (what, options, kernels) in [
+        (
+            "pooling forward max with the workspace",
+            format!(
+                "-DALG_MAX -DS_DT=F32 -DD_DT=F16 -DW_DT=U8 -DWS=1 {window} \
+                 -DOUT_OFF=(t) -DIN_OFF=(c*16+z1*4+z2) -DW_OFF=(t)"
+            ),
+            &["pooling_fwd"],
+        ),
+        (
+            "pooling forward avg excluding padding, s8 to u8, padded output",
+            format!(
+                "-DALG_AVG_EXCL -DS_DT=S8 -DD_DT=U8 -DW_DT=U8 -DWS=0 {window} \
+                 -DOUT_OFF=(t) -DIN_OFF=(c*16+z1*4+z2) -DINB=(p1<2) -DWITH_POST_OPS -DNDIMS=4 \
+                 -DLPOS=p0,p1,p2,p3"
+            ),
+            &["pooling_fwd"],
+        ),
+        (
+            "pooling backward max",
+            format!(
+                "-DALG_MAX -DS_DT=BF16 -DD_DT=F32 -DW_DT=S32 -DWS=1 {window} -DBWD \
+                 -DOUT_OFF=(t) -DIN_OFF=(c*4+z1*2+z2) -DW_OFF=(c*4+z1*2+z2)"
+            ),
+            &["pooling_bwd"],
+        ),
+        (
+            "pooling backward avg including padding",
+            format!(
+                "-DALG_AVG_INCL -DS_DT=F32 -DD_DT=F32 -DW_DT=U8 -DWS=0 {window} -DBWD \
+                 -DOUT_OFF=(t) -DIN_OFF=(c*4+z1*2+z2)"
+            ),
+            &["pooling_bwd"],
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: pooling_files,
+            source: pooling.clone(),
+            options,
+            kernels,
+        });
+    }
+
     // GEMM of matmul and inner product (`common/gemm/ocl.rs` `source()`):
     // types, post-ops, `gemm.cl`;
     // `GemmKernels::new` and `variant` give the options, `Tiles::GPU` and
