@@ -404,7 +404,7 @@ impl PoolingOp {
             }
         }
         let dst = if dst.is_any_format() {
-            resolve_any(Some(src), dst.dims(), dst.data_type())?
+            resolve_like(src, dst.dims(), dst.data_type())?
         } else {
             dst.clone()
         };
@@ -448,12 +448,12 @@ impl PoolingOp {
         let (diff_src, diff_dst) = match (diff_src.is_any_format(), diff_dst.is_any_format()) {
             (false, false) => (diff_src.clone(), diff_dst.clone()),
             (true, false) => (
-                resolve_any(Some(diff_dst), diff_src.dims(), diff_src.data_type())?,
+                resolve_like(diff_dst, diff_src.dims(), diff_src.data_type())?,
                 diff_dst.clone(),
             ),
             (false, true) => (
                 diff_src.clone(),
-                resolve_any(Some(diff_src), diff_dst.dims(), diff_dst.data_type())?,
+                resolve_like(diff_src, diff_dst.dims(), diff_dst.data_type())?,
             ),
             (true, true) => (
                 resolve_any(None, diff_src.dims(), diff_src.data_type())?,
