@@ -230,10 +230,14 @@ impl NormOp {
     }
     /// Backward: whether diff_scale / diff_shift are written.
     pub fn writes_diff_scale(&self) -> bool {
-        self.arg(DNNL_ARG_DIFF_SCALE).is_some()
+        self.outputs.contains(&DNNL_ARG_DIFF_SCALE)
     }
     pub fn writes_diff_shift(&self) -> bool {
-        self.arg(DNNL_ARG_DIFF_SHIFT).is_some()
+        self.outputs.contains(&DNNL_ARG_DIFF_SHIFT)
+    }
+    /// Whether argument `arg` is one the primitive reads or writes.
+    pub fn uses_arg(&self, arg: i32) -> bool {
+        self.inputs.contains(&arg) || self.outputs.contains(&arg)
     }
 
     /// The descriptor of execution argument `arg`, when the op has it.
@@ -382,12 +386,15 @@ impl NormOp {
             list.extend([DNNL_ARG_MEAN, DNNL_ARG_VARIANCE]);
         }
         let c = geometry.c;
-        if flags & USE_SCALE != 0 {
+        // As upstream, scale and shift are described when either is used.
+        if flags & (USE_SCALE | USE_SHIFT) != 0 {
             mds.push((DNNL_ARG_SCALE, vector_md(c, ss_dt)?));
+            mds.push((DNNL_ARG_SHIFT, vector_md(c, ss_dt)?));
+        }
+        if flags & USE_SCALE != 0 {
             args.inputs.push(DNNL_ARG_SCALE);
         }
         if flags & USE_SHIFT != 0 {
-            mds.push((DNNL_ARG_SHIFT, vector_md(c, ss_dt)?));
             args.inputs.push(DNNL_ARG_SHIFT);
         }
         if flags & FUSE_NORM_ADD_RELU != 0 {
@@ -451,14 +458,19 @@ impl NormOp {
         ];
         let mut outputs = vec![DNNL_ARG_DIFF_SRC];
         let c = geometry.c;
-        if flags & USE_SCALE != 0 {
+        // As upstream, scale, shift and their diffs are described when
+        // either flag is set.
+        if flags & (USE_SCALE | USE_SHIFT) != 0 {
             mds.push((DNNL_ARG_SCALE, vector_md(c, ss_dt)?));
-            inputs.push(DNNL_ARG_SCALE);
+            mds.push((DNNL_ARG_SHIFT, vector_md(c, ss_dt)?));
             mds.push((DNNL_ARG_DIFF_SCALE, vector_md(c, diff_ss_dt)?));
+            mds.push((DNNL_ARG_DIFF_SHIFT, vector_md(c, diff_ss_dt)?));
+        }
+        if flags & USE_SCALE != 0 {
+            inputs.push(DNNL_ARG_SCALE);
             outputs.push(DNNL_ARG_DIFF_SCALE);
         }
         if flags & USE_SHIFT != 0 {
-            mds.push((DNNL_ARG_DIFF_SHIFT, vector_md(c, diff_ss_dt)?));
             outputs.push(DNNL_ARG_DIFF_SHIFT);
         }
         if let Some(ws) = workspace {

@@ -289,8 +289,8 @@ fn common_options(op: &NormOp, plan: &Plan, wg: usize) -> Result<String> {
          -DWRITE_DSCALE={} -DWRITE_DSHIFT={} -DPART_BASE={} -DMEAN_BASE={} -DVAR_BASE={} \
          -DCHAN_BASE={} -DSUM_BASE={}",
         u8::from(g.sp > 1 && c_stride < inner_stride),
-        u8::from(op.arg(DNNL_ARG_SCALE).is_some()),
-        u8::from(op.arg(DNNL_ARG_SHIFT).is_some()),
+        u8::from(op.has(super::USE_SCALE)),
+        u8::from(op.has(super::USE_SHIFT)),
         u8::from(op.global_stats()),
         u8::from(op.writes_stats() || plan.stats_in_scratch),
         u8::from(op.uses_workspace()),
@@ -425,7 +425,7 @@ impl<K: Kind + AsRef<NormOp>> Implementation for OclNorm<K> {
         let op: &NormOp = (*self.op).as_ref();
         let queue = ctx.queue()?;
         let buffer = |arg: i32| -> Result<Buffer> {
-            if op.arg(arg).is_none() {
+            if !op.uses_arg(arg) {
                 return Ok(Buffer::None);
             }
             let b = Buffer::of(ctx.arg(arg)?)?;
