@@ -14,3 +14,9 @@ dnnl_ze_test(bnorm_sweep_ze SOURCES bnorm/bnorm_sweep.c LABELS "api" TIMEOUT 300
 if(TARGET bnorm_sweep_ze)
   target_link_libraries(bnorm_sweep_ze PRIVATE m)
 endif()
+
+# bnorm_bad_input: bad descriptors get upstream's status and leave the output untouched
+# (its @ref run proves the statuses); execution arguments are checked on ours only.
+dnnl_c_test(bnorm_bad_input SOURCES bnorm/bnorm_bad_input.c LABELS "api;cpu" ARGS cpu TIMEOUT 60)
+dnnl_c_test(bnorm_bad_input_ocl SOURCES bnorm/bnorm_bad_input.c LABELS "api" OPENCL ARGS gpu
+            TIMEOUT 120)

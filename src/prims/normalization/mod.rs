@@ -766,9 +766,12 @@ impl BatchNormOp {
             USE_GLOBAL_STATS | USE_SCALE | USE_SHIFT | FUSE_NORM_RELU | FUSE_NORM_ADD_RELU,
             KIND,
         )?;
-        if src.is_any_format() {
-            return Err(Error::invalid("unsupported format tag for src: any"));
-        }
+        // As upstream, a backward src of `any` is the plain (row-major) layout.
+        let src = &if src.is_any_format() {
+            resolve_any(None, src.dims(), src.data_type())?
+        } else {
+            src.clone()
+        };
         check_data(src, "src", src)?;
         check_data(diff_dst, "diff_dst", src)?;
         check_data(diff_src, "diff_src", src)?;
