@@ -300,6 +300,78 @@ fn builds() -> Vec<Build> {
         });
     }
 
+    // Normalization (`normalization/ocl.rs`): types, `normalization.cl`; a 2x3x4
+    // nchw-like view (batch: one stat per channel; group: per n and group).
+    let norm = format!(
+        "{}{}",
+        dt::CL_TYPES,
+        read("src/prims/normalization/normalization.cl")
+    );
+    let norm_files: &[&str] = &[TYPES, "src/prims/normalization/normalization.cl"];
+    let view = "-DWG=64 -DN=2 -DC=3 -DSP=4 -DS=3 -DM=8 -DEPS=as_float(0x3a83126fu) \
+                -DSRC_DT=F32 -DOUT_DT=F32 -DSRC_OFF=(n*12+c*4+sp) -DOUT_OFF=(n*12+c*4+sp) \
+                -DDD_DT=F32 -DDD_OFF=(n*12+c*4+sp) -DADD_DT=F32 -DADD_OFF=(n*12+c*4+sp) \
+                -DMV_OFF=s -DSS_DT=F32 -DSS_OFF=c -DDSS_DT=F32 -DDSS_OFF=c -DCLAST=0 \
+                -DRELU_ALPHA=as_float(0u) -DSCALE_SRC=0 -DSCALE_DST=0 -DPART_BASE=0 \
+                -DMEAN_BASE=12 -DVAR_BASE=15 -DCHAN_BASE=18 -DSUM_BASE=24";
+    let batch = "-DG=3 -DCG=1 -DPER_N=0";
+    let group = "-DG=1 -DCG=3 -DPER_N=1";
+    let fwd = "-DUSE_SCALE=1 -DUSE_SHIFT=1 -DGLOBAL=0 -DWRITE_STATS=1 -DWS=1 -DRELU=1 -DADD=1 \
+               -DSTATS_IN_SCRATCH=0 -DWRITE_DSCALE=0 -DWRITE_DSHIFT=0";
+    let bwd = "-DUSE_SCALE=1 -DUSE_SHIFT=1 -DGLOBAL=0 -DWRITE_STATS=0 -DWS=1 -DRELU=0 -DADD=1 \
+               -DSTATS_IN_SCRATCH=0 -DWRITE_DSCALE=1 -DWRITE_DSHIFT=1";
+    let reduce = |mode: u32, chan: u32| {
+        format!(
+            "-DNRM_REDUCE -DMODE={mode} -DCHAN_DOMAIN={chan} -DO=3 -DRED=8 -DNCHUNK=1 \
+             -DCHUNK=4096 -DSL=1 -DRL=64"
+        )
+    };
+    for (what, options, kernels) in [
+        (
+            "normalization forward, a work-group per stat",
+            format!("{view} {batch} {fwd} -DNRM_FUSED_FWD"),
+            &["nrm_fused_fwd"][..],
+        ),
+        (
+            "normalization forward, element-wise",
+            format!("{view} {group} {fwd} -DNRM_FWD"),
+            &["nrm_fwd"],
+        ),
+        (
+            "normalization statistics, mean then variance",
+            format!("{view} {batch} {fwd} {}", reduce(0, 0)),
+            &["nrm_reduce", "nrm_finish"],
+        ),
+        (
+            "normalization statistics, variance",
+            format!("{view} {batch} {fwd} {}", reduce(1, 0)),
+            &["nrm_reduce", "nrm_finish"],
+        ),
+        (
+            "normalization backward, per-channel sums",
+            format!("{view} {group} {bwd} {}", reduce(2, 1)),
+            &["nrm_reduce", "nrm_finish"],
+        ),
+        (
+            "normalization backward, per-stat sums",
+            format!("{view} {group} {bwd} {}", reduce(3, 0)),
+            &["nrm_reduce", "nrm_finish"],
+        ),
+        (
+            "normalization backward, element-wise",
+            format!("{view} {batch} {bwd} -DNRM_BWD"),
+            &["nrm_bwd"],
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: norm_files,
+            source: norm.clone(),
+            options,
+            kernels,
+        });
+    }
+
     // GEMM of matmul and inner product (`common/gemm/ocl.rs` `source()`):
     // types, post-ops, `gemm.cl`;
     // `GemmKernels::new` and `variant` give the options, `Tiles::GPU` and

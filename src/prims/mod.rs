@@ -11,6 +11,7 @@ pub mod eltwise;
 pub mod inner_product;
 pub mod matmul;
 pub mod pooling;
+pub mod normalization;
 pub mod reorder;
 pub mod softmax;
 pub mod sum;

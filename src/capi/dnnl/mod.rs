@@ -2,6 +2,7 @@
 
 pub mod attr;
 pub mod attr_quant;
+pub mod batch_normalization;
 pub mod binary;
 pub mod convolution;
 pub mod eltwise;
@@ -21,6 +22,7 @@ pub mod unimplemented;
 
 pub use attr::*;
 pub use attr_quant::*;
+pub use batch_normalization::*;
 pub use binary::*;
 pub use convolution::*;
 pub use eltwise::*;
