@@ -1,6 +1,6 @@
 //! Primitive throughput through the C API, per engine and size, each figure
 //! with the ratio to a reference measured in the same run on the same device:
-//! - memory-bound kinds (eltwise, binary, reorder, softmax): GB/s moved (each
+//! - memory-bound kinds (eltwise, binary, reorder, softmax, pooling): GB/s moved (each
 //!   tensor read or written once), against a plain copy of the same bytes
 //!   (OpenCL: `clEnqueueCopyBuffer`; CPU: `copy_from_slice` on every thread);
 //! - matmul: GFLOP/s (2·M·N·K), against a reference GEMM (OpenCL: the
@@ -496,7 +496,69 @@ fn run(b: &Bench, quick: bool) {
         );
     }
     matmul_variants(b, *sizes.last().unwrap_or(&256));
+    pooling(b, big, quick);
     conv_layers(b, big, quick);
+}
+
+/// Pooling forward inference, nchw f32: max 2x2 stride 2 and average 3x3
+/// stride 1 padding 1 (GB/s: src read and dst written once, against a copy
+/// of half those bytes, which moves them all).
+fn pooling(b: &Bench, big: bool, quick: bool) {
+    let e = b.engine;
+    let dims: [i64; 4] = if big {
+        [64, 256, 56, 56]
+    } else if quick {
+        [8, 64, 56, 56]
+    } else {
+        [32, 64, 56, 56]
+    };
+    let src = md(&dims, dnnl_f32, dnnl_nchw);
+    let sm = memory(e, src);
+    let elems: i64 = dims.iter().product();
+    for (name, alg, k, s, p) in [
+        ("pooling max 2x2/2 f32", dnnl_pooling_max, 2, 2, 0),
+        (
+            "pooling avg 3x3/1 pad 1 f32",
+            dnnl_pooling_avg_include_padding,
+            3,
+            1,
+            1,
+        ),
+    ] {
+        let o = (dims[2] - k + 2 * p) / s + 1;
+        let out = [dims[0], dims[1], o, o];
+        let dst = md(&out, dnnl_f32, dnnl_nchw);
+        let dm = memory(e, dst);
+        let (kernel, strides, dil, pad) = ([k, k], [s, s], [0i64, 0], [p, p]);
+        // SAFETY: a valid out-pointer, a live engine, descriptors and arrays
+        // of two values each.
+        let pd = pd_of(|pd| unsafe {
+            dnnl_pooling_forward_primitive_desc_create(
+                pd,
+                e,
+                dnnl_forward_inference,
+                alg,
+                src,
+                dst,
+                strides.as_ptr(),
+                kernel.as_ptr(),
+                dil.as_ptr(),
+                pad.as_ptr(),
+                pad.as_ptr(),
+                null_mut(),
+            )
+        });
+        let moved = 4 * (elems + out.iter().product::<i64>()) as usize;
+        row(
+            b,
+            name,
+            &format!("{dims:?}"),
+            b.time(pd, &[(DNNL_ARG_SRC, sm), (DNNL_ARG_DST, dm)]),
+            moved as f64,
+            "GB/s",
+            (b.copy_seconds(moved / 2), "copy"),
+        );
+    }
 }
 
 /// Convolution forward, f32, on ResNet-50 layers (GPU: batch 32; CPU:

@@ -801,6 +801,52 @@ DNNL_API size_t dnnl_memory_desc_get_size(const_dnnl_memory_desc_t memory_desc);
 /// 4-bit types count two elements per byte.
 DNNL_API size_t dnnl_memory_desc_get_size_v2(const_dnnl_memory_desc_t memory_desc, int index);
 
+/// Creates a primitive descriptor for pooling forward (`prop_kind`
+/// `dnnl_forward_training` or `dnnl_forward_inference`) with `alg_kind`
+/// `dnnl_pooling_max`, `dnnl_pooling_avg_include_padding` or
+/// `dnnl_pooling_avg_exclude_padding`. The arrays hold one value per
+/// spatial dimension; `dilation` counts as oneDNN does (0: dense). Max
+/// pooling in training writes a workspace (`DNNL_ARG_WORKSPACE`,
+/// `dnnl_query_workspace_md`). `dst_desc` may be `any` (it takes
+/// `src_desc`'s layout). Attributes: eltwise and binary post-ops; others are
+/// `dnnl_unimplemented`. On success the caller owns `*primitive_desc` and
+/// releases it with `dnnl_primitive_desc_destroy`.
+DNNL_API
+dnnl_status_t dnnl_pooling_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                         dnnl_engine_t engine,
+                                                         dnnl_prop_kind_t prop_kind,
+                                                         dnnl_alg_kind_t alg_kind,
+                                                         const_dnnl_memory_desc_t src_desc,
+                                                         const_dnnl_memory_desc_t dst_desc,
+                                                         const dnnl_dim_t *strides,
+                                                         const dnnl_dim_t *kernel,
+                                                         const dnnl_dim_t *dilation,
+                                                         const dnnl_dim_t *padding_l,
+                                                         const dnnl_dim_t *padding_r,
+                                                         const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for pooling backward (execution arguments
+/// `DNNL_ARG_DIFF_DST`, `DNNL_ARG_DIFF_SRC` and, for max pooling,
+/// `DNNL_ARG_WORKSPACE`). Max pooling needs `hint_fwd_pd`: the forward
+/// training descriptor whose workspace this one reads
+/// (`dnnl_unimplemented` without it); average pooling accepts NULL.
+/// `diff_src_desc` and `diff_dst_desc` may be `any`. Attributes other than
+/// the defaults are `dnnl_unimplemented`. On success the caller owns
+/// `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_pooling_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                          dnnl_engine_t engine,
+                                                          dnnl_alg_kind_t alg_kind,
+                                                          const_dnnl_memory_desc_t diff_src_desc,
+                                                          const_dnnl_memory_desc_t diff_dst_desc,
+                                                          const dnnl_dim_t *strides,
+                                                          const dnnl_dim_t *kernel,
+                                                          const dnnl_dim_t *dilation,
+                                                          const dnnl_dim_t *padding_l,
+                                                          const dnnl_dim_t *padding_r,
+                                                          const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                          const_dnnl_primitive_attr_t attr);
+
 /// Creates an empty post-op chain; the caller owns `*post_ops` and releases
 /// it with `dnnl_post_ops_destroy`.
 DNNL_API dnnl_status_t dnnl_post_ops_create(dnnl_post_ops_t *post_ops);
@@ -1135,36 +1181,6 @@ dnnl_status_t dnnl_shuffle_backward_primitive_desc_create(dnnl_primitive_desc_t 
                                                           const_dnnl_memory_desc_t diff_dst_desc,
                                                           int axis,
                                                           dnnl_dim_t group_size,
-                                                          const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                          const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_pooling_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                         dnnl_engine_t engine,
-                                                         dnnl_prop_kind_t prop_kind,
-                                                         dnnl_alg_kind_t alg_kind,
-                                                         const_dnnl_memory_desc_t src_desc,
-                                                         const_dnnl_memory_desc_t dst_desc,
-                                                         const dnnl_dim_t *strides,
-                                                         const dnnl_dim_t *kernel,
-                                                         const dnnl_dim_t *dilation,
-                                                         const dnnl_dim_t *padding_l,
-                                                         const dnnl_dim_t *padding_r,
-                                                         const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_pooling_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                          dnnl_engine_t engine,
-                                                          dnnl_alg_kind_t alg_kind,
-                                                          const_dnnl_memory_desc_t diff_src_desc,
-                                                          const_dnnl_memory_desc_t diff_dst_desc,
-                                                          const dnnl_dim_t *strides,
-                                                          const dnnl_dim_t *kernel,
-                                                          const dnnl_dim_t *dilation,
-                                                          const dnnl_dim_t *padding_l,
-                                                          const dnnl_dim_t *padding_r,
                                                           const_dnnl_primitive_desc_t hint_fwd_pd,
                                                           const_dnnl_primitive_attr_t attr);
 

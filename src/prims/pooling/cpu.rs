@@ -94,6 +94,54 @@ fn place(geo: &Geometry, l: &Layout, n: i64, c: i64, x: [i64; 3], q: &mut [i64; 
     }
 }
 
+/// Where logical `(n, c, x)` lives in a layout: by strides where the
+/// layout has no inner blocks (one multiply-add per dimension), else
+/// through [`Layout::offset`].
+struct Locator<'a> {
+    geo: Geometry,
+    layout: &'a Layout,
+    /// Offset of the origin (padded offsets included) and the strides of
+    /// n, c and the three slots, for a layout without inner blocks.
+    plain: Option<(i64, [i64; 5])>,
+}
+
+impl<'a> Locator<'a> {
+    fn new(geo: &Geometry, layout: &'a Layout) -> Locator<'a> {
+        let plain = layout.inner_blocks().is_empty().then(|| {
+            let st = layout.outer_strides();
+            let mut origin = layout.offset0;
+            for d in 0..layout.ndims {
+                origin += layout.padded_offsets[d] * st[d];
+            }
+            let mut s = [st[0], st[1], 0, 0, 0];
+            for j in 0..3 {
+                if let Some(d) = geo.dim_of_slot(j) {
+                    s[2 + j] = st[d];
+                }
+            }
+            (origin, s)
+        });
+        Locator {
+            geo: *geo,
+            layout,
+            plain,
+        }
+    }
+
+    fn at(&self, n: i64, c: i64, x: [i64; 3]) -> i64 {
+        match &self.plain {
+            Some((origin, s)) => {
+                origin + n * s[0] + c * s[1] + x[0] * s[2] + x[1] * s[3] + x[2] * s[4]
+            }
+            None => {
+                let mut q = [0i64; MAX_NDIMS];
+                place(&self.geo, self.layout, n, c, x, &mut q);
+                self.layout.offset(&q)
+            }
+        }
+    }
+}
+
 /// Elements per thread at least.
 const CHUNK: usize = 1 << 12;
 
@@ -130,11 +178,11 @@ impl CpuPooling {
         let geo = *op.geometry();
         let alg = op.alg();
         let start = lowest(sl.elem);
+        let at_src = Locator::new(&geo, sl);
         let ranges = parallel::split(dl.padded_nelems() as usize, CHUNK);
         parallel::run_all(ranges, |range| {
             let mut p = [0i64; MAX_NDIMS];
             let mut logical = [0i64; MAX_NDIMS];
-            let mut q = [0i64; MAX_NDIMS];
             for t in range {
                 let inside = position(dl, t as i64, &mut p, &mut logical);
                 let off = dl.offset(&p);
@@ -164,8 +212,7 @@ impl CpuPooling {
                             if !(0..geo.i[2]).contains(&x2) {
                                 continue;
                             }
-                            place(&geo, sl, n, c, [x0, x1, x2], &mut q);
-                            let v = src.load(sl.offset(&q));
+                            let v = src.load(at_src.at(n, c, [x0, x1, x2]));
                             if alg == Alg::Max {
                                 if v > acc {
                                     acc = v;
@@ -207,17 +254,17 @@ impl CpuPooling {
         let ws = match (&ws_buf, op.ws_layout()) {
             (Some(b), Some(l)) => {
                 let (raw, copy) = input(b, l, &out, sl)?;
-                Some((raw, l, copy))
+                Some((raw, Locator::new(op.geometry(), l), copy))
             }
             _ => None,
         };
         let geo = *op.geometry();
         let alg = op.alg();
+        let at_dd = Locator::new(&geo, dl);
         let ranges = parallel::split(sl.padded_nelems() as usize, CHUNK);
         parallel::run_all(ranges, |range| {
             let mut p = [0i64; MAX_NDIMS];
             let mut logical = [0i64; MAX_NDIMS];
-            let mut q = [0i64; MAX_NDIMS];
             for t in range {
                 let inside = position(sl, t as i64, &mut p, &mut logical);
                 let off = sl.offset(&p);
@@ -239,14 +286,11 @@ impl CpuPooling {
                 for (k0, o0) in taps(0) {
                     for (k1, o1) in taps(1) {
                         for (k2, o2) in taps(2) {
-                            place(&geo, dl, n, c, [o0, o1, o2], &mut q);
-                            let g = dd.load(dl.offset(&q));
+                            let g = dd.load(at_dd.at(n, c, [o0, o1, o2]));
                             match &ws {
-                                Some((w, wl, _)) => {
+                                Some((w, at_ws, _)) => {
                                     let at = (k0 * geo.k[1] + k1) * geo.k[2] + k2;
-                                    let mut wq = [0i64; MAX_NDIMS];
-                                    place(&geo, wl, n, c, [o0, o1, o2], &mut wq);
-                                    if w.load(wl.offset(&wq)) as i64 == at {
+                                    if w.load(at_ws.at(n, c, [o0, o1, o2])) as i64 == at {
                                         acc += g;
                                     }
                                 }
