@@ -77,16 +77,36 @@ impl Offsets {
 struct Tensor {
     raw: Raw,
     off: Offsets,
+    /// Whether the spatial positions of an `(n, c)` are contiguous.
+    sp_unit: bool,
 }
 
 impl Tensor {
-    #[inline]
-    fn load(&self, n: i64, c: i64, sp: i64) -> f32 {
-        self.raw.load(self.off.at(n, c, sp))
+    fn new(raw: Raw, off: Offsets) -> Tensor {
+        let sp_unit = off.sp.iter().enumerate().all(|(i, &o)| o == i as i64);
+        Tensor { raw, off, sp_unit }
     }
-    #[inline]
-    fn store(&self, n: i64, c: i64, sp: i64, v: f32) {
-        self.raw.store(self.off.at(n, c, sp), v)
+    /// The spatial run of `(n, c)` into `buf` (of `SP` elements).
+    fn gather(&self, n: i64, c: i64, buf: &mut [f32]) {
+        let base = self.off.at(n, c, 0);
+        if self.sp_unit {
+            self.raw.load_run(base, buf);
+        } else {
+            for (v, &o) in buf.iter_mut().zip(&self.off.sp) {
+                *v = self.raw.load(base + o);
+            }
+        }
+    }
+    /// Stores `buf` as the spatial run of `(n, c)`.
+    fn scatter(&self, n: i64, c: i64, buf: &[f32]) {
+        let base = self.off.at(n, c, 0);
+        if self.sp_unit {
+            self.raw.store_run(base, buf);
+        } else {
+            for (&v, &o) in buf.iter().zip(&self.off.sp) {
+                self.raw.store(base + o, v);
+            }
+        }
     }
 }
 
@@ -222,10 +242,7 @@ impl Bufs {
             Some((_, bytes)) => Raw::over(bytes, layout.elem),
             None => Raw::of(buffer, layout, what)?,
         };
-        Ok(Tensor {
-            raw,
-            off: Offsets::new(layout, op),
-        })
+        Ok(Tensor::new(raw, Offsets::new(layout, op)))
     }
 
     fn vector(&self, arg: i32, what: &str) -> Result<Option<Vector>> {
@@ -236,22 +253,58 @@ impl Bufs {
     }
 }
 
+/// The sum of `v` (no `center`) or of `(v - center)^2` over a run: 8 f32
+/// lanes (so the loop vectorises), added up in f64.
+fn run_sum(v: &[f32], center: Option<f32>) -> f64 {
+    let mut lanes = [0f32; 8];
+    let mut chunks = v.chunks_exact(8);
+    let square = center.is_some();
+    let center = center.unwrap_or(0.0);
+    for ch in &mut chunks {
+        for k in 0..8 {
+            let d = ch[k] - center;
+            lanes[k] += if square { d * d } else { ch[k] };
+        }
+    }
+    let tail: f64 = chunks
+        .remainder()
+        .iter()
+        .map(|&x| {
+            let d = f64::from(x - center);
+            if square { d * d } else { f64::from(x) }
+        })
+        .sum();
+    lanes.iter().map(|&l| f64::from(l)).sum::<f64>() + tail
+}
+
+/// The `(n, c)` pairs of stat `s`.
+fn stat_pairs(g: &Geometry, s: i64) -> impl Iterator<Item = (i64, i64)> + '_ {
+    let (per_n, g_, cg, count) = (g.per_n, g.g, g.cg, if g.per_n { g.cg } else { g.n });
+    (0..count).map(move |k| {
+        if per_n {
+            (s / g_, s % g_ * cg + k)
+        } else {
+            (k, s)
+        }
+    })
+}
+
 /// Mean and variance of every stat, two passes (mean, then the mean
 /// square of `x - mean`).
 fn statistics(g: &Geometry, src: &Tensor) -> (Vec<f32>, Vec<f32>) {
     let m = g.per_stat();
     let stats = map_par(g.stats(), m, |s| {
+        let mut buf = vec![0f32; g.sp as usize];
         let mut sum = 0f64;
-        for r in 0..m {
-            let (n, c, sp) = g.stat_elem(s, r);
-            sum += f64::from(src.load(n, c, sp));
+        for (n, c) in stat_pairs(g, s) {
+            src.gather(n, c, &mut buf);
+            sum += run_sum(&buf, None);
         }
         let mean = sum / m as f64;
         let mut sq = 0f64;
-        for r in 0..m {
-            let (n, c, sp) = g.stat_elem(s, r);
-            let d = f64::from(src.load(n, c, sp)) - mean;
-            sq += d * d;
+        for (n, c) in stat_pairs(g, s) {
+            src.gather(n, c, &mut buf);
+            sq += run_sum(&buf, Some(mean as f32));
         }
         (mean as f32, (sq / m as f64) as f32)
     });
@@ -316,22 +369,35 @@ fn forward(op: &NormOp, ctx: &ExecContext) -> Result<()> {
         let beta = shift.as_ref().map_or(0.0, |v| v.load(c));
         let a = gamma * inv[s];
         let m = mean[s];
-        for sp in 0..g.sp {
-            let mut y = (src.load(n, c, sp) - m) * a + beta;
-            if let Some(t) = &add {
-                y += t.load(n, c, sp);
+        let mut y = vec![0f32; g.sp as usize];
+        src.gather(n, c, &mut y);
+        for v in y.iter_mut() {
+            *v = (*v - m) * a + beta;
+        }
+        if let Some(t) = &add {
+            let mut b = vec![0f32; g.sp as usize];
+            t.gather(n, c, &mut b);
+            for (v, w) in y.iter_mut().zip(&b) {
+                *v += w;
             }
-            if let Some(alpha) = relu {
-                let pass = y > 0.0;
+        }
+        if let Some(alpha) = relu {
+            for (sp, v) in y.iter_mut().enumerate() {
+                let pass = *v > 0.0;
                 if let Some(w) = &ws {
-                    w.store(nc * g.sp + sp, if pass { 1.0 } else { 0.0 });
+                    w.store(nc * g.sp + sp as i64, if pass { 1.0 } else { 0.0 });
                 }
                 if !pass {
-                    y *= alpha;
+                    *v *= alpha;
                 }
             }
-            dst.store(n, c, sp, y * out_scale);
         }
+        if out_scale != 1.0 {
+            for v in y.iter_mut() {
+                *v *= out_scale;
+            }
+        }
+        dst.scatter(n, c, &y);
     });
     Ok(())
 }
@@ -371,17 +437,23 @@ fn backward(op: &NormOp, ctx: &ExecContext) -> Result<()> {
     let gamma: Vec<f32> = (0..g.c)
         .map(|c| scale.as_ref().map_or(1.0, |v| v.load(c)))
         .collect();
-    // diff_dst masked by the workspace.
-    let ddm = |n: i64, c: i64, sp: i64| -> f32 {
-        let d = dd.load(n, c, sp);
-        match &ws {
-            Some(w) if w.load((n * g.c + c) * g.sp + sp) == 0.0 => 0.0,
-            _ => d,
+    let sp_len = g.sp as usize;
+    // The run of (n, c): diff_dst masked by the workspace, and xhat.
+    let runs = |n: i64, c: i64, d: &mut [f32], x: &mut [f32]| {
+        dd.gather(n, c, d);
+        if let Some(w) = &ws {
+            let base = (n * g.c + c) * g.sp;
+            for (sp, v) in d.iter_mut().enumerate() {
+                if w.load(base + sp as i64) == 0.0 {
+                    *v = 0.0;
+                }
+            }
         }
-    };
-    let xhat = |n: i64, c: i64, sp: i64| -> f32 {
         let s = g.stat(n, c) as usize;
-        (src.load(n, c, sp) - mean[s]) * inv[s]
+        src.gather(n, c, x);
+        for v in x.iter_mut() {
+            *v = (*v - mean[s]) * inv[s];
+        }
     };
     let global = op.global_stats();
     let batch = !g.per_n;
@@ -389,12 +461,13 @@ fn backward(op: &NormOp, ctx: &ExecContext) -> Result<()> {
     let need_chan = dscale.is_some() || dshift.is_some() || (batch && !global);
     let chan: Vec<(f64, f64)> = if need_chan {
         map_par(g.c, g.n * g.sp, |c| {
+            let (mut d, mut x) = (vec![0f32; sp_len], vec![0f32; sp_len]);
             let (mut db, mut dg) = (0f64, 0f64);
             for n in 0..g.n {
-                for sp in 0..g.sp {
-                    let d = f64::from(ddm(n, c, sp));
-                    db += d;
-                    dg += d * f64::from(xhat(n, c, sp));
+                runs(n, c, &mut d, &mut x);
+                for (&dv, &xv) in d.iter().zip(&x) {
+                    db += f64::from(dv);
+                    dg += f64::from(dv) * f64::from(xv);
                 }
             }
             (db, dg)
@@ -421,12 +494,15 @@ fn backward(op: &NormOp, ctx: &ExecContext) -> Result<()> {
             .collect()
     } else {
         map_par(g.stats(), m, |s| {
+            let (mut d, mut x) = (vec![0f32; sp_len], vec![0f32; sp_len]);
             let (mut a, mut b) = (0f64, 0f64);
-            for r in 0..m {
-                let (n, c, sp) = g.stat_elem(s, r);
-                let d = f64::from(ddm(n, c, sp)) * f64::from(gamma[c as usize]);
-                a += d;
-                b += d * f64::from(xhat(n, c, sp));
+            for (n, c) in stat_pairs(&g, s) {
+                runs(n, c, &mut d, &mut x);
+                let gm = f64::from(gamma[c as usize]);
+                for (&dv, &xv) in d.iter().zip(&x) {
+                    a += f64::from(dv) * gm;
+                    b += f64::from(dv) * gm * f64::from(xv);
+                }
             }
             (a, b)
         })
@@ -436,20 +512,23 @@ fn backward(op: &NormOp, ctx: &ExecContext) -> Result<()> {
         let (n, c) = (nc / g.c, nc % g.c);
         let s = g.stat(n, c) as usize;
         let gm = gamma[c as usize];
-        for sp in 0..g.sp {
-            let d = ddm(n, c, sp);
-            if let Some(t) = &ds1 {
-                t.store(n, c, sp, d);
-            }
-            let v = if global {
-                d * gm * inv[s]
-            } else {
-                let (a, b) = stat_sums[s];
-                let x = f64::from(xhat(n, c, sp));
-                ((f64::from(gm * d) - a * inv_m - x * b * inv_m) * f64::from(inv[s])) as f32
-            };
-            ds.store(n, c, sp, v);
+        let (mut d, mut x) = (vec![0f32; sp_len], vec![0f32; sp_len]);
+        runs(n, c, &mut d, &mut x);
+        if let Some(t) = &ds1 {
+            t.scatter(n, c, &d);
         }
+        if global {
+            for v in d.iter_mut() {
+                *v *= gm * inv[s];
+            }
+        } else {
+            let (a, b) = stat_sums[s];
+            let (a, b) = ((a * inv_m) as f32, (b * inv_m) as f32);
+            for (v, &xv) in d.iter_mut().zip(&x) {
+                *v = (gm * *v - a - xv * b) * inv[s];
+            }
+        }
+        ds.scatter(n, c, &d);
     });
     Ok(())
 }

@@ -137,16 +137,6 @@ impl Geometry {
         }
     }
 
-    /// The `(n, c, sp)` of element `r` of stat `s`.
-    pub fn stat_elem(&self, s: i64, r: i64) -> (i64, i64, i64) {
-        if self.per_n {
-            let (n, g) = (s / self.g, s % self.g);
-            (n, g * self.cg + r / self.sp, r % self.sp)
-        } else {
-            (r / self.sp, s, r % self.sp)
-        }
-    }
-
     pub fn nelems(&self) -> i64 {
         self.n * self.c * self.sp
     }
