@@ -34,13 +34,16 @@ pub unsafe extern "C" fn dnnl_batch_normalization_forward_primitive_desc_create(
     flags: c_uint,
     attr: const_dnnl_primitive_attr_t,
 ) -> dnnl_status_t {
-    boundary::guard("dnnl_batch_normalization_forward_primitive_desc_create", || {
-        create(primitive_desc, engine, attr, |attr| {
-            let src = resolve_md(src_desc)?;
-            let dst = resolve_md(dst_desc)?;
-            BatchNormOp::forward(prop_kind, &src, &dst, epsilon, flags, attr)
-        })
-    })
+    boundary::guard(
+        "dnnl_batch_normalization_forward_primitive_desc_create",
+        || {
+            create(primitive_desc, engine, attr, |attr| {
+                let src = resolve_md(src_desc)?;
+                let dst = resolve_md(dst_desc)?;
+                BatchNormOp::forward(prop_kind, &src, &dst, epsilon, flags, attr)
+            })
+        },
+    )
 }
 
 /// Creates a primitive descriptor for batch normalization backward
@@ -64,22 +67,25 @@ pub unsafe extern "C" fn dnnl_batch_normalization_backward_primitive_desc_create
     hint_fwd_pd: const_dnnl_primitive_desc_t,
     attr: const_dnnl_primitive_attr_t,
 ) -> dnnl_status_t {
-    boundary::guard("dnnl_batch_normalization_backward_primitive_desc_create", || {
-        create(primitive_desc, engine, attr, |attr| {
-            let diff_src = resolve_md(diff_src_desc)?;
-            let diff_dst = resolve_md(diff_dst_desc)?;
-            let src = resolve_md(src_desc)?;
-            let fwd = hint::<BatchNormOp>(hint_fwd_pd)?;
-            BatchNormOp::backward(
-                prop_kind,
-                &diff_src,
-                &diff_dst,
-                &src,
-                epsilon,
-                flags,
-                fwd.as_deref(),
-                attr,
-            )
-        })
-    })
+    boundary::guard(
+        "dnnl_batch_normalization_backward_primitive_desc_create",
+        || {
+            create(primitive_desc, engine, attr, |attr| {
+                let diff_src = resolve_md(diff_src_desc)?;
+                let diff_dst = resolve_md(diff_dst_desc)?;
+                let src = resolve_md(src_desc)?;
+                let fwd = hint::<BatchNormOp>(hint_fwd_pd)?;
+                BatchNormOp::backward(
+                    prop_kind,
+                    &diff_src,
+                    &diff_dst,
+                    &src,
+                    epsilon,
+                    flags,
+                    fwd.as_deref(),
+                    attr,
+                )
+            })
+        },
+    )
 }

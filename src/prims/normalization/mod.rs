@@ -655,12 +655,7 @@ impl NormOp {
     }
 }
 
-norm_kind!(
-    BatchNormOp,
-    Family::Batch,
-    c"cpu:bnorm",
-    c"ocl:bnorm"
-);
+norm_kind!(BatchNormOp, Family::Batch, c"cpu:bnorm", c"ocl:bnorm");
 
 impl BatchNormOp {
     /// `dnnl_batch_normalization_forward_primitive_desc_create`'s checks:
@@ -702,9 +697,7 @@ impl BatchNormOp {
                 dt_name(dst.data_type())
             )));
         }
-        if se.is_int()
-            && (prop_kind != dnnl_forward_inference || flags & USE_GLOBAL_STATS == 0)
-        {
+        if se.is_int() && (prop_kind != dnnl_forward_inference || flags & USE_GLOBAL_STATS == 0) {
             return Err(Error::unimplemented(
                 "batch normalization: int8 data needs forward inference with use_global_stats",
             ));

@@ -248,7 +248,13 @@ fn common_options(op: &NormOp, plan: &Plan, wg: usize) -> Result<String> {
         data_offset(op, &out)
     );
     match op.layout(DNNL_ARG_DIFF_DST) {
-        Some(l) => o += &format!(" -DDD_DT={} -DDD_OFF={}", l.elem.cl_name(), data_offset(op, &l)),
+        Some(l) => {
+            o += &format!(
+                " -DDD_DT={} -DDD_OFF={}",
+                l.elem.cl_name(),
+                data_offset(op, &l)
+            )
+        }
         None => o += " -DDD_DT=F32 -DDD_OFF=0",
     }
     match op.layout(op.role_arg(Role::Add)) {
@@ -269,7 +275,13 @@ fn common_options(op: &NormOp, plan: &Plan, wg: usize) -> Result<String> {
         .layout(DNNL_ARG_SCALE)
         .or_else(|| op.layout(DNNL_ARG_SHIFT));
     match ss {
-        Some(l) => o += &format!(" -DSS_DT={} -DSS_OFF={}", l.elem.cl_name(), vector_offset(&l, "c")),
+        Some(l) => {
+            o += &format!(
+                " -DSS_DT={} -DSS_OFF={}",
+                l.elem.cl_name(),
+                vector_offset(&l, "c")
+            )
+        }
         None => o += " -DSS_DT=F32 -DSS_OFF=c",
     }
     let dss = op
@@ -277,7 +289,11 @@ fn common_options(op: &NormOp, plan: &Plan, wg: usize) -> Result<String> {
         .or_else(|| op.layout(DNNL_ARG_DIFF_SHIFT));
     match dss {
         Some(l) => {
-            o += &format!(" -DDSS_DT={} -DDSS_OFF={}", l.elem.cl_name(), vector_offset(&l, "c"))
+            o += &format!(
+                " -DDSS_DT={} -DDSS_OFF={}",
+                l.elem.cl_name(),
+                vector_offset(&l, "c")
+            )
         }
         None => o += " -DDSS_DT=F32 -DDSS_OFF=c",
     }
@@ -474,7 +490,13 @@ impl<K: Kind + AsRef<NormOp>> Implementation for OclNorm<K> {
                 Some(e) => std::slice::from_ref(e),
                 None => ctx.deps,
             };
-            let e = queue.enqueue_kernel(&l.kernel, &args, &[l.global], local.as_ref().map(|w| &w[..]), wait)?;
+            let e = queue.enqueue_kernel(
+                &l.kernel,
+                &args,
+                &[l.global],
+                local.as_ref().map(|w| &w[..]),
+                wait,
+            )?;
             last = Some(e);
         }
         Ok(last)

@@ -142,8 +142,16 @@ fn batch_case(dims: &[i64], tag: dnnl_format_tag_t, flags: u32) {
         let ones = vec![1.0; c];
         let zeros = vec![0.0; c];
         let (gm, bt) = (
-            if flags & USE_SCALE != 0 { &gamma } else { &ones },
-            if flags & USE_SHIFT != 0 { &beta } else { &zeros },
+            if flags & USE_SCALE != 0 {
+                &gamma
+            } else {
+                &ones
+            },
+            if flags & USE_SHIFT != 0 {
+                &beta
+            } else {
+                &zeros
+            },
         );
         let stats = global.then_some((&global_mean[..], &global_var[..]));
         let r = forward_ref(&fwd, &x, gm, bt, stats);
@@ -206,10 +214,10 @@ fn batch_case(dims: &[i64], tag: dnnl_format_tag_t, flags: u32) {
             let ch = ch as usize;
             (f64::from(x[i]) - mean_v[ch]) / (var_v[ch] + 1e-3f32 as f64).sqrt()
         };
-        for i in 0..total as usize {
+        for (i, &d) in masked.iter().enumerate() {
             let (_, ch, _) = canon(&g, i as i64);
-            db[ch as usize] += masked[i];
-            dg[ch as usize] += masked[i] * xhat(i);
+            db[ch as usize] += d;
+            dg[ch as usize] += d * xhat(i);
         }
         let m = g.per_stat() as f64;
         let want: Vec<f64> = (0..total as usize)
@@ -240,7 +248,11 @@ fn batch_norm_plain_layouts() {
     batch_case(&[2, 3, 4, 5], dnnl_nchw, 0);
     batch_case(&[2, 3, 4, 5], dnnl_nhwc, USE_SCALE | USE_SHIFT);
     batch_case(&[5, 4], dnnl_nc, FUSE_NORM_RELU | USE_SCALE);
-    batch_case(&[2, 3, 2, 3, 2], dnnl_ndhwc, USE_GLOBAL_STATS | USE_SCALE | USE_SHIFT);
+    batch_case(
+        &[2, 3, 2, 3, 2],
+        dnnl_ndhwc,
+        USE_GLOBAL_STATS | USE_SCALE | USE_SHIFT,
+    );
 }
 
 #[test]
@@ -267,15 +279,36 @@ fn batch_norm_descriptor_rules() {
         Some(dnnl_invalid_arguments)
     );
     assert_eq!(
-        status(BatchNormOp::forward(dnnl_forward_training, &one, &one, 1e-3, 0, &attr)),
+        status(BatchNormOp::forward(
+            dnnl_forward_training,
+            &one,
+            &one,
+            1e-3,
+            0,
+            &attr
+        )),
         Some(dnnl_invalid_arguments)
     );
     assert_eq!(
-        status(BatchNormOp::forward(dnnl_forward_training, &s, &s, 1e-3, 0x40, &attr)),
+        status(BatchNormOp::forward(
+            dnnl_forward_training,
+            &s,
+            &s,
+            1e-3,
+            0x40,
+            &attr
+        )),
         Some(dnnl_invalid_arguments)
     );
     assert_eq!(
-        status(BatchNormOp::forward(dnnl_forward_training, &padded, &padded, 1e-3, 0, &attr)),
+        status(BatchNormOp::forward(
+            dnnl_forward_training,
+            &padded,
+            &padded,
+            1e-3,
+            0,
+            &attr
+        )),
         Some(dnnl_unimplemented)
     );
     assert_eq!(
@@ -291,8 +324,8 @@ fn batch_norm_descriptor_rules() {
         )),
         Some(dnnl_unimplemented)
     );
-    let op = BatchNormOp::forward(dnnl_forward_training, &s, &s, 1e-3, FUSE_NORM_RELU, &attr)
-        .unwrap();
+    let op =
+        BatchNormOp::forward(dnnl_forward_training, &s, &s, 1e-3, FUSE_NORM_RELU, &attr).unwrap();
     let ws = op.arg(DNNL_ARG_WORKSPACE).unwrap();
     assert_eq!((ws.data_type(), ws.dims()), (dnnl_u8, &[120i64][..]));
     assert_eq!(
