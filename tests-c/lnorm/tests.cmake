@@ -15,5 +15,8 @@ if(TARGET lnorm_sweep_ze)
   target_link_libraries(lnorm_sweep_ze PRIVATE m)
 endif()
 
-
+# lnorm_bad_input: bad descriptors get upstream's status and leave the output untouched
 # (its @ref run proves the statuses); execution arguments are checked on ours only.
+dnnl_c_test(lnorm_bad_input SOURCES lnorm/lnorm_bad_input.c LABELS "api;cpu" ARGS cpu TIMEOUT 60)
+dnnl_c_test(lnorm_bad_input_ocl SOURCES lnorm/lnorm_bad_input.c LABELS "api" OPENCL ARGS gpu
+            TIMEOUT 120)
