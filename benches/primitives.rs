@@ -297,6 +297,65 @@ fn row(
     }
 }
 
+/// Batch normalization inference (global statistics, scale and shift) and
+/// training (statistics computed), and layer normalization over rows:
+/// GB/s of src read and dst written once, against a copy of the same bytes.
+fn normalizations(b: &Bench, quick: bool) {
+    let e = b.engine;
+    let big = b.ocl.is_some() && !quick;
+    let dims: [i64; 4] = if big {
+        [64, 256, 56, 56]
+    } else if quick {
+        [8, 64, 56, 56]
+    } else {
+        [32, 128, 56, 56]
+    };
+    let elems: i64 = dims.iter().product();
+    let t = md(&dims, dnnl_f32, dnnl_nchw);
+    let c = md(&[dims[1]], dnnl_f32, dnnl_a);
+    let (src, dst) = (memory(e, t), memory(e, t));
+    let (mean, var, scale, shift) = (memory(e, c), memory(e, c), memory(e, c), memory(e, c));
+    let copy = (b.copy_seconds(4 * elems as usize), "copy");
+    let flags = [
+        ("bnorm inference f32", dnnl_forward_inference, 0x7u32),
+        ("bnorm training f32", dnnl_forward_training, 0x6u32),
+    ];
+    for (name, prop, flags) in flags {
+        // SAFETY: a valid out-pointer, a live engine and descriptors.
+        let pd = pd_of(|pd| unsafe {
+            dnnl_batch_normalization_forward_primitive_desc_create(
+                pd,
+                e,
+                prop,
+                t,
+                t,
+                1e-5,
+                flags,
+                null_mut(),
+            )
+        });
+        row(
+            b,
+            name,
+            &format!("{dims:?}"),
+            b.time(
+                pd,
+                &[
+                    (DNNL_ARG_SRC, src),
+                    (DNNL_ARG_DST, dst),
+                    (DNNL_ARG_MEAN, mean),
+                    (DNNL_ARG_VARIANCE, var),
+                    (DNNL_ARG_SCALE, scale),
+                    (DNNL_ARG_SHIFT, shift),
+                ],
+            ),
+            8.0 * elems as f64,
+            "GB/s",
+            copy,
+        );
+    }
+}
+
 fn run(b: &Bench, quick: bool) {
     let e = b.engine;
     let big = b.ocl.is_some() && !quick;
@@ -963,6 +1022,7 @@ fn main() {
                 conv_layers(&b, b.ocl.is_some() && !quick, quick);
             } else {
                 run(&b, quick);
+                normalizations(&b, quick);
             }
         }
     }

@@ -303,17 +303,23 @@ fn builds() -> Vec<Build> {
     // Normalization (`normalization/ocl.rs`): types, `normalization.cl`; a 2x3x4
     // nchw-like view (batch: one stat per channel; group: per n and group).
     let norm = format!(
-        "{}{}",
+        "{}{post_ops}{}",
         dt::CL_TYPES,
         read("src/prims/normalization/normalization.cl")
     );
-    let norm_files: &[&str] = &[TYPES, "src/prims/normalization/normalization.cl"];
+    let norm_files: &[&str] = &[
+        TYPES,
+        BINARY_ALG,
+        ELTWISE_ALG,
+        "src/prims/normalization/normalization.cl",
+    ];
     let view = "-DWG=64 -DN=2 -DC=3 -DSP=4 -DS=3 -DM=8 -DEPS=as_float(0x3a83126fu) \
                 -DSRC_DT=F32 -DOUT_DT=F32 -DSRC_OFF=(n*12+c*4+sp) -DOUT_OFF=(n*12+c*4+sp) \
                 -DDD_DT=F32 -DDD_OFF=(n*12+c*4+sp) -DADD_DT=F32 -DADD_OFF=(n*12+c*4+sp) \
                 -DMV_OFF=s -DSS_DT=F32 -DSS_OFF=c -DDSS_DT=F32 -DDSS_OFF=c -DCLAST=0 \
                 -DRELU_ALPHA=as_float(0u) -DSCALE_SRC=0 -DSCALE_DST=0 -DPART_BASE=0 \
-                -DMEAN_BASE=12 -DVAR_BASE=15 -DCHAN_BASE=18 -DSUM_BASE=24";
+                -DMEAN_BASE=12 -DVAR_BASE=15 -DCHAN_BASE=18 -DSUM_BASE=24 -DNDIMS=3 \
+                -DLPOS=n,c,sp -DRMS=0";
     let batch = "-DG=3 -DCG=1 -DPER_N=0";
     let group = "-DG=1 -DCG=3 -DPER_N=1";
     let fwd = "-DUSE_SCALE=1 -DUSE_SHIFT=1 -DGLOBAL=0 -DWRITE_STATS=1 -DWS=1 -DRELU=1 -DADD=1 \
@@ -353,8 +359,8 @@ fn builds() -> Vec<Build> {
             &["nrm_reduce", "nrm_finish"],
         ),
         (
-            "normalization backward, per-stat sums",
-            format!("{view} {group} {bwd} {}", reduce(3, 0)),
+            "normalization backward, per-stat sums, RMS",
+            format!("{view} {group} {bwd} {} -URMS -DRMS=1", reduce(3, 0)),
             &["nrm_reduce", "nrm_finish"],
         ),
         (

@@ -22,7 +22,11 @@
 //! `diff_scale[c] = sum dd * xhat` (over `n` and `sp`) and
 //! `diff_src = (scale*dd - A[s]/M - xhat * B[s]/M) / sqrt(var + eps)`, where
 //! `A[s]`, `B[s]` are the sums of `scale*dd` and `scale*dd*xhat` over the stat's
-//! `M` elements (left out with `use_global_stats`).
+//! `M` elements (left out with `use_global_stats`). Layer norm's
+//! `rms_norm` takes the mean as 0 (the variance is then the mean square)
+//! and keeps both sums in backward, as Intel's library computes it (its
+//! `@ref` run proves it), although the exact gradient of `x / rms(x)` has
+//! no `A` term.
 //!
 //! Implementations: `cpu:*` (native Rust over the host's threads, sums in
 //! f64) and `ocl:*` (`normalization.cl`: statistics by a work-group per stat
@@ -55,6 +59,7 @@ use crate::core::names;
 use crate::core::primitive::{Impl, Kind, OpDesc, any_op};
 use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::{Layout, resolve_any};
+use crate::prims::common::post_ops::PostOpsPlan;
 
 /// The normalization flags (`dnnl_normalization_flags_t`).
 pub const USE_GLOBAL_STATS: u32 = 0x1;
@@ -62,6 +67,7 @@ pub const USE_SCALE: u32 = 0x2;
 pub const USE_SHIFT: u32 = 0x4;
 pub const FUSE_NORM_RELU: u32 = 0x8;
 pub const FUSE_NORM_ADD_RELU: u32 = 0x10;
+pub const RMS_NORM: u32 = 0x20;
 
 /// Which of the three kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,16 +143,6 @@ impl Geometry {
         }
     }
 
-    /// The `(n, c, sp)` of element `r` of stat `s`.
-    pub fn stat_elem(&self, s: i64, r: i64) -> (i64, i64, i64) {
-        if self.per_n {
-            let (n, g) = (s / self.g, s % self.g);
-            (n, g * self.cg + r / self.sp, r % self.sp)
-        } else {
-            (r / self.sp, s, r % self.sp)
-        }
-    }
-
     pub fn nelems(&self) -> i64 {
         self.n * self.c * self.sp
     }
@@ -170,8 +166,10 @@ pub struct NormOp {
     /// The ReLU applied to the forward result: its negative slope (0 for
     /// the fused flags), `None` without.
     relu: Option<f32>,
-    /// Whether src / dst carry scales (layer norm).
+    /// Whether src / dst carry scales (layer and group norm).
     scales: [bool; 2],
+    /// Post-ops other than batch norm's ReLU (layer and group norm).
+    post_ops: PostOpsPlan,
 }
 
 /// The data tensors whose argument depends on the direction.
@@ -210,6 +208,17 @@ impl NormOp {
     }
     pub fn has(&self, flag: u32) -> bool {
         self.flags & flag != 0
+    }
+    /// RMS normalization (layer norm): no mean, the mean square for variance.
+    pub fn rms(&self) -> bool {
+        self.has(RMS_NORM)
+    }
+    pub fn post_ops(&self) -> &PostOpsPlan {
+        &self.post_ops
+    }
+    /// The descriptor of execution argument `arg`, post-op operands included.
+    fn any_arg_md(&self, arg: i32) -> Option<&Arc<MemoryDesc>> {
+        self.arg(arg).or_else(|| self.post_ops.arg_md(arg))
     }
     /// Whether the statistics are inputs (global) rather than computed.
     pub fn global_stats(&self) -> bool {
@@ -362,6 +371,7 @@ impl NormOp {
         axes: Axes,
         relu_post: Option<f32>,
         scales: [bool; 2],
+        post_ops: PostOpsPlan,
     ) -> Result<NormOp> {
         let dst = resolve(dst, src)?;
         let training = prop_kind == dnnl_forward_training;
@@ -383,7 +393,11 @@ impl NormOp {
             } else {
                 &mut args.outputs
             };
-            list.extend([DNNL_ARG_MEAN, DNNL_ARG_VARIANCE]);
+            // RMS normalization has no mean (its descriptor is still reported).
+            if flags & RMS_NORM == 0 {
+                list.push(DNNL_ARG_MEAN);
+            }
+            list.push(DNNL_ARG_VARIANCE);
         }
         let c = geometry.c;
         // As upstream, scale and shift are described when either is used.
@@ -406,6 +420,7 @@ impl NormOp {
             args.outputs.push(DNNL_ARG_WORKSPACE);
         }
         let relu = if fused { Some(0.0) } else { relu_post };
+        args.inputs.extend(post_ops.inputs());
         Ok(NormOp {
             family,
             prop_kind,
@@ -420,6 +435,7 @@ impl NormOp {
             outputs: args.outputs,
             relu,
             scales,
+            post_ops,
         })
     }
 
@@ -450,12 +466,10 @@ impl NormOp {
             (DNNL_ARG_VARIANCE, stat_md),
             (DNNL_ARG_DIFF_SRC, Arc::new(diff_src)),
         ];
-        let mut inputs = vec![
-            DNNL_ARG_SRC,
-            DNNL_ARG_MEAN,
-            DNNL_ARG_VARIANCE,
-            DNNL_ARG_DIFF_DST,
-        ];
+        let mut inputs = vec![DNNL_ARG_SRC, DNNL_ARG_MEAN, DNNL_ARG_VARIANCE, DNNL_ARG_DIFF_DST];
+        if flags & RMS_NORM != 0 {
+            inputs.retain(|&a| a != DNNL_ARG_MEAN);
+        }
         let mut outputs = vec![DNNL_ARG_DIFF_SRC];
         let c = geometry.c;
         // As upstream, scale, shift and their diffs are described when
@@ -495,6 +509,7 @@ impl NormOp {
             outputs,
             relu: None,
             scales: [false; 2],
+            post_ops: PostOpsPlan::none(),
         })
     }
 
@@ -511,6 +526,7 @@ impl NormOp {
             (USE_SHIFT, 'H'),
             (FUSE_NORM_RELU, 'R'),
             (FUSE_NORM_ADD_RELU, 'A'),
+            (RMS_NORM, 'M'),
         ] {
             if self.has(bit) {
                 f.push(letter);
@@ -533,6 +549,7 @@ impl NormOp {
             .put(&self.mds)
             .put(&self.relu.map(f32::to_bits))
             .put(&self.scales);
+        self.post_ops.cache_key(w);
         true
     }
 }
@@ -613,7 +630,7 @@ macro_rules! norm_kind {
                 self.0.prop_kind
             }
             fn arg_md(&self, arg: i32) -> Option<&Arc<MemoryDesc>> {
-                self.0.arg(arg)
+                self.0.any_arg_md(arg)
             }
             fn inputs(&self) -> Vec<i32> {
                 self.0.inputs.clone()
@@ -728,6 +745,7 @@ impl BatchNormOp {
             axes,
             relu_post,
             [false; 2],
+            PostOpsPlan::none(),
         )
         .map(BatchNormOp)
     }
@@ -811,5 +829,247 @@ impl BatchNormOp {
             workspace,
         )
         .map(BatchNormOp)
+    }
+}
+
+norm_kind!(LayerNormOp, Family::Layer, c"cpu:lnorm", c"ocl:lnorm");
+
+/// Layer normalization's geometry: `n` every dimension but the last, `c`
+/// the last.
+fn layer_geometry(src: &MemoryDesc) -> Result<(Geometry, Axes)> {
+    let nd = src.ndims();
+    if !(2..=MAX_NDIMS).contains(&nd) {
+        return Err(Error::invalid(format!(
+            "layer normalization needs 2 or more dimensions, src has {nd}"
+        )));
+    }
+    let d = src.dims();
+    let c = d[nd - 1];
+    Ok((
+        Geometry {
+            n: d[..nd - 1].iter().product(),
+            c,
+            sp: 1,
+            per_n: true,
+            g: 1,
+            cg: c,
+        },
+        Axes {
+            n: (0..nd - 1).collect(),
+            c: nd - 1,
+            sp: Vec::new(),
+        },
+    ))
+}
+
+/// Layer normalization's statistics descriptor: `stat_desc` (NULL or `any`:
+/// dense row-major) of src's dimensions but the last, f32.
+fn layer_stat_md(src: &MemoryDesc, stat: Option<&MemoryDesc>) -> Result<Arc<MemoryDesc>> {
+    let nd = src.ndims();
+    let dims = &src.dims()[..nd - 1];
+    let md = match stat {
+        Some(md) if !md.is_zero() => md,
+        _ => return Ok(Arc::new(MemoryDesc::with_strides(dims, dnnl_f32, None)?)),
+    };
+    if md.dims() != dims {
+        return Err(Error::invalid(format!(
+            "the statistics descriptor's dimensions {:?} are not src's but the last {dims:?}",
+            md.dims()
+        )));
+    }
+    if md.data_type() != dnnl_f32 {
+        return Err(Error::unimplemented(format!(
+            "layer normalization statistics of type {}: only f32 is supported",
+            dt_name(md.data_type())
+        )));
+    }
+    if md.is_any_format() {
+        return Ok(Arc::new(MemoryDesc::with_strides(dims, dnnl_f32, None)?));
+    }
+    check_data(md, "statistics", md)?;
+    Ok(Arc::new(md.clone()))
+}
+
+/// The scale and shift data type of layer and group norm: f32, bf16 or f16.
+fn check_ss_dt(dt: dnnl_data_type_t, what: &str) -> Result<dnnl_data_type_t> {
+    match dt {
+        dnnl_f32 | dnnl_bf16 | dnnl_f16 => Ok(dt),
+        _ => Err(Error::unimplemented(format!(
+            "{what} of type {}: only f32, bf16 and f16 are supported",
+            dt_name(dt)
+        ))),
+    }
+}
+
+/// Scales (one f32 value per tensor, for int8 data only) and post-ops
+/// (eltwise and binary) of layer and group norm forward, as upstream
+/// accepts them.
+fn quant_and_post_ops(
+    attr: &PrimitiveAttr,
+    src: &MemoryDesc,
+    dst: &MemoryDesc,
+    kind: &str,
+) -> Result<([bool; 2], PostOpsPlan)> {
+    let int8 = |md: &MemoryDesc| matches!(md.data_type(), dnnl_s8 | dnnl_u8);
+    let mut scales = [false; 2];
+    for (arg, spec) in &attr.scales {
+        if !(int8(src) || int8(dst)) {
+            return Err(Error::unimplemented(format!(
+                "{kind}: scales apply to int8 data only"
+            )));
+        }
+        if spec.mask != 0
+            || spec.groups.is_some()
+            || spec.data_type != dnnl_f32
+            || spec.on_host
+            || spec.qmode != dnnl_quantization_mode_static_sazp
+        {
+            return Err(Error::unimplemented(format!(
+                "{kind} scales: only a common static f32 scale in device memory (mask 0) is supported"
+            )));
+        }
+        scales[usize::from(*arg == DNNL_ARG_DST)] = true;
+    }
+    for op in attr.post_ops.entries() {
+        if !matches!(op, PostOp::Eltwise { .. } | PostOp::Binary { .. }) {
+            return Err(Error::unimplemented(format!(
+                "{kind} post-ops: only eltwise and binary are supported"
+            )));
+        }
+    }
+    Ok((scales, PostOpsPlan::new(&attr.post_ops, dst)?))
+}
+
+impl LayerNormOp {
+    /// `dnnl_layer_normalization_forward_primitive_desc_create(_v2)`'s
+    /// checks: `prop_kind` forward training or inference; src of 2 to 12
+    /// dimensions, normalized over the last; dst of src's shape (or `any`);
+    /// f32, bf16, f16, s8, u8 each; `stat_desc` (may be NULL or `any`) of
+    /// src's dimensions but the last, f32; scale and shift of
+    /// `scale_shift_dt` (f32, bf16, f16); flags `use_global_stats`,
+    /// `use_scale`, `use_shift`, `rms_norm`; scales (int8 only) and
+    /// eltwise / binary post-ops.
+    #[allow(clippy::too_many_arguments)]
+    pub fn forward(
+        prop_kind: dnnl_prop_kind_t,
+        src: &MemoryDesc,
+        dst: &MemoryDesc,
+        stat_desc: Option<&MemoryDesc>,
+        scale_shift_dt: dnnl_data_type_t,
+        epsilon: f32,
+        flags: u32,
+        attr: &PrimitiveAttr,
+    ) -> Result<LayerNormOp> {
+        const KIND: &str = "layer normalization";
+        if !matches!(prop_kind, dnnl_forward_training | dnnl_forward_inference) {
+            return Err(Error::invalid(format!(
+                "bad propagation kind {} for layer normalization forward",
+                prop_kind.0
+            )));
+        }
+        check_flags(
+            flags,
+            USE_GLOBAL_STATS | USE_SCALE | USE_SHIFT | RMS_NORM,
+            KIND,
+        )?;
+        if src.is_any_format() {
+            return Err(Error::invalid("unsupported format tag for src: any"));
+        }
+        check_data(src, "src", src)?;
+        check_data(dst, "dst", src)?;
+        let (geometry, axes) = layer_geometry(src)?;
+        float_elem(src, "src", KIND, true)?;
+        float_elem(dst, "dst", KIND, true)?;
+        let ss_dt = check_ss_dt(scale_shift_dt, "scale and shift")?;
+        let stat_md = layer_stat_md(src, stat_desc)?;
+        let resolved = resolve(dst, src)?;
+        let (scales, post_ops) = quant_and_post_ops(attr, src, &resolved, KIND)?;
+        NormOp::forward_common(
+            Family::Layer,
+            prop_kind,
+            src,
+            dst,
+            stat_md,
+            ss_dt,
+            epsilon,
+            flags,
+            0,
+            geometry,
+            axes,
+            None,
+            scales,
+            post_ops,
+        )
+        .map(LayerNormOp)
+    }
+
+    /// `dnnl_layer_normalization_backward_primitive_desc_create(_v2)`'s
+    /// checks: `prop_kind` backward or backward data (without scale or
+    /// shift); src, diff_src, diff_dst f32, bf16 or f16 (diffs may be `any`:
+    /// src's layout); the statistics as forward; diff scale / shift of
+    /// `diff_scale_shift_dt`. `hint` does not change the result.
+    #[allow(clippy::too_many_arguments)]
+    pub fn backward(
+        prop_kind: dnnl_prop_kind_t,
+        diff_src: &MemoryDesc,
+        diff_dst: &MemoryDesc,
+        src: &MemoryDesc,
+        stat_desc: Option<&MemoryDesc>,
+        diff_scale_shift_dt: dnnl_data_type_t,
+        scale_shift_dt: dnnl_data_type_t,
+        epsilon: f32,
+        flags: u32,
+        _hint: Option<&LayerNormOp>,
+        _attr: &PrimitiveAttr,
+    ) -> Result<LayerNormOp> {
+        const KIND: &str = "layer normalization";
+        if !matches!(prop_kind, dnnl_backward | dnnl_backward_data) {
+            return Err(Error::invalid(format!(
+                "bad propagation kind {} for layer normalization backward",
+                prop_kind.0
+            )));
+        }
+        check_flags(
+            flags,
+            USE_GLOBAL_STATS | USE_SCALE | USE_SHIFT | RMS_NORM,
+            KIND,
+        )?;
+        if prop_kind == dnnl_backward_data && flags & (USE_SCALE | USE_SHIFT) != 0 {
+            return Err(Error::unimplemented(
+                "layer normalization backward data with scale or shift",
+            ));
+        }
+        let src = &if src.is_any_format() {
+            resolve_any(None, src.dims(), src.data_type())?
+        } else {
+            src.clone()
+        };
+        check_data(src, "src", src)?;
+        check_data(diff_dst, "diff_dst", src)?;
+        check_data(diff_src, "diff_src", src)?;
+        let (geometry, axes) = layer_geometry(src)?;
+        float_elem(src, "src", KIND, false)?;
+        float_elem(diff_dst, "diff_dst", KIND, false)?;
+        float_elem(diff_src, "diff_src", KIND, false)?;
+        let ss_dt = check_ss_dt(scale_shift_dt, "scale and shift")?;
+        let dss_dt = check_ss_dt(diff_scale_shift_dt, "diff scale and shift")?;
+        let stat_md = layer_stat_md(src, stat_desc)?;
+        NormOp::backward_common(
+            Family::Layer,
+            prop_kind,
+            diff_src,
+            diff_dst,
+            src,
+            stat_md,
+            dss_dt,
+            ss_dt,
+            epsilon,
+            flags,
+            0,
+            geometry,
+            axes,
+            None,
+        )
+        .map(LayerNormOp)
     }
 }

@@ -2,7 +2,8 @@
  * canonical view (n, c, sp) of src/prims/normalization/mod.rs: stat
  * s = PER_N ? n * G + c / CG : c, scale and shift per channel c.
  *
- * Built by src/prims/normalization/ocl.rs after types.cl, with -D macros:
+ * Built by src/prims/normalization/ocl.rs after types.cl and the post-ops
+ * prelude, with -D macros:
  *   N, C, SP, G, CG, PER_N, S (stats), M (elements per stat)
  *   SRC_DT, OUT_DT, DD_DT, ADD_DT, SS_DT, DSS_DT   element types of src,
  *                 dst / diff_src, diff_dst, src_1 / diff_src_1, scale and
@@ -18,6 +19,8 @@
  *                 ADD (src_1 added / diff_src_1 written), RELU (0 or 1)
  *                 with RELU_ALPHA, WS (the workspace is written / read),
  *                 SCALE_SRC, SCALE_DST (forward quantization scales)
+ *   RMS           RMS normalization: no mean, the mean square for variance
+ *   NDIMS, LPOS   the logical position of (n, c, sp), for post-ops
  *   WG            work-group size (a power of two)
  *   the reduction (nrm_reduce, nrm_finish): MODE 0 sum of x, 1 sum of
  *                 (x - mean)^2, 2 per-channel sums of dd and dd * xhat,
@@ -45,6 +48,12 @@
 #define MEAN_AT mean[MV_OFF]
 #define VAR_AT var[MV_OFF]
 #endif
+/* RMS normalization has no mean. */
+#if RMS
+#define MEAN_VAL 0.0f
+#else
+#define MEAN_VAL MEAN_AT
+#endif
 
 #if PER_N
 #define STAT_OF(n, c) ((n) * G + (c) / CG)
@@ -66,7 +75,7 @@
             global uchar *ws, global float *mean, global float *var, \
             global const T_SS *scale, global const T_SS *shift, global T_DSS *dscale, \
             global T_DSS *dshift, global const float *ssc, global const float *dsc, \
-            global float *scr
+            global float *scr POST_OPS_PARAMS
 
 /* diff_dst at (n, c, sp), masked by the workspace. */
 #if WS
@@ -94,14 +103,16 @@ float wg_sum(float v, local float *red, int lid) {
 }
 
 /* The forward result at (n, c, sp) from x and the stat's mean and 1/sigma;
- * writes the workspace. */
+ * writes the workspace; then scales and post-ops. */
 #define FWD_ELEM(m, inv) \
     { \
         float y = (LD_X() - (m)) * (inv) * GAMMA(c); \
         SHIFT_ADD \
         ADD_SRC1 \
         RELU_WS \
-        CAT(ST_, OUT_DT)(out, OUT_OFF, y * oscale); \
+        const long pos[NDIMS] = {LPOS}; \
+        y = post_ops(y * SRC_SCALE, 0.0f, pos POST_OPS_ARGS) / DST_SCALE; \
+        CAT(ST_, OUT_DT)(out, OUT_OFF, y); \
     }
 #if USE_SHIFT
 #define SHIFT_ADD y += CAT(LD_, SS_DT)(shift, SS_OFF);
@@ -142,13 +153,16 @@ __kernel void nrm_fused_fwd(NRM_PARAMS) {
     local float red[WG];
     const long s = get_group_id(0);
     const int lid = get_local_id(0);
-    const float oscale = SRC_SCALE / DST_SCALE;
+#if RMS
+    const float m = 0.0f;
+#else
     float a = 0.0f;
     for (long r = lid; r < M; r += WG) {
         STAT_ELEM(s, r)
         a += LD_X();
     }
     const float m = wg_sum(a, red, lid) / M;
+#endif
     float q = 0.0f;
     for (long r = lid; r < M; r += WG) {
         STAT_ELEM(s, r)
@@ -158,7 +172,9 @@ __kernel void nrm_fused_fwd(NRM_PARAMS) {
     const float v = wg_sum(q, red, lid) / M;
 #if WRITE_STATS
     if (lid == 0) {
+#if !RMS
         MEAN_AT = m;
+#endif
         VAR_AT = v;
     }
 #endif
@@ -195,10 +211,10 @@ __kernel void nrm_reduce(NRM_PARAMS) {
 #else
             const long s = STAT_OF(n, c);
 #if MODE == 1
-            const float d = LD_X() - MEAN_AT;
+            const float d = LD_X() - MEAN_VAL;
             a1 += d * d;
 #else
-            const float xh = (LD_X() - MEAN_AT) / sqrt(VAR_AT + EPS);
+            const float xh = (LD_X() - MEAN_VAL) / sqrt(VAR_AT + EPS);
 #if MODE == 2
             const float g = LD_DDM();
 #else
@@ -278,8 +294,7 @@ __kernel void nrm_fwd(NRM_PARAMS) {
     if (t >= N * C * SP) return;
     ELEM_OF(t)
     const long s = STAT_OF(n, c);
-    const float oscale = SRC_SCALE / DST_SCALE;
-    const float m = MEAN_AT;
+    const float m = MEAN_VAL;
     const float inv = 1.0f / sqrt(VAR_AT + EPS);
     FWD_ELEM(m, inv)
 }
@@ -306,7 +321,7 @@ __kernel void nrm_bwd(NRM_PARAMS) {
 #else
     const float a = scr[CHAN_BASE + c] * g, b = scr[CHAN_BASE + C + c] * g;
 #endif
-    const float xh = (LD_X() - MEAN_AT) * inv;
+    const float xh = (LD_X() - MEAN_VAL) * inv;
     const float v = (g * d - a / M - xh * b / M) * inv;
 #endif
     CAT(ST_, OUT_DT)(out, OUT_OFF, v);

@@ -125,7 +125,9 @@ fn plan(op: &NormOp) -> Plan {
             if m <= FUSED_MAX || (m <= FUSED_MAX_MANY && g.stats() >= MANY_STATS) {
                 fused = true;
             } else {
-                reductions.push(reduction(0, false));
+                if !op.rms() {
+                    reductions.push(reduction(0, false));
+                }
                 reductions.push(reduction(1, false));
             }
         }
@@ -297,6 +299,18 @@ fn common_options(op: &NormOp, plan: &Plan, wg: usize) -> Result<String> {
         }
         None => o += " -DDSS_DT=F32 -DDSS_OFF=c",
     }
+    // The logical position of (n, c, sp), for post-ops.
+    let axes = op.axes();
+    let mut lpos: [String; MAX_NDIMS] = Default::default();
+    index_terms(&src, &axes.n, "n", &mut lpos);
+    index_terms(&src, &axes.sp, "sp", &mut lpos);
+    lpos[axes.c] = "c".into();
+    o += &format!(
+        " -DNDIMS={} -DLPOS={} -DRMS={}",
+        src.ndims,
+        lpos[..src.ndims].join(","),
+        u8::from(op.rms())
+    );
     let (c_stride, inner_stride) = strides(op, &out);
     let [s_src, s_dst] = op.scales();
     o += &format!(
@@ -376,8 +390,9 @@ pub(super) fn create<K: Kind + AsRef<NormOp>>(
     let gpu = engine.gpu(norm.family().name())?;
     let plan = plan(norm);
     let source = format!(
-        "{}{}",
+        "{}{}{}",
         include_str!("../common/types.cl"),
+        norm.post_ops().cl_source(),
         include_str!("normalization.cl")
     );
     let g = *norm.geometry();
@@ -479,8 +494,14 @@ impl<K: Kind + AsRef<NormOp>> Implementation for OclNorm<K> {
         if self.launches.is_empty() {
             return Ok(Some(queue.marker(ctx.deps)?));
         }
+        let post = if op.is_backward() {
+            Vec::new()
+        } else {
+            op.post_ops().cl_buffers(ctx)?
+        };
         let args = bufs
             .iter()
+            .chain(&post)
             .map(Buffer::kernel_arg)
             .collect::<Result<Vec<_>>>()?;
         let mut last: Option<Event> = None;

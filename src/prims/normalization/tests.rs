@@ -214,10 +214,10 @@ fn batch_case(dims: &[i64], tag: dnnl_format_tag_t, flags: u32) {
             let ch = ch as usize;
             (f64::from(x[i]) - mean_v[ch]) / (var_v[ch] + 1e-3f32 as f64).sqrt()
         };
-        for i in 0..total as usize {
+        for (i, &d) in masked.iter().enumerate() {
             let (_, ch, _) = canon(&g, i as i64);
-            db[ch as usize] += masked[i];
-            dg[ch as usize] += masked[i] * xhat(i);
+            db[ch as usize] += d;
+            dg[ch as usize] += d * xhat(i);
         }
         let m = g.per_stat() as f64;
         let want: Vec<f64> = (0..total as usize)

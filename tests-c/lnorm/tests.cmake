@@ -1,0 +1,22 @@
+# Layer normalization through the official API. Included from tests-c/CMakeLists.txt.
+#
+# lnorm_sweep: forward (training, inference), backward and backward data, every flag
+# and their combinations, scales and post-ops, f32 / bf16 / f16 / int8, 2-D to 4-D, compared
+# with a double reference computed in the test; on the CPU engine (lnorm_sweep, with its
+# @ref run against Intel's library), on each OpenCL runtime (lnorm_sweep_ocl@pocl,
+# @intel) and on the Level Zero test driver (lnorm_sweep_ze@ze, @ze-validation).
+dnnl_c_test(lnorm_sweep SOURCES lnorm/lnorm_sweep.c LABELS "api;cpu" ARGS cpu TIMEOUT 120)
+dnnl_c_test(lnorm_sweep_ocl SOURCES lnorm/lnorm_sweep.c LABELS "api" OPENCL ARGS gpu TIMEOUT 300)
+target_link_libraries(lnorm_sweep PRIVATE m)
+target_link_libraries(lnorm_sweep_ocl PRIVATE m)
+dnnl_ze_test(lnorm_sweep_ze SOURCES lnorm/lnorm_sweep.c LABELS "api" TIMEOUT 300
+             ENVIRONMENT ONEDNN_GPU_RUNTIME=ze)
+if(TARGET lnorm_sweep_ze)
+  target_link_libraries(lnorm_sweep_ze PRIVATE m)
+endif()
+
+# lnorm_bad_input: bad descriptors get upstream's status and leave the output untouched
+# (its @ref run proves the statuses); execution arguments are checked on ours only.
+dnnl_c_test(lnorm_bad_input SOURCES lnorm/lnorm_bad_input.c LABELS "api;cpu" ARGS cpu TIMEOUT 60)
+dnnl_c_test(lnorm_bad_input_ocl SOURCES lnorm/lnorm_bad_input.c LABELS "api" OPENCL ARGS gpu
+            TIMEOUT 120)
