@@ -191,8 +191,8 @@ impl Plan {
             }
         }
         // Stable sorts: ties keep the logical order.
-        idle.sort_by(|a, b| b.dst_stride.cmp(&a.dst_stride));
-        red.sort_by(|a, b| b.1.cmp(&a.1));
+        idle.sort_by_key(|i| std::cmp::Reverse(i.dst_stride));
+        red.sort_by_key(|r| std::cmp::Reverse(r.1));
         let mut merged: Vec<(i64, i64)> = Vec::new();
         for (size, stride) in red {
             match merged.last_mut() {
