@@ -556,7 +556,53 @@ fn run(b: &Bench, quick: bool) {
     }
     matmul_variants(b, *sizes.last().unwrap_or(&256));
     pooling(b, big, quick);
+    misc_kinds(b, big, quick);
     conv_layers(b, big, quick);
+}
+
+/// Reduction, PReLU, shuffle and LRN on a large f32 activation
+/// (GPU: 64x256x56x56), in GB/s against a copy of as many bytes as they move
+/// (read once plus written once: half of that copied).
+fn misc_kinds(b: &Bench, big: bool, quick: bool) {
+    let e = b.engine;
+    let (n, c, hw) = if big {
+        (64i64, 256i64, 56i64)
+    } else if quick {
+        (4, 64, 28)
+    } else {
+        (16, 256, 56)
+    };
+    let elems = n * c * hw * hw;
+    let src = md(&[n, c, hw, hw], dnnl_f32, dnnl_abcd);
+    let sm = memory(e, src);
+    // Reductions: the spatial axes (innermost), the batch (outermost), all.
+    for (what, dims) in [
+        ("reduction sum hw", [n, c, 1, 1]),
+        ("reduction sum batch", [1, c, hw, hw]),
+        ("reduction max all", [1, 1, 1, 1]),
+    ] {
+        let alg = if what.contains("max") {
+            dnnl_reduction_max
+        } else {
+            dnnl_reduction_sum
+        };
+        let dst = md(&dims, dnnl_f32, dnnl_abcd);
+        let dm = memory(e, dst);
+        // SAFETY: a valid out-pointer, a live engine and descriptors.
+        let pd = pd_of(|pd| unsafe {
+            dnnl_reduction_primitive_desc_create(pd, e, alg, src, dst, 0.0, 0.0, null_mut())
+        });
+        let moved = 4 * (elems + dims.iter().product::<i64>()) as usize;
+        row(
+            b,
+            what,
+            &format!("{n}x{c}x{hw}x{hw}"),
+            b.time(pd, &[(DNNL_ARG_SRC, sm), (DNNL_ARG_DST, dm)]),
+            moved as f64,
+            "GB/s",
+            (b.copy_seconds(moved / 2), "copy"),
+        );
+    }
 }
 
 /// Pooling forward inference, nchw f32: max 2x2 stride 2 and average 3x3

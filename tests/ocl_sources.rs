@@ -236,6 +236,53 @@ fn builds() -> Vec<Build> {
         });
     }
 
+    // Reduction (`reduction/ocl.rs`): types, positions, post-ops, `reduction.cl`.
+    let reduction = format!(
+        "{}{}{post_ops}{}",
+        dt::CL_TYPES,
+        cl_walk::CL_POSITIONS,
+        read("src/prims/reduction/reduction.cl")
+    );
+    let reduction_files: &[&str] = &[
+        TYPES,
+        POSITIONS,
+        BINARY_ALG,
+        ELTWISE_ALG,
+        "src/prims/reduction/reduction.cl",
+    ];
+    // A 4x8 row-major tensor reduced along dimension 1 (4 outputs of 8).
+    let reduce = "-DP=as_float(0x40000000u) -DEPS=as_float(0x3a83126fu) -DP_TWO=1 -DP_ONE=0 \
+                  -DOUTPUTS=4 -DR_TOTAL=8 -DNDIMS=2 -DS_BASE=(o*8) -DD_OFF=o -DP0=(o%4) \
+                  -DLPOS=p0,p1";
+    for (what, options) in [
+        (
+            "reduction norm_lp_max, one pass, work-group along the reduction",
+            format!(
+                "-DALG=5 -DFIRST=1 -DPARTIAL=0 -DS_DT=BF16 -DD_DT=S8 -DR=8 -DCH=8 -DLX=1 -DLY=8 -DR_OFF=r {reduce}"
+            ),
+        ),
+        (
+            "reduction mean, chunks to partial results",
+            format!(
+                "-DALG=4 -DFIRST=1 -DPARTIAL=1 -DS_DT=F16 -DD_DT=F32 -DR=8 -DCH=4 -DLX=4 -DLY=2 -DR_OFF=r {reduce}"
+            ),
+        ),
+        (
+            "reduction max, the pass over partial results",
+            format!(
+                "-DALG=0 -DFIRST=0 -DPARTIAL=0 -DS_DT=F32 -DD_DT=U8 -DR=2 -DCH=2 -DLX=4 -DLY=1 -DR_OFF=(r*4) {reduce}"
+            ),
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: reduction_files,
+            source: reduction.clone(),
+            options,
+            kernels: &["reduction"],
+        });
+    }
+
     // Pooling (`pooling/ocl.rs`): types, positions, post-ops, `pooling.cl`.
     let pooling = format!(
         "{}{}{post_ops}{}",

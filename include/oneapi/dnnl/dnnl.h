@@ -1109,6 +1109,23 @@ int dnnl_primitive_desc_query_s32(const_dnnl_primitive_desc_t primitive_desc,
 /// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_primitive_desc_destroy(dnnl_primitive_desc_t primitive_desc);
 
+/// Creates a primitive descriptor for a reduction of `src_desc` into
+/// `dst_desc` (each dst dimension src's or 1; the dimensions of 1 where src
+/// has more are reduced) with `alg_kind` one of `dnnl_reduction_*`; `p` and
+/// `eps` are the Lp norms' parameters (p finite and at least 1 for those).
+/// `dst_desc` may be `any` (src's order of dimensions). Attributes:
+/// post-ops; others are `dnnl_unimplemented`. On success the caller owns
+/// `*primitive_desc` and releases it with `dnnl_primitive_desc_destroy`.
+DNNL_API
+dnnl_status_t dnnl_reduction_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                   dnnl_engine_t engine,
+                                                   dnnl_alg_kind_t alg_kind,
+                                                   const_dnnl_memory_desc_t src_desc,
+                                                   const_dnnl_memory_desc_t dst_desc,
+                                                   float p,
+                                                   float eps,
+                                                   const_dnnl_primitive_attr_t attr);
+
 /// Creates a primitive descriptor for a reorder from `src_desc` on
 /// `src_engine` to `dst_desc` on `dst_engine` (execution arguments
 /// `DNNL_ARG_FROM` and `DNNL_ARG_TO`). The engines may be one CPU and one
@@ -1641,17 +1658,6 @@ dnnl_status_t dnnl_resampling_backward_primitive_desc_create(dnnl_primitive_desc
                                                              const_dnnl_memory_desc_t diff_dst_desc,
                                                              const_dnnl_primitive_desc_t hint_fwd_pd,
                                                              const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_reduction_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                   dnnl_engine_t engine,
-                                                   dnnl_alg_kind_t alg_kind,
-                                                   const_dnnl_memory_desc_t src_desc,
-                                                   const_dnnl_memory_desc_t dst_desc,
-                                                   float p,
-                                                   float eps,
-                                                   const_dnnl_primitive_attr_t attr);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API dnnl_status_t dnnl_set_jit_dump(int enable);

@@ -488,21 +488,6 @@ pub unsafe extern "C" fn dnnl_resampling_backward_primitive_desc_create(
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_reduction_primitive_desc_create(
-    primitive_desc: *mut dnnl_primitive_desc_t,
-    engine: dnnl_engine_t,
-    alg_kind: dnnl_alg_kind_t,
-    src_desc: const_dnnl_memory_desc_t,
-    dst_desc: const_dnnl_memory_desc_t,
-    p: f32,
-    eps: f32,
-    attr: const_dnnl_primitive_attr_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_reduction_primitive_desc_create")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_set_jit_dump(enable: c_int) -> dnnl_status_t {
     boundary::unimplemented("dnnl_set_jit_dump")
 }
