@@ -64,6 +64,24 @@ pub enum Pattern {
     /// chain, followed, for a fused depthwise convolution, by that
     /// convolution's chain.
     Conv(Vec<ConvChain>),
+    /// A pooling, normalization, Interpolate or reduction op with its
+    /// post-op chain.
+    Post(PostChain),
+}
+
+/// The roles of the ops of an anchor and its chain; indices into the
+/// partition's ops.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PostChain {
+    /// The Dequantize of the source (int8 pooling).
+    pub dq_src: Option<usize>,
+    pub anchor: usize,
+    /// A TypeCast from bf16 or f16 to f32 right after the anchor.
+    pub typecast: Option<usize>,
+    /// Unary and binary post-ops, each with the Dequantize that produces a
+    /// binary op's other operand when it is part of the group.
+    pub post: Vec<(usize, Option<usize>)>,
+    pub quantize: Option<usize>,
 }
 
 /// The roles of one convolution's ops in a group; indices into the
@@ -142,7 +160,7 @@ pub fn partition(ops: &[Op], policy: Policy, engine: EngineKind) -> Vec<Group> {
                 dnnl_graph_op_convolution | dnnl_graph_op_conv_transpose => {
                     conv_group(ops, &uses, &taken, m, engine)
                 }
-                _ => None,
+                _ => post_group(ops, &uses, &taken, m),
             };
             if let Some(g) = g {
                 for &i in &g.ops {
@@ -549,4 +567,220 @@ fn conv_chain(
         tail = op.outputs[0];
     }
     Some((chain, next_dw))
+}
+
+/// How an anchor op takes its chain (upstream v3.13's patterns, probed
+/// through its C API).
+#[derive(Clone, Copy, Debug)]
+struct ChainRules {
+    /// The most unary and binary post-ops.
+    max_post: usize,
+    /// Only ReLU is a post-op (the batch normalizations).
+    relu_only: bool,
+    /// A TypeCast from bf16/f16 to f32 may follow the anchor.
+    typecast: bool,
+    /// A Quantize may end the chain (int8 pooling: only with the source's
+    /// Dequantize).
+    quantize: bool,
+    /// Dequantize -> anchor -> ... -> Quantize, int8 Add operands included.
+    int8: bool,
+    /// Upstream's binary patterns (a binary op followed by another post-op;
+    /// a unary op followed by a binary one) take their ops first.
+    binary_first: bool,
+}
+
+/// The chain rules of `op` when it anchors a group of ours: its kind has
+/// rules and its lowering takes a chain.
+fn chain_rules(op: &Op) -> Option<ChainRules> {
+    if !lower::lowers_chain(op) {
+        return None;
+    }
+    let r = |max_post, relu_only, typecast, quantize, int8, binary_first| ChainRules {
+        max_post,
+        relu_only,
+        typecast,
+        quantize,
+        int8,
+        binary_first,
+    };
+    Some(match op.kind {
+        dnnl_graph_op_max_pool | dnnl_graph_op_avg_pool => {
+            r(CONV_MAX_POST, false, false, false, true, false)
+        }
+        dnnl_graph_op_interpolate
+        | dnnl_graph_op_reduce_l1
+        | dnnl_graph_op_reduce_l2
+        | dnnl_graph_op_reduce_max
+        | dnnl_graph_op_reduce_mean
+        | dnnl_graph_op_reduce_min
+        | dnnl_graph_op_reduce_prod
+        | dnnl_graph_op_reduce_sum => r(CONV_MAX_POST, false, false, false, false, false),
+        dnnl_graph_op_group_norm => r(usize::MAX, false, true, true, false, false),
+        dnnl_graph_op_layer_norm => r(CONV_MAX_POST, false, true, true, false, true),
+        dnnl_graph_op_batch_norm_inference | dnnl_graph_op_batch_norm_forward_training => {
+            r(1, true, false, false, false, false)
+        }
+        _ => return None,
+    })
+}
+
+/// The group anchored at pooling, normalization, Interpolate or reduction
+/// op `a`, or `None` for one on its own.
+fn post_group(ops: &[Op], uses: &Uses, taken: &[bool], a: usize) -> Option<Group> {
+    let rules = chain_rules(&ops[a])?;
+    if ops[a].outputs.is_empty() || ops[a].inputs.is_empty() {
+        return None;
+    }
+    let dq_src = if rules.int8 {
+        sole_producer(ops, uses, taken, a, 0, dnnl_graph_op_dequantize)
+    } else {
+        None
+    };
+    // int8 needs the Dequantize and the Quantize both; without them the
+    // chain is a floating-point one.
+    let mut chain = post_chain(ops, uses, taken, a, rules, dq_src);
+    if chain.dq_src.is_some() && chain.quantize.is_none() {
+        chain = post_chain(ops, uses, taken, a, rules, None);
+    }
+    if chain.dq_src.is_none() && is_int8(ops[a].inputs[0].data_type) {
+        return None;
+    }
+    if rules.binary_first {
+        yield_to_binary_patterns(ops, &mut chain);
+    }
+    let mut order = Vec::new();
+    order.extend(chain.dq_src);
+    order.push(a);
+    order.extend(chain.typecast);
+    for &(p, dq) in &chain.post {
+        order.extend(dq);
+        order.push(p);
+    }
+    order.extend(chain.quantize);
+    if order.len() == 1 {
+        return None;
+    }
+    let pos = |i: usize| order.iter().position(|&o| o == i).unwrap_or(0);
+    let pattern = Pattern::Post(PostChain {
+        dq_src: chain.dq_src.map(pos),
+        anchor: pos(a),
+        typecast: chain.typecast.map(pos),
+        post: chain
+            .post
+            .iter()
+            .map(|&(p, d)| (pos(p), d.map(pos)))
+            .collect(),
+        quantize: chain.quantize.map(pos),
+    });
+    Some(Group {
+        ops: order,
+        pattern,
+        supported: true,
+    })
+}
+
+/// The chain of anchor `a` (indices into `ops`) under `rules`, int8 when
+/// `dq_src` is given.
+fn post_chain(
+    ops: &[Op],
+    uses: &Uses,
+    taken: &[bool],
+    a: usize,
+    rules: ChainRules,
+    dq_src: Option<usize>,
+) -> PostChain {
+    let int8 = dq_src.is_some();
+    let mut chain = PostChain {
+        dq_src,
+        anchor: a,
+        typecast: None,
+        post: Vec::new(),
+        quantize: None,
+    };
+    let mut tail = ops[a].outputs[0];
+    while let Some(n) = uses.only_consumer(tail.id) {
+        let op = &ops[n];
+        if taken[n] || op.outputs.len() != 1 {
+            break;
+        }
+        let from_tail = op.inputs.first().is_some_and(|l| l.id == tail.id);
+        match op.kind {
+            dnnl_graph_op_quantize => {
+                if from_tail && (if rules.int8 { int8 } else { rules.quantize }) {
+                    chain.quantize = Some(n);
+                }
+                break;
+            }
+            dnnl_graph_op_type_cast => {
+                let fits = rules.typecast
+                    && from_tail
+                    && chain.typecast.is_none()
+                    && chain.post.is_empty()
+                    && matches!(tail.data_type, dnnl_bf16 | dnnl_f16)
+                    && op.outputs[0].data_type == dnnl_f32;
+                if !fits {
+                    break;
+                }
+                chain.typecast = Some(n);
+            }
+            dnnl_graph_op_reciprocal | dnnl_graph_op_pow => break,
+            _ if chain.post.len() >= rules.max_post => break,
+            _ if rules.relu_only => {
+                if op.kind != dnnl_graph_op_relu || !from_tail {
+                    break;
+                }
+                chain.post.push((n, None));
+            }
+            _ if lower::eltwise_post_op(op).is_some() => {
+                if !from_tail {
+                    break;
+                }
+                chain.post.push((n, None));
+            }
+            _ => {
+                if matches!(
+                    op.kind,
+                    dnnl_graph_op_squared_difference | dnnl_graph_op_greater_equal
+                ) || !binary_fusible(op, &tail)
+                {
+                    break;
+                }
+                let other = if from_tail { 1 } else { 0 };
+                // int8: an Add of a dequantized tensor of the chain's shape
+                // takes its Dequantize.
+                let dq = if int8 && op.kind == dnnl_graph_op_add {
+                    sole_producer(ops, uses, taken, n, other, dnnl_graph_op_dequantize).filter(
+                        |_| {
+                            let o = known_dims(&op.inputs[other]);
+                            o.is_some() && o == known_dims(&tail)
+                        },
+                    )
+                } else {
+                    None
+                };
+                chain.post.push((n, dq));
+            }
+        }
+        tail = op.outputs[0];
+    }
+    chain
+}
+
+/// Cuts a LayerNorm's chain where upstream's binary patterns, which it
+/// matches first, take ops: from the first binary op followed by another
+/// post-op, or else from a unary op followed by the chain's last op when
+/// that is a binary one. The cut ops (and a Quantize after them) are left
+/// to partitions of their own.
+fn yield_to_binary_patterns(ops: &[Op], chain: &mut PostChain) {
+    let is_binary = |&(p, _): &(usize, Option<usize>)| lower::binary_post_op(ops[p].kind).is_some();
+    let k = chain.post.len();
+    let cut = match (0..k).find(|&i| is_binary(&chain.post[i]) && i + 1 < k) {
+        Some(i) => i,
+        None if k >= 2 && is_binary(&chain.post[k - 1]) && !is_binary(&chain.post[k - 2]) => k - 2,
+        None => k,
+    };
+    if cut < k {
+        chain.post.truncate(cut);
+        chain.quantize = None;
+    }
 }

@@ -157,6 +157,18 @@ pub fn binary(kind: dnnl_graph_op_kind_t) -> Option<Binary> {
     }
 }
 
+/// Whether `op` lowers with a post-op chain (a `Pattern::Post` anchor):
+/// BatchNormInference in floating point, with a ReLU. Pooling,
+/// Interpolate, the reductions and the other normalizations join when
+/// their primitives do.
+pub fn lowers_chain(op: &Op) -> bool {
+    let float = |dt: dnnl_data_type_t| matches!(dt, dnnl_f32 | dnnl_f16 | dnnl_bf16);
+    match op.kind {
+        dnnl_graph_op_batch_norm_inference => op.inputs.first().is_some_and(|l| float(l.data_type)),
+        _ => false,
+    }
+}
+
 /// Whether a partition of `op` alone lowers onto our primitives.
 pub fn supports_single(op: &Op) -> bool {
     let float = |dt: dnnl_data_type_t| matches!(dt, dnnl_f32 | dnnl_f16 | dnnl_bf16);

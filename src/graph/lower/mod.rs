@@ -19,13 +19,18 @@
 //! - `matmul`: MatMul with its (de)quantization and post-op chain;
 //! - `conv_geom`: the convolution ops' attributes, shapes and views;
 //! - `conv`: the convolution ops, alone or with their (de)quantization and
-//!   post-op chain.
+//!   post-op chain;
+//! - `post`: an anchor op (BatchNormInference today; pooling, Interpolate,
+//!   the reductions and the other normalizations as their primitives come)
+//!   with its post-op chain;
+//! - `bnorm`: BatchNormInference as binary primitives.
 
 mod bnorm;
 mod conv;
 pub(crate) mod conv_geom;
 mod kinds;
 mod matmul;
+mod post;
 pub mod shape;
 mod single;
 
@@ -44,7 +49,7 @@ use crate::graph::partition::Partition;
 use crate::graph::partitioner::Pattern;
 use crate::prims::reorder::ReorderOp;
 
-pub use kinds::{Binary, Eltwise, binary as binary_post_op, supports_single};
+pub use kinds::{Binary, Eltwise, binary as binary_post_op, lowers_chain, supports_single};
 
 /// The eltwise post-op of a unary forward op, if it has one.
 pub fn eltwise_post_op(op: &crate::graph::op::Op) -> Option<Eltwise> {
@@ -351,6 +356,7 @@ pub fn lower(
         Pattern::Single => single::lower(&mut b, &p.ops()[0])?,
         Pattern::Matmul { .. } => matmul::lower(&mut b, p)?,
         Pattern::Conv(_) => conv::lower(&mut b, p)?,
+        Pattern::Post(_) => post::lower(&mut b, p)?,
     }
     let _ = &b.outs;
     Ok((b.program, r_ins, r_outs))
