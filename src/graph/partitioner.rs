@@ -784,3 +784,115 @@ fn yield_to_binary_patterns(ops: &[Op], chain: &mut PostChain) {
         chain.quantize = None;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lt(id: usize, dt: dnnl_data_type_t) -> logical_tensor::Lt {
+        logical_tensor::init_with_dims(
+            id,
+            dt,
+            &[2, 4, 6, 6],
+            dnnl_graph_layout_type_strided,
+            dnnl_graph_tensor_property_variable,
+        )
+        .unwrap()
+    }
+
+    /// An anchor (op 0, tensor 1 -> 2) followed by `spec`: r ReLU, s
+    /// Sigmoid, a Add, m Multiply (other operands 100..), Q Quantize.
+    fn graph(anchor: dnnl_graph_op_kind_t, spec: &str) -> Vec<Op> {
+        let mut a = Op::new(0, anchor, "anchor");
+        a.inputs = vec![lt(1, dnnl_f32)];
+        a.outputs = vec![lt(2, dnnl_f32)];
+        let mut ops = vec![a];
+        let mut tail = 2;
+        for (i, c) in spec.chars().enumerate() {
+            let (kind, dt) = match c {
+                'r' => (dnnl_graph_op_relu, dnnl_f32),
+                's' => (dnnl_graph_op_sigmoid, dnnl_f32),
+                'a' => (dnnl_graph_op_add, dnnl_f32),
+                'm' => (dnnl_graph_op_multiply, dnnl_f32),
+                _ => (dnnl_graph_op_quantize, dnnl_u8),
+            };
+            let mut o = Op::new(i + 1, kind, "post");
+            o.inputs = vec![lt(tail, dnnl_f32)];
+            if matches!(c, 'a' | 'm') {
+                o.inputs.push(lt(100 + i, dnnl_f32));
+            }
+            o.outputs = vec![lt(10 + i, dt)];
+            tail = 10 + i;
+            ops.push(o);
+        }
+        ops
+    }
+
+    /// The ids of the post-ops and Quantize a chain takes under `rules`.
+    fn taken(anchor: dnnl_graph_op_kind_t, spec: &str, rules: ChainRules) -> Vec<usize> {
+        let ops = graph(anchor, spec);
+        let uses = Uses::of(&ops);
+        let mut chain = post_chain(&ops, &uses, &vec![false; ops.len()], 0, rules, None);
+        if rules.binary_first {
+            yield_to_binary_patterns(&ops, &mut chain);
+        }
+        let mut ids: Vec<usize> = chain.post.iter().map(|&(p, _)| ops[p].id).collect();
+        ids.extend(chain.quantize.map(|q| ops[q].id));
+        ids
+    }
+
+    const LN: ChainRules = ChainRules {
+        max_post: CONV_MAX_POST,
+        relu_only: false,
+        typecast: true,
+        quantize: true,
+        int8: false,
+        binary_first: true,
+    };
+
+    /// LayerNorm's chains as upstream v3.13 cuts them (probed through its C
+    /// API): its binary patterns take a binary op followed by another
+    /// post-op, or a unary op followed by a last binary one.
+    #[test]
+    fn layer_norm_yields_to_binary_patterns() {
+        let ln = dnnl_graph_op_layer_norm;
+        assert_eq!(taken(ln, "rr", LN), vec![1, 2]);
+        assert_eq!(taken(ln, "a", LN), vec![1]);
+        assert_eq!(taken(ln, "ra", LN), Vec::<usize>::new());
+        assert_eq!(taken(ln, "rra", LN), vec![1]);
+        assert_eq!(taken(ln, "ram", LN), vec![1]);
+        assert_eq!(taken(ln, "rmr", LN), vec![1]);
+        assert_eq!(taken(ln, "am", LN), Vec::<usize>::new());
+        assert_eq!(taken(ln, "aQ", LN), vec![1, 2]);
+        assert_eq!(taken(ln, "rrQ", LN), vec![1, 2, 3]);
+        assert_eq!(taken(ln, "raQ", LN), Vec::<usize>::new());
+        // Without the rule (GroupNorm), the whole chain.
+        let gn = ChainRules {
+            max_post: usize::MAX,
+            binary_first: false,
+            ..LN
+        };
+        assert_eq!(
+            taken(dnnl_graph_op_group_norm, "ramQ", gn),
+            vec![1, 2, 3, 4]
+        );
+    }
+
+    /// The batch normalizations take one ReLU and nothing else.
+    #[test]
+    fn batch_norm_takes_one_relu() {
+        let bn = ChainRules {
+            max_post: 1,
+            relu_only: true,
+            typecast: false,
+            quantize: false,
+            int8: false,
+            binary_first: false,
+        };
+        let kind = dnnl_graph_op_batch_norm_inference;
+        assert_eq!(taken(kind, "rr", bn), vec![1]);
+        assert_eq!(taken(kind, "s", bn), Vec::<usize>::new());
+        assert_eq!(taken(kind, "a", bn), Vec::<usize>::new());
+        assert_eq!(taken(kind, "rQ", bn), vec![1]);
+    }
+}
