@@ -24,6 +24,16 @@
 //!   has the chain's shape; then a Quantize (int8) or a TypeCast from bf16
 //!   to f32 (floating point) ends the chain. A 2-D 1x1 Convolution's chain
 //!   may continue into a depthwise 3x3 Convolution and its own chain;
+//! - an anchor op (pooling, Interpolate, a reduction, a normalization) takes
+//!   the chain upstream v3.13 gives it ([`chain_rules`], probed through its
+//!   C API): pooling, Interpolate and the reductions at most 19 unary and
+//!   binary post-ops (pooling, int8: between a Dequantize of its source and
+//!   a Quantize, an Add's dequantized operand with its Dequantize);
+//!   GroupNorm any number, LayerNorm 19, both after an optional TypeCast to
+//!   f32 and before an optional Quantize, LayerNorm's chain cut where
+//!   upstream's binary patterns (matched before it) take ops; the batch
+//!   normalizations one ReLU. Only anchors whose lowering takes a chain
+//!   ([`lower::lowers_chain`]: BatchNormInference today) form groups;
 //! - every other op that lowers onto a primitive is a partition of its own;
 //! - every op that does not (pooling, normalisations, Wildcard ...) is a
 //!   partition of its own that says it is not supported;
