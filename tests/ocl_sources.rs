@@ -236,6 +236,142 @@ fn builds() -> Vec<Build> {
         });
     }
 
+    // Pooling (`pooling/ocl.rs`): types, positions, post-ops, `pooling.cl`.
+    let pooling = format!(
+        "{}{}{post_ops}{}",
+        dt::CL_TYPES,
+        cl_walk::CL_POSITIONS,
+        read("src/prims/pooling/pooling.cl")
+    );
+    let pooling_files: &[&str] = &[
+        TYPES,
+        POSITIONS,
+        BINARY_ALG,
+        ELTWISE_ALG,
+        "src/prims/pooling/pooling.cl",
+    ];
+    // 2D, 1x2x4x4 to 1x2x2x2 (nchw), a 2x2 window at stride 2.
+    let window = "-DIDX_T=int -DTOTAL=8 -DP1=(t/4) -DP2=((t/2)%2) -DP3=(t%2) \
+                  -DN_POS=(p0) -DC_POS=(p1) -DY0=0 -DY1=(p2) -DY2=(p3) \
+                  -DK0=1 -DS0=1 -DDL0=1 -DPL0=0 -DI0=1 -DO0=1 \
+                  -DK1=2 -DS1=2 -DDL1=1 -DPL1=0 -DI1=4 -DO1=2 \
+                  -DK2=2 -DS2=2 -DDL2=1 -DPL2=0 -DI2=4 -DO2=2 -DLOWEST=(-1.0f)";
+    for (what, options, kernels) in [
+        (
+            "pooling forward max with the workspace",
+            format!(
+                "-DALG_MAX -DS_DT=F32 -DD_DT=F16 -DW_DT=U8 -DWS=1 {window} \
+                 -DOUT_OFF=(t) -DIN_OFF=(c*16+z1*4+z2) -DW_OFF=(t)"
+            ),
+            &["pooling_fwd"],
+        ),
+        (
+            "pooling forward avg excluding padding, s8 to u8, padded output",
+            format!(
+                "-DALG_AVG_EXCL -DS_DT=S8 -DD_DT=U8 -DW_DT=U8 -DWS=0 {window} \
+                 -DOUT_OFF=(t) -DIN_OFF=(c*16+z1*4+z2) -DINB=(p1<2) -DWITH_POST_OPS -DNDIMS=4 \
+                 -DLPOS=p0,p1,p2,p3"
+            ),
+            &["pooling_fwd"],
+        ),
+        (
+            "pooling backward max",
+            format!(
+                "-DALG_MAX -DS_DT=BF16 -DD_DT=F32 -DW_DT=S32 -DWS=1 {window} -DBWD \
+                 -DOUT_OFF=(t) -DIN_OFF=(c*4+z1*2+z2) -DW_OFF=(c*4+z1*2+z2)"
+            ),
+            &["pooling_bwd"],
+        ),
+        (
+            "pooling backward avg including padding",
+            format!(
+                "-DALG_AVG_INCL -DS_DT=F32 -DD_DT=F32 -DW_DT=U8 -DWS=0 {window} -DBWD \
+                 -DOUT_OFF=(t) -DIN_OFF=(c*4+z1*2+z2)"
+            ),
+            &["pooling_bwd"],
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: pooling_files,
+            source: pooling.clone(),
+            options,
+            kernels,
+        });
+    }
+
+    // Normalization (`normalization/ocl.rs`): types, `normalization.cl`; a 2x3x4
+    // nchw-like view (batch: one stat per channel; group: per n and group).
+    let norm = format!(
+        "{}{}",
+        dt::CL_TYPES,
+        read("src/prims/normalization/normalization.cl")
+    );
+    let norm_files: &[&str] = &[TYPES, "src/prims/normalization/normalization.cl"];
+    let view = "-DWG=64 -DN=2 -DC=3 -DSP=4 -DS=3 -DM=8 -DEPS=as_float(0x3a83126fu) \
+                -DSRC_DT=F32 -DOUT_DT=F32 -DSRC_OFF=(n*12+c*4+sp) -DOUT_OFF=(n*12+c*4+sp) \
+                -DDD_DT=F32 -DDD_OFF=(n*12+c*4+sp) -DADD_DT=F32 -DADD_OFF=(n*12+c*4+sp) \
+                -DMV_OFF=s -DSS_DT=F32 -DSS_OFF=c -DDSS_DT=F32 -DDSS_OFF=c -DCLAST=0 \
+                -DRELU_ALPHA=as_float(0u) -DSCALE_SRC=0 -DSCALE_DST=0 -DPART_BASE=0 \
+                -DMEAN_BASE=12 -DVAR_BASE=15 -DCHAN_BASE=18 -DSUM_BASE=24";
+    let batch = "-DG=3 -DCG=1 -DPER_N=0";
+    let group = "-DG=1 -DCG=3 -DPER_N=1";
+    let fwd = "-DUSE_SCALE=1 -DUSE_SHIFT=1 -DGLOBAL=0 -DWRITE_STATS=1 -DWS=1 -DRELU=1 -DADD=1 \
+               -DSTATS_IN_SCRATCH=0 -DWRITE_DSCALE=0 -DWRITE_DSHIFT=0";
+    let bwd = "-DUSE_SCALE=1 -DUSE_SHIFT=1 -DGLOBAL=0 -DWRITE_STATS=0 -DWS=1 -DRELU=0 -DADD=1 \
+               -DSTATS_IN_SCRATCH=0 -DWRITE_DSCALE=1 -DWRITE_DSHIFT=1";
+    let reduce = |mode: u32, chan: u32| {
+        format!(
+            "-DNRM_REDUCE -DMODE={mode} -DCHAN_DOMAIN={chan} -DO=3 -DRED=8 -DNCHUNK=1 \
+             -DCHUNK=4096 -DSL=1 -DRL=64"
+        )
+    };
+    for (what, options, kernels) in [
+        (
+            "normalization forward, a work-group per stat",
+            format!("{view} {batch} {fwd} -DNRM_FUSED_FWD"),
+            &["nrm_fused_fwd"][..],
+        ),
+        (
+            "normalization forward, element-wise",
+            format!("{view} {group} {fwd} -DNRM_FWD"),
+            &["nrm_fwd"],
+        ),
+        (
+            "normalization statistics, mean then variance",
+            format!("{view} {batch} {fwd} {}", reduce(0, 0)),
+            &["nrm_reduce", "nrm_finish"],
+        ),
+        (
+            "normalization statistics, variance",
+            format!("{view} {batch} {fwd} {}", reduce(1, 0)),
+            &["nrm_reduce", "nrm_finish"],
+        ),
+        (
+            "normalization backward, per-channel sums",
+            format!("{view} {group} {bwd} {}", reduce(2, 1)),
+            &["nrm_reduce", "nrm_finish"],
+        ),
+        (
+            "normalization backward, per-stat sums",
+            format!("{view} {group} {bwd} {}", reduce(3, 0)),
+            &["nrm_reduce", "nrm_finish"],
+        ),
+        (
+            "normalization backward, element-wise",
+            format!("{view} {batch} {bwd} -DNRM_BWD"),
+            &["nrm_bwd"],
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: norm_files,
+            source: norm.clone(),
+            options,
+            kernels,
+        });
+    }
+
     // GEMM of matmul and inner product (`common/gemm/ocl.rs` `source()`):
     // types, post-ops, `gemm.cl`;
     // `GemmKernels::new` and `variant` give the options, `Tiles::GPU` and

@@ -10,6 +10,8 @@ pub mod convolution;
 pub mod eltwise;
 pub mod inner_product;
 pub mod matmul;
+pub mod normalization;
+pub mod pooling;
 pub mod reorder;
 pub mod softmax;
 pub mod sum;

@@ -2,6 +2,7 @@
 
 pub mod attr;
 pub mod attr_quant;
+pub mod batch_normalization;
 pub mod binary;
 pub mod convolution;
 pub mod eltwise;
@@ -9,6 +10,7 @@ pub mod inner_product;
 pub mod matmul;
 pub mod memory;
 pub mod memory_desc;
+pub mod pooling;
 pub mod post_ops;
 pub mod primitive;
 pub mod primitive_desc;
@@ -20,6 +22,7 @@ pub mod unimplemented;
 
 pub use attr::*;
 pub use attr_quant::*;
+pub use batch_normalization::*;
 pub use binary::*;
 pub use convolution::*;
 pub use eltwise::*;
@@ -27,6 +30,7 @@ pub use inner_product::*;
 pub use matmul::*;
 pub use memory::*;
 pub use memory_desc::*;
+pub use pooling::*;
 pub use post_ops::*;
 pub use primitive::*;
 pub use primitive_desc::*;

@@ -1,0 +1,314 @@
+/* Batch, layer and group normalization on OpenCL devices, over the
+ * canonical view (n, c, sp) of src/prims/normalization/mod.rs: stat
+ * s = PER_N ? n * G + c / CG : c, scale and shift per channel c.
+ *
+ * Built by src/prims/normalization/ocl.rs after types.cl, with -D macros:
+ *   N, C, SP, G, CG, PER_N, S (stats), M (elements per stat)
+ *   SRC_DT, OUT_DT, DD_DT, ADD_DT, SS_DT, DSS_DT   element types of src,
+ *                 dst / diff_src, diff_dst, src_1 / diff_src_1, scale and
+ *                 shift, diff_scale and diff_shift
+ *   SRC_OFF, OUT_OFF, DD_OFF, ADD_OFF   element offsets from n, c, sp
+ *   MV_OFF        offset of stat s in mean / variance (user memory)
+ *   SS_OFF, DSS_OFF  offset of channel c in scale / shift and their diffs
+ *   STATS_IN_SCRATCH  mean and variance live in the scratchpad (inference
+ *                 that computes them); MEAN_BASE, VAR_BASE their places
+ *   CHAN_BASE, SUM_BASE  per-channel sums (diff_shift, diff_scale) and
+ *                 per-stat sums (A, B) in the scratchpad, two arrays each
+ *   EPS           epsilon; USE_SCALE, USE_SHIFT, GLOBAL, WRITE_STATS,
+ *                 ADD (src_1 added / diff_src_1 written), RELU (0 or 1)
+ *                 with RELU_ALPHA, WS (the workspace is written / read),
+ *                 SCALE_SRC, SCALE_DST (forward quantization scales)
+ *   WG            work-group size (a power of two)
+ *   the reduction (nrm_reduce, nrm_finish): MODE 0 sum of x, 1 sum of
+ *                 (x - mean)^2, 2 per-channel sums of dd and dd * xhat,
+ *                 3 per-stat sums of scale * dd and scale * dd * xhat;
+ *                 CHAN_DOMAIN (outputs are channels, reduced over n and
+ *                 sp) or stats; O outputs, RED elements each, in NCHUNK
+ *                 chunks of CHUNK; SL outputs per work-group (lanes), RL
+ *                 work-items per output (SL * RL = WG); PART_BASE
+ *   the element-wise kernels: CLAST (t runs over n, sp, c: channels
+ *                 innermost in memory) else over n, c, sp. */
+
+#define T_SRC CAT(T_, SRC_DT)
+#define T_OUT CAT(T_, OUT_DT)
+#define T_DD CAT(T_, DD_DT)
+#define T_ADD CAT(T_, ADD_DT)
+#define T_SS CAT(T_, SS_DT)
+#define T_DSS CAT(T_, DSS_DT)
+#define LD_X() CAT(LD_, SRC_DT)(src, SRC_OFF)
+#define LD_DD() CAT(LD_, DD_DT)(dd, DD_OFF)
+
+#if STATS_IN_SCRATCH
+#define MEAN_AT scr[MEAN_BASE + s]
+#define VAR_AT scr[VAR_BASE + s]
+#else
+#define MEAN_AT mean[MV_OFF]
+#define VAR_AT var[MV_OFF]
+#endif
+
+#if PER_N
+#define STAT_OF(n, c) ((n) * G + (c) / CG)
+/* (n, c, sp) of element r of stat s. */
+#define STAT_ELEM(s, r) \
+    const long n = (s) / G; \
+    const long c = ((s) % G) * CG + (r) / SP; \
+    const long sp = (r) % SP;
+#else
+#define STAT_OF(n, c) (c)
+#define STAT_ELEM(s, r) \
+    const long n = (r) / SP; \
+    const long c = (s); \
+    const long sp = (r) % SP;
+#endif
+
+#define NRM_PARAMS \
+    global const T_SRC *src, global T_OUT *out, global const T_DD *dd, global T_ADD *add, \
+            global uchar *ws, global float *mean, global float *var, \
+            global const T_SS *scale, global const T_SS *shift, global T_DSS *dscale, \
+            global T_DSS *dshift, global const float *ssc, global const float *dsc, \
+            global float *scr
+
+/* diff_dst at (n, c, sp), masked by the workspace. */
+#if WS
+#define LD_DDM() (ws[(n * C + c) * SP + sp] ? LD_DD() : 0.0f)
+#else
+#define LD_DDM() LD_DD()
+#endif
+
+#if USE_SCALE
+#define GAMMA(c) CAT(LD_, SS_DT)(scale, SS_OFF)
+#else
+#define GAMMA(c) 1.0f
+#endif
+
+float wg_sum(float v, local float *red, int lid) {
+    red[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int st = WG / 2; st > 0; st >>= 1) {
+        if (lid < st) red[lid] += red[lid + st];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    float r = red[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return r;
+}
+
+/* The forward result at (n, c, sp) from x and the stat's mean and 1/sigma;
+ * writes the workspace. */
+#define FWD_ELEM(m, inv) \
+    { \
+        float y = (LD_X() - (m)) * (inv) * GAMMA(c); \
+        SHIFT_ADD \
+        ADD_SRC1 \
+        RELU_WS \
+        CAT(ST_, OUT_DT)(out, OUT_OFF, y * oscale); \
+    }
+#if USE_SHIFT
+#define SHIFT_ADD y += CAT(LD_, SS_DT)(shift, SS_OFF);
+#else
+#define SHIFT_ADD
+#endif
+#if ADD
+#define ADD_SRC1 y += CAT(LD_, ADD_DT)(add, ADD_OFF);
+#else
+#define ADD_SRC1
+#endif
+#if RELU && WS
+#define RELU_WS \
+    ws[(n * C + c) * SP + sp] = y > 0.0f; \
+    if (!(y > 0.0f)) y *= RELU_ALPHA;
+#elif RELU
+#define RELU_WS \
+    if (!(y > 0.0f)) y *= RELU_ALPHA;
+#else
+#define RELU_WS
+#endif
+
+#if SCALE_SRC
+#define SRC_SCALE ssc[0]
+#else
+#define SRC_SCALE 1.0f
+#endif
+#if SCALE_DST
+#define DST_SCALE dsc[0]
+#else
+#define DST_SCALE 1.0f
+#endif
+
+#ifdef NRM_FUSED_FWD
+/* One work-group per stat: mean, variance (two passes over the stat's
+ * elements, the second from cache), then the normalized elements. */
+__kernel void nrm_fused_fwd(NRM_PARAMS) {
+    local float red[WG];
+    const long s = get_group_id(0);
+    const int lid = get_local_id(0);
+    const float oscale = SRC_SCALE / DST_SCALE;
+    float a = 0.0f;
+    for (long r = lid; r < M; r += WG) {
+        STAT_ELEM(s, r)
+        a += LD_X();
+    }
+    const float m = wg_sum(a, red, lid) / M;
+    float q = 0.0f;
+    for (long r = lid; r < M; r += WG) {
+        STAT_ELEM(s, r)
+        const float d = LD_X() - m;
+        q += d * d;
+    }
+    const float v = wg_sum(q, red, lid) / M;
+#if WRITE_STATS
+    if (lid == 0) {
+        MEAN_AT = m;
+        VAR_AT = v;
+    }
+#endif
+    const float inv = 1.0f / sqrt(v + EPS);
+    for (long r = lid; r < M; r += WG) {
+        STAT_ELEM(s, r)
+        FWD_ELEM(m, inv)
+    }
+}
+#endif
+
+#ifdef NRM_REDUCE
+/* Partial sums of chunk k of output o: SL outputs per work-group, RL
+ * work-items each, reduced through local memory. */
+__kernel void nrm_reduce(NRM_PARAMS) {
+    local float red1[WG], red2[WG];
+    const int lid = get_local_id(0);
+    const int lo = lid % SL, lr = lid / SL;
+    const long grp = get_group_id(0);
+    const long k = grp % NCHUNK;
+    const long o = (grp / NCHUNK) * SL + lo;
+    float a1 = 0.0f, a2 = 0.0f;
+    if (o < O) {
+        const long r0 = k * CHUNK;
+        const long r1 = min(r0 + CHUNK, (long)RED);
+        for (long r = r0 + lr; r < r1; r += RL) {
+#if CHAN_DOMAIN
+            const long n = r / SP, c = o, sp = r % SP;
+#else
+            STAT_ELEM(o, r)
+#endif
+#if MODE == 0
+            a1 += LD_X();
+#else
+            const long s = STAT_OF(n, c);
+#if MODE == 1
+            const float d = LD_X() - MEAN_AT;
+            a1 += d * d;
+#else
+            const float xh = (LD_X() - MEAN_AT) / sqrt(VAR_AT + EPS);
+#if MODE == 2
+            const float g = LD_DDM();
+#else
+            const float g = LD_DDM() * GAMMA(c);
+#endif
+            a1 += g;
+            a2 += g * xh;
+#endif
+#endif
+        }
+    }
+    red1[lid] = a1;
+    red2[lid] = a2;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int st = RL / 2; st > 0; st >>= 1) {
+        if (lr < st) {
+            red1[lid] += red1[lid + st * SL];
+            red2[lid] += red2[lid + st * SL];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lr == 0 && o < O) {
+        scr[PART_BASE + (o * NCHUNK + k) * 2] = red1[lid];
+        scr[PART_BASE + (o * NCHUNK + k) * 2 + 1] = red2[lid];
+    }
+}
+
+/* One work-item per output: the chunks' sums, in order. */
+__kernel void nrm_finish(NRM_PARAMS) {
+    const long o = get_global_id(0);
+    if (o >= O) return;
+    float a1 = 0.0f, a2 = 0.0f;
+    for (long k = 0; k < NCHUNK; k++) {
+        a1 += scr[PART_BASE + (o * NCHUNK + k) * 2];
+        a2 += scr[PART_BASE + (o * NCHUNK + k) * 2 + 1];
+    }
+#if MODE == 0
+    const long s = o;
+    MEAN_AT = a1 / RED;
+#elif MODE == 1
+    const long s = o;
+    VAR_AT = a1 / RED;
+#elif MODE == 2
+    scr[CHAN_BASE + o] = a1;
+    scr[CHAN_BASE + C + o] = a2;
+    const long c = o;
+#if WRITE_DSHIFT
+    CAT(ST_, DSS_DT)(dshift, DSS_OFF, a1);
+#endif
+#if WRITE_DSCALE
+    CAT(ST_, DSS_DT)(dscale, DSS_OFF, a2);
+#endif
+#else
+    scr[SUM_BASE + o] = a1;
+    scr[SUM_BASE + S + o] = a2;
+#endif
+}
+#endif
+
+/* The canonical (n, c, sp) of element t, in the output's memory order. */
+#if CLAST
+#define ELEM_OF(t) \
+    const long c = (t) % C; \
+    const long sp = ((t) / C) % SP; \
+    const long n = (t) / (C * SP);
+#else
+#define ELEM_OF(t) \
+    const long sp = (t) % SP; \
+    const long c = ((t) / SP) % C; \
+    const long n = (t) / (C * SP);
+#endif
+
+#ifdef NRM_FWD
+/* One work-item per element; the statistics are known. */
+__kernel void nrm_fwd(NRM_PARAMS) {
+    const long t = get_global_id(0);
+    if (t >= N * C * SP) return;
+    ELEM_OF(t)
+    const long s = STAT_OF(n, c);
+    const float oscale = SRC_SCALE / DST_SCALE;
+    const float m = MEAN_AT;
+    const float inv = 1.0f / sqrt(VAR_AT + EPS);
+    FWD_ELEM(m, inv)
+}
+#endif
+
+#ifdef NRM_BWD
+/* One work-item per element: diff_src (and diff_src_1). */
+__kernel void nrm_bwd(NRM_PARAMS) {
+    const long t = get_global_id(0);
+    if (t >= N * C * SP) return;
+    ELEM_OF(t)
+    const long s = STAT_OF(n, c);
+    const float inv = 1.0f / sqrt(VAR_AT + EPS);
+    const float d = LD_DDM();
+#if ADD
+    CAT(ST_, ADD_DT)(add, ADD_OFF, d);
+#endif
+    const float g = GAMMA(c);
+#if GLOBAL
+    const float v = d * g * inv;
+#else
+#if PER_N
+    const float a = scr[SUM_BASE + s], b = scr[SUM_BASE + S + s];
+#else
+    const float a = scr[CHAN_BASE + c] * g, b = scr[CHAN_BASE + C + c] * g;
+#endif
+    const float xh = (LD_X() - MEAN_AT) * inv;
+    const float v = (g * d - a / M - xh * b / M) * inv;
+#endif
+    CAT(ST_, OUT_DT)(out, OUT_OFF, v);
+}
+#endif
