@@ -15,6 +15,11 @@
  * Argument "cpu" (the CPU engine) or "gpu" (OpenCL engine 0, USM: skipped without it). */
 #include "graph_case.h"
 
+/* LayerNorm, LayerNormBackward and RMSNorm lower onto the layer normalization primitive,
+ * GroupNorm onto the group normalization primitive: their cases wait for them. */
+#define LAYER_NORM_LOWERS 0
+#define GROUP_NORM_LOWERS 0
+
 static dnnl_graph_op_t unary(size_t id, dnnl_graph_op_kind_t kind, size_t a, size_t out) {
     return mkop(id, kind, 1, &a, out);
 }
@@ -53,6 +58,10 @@ static void relus(size_t from, int n) {
 }
 
 enum { LN, GN, BN, RMS };
+
+/* BatchNormForwardTraining's momentum when the attribute is not given (as Intel's
+ * library computes it). */
+#define DEFAULT_MOMENTUM 0.5f
 static const char *NAMES[] = {"LayerNorm", "GroupNorm", "BatchNormInference", "RMSNorm"};
 
 /* Norm op 1 of `kind`: src 1 -> dst 2, no statistics, no affine parameters (BN: its four
@@ -107,6 +116,8 @@ static void ln_chain(const char *spec, const char *want) {
     expect_parts(what, want);
 }
 
+static void training_partitions(void);
+
 static void partitions(void) {
     const dnnl_engine_kind_t K = dnnl_cpu;
     /* One row per norm kind: alone, + ReLU, + Sigmoid, + Multiply (broadcast), + Add
@@ -121,6 +132,11 @@ static void partitions(void) {
     for (int k = 0; k < 4; k++) {
         char what[128];
         const char *n = NAMES[k];
+        if (k == GN && waits(GROUP_NORM_LOWERS, "the partitions of GroupNorm", "group normalization"))
+            continue;
+        if ((k == LN || k == RMS) && waits(LAYER_NORM_LOWERS, k == LN ? "the partitions of LayerNorm"
+                        : "the partitions of RMSNorm", "layer normalization"))
+            continue;
 #define WHAT(s) (snprintf(what, sizeof what, "%s%s", n, s), what)
         new_graph(K);
         norm1(k, dnnl_f32);
@@ -178,20 +194,24 @@ static void partitions(void) {
 #undef WHAT
     }
     /* Post-op counts: GroupNorm takes any number, LayerNorm 19, BatchNormInference one ReLU. */
+    if (!waits(GROUP_NORM_LOWERS, "GroupNorm + 22 ReLU", "group normalization")) {
+        new_graph(K);
+        norm1(GN, dnnl_f32);
+        relus(2, 22);
+        expect_parts("GroupNorm + 22 ReLU",
+                "[1 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71]");
+    }
     new_graph(K);
-    norm1(GN, dnnl_f32);
-    relus(2, 22);
-    expect_parts("GroupNorm + 22 ReLU",
-            "[1 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71]");
+    norm1(BN, dnnl_f32);
+    relus(2, 3);
+    expect_parts("BatchNormInference + 3 ReLU", "[1 50] [51] [52]");
+    training_partitions();
+    if (waits(LAYER_NORM_LOWERS, "the partitions of LayerNorm's chains", "layer normalization")) return;
     new_graph(K);
     norm1(LN, dnnl_f32);
     relus(2, 22);
     expect_parts("LayerNorm + 22 ReLU",
             "[1 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68] [69] [70] [71]");
-    new_graph(K);
-    norm1(BN, dnnl_f32);
-    relus(2, 3);
-    expect_parts("BatchNormInference + 3 ReLU", "[1 50] [51] [52]");
 
     /* LayerNorm against upstream's binary patterns. Ours runs a binary op and its
      * post-ops as separate partitions: only the LayerNorm's own partition is compared. */
@@ -216,7 +236,20 @@ static void partitions(void) {
     add(op);
     expect_parts("LayerNorm, begin_norm_axis 2", "[1]!");
 
-    /* Training ops. */
+    new_graph(K);
+    def(1, dnnl_f32, 4, S, 0), def(2, dnnl_f32, 4, S, 0), def(3, dnnl_f32, 3, ST, 0);
+    def(4, dnnl_f32, 3, ST, 0), def(5, dnnl_f32, 4, S, 0);
+    size_t lin[4] = {1, 2, 3, 4};
+    op = mkop(1, dnnl_graph_op_layer_norm_backward, 4, lin, 5);
+    set_bool(op, dnnl_graph_op_attr_use_affine, 0);
+    add(op);
+    expect_parts("LayerNormBackward", "[1]");
+}
+
+/* The batch normalizations' training ops. */
+static void training_partitions(void) {
+    const dnnl_engine_kind_t K = dnnl_cpu;
+    dnnl_graph_op_t op;
     float eps = 1e-5f;
     new_graph(K);
     def(1, dnnl_f32, 4, S, 0);
@@ -240,14 +273,6 @@ static void partitions(void) {
     set_str(op, dnnl_graph_op_attr_data_format, "NCX");
     add(op);
     expect_parts("BatchNormTrainingBackward", "[1]");
-    new_graph(K);
-    def(1, dnnl_f32, 4, S, 0), def(2, dnnl_f32, 4, S, 0), def(3, dnnl_f32, 3, ST, 0);
-    def(4, dnnl_f32, 3, ST, 0), def(5, dnnl_f32, 4, S, 0);
-    size_t lin[4] = {1, 2, 3, 4};
-    op = mkop(1, dnnl_graph_op_layer_norm_backward, 4, lin, 5);
-    set_bool(op, dnnl_graph_op_attr_use_affine, 0);
-    add(op);
-    expect_parts("LayerNormBackward", "[1]");
 }
 
 /* ---- 2. numbers ---------------------------------------------------------------------- */
@@ -256,6 +281,7 @@ static void partitions(void) {
  * the last axis: dst, mean and variance against the definition. */
 static void layer_norm(void) {
     const char *what = "LayerNorm (stats, affine) + Multiply";
+    if (waits(LAYER_NORM_LOWERS, what, "layer normalization")) return;
     int64_t dims[3] = {3, 5, 37}, sd[2] = {3, 5}, cd[1] = {37};
     int64_t rows = 15, n = 37, total = rows * n;
     float *x = rand_f32(total, 2.0), *gamma = rand_f32(n, 1.0), *beta = rand_f32(n, 1.0);
@@ -303,6 +329,7 @@ static void layer_norm(void) {
 /* GroupNorm (NXC, 3 groups of 2 channels, affine) + ReLU. */
 static void group_norm(void) {
     const char *what = "GroupNorm NXC + ReLU";
+    if (waits(GROUP_NORM_LOWERS, what, "group normalization")) return;
     int64_t N = 2, C = 6, G3 = 3, H = 5, W = 7;
     int64_t dims[4] = {N, H, W, C}, cd[1] = {C}, total = N * H * W * C;
     float *x = rand_f32(total, 2.0), *gamma = rand_f32(C, 1.0), *beta = rand_f32(C, 1.0);
@@ -348,10 +375,12 @@ static void group_norm(void) {
 }
 
 /* BatchNormInference (NCX) + ReLU, and BatchNormForwardTraining (NXC) + ReLU with its
- * batch statistics and running statistics (momentum 0.1). */
+ * batch statistics and running statistics (momentum 0.1; training 2: no momentum
+ * attribute, NCX, no ReLU). */
 static void batch_norm(int training) {
-    const char *what = training ? "BatchNormForwardTraining NXC + ReLU" : "BatchNormInference NCX + ReLU";
-    int ncx = !training;
+    const char *what = training == 2 ? "BatchNormForwardTraining NCX, default momentum"
+            : training ? "BatchNormForwardTraining NXC + ReLU" : "BatchNormInference NCX + ReLU";
+    int ncx = training != 1, relu = training != 2;
     int64_t N = 3, C = 5, H = 4, W = 6, total = N * C * H * W, sp = H * W;
     int64_t dims[4], cd[1] = {C};
     if (ncx) dims[0] = N, dims[1] = C, dims[2] = H, dims[3] = W;
@@ -374,7 +403,8 @@ static void batch_norm(int training) {
          * variance, batch mean, batch variance. */
         size_t in[5] = {1, 32, 33, 30, 31}, out[5] = {2, 3, 4, 5, 6};
         op = mkop_n(1, dnnl_graph_op_batch_norm_forward_training, 5, in, 5, out);
-        set_f32(op, dnnl_graph_op_attr_momentum, 1, &mom);
+        if (training == 1) set_f32(op, dnnl_graph_op_attr_momentum, 1, &mom);
+        else mom = DEFAULT_MOMENTUM;
     } else {
         size_t in[5] = {1, 30, 31, 32, 33};
         op = mkop(1, dnnl_graph_op_batch_norm_inference, 5, in, 2);
@@ -382,10 +412,10 @@ static void batch_norm(int training) {
     set_f32(op, dnnl_graph_op_attr_epsilon, 1, &eps);
     set_str(op, dnnl_graph_op_attr_data_format, ncx ? "NCX" : "NXC");
     add(op);
-    add(unary(2, dnnl_graph_op_relu, 2, 7));
+    if (relu) add(unary(2, dnnl_graph_op_relu, 2, 7));
     put(1, x), put(30, gamma), put(31, beta), put(32, mean), put(33, var);
     run_graph(what, 1, 1);
-    get(7, got);
+    get(relu ? 7 : 2, got);
     if (training)
         for (int i = 0; i < 4; i++) get(3 + (size_t)i, st[i]);
     for (int64_t c = 0; c < C; c++) {
@@ -410,7 +440,7 @@ static void batch_norm(int training) {
         for (int64_t n = 0; n < N; n++)
             for (int64_t s = 0; s < sp; s++) {
                 double y = (x[AT(n, s)] - m) * inv * gamma[c] + beta[c];
-                want[AT(n, s)] = y > 0 ? y : 0;
+                want[AT(n, s)] = y > 0 || !relu ? y : 0;
                 bound[AT(n, s)] = 16 * (training ? cnt : 4) * EPS * (fabs(y) + 4 * fabs(gamma[c]) + 1);
             }
 #undef AT
@@ -422,6 +452,79 @@ static void batch_norm(int training) {
     }
     release_buffers();
     free(x), free(gamma), free(beta), free(mean), free(var), free(got), free(want), free(bound);
+}
+
+/* BatchNormTrainingBackward (src, diff_dst, mean, variance[, gamma] -> diff_src[,
+ * diff_gamma, diff_beta]) with the batch's statistics, against the gradient of the
+ * normalization: with xhat = (x - mean) / sqrt(var + eps) and M elements per channel,
+ * diff_beta = sum(dy), diff_gamma = sum(dy * xhat),
+ * diff_src = gamma / sqrt(var + eps) * (dy - diff_beta / M - xhat * diff_gamma / M).
+ * Without diff_gamma and diff_beta, Intel's library ignores gamma and treats the
+ * statistics as constants: diff_src = dy / sqrt(var + eps). */
+static void batch_norm_backward(int diffs, int with_gamma, int ncx) {
+    char what[128];
+    snprintf(what, sizeof what, "BatchNormTrainingBackward %s%s%s", ncx ? "NCX" : "NXC",
+            with_gamma ? ", gamma" : "", diffs ? ", diff_gamma and diff_beta" : "");
+    int64_t N = 2, C = 6, H = 5, W = 3, total = N * C * H * W, sp = H * W, cnt = N * sp;
+    int64_t dims[4], cd[1] = {C};
+    if (ncx) dims[0] = N, dims[1] = C, dims[2] = H, dims[3] = W;
+    else dims[0] = N, dims[1] = H, dims[2] = W, dims[3] = C;
+    float *x = rand_f32(total, 2.0), *dy = rand_f32(total, 1.0), *gamma = rand_f32(C, 1.0);
+    float mean[6], var[6], dg[6], db[6], *got = malloc(sizeof(float) * (size_t)total);
+    double *want = malloc(sizeof(double) * (size_t)total), *bound = malloc(sizeof(double) * (size_t)total);
+    double wg[6], wb[6], bg[6], bb[6];
+    float eps = 1e-3f;
+#define AT(n, s) (ncx ? ((n) * C + c) * sp + (s) : ((n) * sp + (s)) * C + c)
+    for (int64_t c = 0; c < C; c++) {
+        double m = 0, v = 0;
+        for (int64_t n = 0; n < N; n++)
+            for (int64_t s = 0; s < sp; s++) m += x[AT(n, s)];
+        m /= (double)cnt;
+        for (int64_t n = 0; n < N; n++)
+            for (int64_t s = 0; s < sp; s++) v += (x[AT(n, s)] - m) * (x[AT(n, s)] - m);
+        mean[c] = (float)m, var[c] = (float)(v / (double)cnt);
+    }
+    new_graph(ekind);
+    def(1, dnnl_f32, 4, dims, 0), def(2, dnnl_f32, 4, dims, 0), def(3, dnnl_f32, 1, cd, 0);
+    def(4, dnnl_f32, 1, cd, 0), def(5, dnnl_f32, 1, cd, 0), def(6, dnnl_f32, 4, dims, 0);
+    def(7, dnnl_f32, 1, cd, 0), def(8, dnnl_f32, 1, cd, 0);
+    size_t in[5] = {1, 2, 3, 4, 5}, out[3] = {6, 7, 8};
+    dnnl_graph_op_t op = mkop_n(1, dnnl_graph_op_batch_norm_backward, with_gamma ? 5 : 4, in, diffs ? 3 : 1, out);
+    set_f32(op, dnnl_graph_op_attr_epsilon, 1, &eps);
+    set_str(op, dnnl_graph_op_attr_data_format, ncx ? "NCX" : "NXC");
+    add(op);
+    put(1, x), put(2, dy), put(3, mean), put(4, var);
+    if (with_gamma) put(5, gamma);
+    run_graph(what, 1, 1);
+    get(6, got);
+    if (diffs) get(7, dg), get(8, db);
+    for (int64_t c = 0; c < C; c++) {
+        double inv = 1 / sqrt((double)var[c] + eps), sb = 0, sg = 0, ab = 0, ag = 0;
+        double g = with_gamma ? gamma[c] : 1;
+        for (int64_t n = 0; n < N; n++)
+            for (int64_t s = 0; s < sp; s++) {
+                double xh = (x[AT(n, s)] - mean[c]) * inv;
+                sb += dy[AT(n, s)], sg += dy[AT(n, s)] * xh;
+                ab += fabs(dy[AT(n, s)]), ag += fabs(dy[AT(n, s)] * xh);
+            }
+        wg[c] = sg, wb[c] = sb, bg[c] = 8 * cnt * EPS * (ag + 1), bb[c] = 8 * cnt * EPS * (ab + 1);
+        for (int64_t n = 0; n < N; n++)
+            for (int64_t s = 0; s < sp; s++) {
+                double xh = (x[AT(n, s)] - mean[c]) * inv;
+                double d = diffs ? g * inv * (dy[AT(n, s)] - sb / (double)cnt - xh * sg / (double)cnt)
+                                 : inv * dy[AT(n, s)];
+                want[AT(n, s)] = d;
+                bound[AT(n, s)] = 16 * cnt * EPS * fabs(g) * inv * (fabs(dy[AT(n, s)]) + (ab + ag * fabs(xh)) / (double)cnt + 1);
+            }
+    }
+#undef AT
+    expect_all(what, got, want, bound, total);
+    if (diffs) {
+        expect_all("diff_gamma", dg, wg, bg, C);
+        expect_all("diff_beta", db, wb, bb, C);
+    }
+    release_buffers();
+    free(x), free(dy), free(gamma), free(got), free(want), free(bound);
 }
 
 int main(int argc, char **argv) {
@@ -436,6 +539,10 @@ int main(int argc, char **argv) {
     group_norm();
     batch_norm(0);
     batch_norm(1);
+    batch_norm(2);
+    batch_norm_backward(1, 1, 0);
+    batch_norm_backward(0, 1, 1);
+    batch_norm_backward(0, 0, 0);
 
     CHECK(dnnl_stream_destroy(strm));
     CHECK(dnnl_engine_destroy(eng));

@@ -20,16 +20,22 @@
 //! - `conv_geom`: the convolution ops' attributes, shapes and views;
 //! - `conv`: the convolution ops, alone or with their (de)quantization and
 //!   post-op chain;
-//! - `post`: an anchor op (BatchNormInference today; pooling, Interpolate,
-//!   the reductions and the other normalizations as their primitives come)
-//!   with its post-op chain;
-//! - `bnorm`: BatchNormInference as binary primitives.
+//! - `post`: an anchor op (BatchNormInference, BatchNormForwardTraining,
+//!   MaxPool, AvgPool; Interpolate, the reductions and the other
+//!   normalizations as their primitives come) with its post-op chain;
+//! - `bnorm`: BatchNormInference as binary primitives;
+//! - `bnorm_train`: BatchNormForwardTraining and BatchNormTrainingBackward
+//!   onto the batch normalization primitive;
+//! - `pool`: MaxPool, AvgPool and their backward ops onto the pooling
+//!   primitive.
 
 mod bnorm;
+mod bnorm_train;
 mod conv;
 pub(crate) mod conv_geom;
 mod kinds;
 mod matmul;
+mod pool;
 mod post;
 pub mod shape;
 mod single;
@@ -289,7 +295,10 @@ fn resolve(p: &Partition, ins: &[Lt], outs: &[Lt]) -> Result<HashMap<usize, Lt>>
             let dims = if k == 0 {
                 dims.clone()
             } else {
-                logical_tensor::dims(&given).to_vec()
+                match shape::infer_extra(op, k, &inputs)? {
+                    Some(d) => d,
+                    None => logical_tensor::dims(&given).to_vec(),
+                }
             };
             let rank_differs = logical_tensor::ndims(&given).is_some_and(|n| n != dims.len());
             if rank_differs
