@@ -236,19 +236,19 @@ fn builds() -> Vec<Build> {
         });
     }
 
-    // Reduction (`reduction/ocl.rs`): types, positions, post-ops, `reduction.cl`.
+    // Reductions (`common/reduce/ocl.rs`): types, positions, post-ops, `reduce.cl`.
     let reduction = format!(
         "{}{}{post_ops}{}",
         dt::CL_TYPES,
         cl_walk::CL_POSITIONS,
-        read("src/prims/reduction/reduction.cl")
+        read("src/prims/common/reduce/reduce.cl")
     );
     let reduction_files: &[&str] = &[
         TYPES,
         POSITIONS,
         BINARY_ALG,
         ELTWISE_ALG,
-        "src/prims/reduction/reduction.cl",
+        "src/prims/common/reduce/reduce.cl",
     ];
     // A 4x8 row-major tensor reduced along dimension 1 (4 outputs of 8).
     let reduce = "-DP=as_float(0x40000000u) -DEPS=as_float(0x3a83126fu) -DP_TWO=1 -DP_ONE=0 \
