@@ -252,7 +252,7 @@ fn builds() -> Vec<Build> {
     ];
     // A 4x8 row-major tensor reduced along dimension 1 (4 outputs of 8).
     let reduce = "-DP=as_float(0x40000000u) -DEPS=as_float(0x3a83126fu) -DP_TWO=1 -DP_ONE=0 \
-                  -DOUTPUTS=4 -DR_TOTAL=8 -DNDIMS=2 -DS_BASE=(o*8) -DD_OFF=o -DP0=(o%4) \
+                  -DOUTPUTS=4 -DR_TOTAL=8 -DNDIMS=2 -DPART_OFF=0 -DS_BASE=(o*8) -DD_OFF=o -DP0=(o%4) \
                   -DLPOS=p0,p1";
     for (what, options) in [
         (

@@ -10,6 +10,7 @@ pub mod convolution;
 pub mod eltwise;
 pub mod inner_product;
 pub mod matmul;
+pub mod prelu;
 pub mod reduction;
 pub mod reorder;
 pub mod softmax;

@@ -196,6 +196,9 @@ pub struct Reduce {
     dst: Layout,
     plan: Plan,
     post_ops: PostOpsPlan,
+    /// Where the partial results of a GPU's two passes start in the
+    /// scratchpad, in f32 elements (a caller may keep its own data before).
+    partial_offset: i64,
 }
 
 impl Reduce {
@@ -217,7 +220,22 @@ impl Reduce {
             src,
             dst,
             post_ops,
+            partial_offset: 0,
         }
+    }
+
+    /// The same reduction with its partial results `elems` f32 elements
+    /// into the scratchpad.
+    pub fn with_partial_offset(self, elems: i64) -> Reduce {
+        Reduce {
+            partial_offset: elems,
+            ..self
+        }
+    }
+
+    /// See [`Reduce::with_partial_offset`].
+    pub fn partial_offset(&self) -> i64 {
+        self.partial_offset
     }
 
     pub fn alg(&self) -> Alg {

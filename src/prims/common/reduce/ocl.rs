@@ -91,7 +91,7 @@ impl Geometry {
 pub fn scratchpad(op: &Reduce) -> usize {
     let g = Geometry::of(op.plan());
     if g.chunks > 1 {
-        (g.chunks * op.plan().outputs) as usize * 4
+        (op.partial_offset() + g.chunks * op.plan().outputs) as usize * 4
     } else {
         0
     }
@@ -131,7 +131,7 @@ fn options(op: &Reduce, g: Geometry, pass: Pass) -> String {
     let (ls, ld) = (op.src_layout(), op.dst_layout());
     let idle_sizes: Vec<i64> = plan.idle.iter().map(|i| i.size).collect();
     let mut o = format!(
-        "-DALG={} -DP={} -DEPS={} -DP_ONE={} -DP_TWO={} -DOUTPUTS={} -DR_TOTAL={} -DLX={} -DLY={} -DCH={} -DNDIMS={}",
+        "-DALG={} -DP={} -DEPS={} -DP_ONE={} -DP_TWO={} -DOUTPUTS={} -DR_TOTAL={} -DLX={} -DLY={} -DCH={} -DNDIMS={} -DPART_OFF={}",
         op.alg().cl_code(),
         cl_float(op.p()),
         cl_float(op.eps()),
@@ -143,6 +143,7 @@ fn options(op: &Reduce, g: Geometry, pass: Pass) -> String {
         g.ly,
         g.chunk,
         ld.ndims,
+        op.partial_offset(),
     );
     let dst_dt = ld.elem.cl_name();
     match pass {
@@ -163,7 +164,7 @@ fn options(op: &Reduce, g: Geometry, pass: Pass) -> String {
         }
         Pass::Second { chunks } => {
             o += &format!(
-                " -DFIRST=0 -DS_DT=F32 -DD_DT={dst_dt} -DPARTIAL=0 -DR={chunks} -DS_BASE=o -DR_OFF=(r*{})",
+                " -DFIRST=0 -DS_DT=F32 -DD_DT={dst_dt} -DPARTIAL=0 -DR={chunks} -DS_BASE=(PART_OFF+o) -DR_OFF=(r*{})",
                 plan.outputs
             );
         }
