@@ -13,3 +13,10 @@ foreach(t prelu_sweep prelu_sweep_ocl prelu_sweep_ze)
     target_link_libraries(${t} PRIVATE m)
   endif()
 endforeach()
+
+# prelu_bad_input: bad descriptors get upstream's status (its @ref run proves them); an
+# undersized destination at execution is refused with the destination untouched.
+dnnl_c_test(prelu_bad_input SOURCES prelu/prelu_bad_input.c LABELS "api;cpu" ARGS cpu
+            TIMEOUT 60)
+dnnl_c_test(prelu_bad_input_ocl SOURCES prelu/prelu_bad_input.c LABELS "api" OPENCL
+            ARGS gpu TIMEOUT 120)
