@@ -283,6 +283,41 @@ fn builds() -> Vec<Build> {
         });
     }
 
+    // PReLU (`prelu/ocl.rs`): types, `prelu.cl`.
+    let prelu = format!("{}{}", dt::CL_TYPES, read("src/prims/prelu/prelu.cl"));
+    let prelu_files: &[&str] = &[TYPES, "src/prims/prelu/prelu.cl"];
+    // A 4x8 row-major tensor with per-row weights.
+    let offs = "-DN=32 -DOFF0=t -DOFF1=(t/8) -DOFF2=t -DOFF3=t -DOFF4=(t/8) -DOFF5=t";
+    for (what, options, kernels) in [
+        (
+            "prelu forward",
+            format!("-DT0_DT=BF16 -DT1_DT=F32 -DT2_DT=BF16 {offs}"),
+            &["prelu_fwd"],
+        ),
+        (
+            "prelu backward, products",
+            format!(
+                "-DT0_DT=F32 -DT1_DT=S8 -DT2_DT=F16 -DT3_DT=F32 -DT4_DT=F32 -DBWD -DPRODUCTS=1 {offs}"
+            ),
+            &["prelu_bwd"],
+        ),
+        (
+            "prelu backward, diff_weights directly",
+            format!(
+                "-DT0_DT=U8 -DT1_DT=F32 -DT2_DT=U8 -DT3_DT=U8 -DT4_DT=S32 -DBWD -DPRODUCTS=0 {offs}"
+            ),
+            &["prelu_bwd"],
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: prelu_files,
+            source: prelu.clone(),
+            options,
+            kernels,
+        });
+    }
+
     // GEMM of matmul and inner product (`common/gemm/ocl.rs` `source()`):
     // types, post-ops, `gemm.cl`;
     // `GemmKernels::new` and `variant` give the options, `Tiles::GPU` and
