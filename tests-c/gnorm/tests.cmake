@@ -14,3 +14,9 @@ dnnl_ze_test(gnorm_sweep_ze SOURCES gnorm/gnorm_sweep.c LABELS "api" TIMEOUT 300
 if(TARGET gnorm_sweep_ze)
   target_link_libraries(gnorm_sweep_ze PRIVATE m)
 endif()
+
+# gnorm_bad_input: bad descriptors get upstream's status and leave the output untouched
+# (its @ref run proves the statuses); execution arguments are checked on ours only.
+dnnl_c_test(gnorm_bad_input SOURCES gnorm/gnorm_bad_input.c LABELS "api;cpu" ARGS cpu TIMEOUT 60)
+dnnl_c_test(gnorm_bad_input_ocl SOURCES gnorm/gnorm_bad_input.c LABELS "api" OPENCL ARGS gpu
+            TIMEOUT 120)
