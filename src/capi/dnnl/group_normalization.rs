@@ -34,13 +34,16 @@ pub unsafe extern "C" fn dnnl_group_normalization_forward_primitive_desc_create(
     flags: c_uint,
     attr: const_dnnl_primitive_attr_t,
 ) -> dnnl_status_t {
-    boundary::guard("dnnl_group_normalization_forward_primitive_desc_create", || {
-        create(primitive_desc, engine, attr, |attr| {
-            let src = resolve_md(src_desc)?;
-            let dst = resolve_md(dst_desc)?;
-            GroupNormOp::forward(prop_kind, &src, &dst, groups, epsilon, flags, attr)
-        })
-    })
+    boundary::guard(
+        "dnnl_group_normalization_forward_primitive_desc_create",
+        || {
+            create(primitive_desc, engine, attr, |attr| {
+                let src = resolve_md(src_desc)?;
+                let dst = resolve_md(dst_desc)?;
+                GroupNormOp::forward(prop_kind, &src, &dst, groups, epsilon, flags, attr)
+            })
+        },
+    )
 }
 
 /// Creates a primitive descriptor for group normalization backward
@@ -64,23 +67,26 @@ pub unsafe extern "C" fn dnnl_group_normalization_backward_primitive_desc_create
     hint_fwd_pd: const_dnnl_primitive_desc_t,
     attr: const_dnnl_primitive_attr_t,
 ) -> dnnl_status_t {
-    boundary::guard("dnnl_group_normalization_backward_primitive_desc_create", || {
-        create(primitive_desc, engine, attr, |attr| {
-            let diff_src = resolve_md(diff_src_desc)?;
-            let diff_dst = resolve_md(diff_dst_desc)?;
-            let src = resolve_md(src_desc)?;
-            let fwd = hint::<GroupNormOp>(hint_fwd_pd)?;
-            GroupNormOp::backward(
-                prop_kind,
-                &diff_src,
-                &diff_dst,
-                &src,
-                groups,
-                epsilon,
-                flags,
-                fwd.as_deref(),
-                attr,
-            )
-        })
-    })
+    boundary::guard(
+        "dnnl_group_normalization_backward_primitive_desc_create",
+        || {
+            create(primitive_desc, engine, attr, |attr| {
+                let diff_src = resolve_md(diff_src_desc)?;
+                let diff_dst = resolve_md(diff_dst_desc)?;
+                let src = resolve_md(src_desc)?;
+                let fwd = hint::<GroupNormOp>(hint_fwd_pd)?;
+                GroupNormOp::backward(
+                    prop_kind,
+                    &diff_src,
+                    &diff_dst,
+                    &src,
+                    groups,
+                    epsilon,
+                    flags,
+                    fwd.as_deref(),
+                    attr,
+                )
+            })
+        },
+    )
 }

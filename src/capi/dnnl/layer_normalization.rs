@@ -30,23 +30,26 @@ pub unsafe extern "C" fn dnnl_layer_normalization_forward_primitive_desc_create(
     flags: c_uint,
     attr: const_dnnl_primitive_attr_t,
 ) -> dnnl_status_t {
-    boundary::guard("dnnl_layer_normalization_forward_primitive_desc_create", || {
-        create(primitive_desc, engine, attr, |attr| {
-            let src = resolve_md(src_desc)?;
-            let dst = resolve_md(dst_desc)?;
-            let stat = optional_md(stat_desc)?;
-            LayerNormOp::forward(
-                prop_kind,
-                &src,
-                &dst,
-                stat.as_deref(),
-                dnnl_f32,
-                epsilon,
-                flags,
-                attr,
-            )
-        })
-    })
+    boundary::guard(
+        "dnnl_layer_normalization_forward_primitive_desc_create",
+        || {
+            create(primitive_desc, engine, attr, |attr| {
+                let src = resolve_md(src_desc)?;
+                let dst = resolve_md(dst_desc)?;
+                let stat = optional_md(stat_desc)?;
+                LayerNormOp::forward(
+                    prop_kind,
+                    &src,
+                    &dst,
+                    stat.as_deref(),
+                    dnnl_f32,
+                    epsilon,
+                    flags,
+                    attr,
+                )
+            })
+        },
+    )
 }
 
 /// Creates a primitive descriptor for layer normalization backward
@@ -67,28 +70,31 @@ pub unsafe extern "C" fn dnnl_layer_normalization_backward_primitive_desc_create
     hint_fwd_pd: const_dnnl_primitive_desc_t,
     attr: const_dnnl_primitive_attr_t,
 ) -> dnnl_status_t {
-    boundary::guard("dnnl_layer_normalization_backward_primitive_desc_create", || {
-        create(primitive_desc, engine, attr, |attr| {
-            let diff_src = resolve_md(diff_src_desc)?;
-            let diff_dst = resolve_md(diff_dst_desc)?;
-            let src = resolve_md(src_desc)?;
-            let stat = optional_md(stat_desc)?;
-            let fwd = hint::<LayerNormOp>(hint_fwd_pd)?;
-            LayerNormOp::backward(
-                prop_kind,
-                &diff_src,
-                &diff_dst,
-                &src,
-                stat.as_deref(),
-                dnnl_f32,
-                dnnl_f32,
-                epsilon,
-                flags,
-                fwd.as_deref(),
-                attr,
-            )
-        })
-    })
+    boundary::guard(
+        "dnnl_layer_normalization_backward_primitive_desc_create",
+        || {
+            create(primitive_desc, engine, attr, |attr| {
+                let diff_src = resolve_md(diff_src_desc)?;
+                let diff_dst = resolve_md(diff_dst_desc)?;
+                let src = resolve_md(src_desc)?;
+                let stat = optional_md(stat_desc)?;
+                let fwd = hint::<LayerNormOp>(hint_fwd_pd)?;
+                LayerNormOp::backward(
+                    prop_kind,
+                    &diff_src,
+                    &diff_dst,
+                    &src,
+                    stat.as_deref(),
+                    dnnl_f32,
+                    dnnl_f32,
+                    epsilon,
+                    flags,
+                    fwd.as_deref(),
+                    attr,
+                )
+            })
+        },
+    )
 }
 
 /// Creates a primitive descriptor for layer normalization forward with
@@ -112,23 +118,26 @@ pub unsafe extern "C" fn dnnl_layer_normalization_forward_primitive_desc_create_
     flags: c_uint,
     attr: const_dnnl_primitive_attr_t,
 ) -> dnnl_status_t {
-    boundary::guard("dnnl_layer_normalization_forward_primitive_desc_create_v2", || {
-        create(primitive_desc, engine, attr, |attr| {
-            let src = resolve_md(src_desc)?;
-            let dst = resolve_md(dst_desc)?;
-            let stat = optional_md(stat_desc)?;
-            LayerNormOp::forward(
-                prop_kind,
-                &src,
-                &dst,
-                stat.as_deref(),
-                scale_shift_data_type,
-                epsilon,
-                flags,
-                attr,
-            )
-        })
-    })
+    boundary::guard(
+        "dnnl_layer_normalization_forward_primitive_desc_create_v2",
+        || {
+            create(primitive_desc, engine, attr, |attr| {
+                let src = resolve_md(src_desc)?;
+                let dst = resolve_md(dst_desc)?;
+                let stat = optional_md(stat_desc)?;
+                LayerNormOp::forward(
+                    prop_kind,
+                    &src,
+                    &dst,
+                    stat.as_deref(),
+                    scale_shift_data_type,
+                    epsilon,
+                    flags,
+                    attr,
+                )
+            })
+        },
+    )
 }
 
 /// Creates a primitive descriptor for layer normalization backward with
@@ -154,26 +163,29 @@ pub unsafe extern "C" fn dnnl_layer_normalization_backward_primitive_desc_create
     hint_fwd_pd: const_dnnl_primitive_desc_t,
     attr: const_dnnl_primitive_attr_t,
 ) -> dnnl_status_t {
-    boundary::guard("dnnl_layer_normalization_backward_primitive_desc_create_v2", || {
-        create(primitive_desc, engine, attr, |attr| {
-            let diff_src = resolve_md(diff_src_desc)?;
-            let diff_dst = resolve_md(diff_dst_desc)?;
-            let src = resolve_md(src_desc)?;
-            let stat = optional_md(stat_desc)?;
-            let fwd = hint::<LayerNormOp>(hint_fwd_pd)?;
-            LayerNormOp::backward(
-                prop_kind,
-                &diff_src,
-                &diff_dst,
-                &src,
-                stat.as_deref(),
-                diff_scale_shift_data_type,
-                scale_shift_data_type,
-                epsilon,
-                flags,
-                fwd.as_deref(),
-                attr,
-            )
-        })
-    })
+    boundary::guard(
+        "dnnl_layer_normalization_backward_primitive_desc_create_v2",
+        || {
+            create(primitive_desc, engine, attr, |attr| {
+                let diff_src = resolve_md(diff_src_desc)?;
+                let diff_dst = resolve_md(diff_dst_desc)?;
+                let src = resolve_md(src_desc)?;
+                let stat = optional_md(stat_desc)?;
+                let fwd = hint::<LayerNormOp>(hint_fwd_pd)?;
+                LayerNormOp::backward(
+                    prop_kind,
+                    &diff_src,
+                    &diff_dst,
+                    &src,
+                    stat.as_deref(),
+                    diff_scale_shift_data_type,
+                    scale_shift_data_type,
+                    epsilon,
+                    flags,
+                    fwd.as_deref(),
+                    attr,
+                )
+            })
+        },
+    )
 }

@@ -243,7 +243,12 @@ impl Bufs {
     fn new(op: &NormOp, ctx: &ExecContext) -> Result<Bufs> {
         let mut list = Vec::new();
         // Post-op operands are bound by the post-ops themselves.
-        for arg in op.inputs.iter().chain(&op.outputs).filter(|&&a| op.arg(a).is_some()) {
+        for arg in op
+            .inputs
+            .iter()
+            .chain(&op.outputs)
+            .filter(|&&a| op.arg(a).is_some())
+        {
             let layout = op.layout(*arg).ok_or_else(|| {
                 crate::core::error::Error::runtime("a normalization argument without layout")
             })?;
@@ -424,9 +429,16 @@ fn forward(op: &NormOp, ctx: &ExecContext) -> Result<()> {
     let out_scale = src_scale / dst_scale;
     let post = op.post_ops().bind(ctx)?;
     let has_post = !op.post_ops().is_empty();
-    let dims: Vec<i64> = op.arg(DNNL_ARG_SRC).map(|m| m.dims().to_vec()).unwrap_or_default();
-    let gamma: Vec<f32> = (0..g.c).map(|c| scale.as_ref().map_or(1.0, |v| v.load(c))).collect();
-    let beta: Vec<f32> = (0..g.c).map(|c| shift.as_ref().map_or(0.0, |v| v.load(c))).collect();
+    let dims: Vec<i64> = op
+        .arg(DNNL_ARG_SRC)
+        .map(|m| m.dims().to_vec())
+        .unwrap_or_default();
+    let gamma: Vec<f32> = (0..g.c)
+        .map(|c| scale.as_ref().map_or(1.0, |v| v.load(c)))
+        .collect();
+    let beta: Vec<f32> = (0..g.c)
+        .map(|c| shift.as_ref().map_or(0.0, |v| v.load(c)))
+        .collect();
     let rms = op.rms();
     let global = op.global_stats();
     let load_stats = || -> Result<(Vec<f32>, Vec<f32>)> {
@@ -455,7 +467,10 @@ fn forward(op: &NormOp, ctx: &ExecContext) -> Result<()> {
             for (sp, v) in y.iter_mut().enumerate() {
                 let pass = *v > 0.0;
                 if let Some(w) = &ws {
-                    w.store((n * g.c + c) * g.sp + sp as i64, if pass { 1.0 } else { 0.0 });
+                    w.store(
+                        (n * g.c + c) * g.sp + sp as i64,
+                        if pass { 1.0 } else { 0.0 },
+                    );
                 }
                 if !pass {
                     *v *= alpha;
@@ -475,14 +490,22 @@ fn forward(op: &NormOp, ctx: &ExecContext) -> Result<()> {
     };
     if rows_shape(&g) {
         // A row per stat: statistics and results in one pass over it.
-        let (gmean, gvar) = if global { load_stats()? } else { (Vec::new(), Vec::new()) };
+        let (gmean, gvar) = if global {
+            load_stats()?
+        } else {
+            (Vec::new(), Vec::new())
+        };
         let row_buf = || vec![0f32; g.c as usize];
         let stats = map_par_with(g.n, g.c, row_buf, |row, n| {
             gather_row(&src, n, row);
             let (m, v) = if global {
                 (gmean[n as usize], gvar[n as usize])
             } else {
-                let m = if rms { 0.0 } else { (run_sum(row, None) / g.c as f64) as f32 };
+                let m = if rms {
+                    0.0
+                } else {
+                    (run_sum(row, None) / g.c as f64) as f32
+                };
                 (m, (run_sum(row, Some(m)) / g.c as f64) as f32)
             };
             let inv = 1.0 / (v + op.epsilon()).sqrt();
@@ -608,16 +631,20 @@ fn backward(op: &NormOp, ctx: &ExecContext) -> Result<()> {
     };
     let global = op.global_stats();
     if rows_shape(&g) {
-        return backward_rows(op, &g, &RowsBwd {
-            src: &src,
-            dd: &dd,
-            ds: &ds,
-            mean: &mean,
-            inv: &inv,
-            gamma: &gamma,
-            dscale: dscale.as_ref(),
-            dshift: dshift.as_ref(),
-        });
+        return backward_rows(
+            op,
+            &g,
+            &RowsBwd {
+                src: &src,
+                dd: &dd,
+                ds: &ds,
+                mean: &mean,
+                inv: &inv,
+                gamma: &gamma,
+                dscale: dscale.as_ref(),
+                dshift: dshift.as_ref(),
+            },
+        );
     }
     let batch = !g.per_n;
     // Per-channel sums (diff_shift, diff_scale).

@@ -466,7 +466,12 @@ impl NormOp {
             (DNNL_ARG_VARIANCE, stat_md),
             (DNNL_ARG_DIFF_SRC, Arc::new(diff_src)),
         ];
-        let mut inputs = vec![DNNL_ARG_SRC, DNNL_ARG_MEAN, DNNL_ARG_VARIANCE, DNNL_ARG_DIFF_DST];
+        let mut inputs = vec![
+            DNNL_ARG_SRC,
+            DNNL_ARG_MEAN,
+            DNNL_ARG_VARIANCE,
+            DNNL_ARG_DIFF_DST,
+        ];
         if flags & RMS_NORM != 0 {
             inputs.retain(|&a| a != DNNL_ARG_MEAN);
         }
