@@ -1,6 +1,6 @@
 //! Primitive throughput through the C API, per engine and size, each figure
 //! with the ratio to a reference measured in the same run on the same device:
-//! - memory-bound kinds (eltwise, binary, reorder, softmax): GB/s moved (each
+//! - memory-bound kinds (eltwise, binary, reorder, softmax, pooling): GB/s moved (each
 //!   tensor read or written once), against a plain copy of the same bytes
 //!   (OpenCL: `clEnqueueCopyBuffer`; CPU: `copy_from_slice` on every thread);
 //! - matmul: GFLOP/s (2·M·N·K), against a reference GEMM (OpenCL: the
@@ -601,7 +601,115 @@ fn run(b: &Bench, quick: bool) {
         );
     }
     matmul_variants(b, *sizes.last().unwrap_or(&256));
+    pooling(b, big, quick);
+    misc_kinds(b, big, quick);
     conv_layers(b, big, quick);
+}
+
+/// Reduction, PReLU, shuffle and LRN on a large f32 activation
+/// (GPU: 64x256x56x56), in GB/s against a copy of as many bytes as they move
+/// (read once plus written once: half of that copied).
+fn misc_kinds(b: &Bench, big: bool, quick: bool) {
+    let e = b.engine;
+    let (n, c, hw) = if big {
+        (64i64, 256i64, 56i64)
+    } else if quick {
+        (4, 64, 28)
+    } else {
+        (16, 256, 56)
+    };
+    let elems = n * c * hw * hw;
+    let src = md(&[n, c, hw, hw], dnnl_f32, dnnl_abcd);
+    let sm = memory(e, src);
+    // Reductions: the spatial axes (innermost), the batch (outermost), all.
+    for (what, dims) in [
+        ("reduction sum hw", [n, c, 1, 1]),
+        ("reduction sum batch", [1, c, hw, hw]),
+        ("reduction max all", [1, 1, 1, 1]),
+    ] {
+        let alg = if what.contains("max") {
+            dnnl_reduction_max
+        } else {
+            dnnl_reduction_sum
+        };
+        let dst = md(&dims, dnnl_f32, dnnl_abcd);
+        let dm = memory(e, dst);
+        // SAFETY: a valid out-pointer, a live engine and descriptors.
+        let pd = pd_of(|pd| unsafe {
+            dnnl_reduction_primitive_desc_create(pd, e, alg, src, dst, 0.0, 0.0, null_mut())
+        });
+        let moved = 4 * (elems + dims.iter().product::<i64>()) as usize;
+        row(
+            b,
+            what,
+            &format!("{n}x{c}x{hw}x{hw}"),
+            b.time(pd, &[(DNNL_ARG_SRC, sm), (DNNL_ARG_DST, dm)]),
+            moved as f64,
+            "GB/s",
+            (b.copy_seconds(moved / 2), "copy"),
+        );
+    }
+}
+
+/// Pooling forward inference, nchw f32: max 2x2 stride 2 and average 3x3
+/// stride 1 padding 1 (GB/s: src read and dst written once, against a copy
+/// of half those bytes, which moves them all).
+fn pooling(b: &Bench, big: bool, quick: bool) {
+    let e = b.engine;
+    let dims: [i64; 4] = if big {
+        [64, 256, 56, 56]
+    } else if quick {
+        [8, 64, 56, 56]
+    } else {
+        [32, 64, 56, 56]
+    };
+    let src = md(&dims, dnnl_f32, dnnl_nchw);
+    let sm = memory(e, src);
+    let elems: i64 = dims.iter().product();
+    for (name, alg, k, s, p) in [
+        ("pooling max 2x2/2 f32", dnnl_pooling_max, 2, 2, 0),
+        (
+            "pooling avg 3x3/1 pad 1 f32",
+            dnnl_pooling_avg_include_padding,
+            3,
+            1,
+            1,
+        ),
+    ] {
+        let o = (dims[2] - k + 2 * p) / s + 1;
+        let out = [dims[0], dims[1], o, o];
+        let dst = md(&out, dnnl_f32, dnnl_nchw);
+        let dm = memory(e, dst);
+        let (kernel, strides, dil, pad) = ([k, k], [s, s], [0i64, 0], [p, p]);
+        // SAFETY: a valid out-pointer, a live engine, descriptors and arrays
+        // of two values each.
+        let pd = pd_of(|pd| unsafe {
+            dnnl_pooling_forward_primitive_desc_create(
+                pd,
+                e,
+                dnnl_forward_inference,
+                alg,
+                src,
+                dst,
+                strides.as_ptr(),
+                kernel.as_ptr(),
+                dil.as_ptr(),
+                pad.as_ptr(),
+                pad.as_ptr(),
+                null_mut(),
+            )
+        });
+        let moved = 4 * (elems + out.iter().product::<i64>()) as usize;
+        row(
+            b,
+            name,
+            &format!("{dims:?}"),
+            b.time(pd, &[(DNNL_ARG_SRC, sm), (DNNL_ARG_DST, dm)]),
+            moved as f64,
+            "GB/s",
+            (b.copy_seconds(moved / 2), "copy"),
+        );
+    }
 }
 
 /// Convolution forward, f32, on ResNet-50 layers (GPU: batch 32; CPU:

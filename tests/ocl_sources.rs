@@ -236,6 +236,117 @@ fn builds() -> Vec<Build> {
         });
     }
 
+    // Reduction (`reduction/ocl.rs`): types, positions, post-ops, `reduction.cl`.
+    let reduction = format!(
+        "{}{}{post_ops}{}",
+        dt::CL_TYPES,
+        cl_walk::CL_POSITIONS,
+        read("src/prims/reduction/reduction.cl")
+    );
+    let reduction_files: &[&str] = &[
+        TYPES,
+        POSITIONS,
+        BINARY_ALG,
+        ELTWISE_ALG,
+        "src/prims/reduction/reduction.cl",
+    ];
+    // A 4x8 row-major tensor reduced along dimension 1 (4 outputs of 8).
+    let reduce = "-DP=as_float(0x40000000u) -DEPS=as_float(0x3a83126fu) -DP_TWO=1 -DP_ONE=0 \
+                  -DOUTPUTS=4 -DR_TOTAL=8 -DNDIMS=2 -DS_BASE=(o*8) -DD_OFF=o -DP0=(o%4) \
+                  -DLPOS=p0,p1";
+    for (what, options) in [
+        (
+            "reduction norm_lp_max, one pass, work-group along the reduction",
+            format!(
+                "-DALG=5 -DFIRST=1 -DPARTIAL=0 -DS_DT=BF16 -DD_DT=S8 -DR=8 -DCH=8 -DLX=1 -DLY=8 -DR_OFF=r {reduce}"
+            ),
+        ),
+        (
+            "reduction mean, chunks to partial results",
+            format!(
+                "-DALG=4 -DFIRST=1 -DPARTIAL=1 -DS_DT=F16 -DD_DT=F32 -DR=8 -DCH=4 -DLX=4 -DLY=2 -DR_OFF=r {reduce}"
+            ),
+        ),
+        (
+            "reduction max, the pass over partial results",
+            format!(
+                "-DALG=0 -DFIRST=0 -DPARTIAL=0 -DS_DT=F32 -DD_DT=U8 -DR=2 -DCH=2 -DLX=4 -DLY=1 -DR_OFF=(r*4) {reduce}"
+            ),
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: reduction_files,
+            source: reduction.clone(),
+            options,
+            kernels: &["reduction"],
+        });
+    }
+
+    // Pooling (`pooling/ocl.rs`): types, positions, post-ops, `pooling.cl`.
+    let pooling = format!(
+        "{}{}{post_ops}{}",
+        dt::CL_TYPES,
+        cl_walk::CL_POSITIONS,
+        read("src/prims/pooling/pooling.cl")
+    );
+    let pooling_files: &[&str] = &[
+        TYPES,
+        POSITIONS,
+        BINARY_ALG,
+        ELTWISE_ALG,
+        "src/prims/pooling/pooling.cl",
+    ];
+    // 2D, 1x2x4x4 to 1x2x2x2 (nchw), a 2x2 window at stride 2.
+    let window = "-DIDX_T=int -DTOTAL=8 -DP1=(t/4) -DP2=((t/2)%2) -DP3=(t%2) \
+                  -DN_POS=(p0) -DC_POS=(p1) -DY0=0 -DY1=(p2) -DY2=(p3) \
+                  -DK0=1 -DS0=1 -DDL0=1 -DPL0=0 -DI0=1 -DO0=1 \
+                  -DK1=2 -DS1=2 -DDL1=1 -DPL1=0 -DI1=4 -DO1=2 \
+                  -DK2=2 -DS2=2 -DDL2=1 -DPL2=0 -DI2=4 -DO2=2 -DLOWEST=(-1.0f)";
+    for (what, options, kernels) in [
+        (
+            "pooling forward max with the workspace",
+            format!(
+                "-DALG_MAX -DS_DT=F32 -DD_DT=F16 -DW_DT=U8 -DWS=1 {window} \
+                 -DOUT_OFF=(t) -DIN_OFF=(c*16+z1*4+z2) -DW_OFF=(t)"
+            ),
+            &["pooling_fwd"],
+        ),
+        (
+            "pooling forward avg excluding padding, s8 to u8, padded output",
+            format!(
+                "-DALG_AVG_EXCL -DS_DT=S8 -DD_DT=U8 -DW_DT=U8 -DWS=0 {window} \
+                 -DOUT_OFF=(t) -DIN_OFF=(c*16+z1*4+z2) -DINB=(p1<2) -DWITH_POST_OPS -DNDIMS=4 \
+                 -DLPOS=p0,p1,p2,p3"
+            ),
+            &["pooling_fwd"],
+        ),
+        (
+            "pooling backward max",
+            format!(
+                "-DALG_MAX -DS_DT=BF16 -DD_DT=F32 -DW_DT=S32 -DWS=1 {window} -DBWD \
+                 -DOUT_OFF=(t) -DIN_OFF=(c*4+z1*2+z2) -DW_OFF=(c*4+z1*2+z2)"
+            ),
+            &["pooling_bwd"],
+        ),
+        (
+            "pooling backward avg including padding",
+            format!(
+                "-DALG_AVG_INCL -DS_DT=F32 -DD_DT=F32 -DW_DT=U8 -DWS=0 {window} -DBWD \
+                 -DOUT_OFF=(t) -DIN_OFF=(c*4+z1*2+z2)"
+            ),
+            &["pooling_bwd"],
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: pooling_files,
+            source: pooling.clone(),
+            options,
+            kernels,
+        });
+    }
+
     // Normalization (`normalization/ocl.rs`): types, `normalization.cl`; a 2x3x4
     // nchw-like view (batch: one stat per channel; group: per n and group).
     let norm = format!(

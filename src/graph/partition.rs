@@ -7,6 +7,9 @@
 //! tensors the ops write that another op of the graph reads, or no op reads
 //! (graph outputs). Ids come from one process-wide counter, as upstream's.
 
+// The C enumerators are matched by their C names.
+#![allow(non_upper_case_globals)]
+
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -155,6 +158,15 @@ impl Partition {
                     (false, false) => "convolution_post_ops",
                 }
             }
+            Pattern::Post(chain) => match self.ops.get(chain.anchor).map(|o| o.kind) {
+                Some(dnnl_graph_op_batch_norm_inference) => "bn_relu",
+                Some(dnnl_graph_op_batch_norm_forward_training) => "bn_fwd_train_relu",
+                Some(dnnl_graph_op_max_pool | dnnl_graph_op_avg_pool) => "pool_post_ops",
+                Some(dnnl_graph_op_interpolate) => "interpolate_post_ops",
+                Some(dnnl_graph_op_layer_norm) => "layernorm_post_ops",
+                Some(dnnl_graph_op_group_norm) => "groupnorm_post_ops",
+                _ => "reduction_post_ops",
+            },
         }
     }
 

@@ -24,9 +24,21 @@
 //!   has the chain's shape; then a Quantize (int8) or a TypeCast from bf16
 //!   to f32 (floating point) ends the chain. A 2-D 1x1 Convolution's chain
 //!   may continue into a depthwise 3x3 Convolution and its own chain;
+//! - an anchor op (pooling, Interpolate, a reduction, a normalization) takes
+//!   the chain upstream v3.13 gives it ([`chain_rules`], probed through its
+//!   C API): pooling, Interpolate and the reductions at most 19 unary and
+//!   binary post-ops (pooling, int8: between a Dequantize of its source and
+//!   a Quantize, an Add's dequantized operand with its Dequantize);
+//!   GroupNorm any number, LayerNorm 19, both after an optional TypeCast to
+//!   f32 and before an optional Quantize, LayerNorm's chain cut where
+//!   upstream's binary patterns (matched before it) take ops; the batch
+//!   normalizations one ReLU. Only anchors whose lowering takes a chain
+//!   ([`lower::lowers_chain`]: the batch normalizations, MaxPool and
+//!   AvgPool today) form groups;
 //! - every other op that lowers onto a primitive is a partition of its own;
-//! - every op that does not (pooling, normalisations, Wildcard ...) is a
-//!   partition of its own that says it is not supported;
+//! - every op that does not (LayerNorm, GroupNorm, the reductions,
+//!   Interpolate, PReLU, Wildcard ...) is a partition of its own that says
+//!   it is not supported;
 //! - End ops only mark graph outputs: they belong to no partition.
 //!
 //! Policy `debug` puts every op (End excepted) in a partition of its own.
@@ -64,6 +76,24 @@ pub enum Pattern {
     /// chain, followed, for a fused depthwise convolution, by that
     /// convolution's chain.
     Conv(Vec<ConvChain>),
+    /// A pooling, normalization, Interpolate or reduction op with its
+    /// post-op chain.
+    Post(PostChain),
+}
+
+/// The roles of the ops of an anchor and its chain; indices into the
+/// partition's ops.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PostChain {
+    /// The Dequantize of the source (int8 pooling).
+    pub dq_src: Option<usize>,
+    pub anchor: usize,
+    /// A TypeCast from bf16 or f16 to f32 right after the anchor.
+    pub typecast: Option<usize>,
+    /// Unary and binary post-ops, each with the Dequantize that produces a
+    /// binary op's other operand when it is part of the group.
+    pub post: Vec<(usize, Option<usize>)>,
+    pub quantize: Option<usize>,
 }
 
 /// The roles of one convolution's ops in a group; indices into the
@@ -142,7 +172,7 @@ pub fn partition(ops: &[Op], policy: Policy, engine: EngineKind) -> Vec<Group> {
                 dnnl_graph_op_convolution | dnnl_graph_op_conv_transpose => {
                     conv_group(ops, &uses, &taken, m, engine)
                 }
-                _ => None,
+                _ => post_group(ops, &uses, &taken, m),
             };
             if let Some(g) = g {
                 for &i in &g.ops {
@@ -549,4 +579,332 @@ fn conv_chain(
         tail = op.outputs[0];
     }
     Some((chain, next_dw))
+}
+
+/// How an anchor op takes its chain (upstream v3.13's patterns, probed
+/// through its C API).
+#[derive(Clone, Copy, Debug)]
+struct ChainRules {
+    /// The most unary and binary post-ops.
+    max_post: usize,
+    /// Only ReLU is a post-op (the batch normalizations).
+    relu_only: bool,
+    /// A TypeCast from bf16/f16 to f32 may follow the anchor.
+    typecast: bool,
+    /// A Quantize may end the chain (int8 pooling: only with the source's
+    /// Dequantize).
+    quantize: bool,
+    /// Dequantize -> anchor -> ... -> Quantize, int8 Add operands included.
+    int8: bool,
+    /// Upstream's binary patterns (a binary op followed by another post-op;
+    /// a unary op followed by a binary one) take their ops first.
+    binary_first: bool,
+}
+
+/// The chain rules of `op` when it anchors a group of ours: its kind has
+/// rules and its lowering takes a chain.
+fn chain_rules(op: &Op) -> Option<ChainRules> {
+    if !lower::lowers_chain(op) {
+        return None;
+    }
+    let r = |max_post, relu_only, typecast, quantize, int8, binary_first| ChainRules {
+        max_post,
+        relu_only,
+        typecast,
+        quantize,
+        int8,
+        binary_first,
+    };
+    Some(match op.kind {
+        dnnl_graph_op_max_pool | dnnl_graph_op_avg_pool => {
+            r(CONV_MAX_POST, false, false, false, true, false)
+        }
+        dnnl_graph_op_interpolate
+        | dnnl_graph_op_reduce_l1
+        | dnnl_graph_op_reduce_l2
+        | dnnl_graph_op_reduce_max
+        | dnnl_graph_op_reduce_mean
+        | dnnl_graph_op_reduce_min
+        | dnnl_graph_op_reduce_prod
+        | dnnl_graph_op_reduce_sum => r(CONV_MAX_POST, false, false, false, false, false),
+        dnnl_graph_op_group_norm => r(usize::MAX, false, true, true, false, false),
+        dnnl_graph_op_layer_norm => r(CONV_MAX_POST, false, true, true, false, true),
+        dnnl_graph_op_batch_norm_inference | dnnl_graph_op_batch_norm_forward_training => {
+            r(1, true, false, false, false, false)
+        }
+        _ => return None,
+    })
+}
+
+/// The group anchored at pooling, normalization, Interpolate or reduction
+/// op `a`, or `None` for one on its own.
+fn post_group(ops: &[Op], uses: &Uses, taken: &[bool], a: usize) -> Option<Group> {
+    let rules = chain_rules(&ops[a])?;
+    if ops[a].outputs.is_empty() || ops[a].inputs.is_empty() {
+        return None;
+    }
+    let dq_src = if rules.int8 {
+        sole_producer(ops, uses, taken, a, 0, dnnl_graph_op_dequantize)
+    } else {
+        None
+    };
+    // int8 needs the Dequantize and the Quantize both; without them the
+    // chain is a floating-point one.
+    let mut chain = post_chain(ops, uses, taken, a, rules, dq_src);
+    if chain.dq_src.is_some() && chain.quantize.is_none() {
+        chain = post_chain(ops, uses, taken, a, rules, None);
+    }
+    if chain.dq_src.is_none() && is_int8(ops[a].inputs[0].data_type) {
+        return None;
+    }
+    if rules.binary_first {
+        yield_to_binary_patterns(ops, &mut chain);
+    }
+    let mut order = Vec::new();
+    order.extend(chain.dq_src);
+    order.push(a);
+    order.extend(chain.typecast);
+    for &(p, dq) in &chain.post {
+        order.extend(dq);
+        order.push(p);
+    }
+    order.extend(chain.quantize);
+    if order.len() == 1 {
+        return None;
+    }
+    let pos = |i: usize| order.iter().position(|&o| o == i).unwrap_or(0);
+    let pattern = Pattern::Post(PostChain {
+        dq_src: chain.dq_src.map(pos),
+        anchor: pos(a),
+        typecast: chain.typecast.map(pos),
+        post: chain
+            .post
+            .iter()
+            .map(|&(p, d)| (pos(p), d.map(pos)))
+            .collect(),
+        quantize: chain.quantize.map(pos),
+    });
+    Some(Group {
+        ops: order,
+        pattern,
+        supported: true,
+    })
+}
+
+/// The chain of anchor `a` (indices into `ops`) under `rules`, int8 when
+/// `dq_src` is given.
+fn post_chain(
+    ops: &[Op],
+    uses: &Uses,
+    taken: &[bool],
+    a: usize,
+    rules: ChainRules,
+    dq_src: Option<usize>,
+) -> PostChain {
+    let int8 = dq_src.is_some();
+    let mut chain = PostChain {
+        dq_src,
+        anchor: a,
+        typecast: None,
+        post: Vec::new(),
+        quantize: None,
+    };
+    let mut tail = ops[a].outputs[0];
+    while let Some(n) = uses.only_consumer(tail.id) {
+        let op = &ops[n];
+        if taken[n] || op.outputs.len() != 1 {
+            break;
+        }
+        let from_tail = op.inputs.first().is_some_and(|l| l.id == tail.id);
+        match op.kind {
+            dnnl_graph_op_quantize => {
+                if from_tail && (if rules.int8 { int8 } else { rules.quantize }) {
+                    chain.quantize = Some(n);
+                }
+                break;
+            }
+            dnnl_graph_op_type_cast => {
+                let fits = rules.typecast
+                    && from_tail
+                    && chain.typecast.is_none()
+                    && chain.post.is_empty()
+                    && matches!(tail.data_type, dnnl_bf16 | dnnl_f16)
+                    && op.outputs[0].data_type == dnnl_f32;
+                if !fits {
+                    break;
+                }
+                chain.typecast = Some(n);
+            }
+            dnnl_graph_op_reciprocal | dnnl_graph_op_pow => break,
+            _ if chain.post.len() >= rules.max_post => break,
+            _ if rules.relu_only => {
+                if op.kind != dnnl_graph_op_relu || !from_tail {
+                    break;
+                }
+                chain.post.push((n, None));
+            }
+            _ if lower::eltwise_post_op(op).is_some() => {
+                if !from_tail {
+                    break;
+                }
+                chain.post.push((n, None));
+            }
+            _ => {
+                if matches!(
+                    op.kind,
+                    dnnl_graph_op_squared_difference | dnnl_graph_op_greater_equal
+                ) || !binary_fusible(op, &tail)
+                {
+                    break;
+                }
+                let other = if from_tail { 1 } else { 0 };
+                // int8: an Add of a dequantized tensor of the chain's shape
+                // takes its Dequantize.
+                let dq = if int8 && op.kind == dnnl_graph_op_add {
+                    sole_producer(ops, uses, taken, n, other, dnnl_graph_op_dequantize).filter(
+                        |_| {
+                            let o = known_dims(&op.inputs[other]);
+                            o.is_some() && o == known_dims(&tail)
+                        },
+                    )
+                } else {
+                    None
+                };
+                chain.post.push((n, dq));
+            }
+        }
+        tail = op.outputs[0];
+    }
+    chain
+}
+
+/// Cuts a LayerNorm's chain where upstream's binary patterns, which it
+/// matches first, take ops: from the first binary op followed by another
+/// post-op, or else from a unary op followed by the chain's last op when
+/// that is a binary one. The cut ops (and a Quantize after them) are left
+/// to partitions of their own.
+fn yield_to_binary_patterns(ops: &[Op], chain: &mut PostChain) {
+    let is_binary = |&(p, _): &(usize, Option<usize>)| lower::binary_post_op(ops[p].kind).is_some();
+    let k = chain.post.len();
+    let cut = match (0..k).find(|&i| is_binary(&chain.post[i]) && i + 1 < k) {
+        Some(i) => i,
+        None if k >= 2 && is_binary(&chain.post[k - 1]) && !is_binary(&chain.post[k - 2]) => k - 2,
+        None => k,
+    };
+    if cut < k {
+        chain.post.truncate(cut);
+        chain.quantize = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lt(id: usize, dt: dnnl_data_type_t) -> logical_tensor::Lt {
+        logical_tensor::init_with_dims(
+            id,
+            dt,
+            &[2, 4, 6, 6],
+            dnnl_graph_layout_type_strided,
+            dnnl_graph_tensor_property_variable,
+        )
+        .unwrap()
+    }
+
+    /// An anchor (op 0, tensor 1 -> 2) followed by `spec`: r ReLU, s
+    /// Sigmoid, a Add, m Multiply (other operands 100..), Q Quantize.
+    fn graph(anchor: dnnl_graph_op_kind_t, spec: &str) -> Vec<Op> {
+        let mut a = Op::new(0, anchor, "anchor");
+        a.inputs = vec![lt(1, dnnl_f32)];
+        a.outputs = vec![lt(2, dnnl_f32)];
+        let mut ops = vec![a];
+        let mut tail = 2;
+        for (i, c) in spec.chars().enumerate() {
+            let (kind, dt) = match c {
+                'r' => (dnnl_graph_op_relu, dnnl_f32),
+                's' => (dnnl_graph_op_sigmoid, dnnl_f32),
+                'a' => (dnnl_graph_op_add, dnnl_f32),
+                'm' => (dnnl_graph_op_multiply, dnnl_f32),
+                _ => (dnnl_graph_op_quantize, dnnl_u8),
+            };
+            let mut o = Op::new(i + 1, kind, "post");
+            o.inputs = vec![lt(tail, dnnl_f32)];
+            if matches!(c, 'a' | 'm') {
+                o.inputs.push(lt(100 + i, dnnl_f32));
+            }
+            o.outputs = vec![lt(10 + i, dt)];
+            tail = 10 + i;
+            ops.push(o);
+        }
+        ops
+    }
+
+    /// The ids of the post-ops and Quantize a chain takes under `rules`.
+    fn taken(anchor: dnnl_graph_op_kind_t, spec: &str, rules: ChainRules) -> Vec<usize> {
+        let ops = graph(anchor, spec);
+        let uses = Uses::of(&ops);
+        let mut chain = post_chain(&ops, &uses, &vec![false; ops.len()], 0, rules, None);
+        if rules.binary_first {
+            yield_to_binary_patterns(&ops, &mut chain);
+        }
+        let mut ids: Vec<usize> = chain.post.iter().map(|&(p, _)| ops[p].id).collect();
+        ids.extend(chain.quantize.map(|q| ops[q].id));
+        ids
+    }
+
+    const LN: ChainRules = ChainRules {
+        max_post: CONV_MAX_POST,
+        relu_only: false,
+        typecast: true,
+        quantize: true,
+        int8: false,
+        binary_first: true,
+    };
+
+    /// LayerNorm's chains as upstream v3.13 cuts them (probed through its C
+    /// API): its binary patterns take a binary op followed by another
+    /// post-op, or a unary op followed by a last binary one.
+    #[test]
+    fn layer_norm_yields_to_binary_patterns() {
+        let ln = dnnl_graph_op_layer_norm;
+        assert_eq!(taken(ln, "rr", LN), vec![1, 2]);
+        assert_eq!(taken(ln, "a", LN), vec![1]);
+        assert_eq!(taken(ln, "ra", LN), Vec::<usize>::new());
+        assert_eq!(taken(ln, "rra", LN), vec![1]);
+        assert_eq!(taken(ln, "ram", LN), vec![1]);
+        assert_eq!(taken(ln, "rmr", LN), vec![1]);
+        assert_eq!(taken(ln, "am", LN), Vec::<usize>::new());
+        assert_eq!(taken(ln, "aQ", LN), vec![1, 2]);
+        assert_eq!(taken(ln, "rrQ", LN), vec![1, 2, 3]);
+        assert_eq!(taken(ln, "raQ", LN), Vec::<usize>::new());
+        // Without the rule (GroupNorm), the whole chain.
+        let gn = ChainRules {
+            max_post: usize::MAX,
+            binary_first: false,
+            ..LN
+        };
+        assert_eq!(
+            taken(dnnl_graph_op_group_norm, "ramQ", gn),
+            vec![1, 2, 3, 4]
+        );
+    }
+
+    /// The batch normalizations take one ReLU and nothing else.
+    #[test]
+    fn batch_norm_takes_one_relu() {
+        let bn = ChainRules {
+            max_post: 1,
+            relu_only: true,
+            typecast: false,
+            quantize: false,
+            int8: false,
+            binary_first: false,
+        };
+        let kind = dnnl_graph_op_batch_norm_inference;
+        assert_eq!(taken(kind, "rr", bn), vec![1]);
+        assert_eq!(taken(kind, "s", bn), Vec::<usize>::new());
+        assert_eq!(taken(kind, "a", bn), Vec::<usize>::new());
+        assert_eq!(taken(kind, "rQ", bn), vec![1]);
+    }
 }

@@ -11,6 +11,8 @@ pub mod eltwise;
 pub mod inner_product;
 pub mod matmul;
 pub mod normalization;
+pub mod pooling;
+pub mod reduction;
 pub mod reorder;
 pub mod softmax;
 pub mod sum;

@@ -955,6 +955,52 @@ DNNL_API size_t dnnl_memory_desc_get_size(const_dnnl_memory_desc_t memory_desc);
 /// 4-bit types count two elements per byte.
 DNNL_API size_t dnnl_memory_desc_get_size_v2(const_dnnl_memory_desc_t memory_desc, int index);
 
+/// Creates a primitive descriptor for pooling forward (`prop_kind`
+/// `dnnl_forward_training` or `dnnl_forward_inference`) with `alg_kind`
+/// `dnnl_pooling_max`, `dnnl_pooling_avg_include_padding` or
+/// `dnnl_pooling_avg_exclude_padding`. The arrays hold one value per
+/// spatial dimension; `dilation` counts as oneDNN does (0: dense). Max
+/// pooling in training writes a workspace (`DNNL_ARG_WORKSPACE`,
+/// `dnnl_query_workspace_md`). `dst_desc` may be `any` (it takes
+/// `src_desc`'s layout). Attributes: eltwise and binary post-ops; others are
+/// `dnnl_unimplemented`. On success the caller owns `*primitive_desc` and
+/// releases it with `dnnl_primitive_desc_destroy`.
+DNNL_API
+dnnl_status_t dnnl_pooling_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                         dnnl_engine_t engine,
+                                                         dnnl_prop_kind_t prop_kind,
+                                                         dnnl_alg_kind_t alg_kind,
+                                                         const_dnnl_memory_desc_t src_desc,
+                                                         const_dnnl_memory_desc_t dst_desc,
+                                                         const dnnl_dim_t *strides,
+                                                         const dnnl_dim_t *kernel,
+                                                         const dnnl_dim_t *dilation,
+                                                         const dnnl_dim_t *padding_l,
+                                                         const dnnl_dim_t *padding_r,
+                                                         const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for pooling backward (execution arguments
+/// `DNNL_ARG_DIFF_DST`, `DNNL_ARG_DIFF_SRC` and, for max pooling,
+/// `DNNL_ARG_WORKSPACE`). Max pooling needs `hint_fwd_pd`: the forward
+/// training descriptor whose workspace this one reads
+/// (`dnnl_unimplemented` without it); average pooling accepts NULL.
+/// `diff_src_desc` and `diff_dst_desc` may be `any`. Attributes other than
+/// the defaults are `dnnl_unimplemented`. On success the caller owns
+/// `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_pooling_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                          dnnl_engine_t engine,
+                                                          dnnl_alg_kind_t alg_kind,
+                                                          const_dnnl_memory_desc_t diff_src_desc,
+                                                          const_dnnl_memory_desc_t diff_dst_desc,
+                                                          const dnnl_dim_t *strides,
+                                                          const dnnl_dim_t *kernel,
+                                                          const dnnl_dim_t *dilation,
+                                                          const dnnl_dim_t *padding_l,
+                                                          const dnnl_dim_t *padding_r,
+                                                          const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                          const_dnnl_primitive_attr_t attr);
+
 /// Creates an empty post-op chain; the caller owns `*post_ops` and releases
 /// it with `dnnl_post_ops_destroy`.
 DNNL_API dnnl_status_t dnnl_post_ops_create(dnnl_post_ops_t *post_ops);
@@ -1177,6 +1223,23 @@ int dnnl_primitive_desc_query_s32(const_dnnl_primitive_desc_t primitive_desc,
 /// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_primitive_desc_destroy(dnnl_primitive_desc_t primitive_desc);
 
+/// Creates a primitive descriptor for a reduction of `src_desc` into
+/// `dst_desc` (each dst dimension src's or 1; the dimensions of 1 where src
+/// has more are reduced) with `alg_kind` one of `dnnl_reduction_*`; `p` and
+/// `eps` are the Lp norms' parameters (p finite and at least 1 for those).
+/// `dst_desc` may be `any` (src's order of dimensions). Attributes:
+/// post-ops; others are `dnnl_unimplemented`. On success the caller owns
+/// `*primitive_desc` and releases it with `dnnl_primitive_desc_destroy`.
+DNNL_API
+dnnl_status_t dnnl_reduction_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                   dnnl_engine_t engine,
+                                                   dnnl_alg_kind_t alg_kind,
+                                                   const_dnnl_memory_desc_t src_desc,
+                                                   const_dnnl_memory_desc_t dst_desc,
+                                                   float p,
+                                                   float eps,
+                                                   const_dnnl_primitive_attr_t attr);
+
 /// Creates a primitive descriptor for a reorder from `src_desc` on
 /// `src_engine` to `dst_desc` on `dst_engine` (execution arguments
 /// `DNNL_ARG_FROM` and `DNNL_ARG_TO`). The engines may be one CPU and one
@@ -1289,36 +1352,6 @@ dnnl_status_t dnnl_shuffle_backward_primitive_desc_create(dnnl_primitive_desc_t 
                                                           const_dnnl_memory_desc_t diff_dst_desc,
                                                           int axis,
                                                           dnnl_dim_t group_size,
-                                                          const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                          const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_pooling_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                         dnnl_engine_t engine,
-                                                         dnnl_prop_kind_t prop_kind,
-                                                         dnnl_alg_kind_t alg_kind,
-                                                         const_dnnl_memory_desc_t src_desc,
-                                                         const_dnnl_memory_desc_t dst_desc,
-                                                         const dnnl_dim_t *strides,
-                                                         const dnnl_dim_t *kernel,
-                                                         const dnnl_dim_t *dilation,
-                                                         const dnnl_dim_t *padding_l,
-                                                         const dnnl_dim_t *padding_r,
-                                                         const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_pooling_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                          dnnl_engine_t engine,
-                                                          dnnl_alg_kind_t alg_kind,
-                                                          const_dnnl_memory_desc_t diff_src_desc,
-                                                          const_dnnl_memory_desc_t diff_dst_desc,
-                                                          const dnnl_dim_t *strides,
-                                                          const dnnl_dim_t *kernel,
-                                                          const dnnl_dim_t *dilation,
-                                                          const dnnl_dim_t *padding_l,
-                                                          const dnnl_dim_t *padding_r,
                                                           const_dnnl_primitive_desc_t hint_fwd_pd,
                                                           const_dnnl_primitive_attr_t attr);
 
@@ -1658,17 +1691,6 @@ dnnl_status_t dnnl_resampling_backward_primitive_desc_create(dnnl_primitive_desc
                                                              const_dnnl_memory_desc_t diff_dst_desc,
                                                              const_dnnl_primitive_desc_t hint_fwd_pd,
                                                              const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_reduction_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                   dnnl_engine_t engine,
-                                                   dnnl_alg_kind_t alg_kind,
-                                                   const_dnnl_memory_desc_t src_desc,
-                                                   const_dnnl_memory_desc_t dst_desc,
-                                                   float p,
-                                                   float eps,
-                                                   const_dnnl_primitive_attr_t attr);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API dnnl_status_t dnnl_set_jit_dump(int enable);

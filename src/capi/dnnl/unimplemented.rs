@@ -45,44 +45,6 @@ pub unsafe extern "C" fn dnnl_shuffle_backward_primitive_desc_create(
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_pooling_forward_primitive_desc_create(
-    primitive_desc: *mut dnnl_primitive_desc_t,
-    engine: dnnl_engine_t,
-    prop_kind: dnnl_prop_kind_t,
-    alg_kind: dnnl_alg_kind_t,
-    src_desc: const_dnnl_memory_desc_t,
-    dst_desc: const_dnnl_memory_desc_t,
-    strides: *const dnnl_dim_t,
-    kernel: *const dnnl_dim_t,
-    dilation: *const dnnl_dim_t,
-    padding_l: *const dnnl_dim_t,
-    padding_r: *const dnnl_dim_t,
-    attr: const_dnnl_primitive_attr_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_pooling_forward_primitive_desc_create")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_pooling_backward_primitive_desc_create(
-    primitive_desc: *mut dnnl_primitive_desc_t,
-    engine: dnnl_engine_t,
-    alg_kind: dnnl_alg_kind_t,
-    diff_src_desc: const_dnnl_memory_desc_t,
-    diff_dst_desc: const_dnnl_memory_desc_t,
-    strides: *const dnnl_dim_t,
-    kernel: *const dnnl_dim_t,
-    dilation: *const dnnl_dim_t,
-    padding_l: *const dnnl_dim_t,
-    padding_r: *const dnnl_dim_t,
-    hint_fwd_pd: const_dnnl_primitive_desc_t,
-    attr: const_dnnl_primitive_attr_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_pooling_backward_primitive_desc_create")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_prelu_forward_primitive_desc_create(
     primitive_desc: *mut dnnl_primitive_desc_t,
     engine: dnnl_engine_t,
@@ -488,21 +450,6 @@ pub unsafe extern "C" fn dnnl_resampling_backward_primitive_desc_create(
     attr: const_dnnl_primitive_attr_t,
 ) -> dnnl_status_t {
     boundary::unimplemented("dnnl_resampling_backward_primitive_desc_create")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_reduction_primitive_desc_create(
-    primitive_desc: *mut dnnl_primitive_desc_t,
-    engine: dnnl_engine_t,
-    alg_kind: dnnl_alg_kind_t,
-    src_desc: const_dnnl_memory_desc_t,
-    dst_desc: const_dnnl_memory_desc_t,
-    p: f32,
-    eps: f32,
-    attr: const_dnnl_primitive_attr_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_reduction_primitive_desc_create")
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.

@@ -7,7 +7,8 @@
 //! Layer: graph. After a Convolution the two vectors become the
 //! convolution's binary post-ops (multiply, then add), which is the folding
 //! of the normalisation into the convolution's output channels; alone, the
-//! op is one binary multiply with an add post-op.
+//! op is one binary multiply with an add post-op (and a ReLU post-op when a
+//! ReLU follows it in its partition).
 
 // The C enumerators are matched by their C names.
 #![allow(non_upper_case_globals)]
@@ -151,8 +152,13 @@ pub(super) fn scale_shift(b: &mut Builder, bn: &Op) -> Result<ScaleShift> {
 /// BatchNormInference alone: `dst = src · scale + shift` along the channel
 /// axis of `data_format`.
 pub(super) fn lower_single(b: &mut Builder, bn: &Op) -> Result<()> {
+    lower_with_relu(b, bn, bn.outputs[0].id, false)
+}
+
+/// BatchNormInference into tensor `dst_id`, followed by a ReLU when `relu`
+/// (the eltwise post-op of the last step).
+pub(super) fn lower_with_relu(b: &mut Builder, bn: &Op, dst_id: usize, relu: bool) -> Result<()> {
     let src = input(b, bn, 0)?;
-    let dst_id = bn.outputs[0].id;
     let dst = (b.md(dst_id)?, b.buf(dst_id)?);
     let n = src.0.ndims();
     if n < 2 {
@@ -186,13 +192,17 @@ pub(super) fn lower_single(b: &mut Builder, bn: &Op) -> Result<()> {
     if src.0 == dst.0 {
         b.inplace(bn.inputs[0].id, dst_id);
     }
+    let mut post = vec![PostOp::binary(dnnl_binary_add, &shift.0, None)?];
+    if relu {
+        post.push(PostOp::eltwise(dnnl_eltwise_relu, 0.0, 0.0)?);
+    }
     binary(
         b,
         dnnl_binary_mul,
         &src,
         &scale,
         &dst,
-        &[PostOp::binary(dnnl_binary_add, &shift.0, None)?],
+        &post,
         std::slice::from_ref(&shift),
     )
 }

@@ -668,7 +668,12 @@ fn nxc_to_ncx(nd: usize) -> Vec<i32> {
 /// A data tensor (or a tensor broadcast to one: binary operands, lower
 /// ranks padded with leading ones) seen as `N, C, spatial…`.
 pub(crate) fn data_view(a: &Attrs, md: &MemoryDesc) -> Result<MemoryDesc> {
-    let nd = a.nsp + 2;
+    ncx_view(a.ncx, a.nsp + 2, md)
+}
+
+/// A tensor of `nd` dimensions in `data_format` order (`ncx`: `NCX`, else
+/// `NXC`), lower ranks padded with leading ones, seen as `N, C, spatial…`.
+pub(crate) fn ncx_view(ncx: bool, nd: usize, md: &MemoryDesc) -> Result<MemoryDesc> {
     let md = if md.ndims() < nd {
         let mut dims = vec![1; nd - md.ndims()];
         dims.extend_from_slice(md.dims());
@@ -676,7 +681,7 @@ pub(crate) fn data_view(a: &Attrs, md: &MemoryDesc) -> Result<MemoryDesc> {
     } else {
         md.clone()
     };
-    if a.ncx {
+    if ncx || nd < 3 {
         Ok(md)
     } else {
         md.permute_axes(&nxc_to_ncx(nd))

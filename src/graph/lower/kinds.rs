@@ -1,8 +1,8 @@
 //! What each graph op kind lowers to: eltwise algorithms (forward and
 //! backward), binary algorithms, and which kinds a partition of one op
-//! supports (the convolution ops and BatchNormInference in floating point;
-//! BiasAddBackward is not, as upstream's CPU library does not support it
-//! either).
+//! supports (the convolution ops, the batch normalizations and the pooling
+//! ops in floating point; BiasAddBackward is not, as upstream's CPU library
+//! does not support it either).
 //!
 //! Layer: graph. The eltwise mapping follows the definitions of oneDNN's
 //! graph ops: HardSwish is `x * min(max(x + 3, 0), 6) / 6`, i.e. oneDNN's
@@ -157,10 +157,43 @@ pub fn binary(kind: dnnl_graph_op_kind_t) -> Option<Binary> {
     }
 }
 
+fn float(dt: dnnl_data_type_t) -> bool {
+    matches!(dt, dnnl_f32 | dnnl_f16 | dnnl_bf16)
+}
+
+/// Whether every input of `op` is floating point.
+fn all_float(op: &Op) -> bool {
+    op.inputs.iter().all(|l| float(l.data_type))
+}
+
+/// Whether `op` lowers with a post-op chain (a `Pattern::Post` anchor):
+/// the batch normalizations (forward) in floating point, with a ReLU;
+/// MaxPool and AvgPool in floating point (an int8 pooling's source is the
+/// f32 output of its Dequantize), with unary and binary ops. Interpolate,
+/// the reductions and the other normalizations join when their primitives
+/// do.
+pub fn lowers_chain(op: &Op) -> bool {
+    match op.kind {
+        dnnl_graph_op_batch_norm_inference | dnnl_graph_op_batch_norm_forward_training => {
+            all_float(op)
+        }
+        dnnl_graph_op_max_pool | dnnl_graph_op_avg_pool => {
+            all_float(op) && !super::pool::unsupported_avg(op)
+        }
+        _ => false,
+    }
+}
+
 /// Whether a partition of `op` alone lowers onto our primitives.
 pub fn supports_single(op: &Op) -> bool {
-    let float = |dt: dnnl_data_type_t| matches!(dt, dnnl_f32 | dnnl_f16 | dnnl_bf16);
     match op.kind {
+        dnnl_graph_op_batch_norm_forward_training
+        | dnnl_graph_op_batch_norm_backward
+        | dnnl_graph_op_max_pool
+        | dnnl_graph_op_avg_pool
+        | dnnl_graph_op_max_pool_backward => all_float(op) && !super::pool::unsupported_avg(op),
+        // A source shape given as an input tensor is not supported.
+        dnnl_graph_op_avg_pool_backward => op.inputs.len() == 1 && all_float(op),
         dnnl_graph_op_matmul => op.inputs.iter().take(2).all(|l| float(l.data_type)),
         // A shape given as an input tensor (`dst_shape`, `weights_shape`) is
         // not supported, as upstream's library does not.

@@ -19,13 +19,24 @@
 //! - `matmul`: MatMul with its (de)quantization and post-op chain;
 //! - `conv_geom`: the convolution ops' attributes, shapes and views;
 //! - `conv`: the convolution ops, alone or with their (de)quantization and
-//!   post-op chain.
+//!   post-op chain;
+//! - `post`: an anchor op (BatchNormInference, BatchNormForwardTraining,
+//!   MaxPool, AvgPool; Interpolate, the reductions and the other
+//!   normalizations as their primitives come) with its post-op chain;
+//! - `bnorm`: BatchNormInference as binary primitives;
+//! - `bnorm_train`: BatchNormForwardTraining and BatchNormTrainingBackward
+//!   onto the batch normalization primitive;
+//! - `pool`: MaxPool, AvgPool and their backward ops onto the pooling
+//!   primitive.
 
 mod bnorm;
+mod bnorm_train;
 mod conv;
 pub(crate) mod conv_geom;
 mod kinds;
 mod matmul;
+mod pool;
+mod post;
 pub mod shape;
 mod single;
 
@@ -44,7 +55,7 @@ use crate::graph::partition::Partition;
 use crate::graph::partitioner::Pattern;
 use crate::prims::reorder::ReorderOp;
 
-pub use kinds::{Binary, Eltwise, binary as binary_post_op, supports_single};
+pub use kinds::{Binary, Eltwise, binary as binary_post_op, lowers_chain, supports_single};
 
 /// The eltwise post-op of a unary forward op, if it has one.
 pub fn eltwise_post_op(op: &crate::graph::op::Op) -> Option<Eltwise> {
@@ -284,7 +295,10 @@ fn resolve(p: &Partition, ins: &[Lt], outs: &[Lt]) -> Result<HashMap<usize, Lt>>
             let dims = if k == 0 {
                 dims.clone()
             } else {
-                logical_tensor::dims(&given).to_vec()
+                match shape::infer_extra(op, k, &inputs)? {
+                    Some(d) => d,
+                    None => logical_tensor::dims(&given).to_vec(),
+                }
             };
             let rank_differs = logical_tensor::ndims(&given).is_some_and(|n| n != dims.len());
             if rank_differs
@@ -351,6 +365,7 @@ pub fn lower(
         Pattern::Single => single::lower(&mut b, &p.ops()[0])?,
         Pattern::Matmul { .. } => matmul::lower(&mut b, p)?,
         Pattern::Conv(_) => conv::lower(&mut b, p)?,
+        Pattern::Post(_) => post::lower(&mut b, p)?,
     }
     let _ = &b.outs;
     Ok((b.program, r_ins, r_outs))

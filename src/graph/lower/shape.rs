@@ -209,6 +209,13 @@ pub fn infer(op: &Op, ins: &[Lt], out: Option<&Lt>) -> Result<Vec<i64>> {
     };
     match op.kind {
         dnnl_graph_op_matmul => Ok(matmul(op, d(0)?, d(1)?)?.out),
+        dnnl_graph_op_max_pool
+        | dnnl_graph_op_avg_pool
+        | dnnl_graph_op_max_pool_backward
+        | dnnl_graph_op_avg_pool_backward => {
+            let dims: Vec<&[i64]> = ins.iter().map(logical_tensor::dims).collect();
+            super::pool::infer(op, &dims)
+        }
         dnnl_graph_op_select => {
             let ab = broadcast(d(1)?, d(2)?)
                 .ok_or_else(|| shape_err(op, "inputs do not broadcast".into()))?;
@@ -252,6 +259,32 @@ pub fn infer(op: &Op, ins: &[Lt], out: Option<&Lt>) -> Result<Vec<i64>> {
             broadcast(d(0)?, d(1)?).ok_or_else(|| shape_err(op, "inputs do not broadcast".into()))
         }
         _ => Ok(d(0)?.to_vec()),
+    }
+}
+
+/// The dimensions of output `k` (not 0) of `op`, where the op defines them
+/// (`None`: as the caller gave them).
+pub fn infer_extra(op: &Op, k: usize, ins: &[Lt]) -> Result<Option<Vec<i64>>> {
+    let channels = || -> Result<i64> {
+        let src = ins
+            .first()
+            .map(logical_tensor::dims)
+            .ok_or_else(|| shape_err(op, "the source is missing".into()))?;
+        if src.len() < 2 {
+            return Err(shape_err(
+                op,
+                format!("the data {src:?} needs 2 or more dimensions"),
+            ));
+        }
+        let ncx = op.str_or(dnnl_graph_op_attr_data_format, "NXC") == "NCX";
+        Ok(if ncx { src[1] } else { src[src.len() - 1] })
+    };
+    match op.kind {
+        // Running and batch statistics; diff_gamma and diff_beta.
+        dnnl_graph_op_batch_norm_forward_training | dnnl_graph_op_batch_norm_backward if k > 0 => {
+            Ok(Some(vec![channels()?]))
+        }
+        _ => Ok(None),
     }
 }
 

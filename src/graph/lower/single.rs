@@ -12,7 +12,8 @@
 //! per channel of `axis`, with their scales and zero points as compile-time
 //! constants (or, for the Dynamic variants, inputs); Concat is a concat
 //! primitive; the convolution ops go to `conv`, BatchNormInference to
-//! `bnorm`.
+//! `bnorm`, the other batch normalizations to `bnorm_train`, the pooling
+//! ops to `pool` (forward ones through `post`, as anchors of no chain).
 
 // The C enumerators are matched by their C names.
 #![allow(non_upper_case_globals)]
@@ -119,6 +120,13 @@ pub(super) fn lower(b: &mut Builder, op: &Op) -> Result<()> {
         | dnnl_graph_op_conv_transpose_backward_data
         | dnnl_graph_op_conv_transpose_backward_weights => super::conv::lower_single(b, op),
         dnnl_graph_op_batch_norm_inference => super::bnorm::lower_single(b, op),
+        dnnl_graph_op_batch_norm_forward_training
+        | dnnl_graph_op_max_pool
+        | dnnl_graph_op_avg_pool => super::post::lower_alone(b, op),
+        dnnl_graph_op_batch_norm_backward => super::bnorm_train::backward(b, op),
+        dnnl_graph_op_max_pool_backward | dnnl_graph_op_avg_pool_backward => {
+            super::pool::backward(b, op)
+        }
         _ => Err(Error::unimplemented(format!(
             "{} does not lower onto a primitive",
             op.kind_name()

@@ -1,0 +1,307 @@
+//! Pooling on the CPU engine.
+//!
+//! Layer: prims. The output's padded positions (dst forward, diff_src
+//! backward) are split over the host's threads in row-major order; each
+//! element is computed from the window (forward) or gathered from the
+//! windows covering it (backward) and stored through `common::host::Raw`
+//! one element at a time, so threads never share a view. Positions in the
+//! padding of a blocked output get zeros. An input that overlaps the output
+//! is copied first.
+
+use std::sync::Arc;
+
+use super::{Alg, Geometry, PoolingOp};
+use crate::abi::{
+    DNNL_ARG_DIFF_DST, DNNL_ARG_DIFF_SRC, DNNL_ARG_DST, DNNL_ARG_SRC, DNNL_ARG_WORKSPACE,
+};
+use crate::core::engine::Engine;
+use crate::core::error::Result;
+use crate::core::gpu::Event;
+use crate::core::memory_desc::MAX_NDIMS;
+use crate::core::primitive::{ExecContext, Implementation};
+use crate::prims::common::buffers::Buffer;
+use crate::prims::common::dt::Elem;
+use crate::prims::common::host::{self, Raw};
+use crate::prims::common::layout::Layout;
+use crate::prims::common::parallel;
+
+/// Builds the implementation for `op`.
+pub(super) fn create(op: &Arc<PoolingOp>, _: &Engine) -> Result<Arc<dyn Implementation>> {
+    Ok(Arc::new(CpuPooling { op: op.clone() }))
+}
+
+struct CpuPooling {
+    op: Arc<PoolingOp>,
+}
+
+/// The lowest value of `elem`: where a max starts (upstream's reference
+/// starts there too, so a window entirely in the padding gives it).
+pub(crate) fn lowest(elem: Elem) -> f32 {
+    match elem {
+        Elem::F32 => f32::MIN,
+        Elem::F16 => -65504.0,
+        Elem::Bf16 => f32::from_bits(0xff7f_0000),
+        Elem::S32 => -2_147_483_648.0,
+        Elem::S8 => -128.0,
+        Elem::U8 => 0.0,
+    }
+}
+
+/// An input buffer, copied when it overlaps the output.
+fn input(buf: &Buffer, l: &Layout, out: &Raw, lo: &Layout) -> Result<(Raw, Option<Vec<u8>>)> {
+    let raw = Raw::of(buf, l, "input")?;
+    if host::must_copy(&raw, l, out, lo) {
+        let copy = host::copy(&raw, l);
+        return Ok((Raw::over(&copy, l.elem), Some(copy)));
+    }
+    Ok((raw, None))
+}
+
+/// The padded position of the `t`-th padded element (row-major) of `l`,
+/// and whether it lies inside the logical tensor; `logical` gets the
+/// logical position.
+fn position(l: &Layout, t: i64, p: &mut [i64; MAX_NDIMS], logical: &mut [i64; MAX_NDIMS]) -> bool {
+    let mut rest = t;
+    let mut inside = true;
+    for d in (0..l.ndims).rev() {
+        p[d] = rest % l.padded_dims[d];
+        rest /= l.padded_dims[d];
+        logical[d] = p[d] - l.padded_offsets[d];
+        inside &= (0..l.dims[d]).contains(&logical[d]);
+    }
+    inside
+}
+
+/// Normalised spatial coordinates of a logical position.
+fn spatial(geo: &Geometry, logical: &[i64; MAX_NDIMS]) -> [i64; 3] {
+    let mut o = [0i64; 3];
+    for (j, v) in o.iter_mut().enumerate() {
+        if let Some(d) = geo.dim_of_slot(j) {
+            *v = logical[d];
+        }
+    }
+    o
+}
+
+/// Sets the padded position in `l` of logical `(n, c, x)`.
+fn place(geo: &Geometry, l: &Layout, n: i64, c: i64, x: [i64; 3], q: &mut [i64; MAX_NDIMS]) {
+    q[0] = n + l.padded_offsets[0];
+    q[1] = c + l.padded_offsets[1];
+    for (j, &v) in x.iter().enumerate() {
+        if let Some(d) = geo.dim_of_slot(j) {
+            q[d] = v + l.padded_offsets[d];
+        }
+    }
+}
+
+/// Where logical `(n, c, x)` lives in a layout: by strides where the
+/// layout has no inner blocks (one multiply-add per dimension), else
+/// through [`Layout::offset`].
+struct Locator<'a> {
+    geo: Geometry,
+    layout: &'a Layout,
+    /// Offset of the origin (padded offsets included) and the strides of
+    /// n, c and the three slots, for a layout without inner blocks.
+    plain: Option<(i64, [i64; 5])>,
+}
+
+impl<'a> Locator<'a> {
+    fn new(geo: &Geometry, layout: &'a Layout) -> Locator<'a> {
+        let plain = layout.inner_blocks().is_empty().then(|| {
+            let st = layout.outer_strides();
+            let mut origin = layout.offset0;
+            for d in 0..layout.ndims {
+                origin += layout.padded_offsets[d] * st[d];
+            }
+            let mut s = [st[0], st[1], 0, 0, 0];
+            for j in 0..3 {
+                if let Some(d) = geo.dim_of_slot(j) {
+                    s[2 + j] = st[d];
+                }
+            }
+            (origin, s)
+        });
+        Locator {
+            geo: *geo,
+            layout,
+            plain,
+        }
+    }
+
+    fn at(&self, n: i64, c: i64, x: [i64; 3]) -> i64 {
+        match &self.plain {
+            Some((origin, s)) => {
+                origin + n * s[0] + c * s[1] + x[0] * s[2] + x[1] * s[3] + x[2] * s[4]
+            }
+            None => {
+                let mut q = [0i64; MAX_NDIMS];
+                place(&self.geo, self.layout, n, c, x, &mut q);
+                self.layout.offset(&q)
+            }
+        }
+    }
+}
+
+/// Elements per thread at least.
+const CHUNK: usize = 1 << 12;
+
+impl Implementation for CpuPooling {
+    fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        if self.op.is_backward() {
+            self.backward(ctx)
+        } else {
+            self.forward(ctx)
+        }
+    }
+}
+
+impl CpuPooling {
+    fn forward(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        let op = &self.op;
+        let (sl, dl) = (op.src_layout(), op.dst_layout());
+        let src_buf = Buffer::of(ctx.arg(DNNL_ARG_SRC)?)?;
+        let dst_buf = Buffer::of(ctx.arg(DNNL_ARG_DST)?)?;
+        let ws_buf = match op.ws_layout() {
+            Some(_) => Some(Buffer::of(ctx.arg(DNNL_ARG_WORKSPACE)?)?),
+            None => None,
+        };
+        if dl.padded_nelems() == 0 {
+            return Ok(None);
+        }
+        let out = Raw::of(&dst_buf, dl, "dst")?;
+        let ws = match (&ws_buf, op.ws_layout()) {
+            (Some(b), Some(l)) => Some((Raw::of(b, l, "workspace")?, l)),
+            _ => None,
+        };
+        let (src, _copy) = input(&src_buf, sl, &out, dl)?;
+        let post = op.post_ops().bind(ctx)?;
+        let geo = *op.geometry();
+        let alg = op.alg();
+        let start = lowest(sl.elem);
+        let at_src = Locator::new(&geo, sl);
+        let ranges = parallel::split(dl.padded_nelems() as usize, CHUNK);
+        parallel::run_all(ranges, |range| {
+            let mut p = [0i64; MAX_NDIMS];
+            let mut logical = [0i64; MAX_NDIMS];
+            for t in range {
+                let inside = position(dl, t as i64, &mut p, &mut logical);
+                let off = dl.offset(&p);
+                if !inside {
+                    out.store(off, 0.0);
+                    if let Some((w, wl)) = &ws {
+                        w.store(wl.offset(&p), 0.0);
+                    }
+                    continue;
+                }
+                let (n, c) = (logical[0], logical[1]);
+                let o = spatial(&geo, &logical);
+                let mut acc = if alg == Alg::Max { start } else { 0.0 };
+                let mut best = 0i64;
+                for k0 in 0..geo.k[0] {
+                    let x0 = o[0] * geo.s[0] + k0 * geo.d[0] - geo.p[0];
+                    if !(0..geo.i[0]).contains(&x0) {
+                        continue;
+                    }
+                    for k1 in 0..geo.k[1] {
+                        let x1 = o[1] * geo.s[1] + k1 * geo.d[1] - geo.p[1];
+                        if !(0..geo.i[1]).contains(&x1) {
+                            continue;
+                        }
+                        for k2 in 0..geo.k[2] {
+                            let x2 = o[2] * geo.s[2] + k2 * geo.d[2] - geo.p[2];
+                            if !(0..geo.i[2]).contains(&x2) {
+                                continue;
+                            }
+                            let v = src.load(at_src.at(n, c, [x0, x1, x2]));
+                            if alg == Alg::Max {
+                                if v > acc {
+                                    acc = v;
+                                    best = (k0 * geo.k[1] + k1) * geo.k[2] + k2;
+                                }
+                            } else {
+                                acc += v;
+                            }
+                        }
+                    }
+                }
+                if alg != Alg::Max {
+                    acc /= geo.divisor(alg, o);
+                }
+                let v = post.apply(acc, 0.0, &logical[..dl.ndims]);
+                out.store(off, v);
+                if let Some((w, wl)) = &ws {
+                    w.store(wl.offset(&p), best as f32);
+                }
+            }
+        });
+        Ok(None)
+    }
+
+    fn backward(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        let op = &self.op;
+        let (sl, dl) = (op.src_layout(), op.dst_layout());
+        let dd_buf = Buffer::of(ctx.arg(DNNL_ARG_DIFF_DST)?)?;
+        let ds_buf = Buffer::of(ctx.arg(DNNL_ARG_DIFF_SRC)?)?;
+        let ws_buf = match op.ws_layout() {
+            Some(_) => Some(Buffer::of(ctx.arg(DNNL_ARG_WORKSPACE)?)?),
+            None => None,
+        };
+        if sl.padded_nelems() == 0 {
+            return Ok(None);
+        }
+        let out = Raw::of(&ds_buf, sl, "diff_src")?;
+        let (dd, _copy) = input(&dd_buf, dl, &out, sl)?;
+        let ws = match (&ws_buf, op.ws_layout()) {
+            (Some(b), Some(l)) => {
+                let (raw, copy) = input(b, l, &out, sl)?;
+                Some((raw, Locator::new(op.geometry(), l), copy))
+            }
+            _ => None,
+        };
+        let geo = *op.geometry();
+        let alg = op.alg();
+        let at_dd = Locator::new(&geo, dl);
+        let ranges = parallel::split(sl.padded_nelems() as usize, CHUNK);
+        parallel::run_all(ranges, |range| {
+            let mut p = [0i64; MAX_NDIMS];
+            let mut logical = [0i64; MAX_NDIMS];
+            for t in range {
+                let inside = position(sl, t as i64, &mut p, &mut logical);
+                let off = sl.offset(&p);
+                if !inside {
+                    out.store(off, 0.0);
+                    continue;
+                }
+                let (n, c) = (logical[0], logical[1]);
+                let x = spatial(&geo, &logical);
+                // The output positions whose window covers x, per slot.
+                let taps = |j: usize| {
+                    (0..geo.k[j]).filter_map(move |k| {
+                        let at = x[j] + geo.p[j] - k * geo.d[j];
+                        (at >= 0 && at % geo.s[j] == 0 && at / geo.s[j] < geo.o[j])
+                            .then_some((k, at / geo.s[j]))
+                    })
+                };
+                let mut acc = 0.0f32;
+                for (k0, o0) in taps(0) {
+                    for (k1, o1) in taps(1) {
+                        for (k2, o2) in taps(2) {
+                            let g = dd.load(at_dd.at(n, c, [o0, o1, o2]));
+                            match &ws {
+                                Some((w, at_ws, _)) => {
+                                    let at = (k0 * geo.k[1] + k1) * geo.k[2] + k2;
+                                    if w.load(at_ws.at(n, c, [o0, o1, o2])) as i64 == at {
+                                        acc += g;
+                                    }
+                                }
+                                None => acc += g / geo.divisor(alg, [o0, o1, o2]),
+                            }
+                        }
+                    }
+                }
+                out.store(off, acc);
+            }
+        });
+        Ok(None)
+    }
+}
