@@ -14,5 +14,6 @@ pub mod normalization;
 pub mod pooling;
 pub mod reduction;
 pub mod reorder;
+pub mod resampling;
 pub mod softmax;
 pub mod sum;
