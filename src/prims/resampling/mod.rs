@@ -31,7 +31,10 @@
 //! Types: every pair of f32, f16, bf16, s32, s8, u8 in both directions
 //! (Intel's library accepts all of them on the CPU, f16 where the hardware
 //! has it); f32 math, integer stores round to nearest even and saturate.
-//! Attributes: sum, eltwise and binary post-ops on forward (one sum);
+//! Forward inference is forward training (`dnnl_query_prop_kind` answers
+//! `forward_training` for both, as Intel's library does).
+//! Attributes: sum, eltwise and binary post-ops on forward (one sum;
+//! Intel's library also takes two, here `unimplemented`);
 //! nothing on backward (`unimplemented`, as upstream).
 //!
 //! Layouts: any plain strided layout (permuted, padded strides), the same or
@@ -356,7 +359,17 @@ impl ResamplingOp {
             }
         }
         let post_ops = PostOpsPlan::new(&attr.post_ops, &dst)?;
-        ResamplingOp::build(false, prop_kind, alg, src.clone(), dst, geo, post_ops)
+        // Training and inference compute the same; upstream answers
+        // forward_training for both.
+        ResamplingOp::build(
+            false,
+            dnnl_forward_training,
+            alg,
+            src.clone(),
+            dst,
+            geo,
+            post_ops,
+        )
     }
 
     /// `dnnl_resampling_backward_primitive_desc_create`'s checks, with
