@@ -34,7 +34,9 @@ unsafe fn read_factors(data: &MemoryDesc, factors: *const f32) -> Result<Option<
     }
     // SAFETY: non-NULL and aligned (checked); the caller promises one value
     // per spatial dimension.
-    Ok(Some(unsafe { std::slice::from_raw_parts(factors, nd - 2) }.to_vec()))
+    Ok(Some(
+        unsafe { std::slice::from_raw_parts(factors, nd - 2) }.to_vec(),
+    ))
 }
 
 /// Creates a primitive descriptor for resampling forward (`prop_kind`
