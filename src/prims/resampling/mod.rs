@@ -45,8 +45,9 @@
 //! src given as `any` is invalid. `hint_fwd_pd` is not needed and not read
 //! (Intel's library ignores it too).
 
-// The C enumerators are matched by their C names.
-#![allow(non_upper_case_globals)]
+// The C enumerators are matched by their C names; dimension loops index
+// several parallel arrays by the same index.
+#![allow(non_upper_case_globals, clippy::needless_range_loop)]
 
 mod cpu;
 mod ocl;

@@ -87,7 +87,7 @@ pub(super) fn options(op: &ResamplingOp) -> String {
         o += " -DBWD";
     }
     o += &cl_walk::walk_options(out, &walker, "OUT_OFF");
-    o += &format!(" -DN_POS=(p0) -DC_POS=(p1)");
+    o += " -DN_POS=(p0) -DC_POS=(p1)";
     for j in 0..3 {
         let (y, lin) = match geo.dim_of_slot(j) {
             Some(d) => (format!("(p{d})"), op.alg() == Alg::Linear),

@@ -184,8 +184,10 @@ fn forward_and_backward_on_every_engine() {
                     .unwrap();
                 po.append(|| PostOp::eltwise(dnnl_eltwise_linear, 0.5, 1.0))
                     .unwrap();
-                let mut attr = PrimitiveAttr::default();
-                attr.post_ops = po;
+                let attr = PrimitiveAttr {
+                    post_ops: po,
+                    ..Default::default()
+                };
                 let op = ResamplingOp::forward(
                     dnnl_forward_inference,
                     alg.to_c(),
