@@ -257,7 +257,11 @@ fn common_options(op: &NormOp, plan: &Plan, wg: usize) -> Result<String> {
         && fits(&out)
         && op.layout(DNNL_ARG_DIFF_DST).is_none_or(|l| fits(&l))
         && op.layout(op.role_arg(Role::Add)).is_none_or(|l| fits(&l));
-    o += if narrow { " -DNIDX=int" } else { " -DNIDX=long" };
+    o += if narrow {
+        " -DNIDX=int"
+    } else {
+        " -DNIDX=long"
+    };
     match op.layout(DNNL_ARG_DIFF_DST) {
         Some(l) => {
             o += &format!(
