@@ -33,12 +33,11 @@
 //!   f32 and before an optional Quantize, LayerNorm's chain cut where
 //!   upstream's binary patterns (matched before it) take ops; the batch
 //!   normalizations one ReLU. Only anchors whose lowering takes a chain
-//!   ([`lower::lowers_chain`]: the batch normalizations, MaxPool and
-//!   AvgPool today) form groups;
+//!   ([`lower::lowers_chain`]: the batch normalizations, MaxPool, AvgPool,
+//!   LayerNorm and the reductions today) form groups;
 //! - every other op that lowers onto a primitive is a partition of its own;
-//! - every op that does not (LayerNorm, GroupNorm, the reductions,
-//!   Interpolate, PReLU, Wildcard ...) is a partition of its own that says
-//!   it is not supported;
+//! - every op that does not (GroupNorm, Interpolate, PReLU, Wildcard ...)
+//!   is a partition of its own that says it is not supported;
 //! - End ops only mark graph outputs: they belong to no partition.
 //!
 //! Policy `debug` puts every op (End excepted) in a partition of its own.

@@ -11,10 +11,10 @@
 //!
 //! Anchors: BatchNormInference + ReLU (the ReLU is the eltwise post-op of
 //! the normalization's last binary step, `bnorm`); MaxPool and AvgPool
-//! (`pool`); BatchNormForwardTraining + ReLU (`bnorm_train`). Interpolate,
-//! the reductions, LayerNorm and GroupNorm lower here once their
-//! primitives exist; until then `kinds::lowers_chain` keeps them out of
-//! fused groups.
+//! (`pool`); BatchNormForwardTraining + ReLU (`bnorm_train`); LayerNorm
+//! (and RMSNorm, which takes no chain) (`lnorm`); the reductions
+//! (`reduce`). Interpolate and GroupNorm lower here once their primitives
+//! exist; until then `kinds::lowers_chain` keeps them out of fused groups.
 
 // The C enumerators are matched by their C names.
 #![allow(non_upper_case_globals)]
@@ -79,6 +79,8 @@ fn lower_chain(b: &mut Builder, ops: &[Op], chain: &PostChain) -> Result<()> {
             super::bnorm_train::forward(b, ops, chain, relu_only(ops, chain)?)
         }
         dnnl_graph_op_max_pool | dnnl_graph_op_avg_pool => super::pool::forward(b, ops, chain),
+        dnnl_graph_op_layer_norm | dnnl_graph_op_rms_norm => super::lnorm::forward(b, ops, chain),
+        kind if super::kinds::is_reduction(kind) => super::reduce::forward(b, ops, chain),
         _ => Err(Error::unimplemented(format!(
             "{} with post-ops does not lower onto a primitive",
             anchor.kind_name()
