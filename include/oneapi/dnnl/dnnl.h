@@ -557,6 +557,80 @@ dnnl_status_t dnnl_inner_product_backward_weights_primitive_desc_create(dnnl_pri
                                                                         const_dnnl_primitive_desc_t hint_fwd_pd,
                                                                         const_dnnl_primitive_attr_t attr);
 
+/// Creates a primitive descriptor for layer normalization forward
+/// (`prop_kind` `dnnl_forward_training` or `dnnl_forward_inference`) over
+/// the last dimension of a 2- to 12-D src, with f32 scale and shift. See
+/// `dnnl_layer_normalization_forward_primitive_desc_create_v2`.
+DNNL_API
+dnnl_status_t dnnl_layer_normalization_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                                     dnnl_engine_t engine,
+                                                                     dnnl_prop_kind_t prop_kind,
+                                                                     const_dnnl_memory_desc_t src_desc,
+                                                                     const_dnnl_memory_desc_t dst_desc,
+                                                                     const_dnnl_memory_desc_t stat_desc,
+                                                                     float epsilon,
+                                                                     unsigned int flags,
+                                                                     const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for layer normalization backward
+/// (`dnnl_backward`, or `dnnl_backward_data` without scale and shift) with
+/// f32 scale and shift. See
+/// `dnnl_layer_normalization_backward_primitive_desc_create_v2`.
+DNNL_API
+dnnl_status_t dnnl_layer_normalization_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                                      dnnl_engine_t engine,
+                                                                      dnnl_prop_kind_t prop_kind,
+                                                                      const_dnnl_memory_desc_t diff_src_desc,
+                                                                      const_dnnl_memory_desc_t diff_dst_desc,
+                                                                      const_dnnl_memory_desc_t src_desc,
+                                                                      const_dnnl_memory_desc_t stat_desc,
+                                                                      float epsilon,
+                                                                      unsigned int flags,
+                                                                      const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                                      const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for layer normalization forward with
+/// scale and shift of `scale_shift_data_type` (f32, bf16 or f16). src and
+/// dst are f32, bf16, f16, s8 or u8 (dst may be `any`: src's layout);
+/// `stat_desc` (f32, src's dimensions but the last) may be NULL or `any`
+/// (dense row-major). Flags: `dnnl_use_global_stats`, `dnnl_use_scale`,
+/// `dnnl_use_shift`, `dnnl_rms_norm`. Attributes: src / dst scales (mask 0,
+/// int8 data only) and eltwise / binary post-ops. On success the caller owns
+/// `*primitive_desc` and releases it with `dnnl_primitive_desc_destroy`.
+DNNL_API
+dnnl_status_t dnnl_layer_normalization_forward_primitive_desc_create_v2(dnnl_primitive_desc_t *primitive_desc,
+                                                                        dnnl_engine_t engine,
+                                                                        dnnl_prop_kind_t prop_kind,
+                                                                        const_dnnl_memory_desc_t src_desc,
+                                                                        const_dnnl_memory_desc_t dst_desc,
+                                                                        const_dnnl_memory_desc_t stat_desc,
+                                                                        dnnl_data_type_t scale_shift_data_type,
+                                                                        float epsilon,
+                                                                        unsigned int flags,
+                                                                        const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for layer normalization backward with
+/// diff scale / shift of `diff_scale_shift_data_type` and scale of
+/// `scale_shift_data_type` (each f32, bf16 or f16). src, diff_src and
+/// diff_dst are f32, bf16 or f16 (the diffs may be `any`: src's layout).
+/// `hint_fwd_pd` may be NULL (a non-NULL one must be a live layer
+/// normalization descriptor). Attributes other than the defaults are
+/// `dnnl_unimplemented`. On success the caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_layer_normalization_backward_primitive_desc_create_v2(dnnl_primitive_desc_t *primitive_desc,
+                                                                         dnnl_engine_t engine,
+                                                                         dnnl_prop_kind_t prop_kind,
+                                                                         const_dnnl_memory_desc_t diff_src_desc,
+                                                                         const_dnnl_memory_desc_t diff_dst_desc,
+                                                                         const_dnnl_memory_desc_t src_desc,
+                                                                         const_dnnl_memory_desc_t stat_desc,
+                                                                         dnnl_data_type_t diff_scale_shift_data_type,
+                                                                         dnnl_data_type_t scale_shift_data_type,
+                                                                         float epsilon,
+                                                                         unsigned int flags,
+                                                                         const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                                         const_dnnl_primitive_attr_t attr);
+
 /// Creates a primitive descriptor for matmul: `dst = src · weights + bias`
 /// over the last two dimensions, batched (with broadcast) over the others.
 /// `bias_desc` may be NULL or the zero descriptor (no bias). `src_desc`,
@@ -1317,61 +1391,6 @@ dnnl_status_t dnnl_group_normalization_backward_primitive_desc_create(dnnl_primi
                                                                       unsigned int flags,
                                                                       const_dnnl_primitive_desc_t hint_fwd_pd,
                                                                       const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_layer_normalization_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                                     dnnl_engine_t engine,
-                                                                     dnnl_prop_kind_t prop_kind,
-                                                                     const_dnnl_memory_desc_t src_desc,
-                                                                     const_dnnl_memory_desc_t dst_desc,
-                                                                     const_dnnl_memory_desc_t stat_desc,
-                                                                     float epsilon,
-                                                                     unsigned int flags,
-                                                                     const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_layer_normalization_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                                      dnnl_engine_t engine,
-                                                                      dnnl_prop_kind_t prop_kind,
-                                                                      const_dnnl_memory_desc_t diff_src_desc,
-                                                                      const_dnnl_memory_desc_t diff_dst_desc,
-                                                                      const_dnnl_memory_desc_t src_desc,
-                                                                      const_dnnl_memory_desc_t stat_desc,
-                                                                      float epsilon,
-                                                                      unsigned int flags,
-                                                                      const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                                      const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_layer_normalization_forward_primitive_desc_create_v2(dnnl_primitive_desc_t *primitive_desc,
-                                                                        dnnl_engine_t engine,
-                                                                        dnnl_prop_kind_t prop_kind,
-                                                                        const_dnnl_memory_desc_t src_desc,
-                                                                        const_dnnl_memory_desc_t dst_desc,
-                                                                        const_dnnl_memory_desc_t stat_desc,
-                                                                        dnnl_data_type_t scale_shift_data_type,
-                                                                        float epsilon,
-                                                                        unsigned int flags,
-                                                                        const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_layer_normalization_backward_primitive_desc_create_v2(dnnl_primitive_desc_t *primitive_desc,
-                                                                         dnnl_engine_t engine,
-                                                                         dnnl_prop_kind_t prop_kind,
-                                                                         const_dnnl_memory_desc_t diff_src_desc,
-                                                                         const_dnnl_memory_desc_t diff_dst_desc,
-                                                                         const_dnnl_memory_desc_t src_desc,
-                                                                         const_dnnl_memory_desc_t stat_desc,
-                                                                         dnnl_data_type_t diff_scale_shift_data_type,
-                                                                         dnnl_data_type_t scale_shift_data_type,
-                                                                         float epsilon,
-                                                                         unsigned int flags,
-                                                                         const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                                         const_dnnl_primitive_attr_t attr);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API

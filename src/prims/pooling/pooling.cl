@@ -6,7 +6,9 @@
  *                      side (dst, diff_dst) and the workspace (U8 or S32)
  *   ALG_MAX, ALG_AVG_INCL, ALG_AVG_EXCL  the algorithm
  *   WS                 the workspace is written (forward) or read (backward)
- *   IDX_T              the type of the work-item index (int or long)
+ *   IDX_T              the type of the work-item index and of element
+ *                      offsets and positions (int where every tensor's
+ *                      offsets fit: 64-bit arithmetic is slow on GPUs)
  *   TOTAL, P<d>        the output's padded elements in memory order and the
  *                      padded position of element t (prims::common::cl_walk)
  *   INB                whether p<d> lies inside the logical output
@@ -65,7 +67,7 @@ __kernel void pooling_fwd(global S_T *src, global D_T *dst, global W_T *ws POST_
         return;
     }
 #endif
-    const long n = N_POS, c = C_POS, y0 = Y0, y1 = Y1, y2 = Y2;
+    const IDX_T n = N_POS, c = C_POS, y0 = Y0, y1 = Y1, y2 = Y2;
 #ifdef ALG_MAX
     float acc = LOWEST;
     int best = 0;
@@ -73,13 +75,13 @@ __kernel void pooling_fwd(global S_T *src, global D_T *dst, global W_T *ws POST_
     float acc = 0.0f;
 #endif
     for (int k0 = 0; k0 < K0; ++k0) {
-        const long z0 = y0 * S0 + k0 * DL0 - PL0;
+        const IDX_T z0 = y0 * S0 + k0 * DL0 - PL0;
         if (z0 < 0 || z0 >= I0) continue;
         for (int k1 = 0; k1 < K1; ++k1) {
-            const long z1 = y1 * S1 + k1 * DL1 - PL1;
+            const IDX_T z1 = y1 * S1 + k1 * DL1 - PL1;
             if (z1 < 0 || z1 >= I1) continue;
             for (int k2 = 0; k2 < K2; ++k2) {
-                const long z2 = y2 * S2 + k2 * DL2 - PL2;
+                const IDX_T z2 = y2 * S2 + k2 * DL2 - PL2;
                 if (z2 < 0 || z2 >= I2) continue;
                 const float v = CAT(LD_, S_DT)(src, IN_OFF);
 #ifdef ALG_MAX
@@ -117,20 +119,20 @@ __kernel void pooling_bwd(global D_T *dd, global W_T *ws, global S_T *ds) {
         return;
     }
 #endif
-    const long n = N_POS, c = C_POS, y0 = Y0, y1 = Y1, y2 = Y2;
+    const IDX_T n = N_POS, c = C_POS, y0 = Y0, y1 = Y1, y2 = Y2;
     float acc = 0.0f;
     for (int k0 = 0; k0 < K0; ++k0) {
-        const long a0 = y0 + PL0 - k0 * DL0;
+        const IDX_T a0 = y0 + PL0 - k0 * DL0;
         if (a0 < 0 || a0 % S0 != 0 || a0 / S0 >= O0) continue;
-        const long z0 = a0 / S0;
+        const IDX_T z0 = a0 / S0;
         for (int k1 = 0; k1 < K1; ++k1) {
-            const long a1 = y1 + PL1 - k1 * DL1;
+            const IDX_T a1 = y1 + PL1 - k1 * DL1;
             if (a1 < 0 || a1 % S1 != 0 || a1 / S1 >= O1) continue;
-            const long z1 = a1 / S1;
+            const IDX_T z1 = a1 / S1;
             for (int k2 = 0; k2 < K2; ++k2) {
-                const long a2 = y2 + PL2 - k2 * DL2;
+                const IDX_T a2 = y2 + PL2 - k2 * DL2;
                 if (a2 < 0 || a2 % S2 != 0 || a2 / S2 >= O2) continue;
-                const long z2 = a2 / S2;
+                const IDX_T z2 = a2 / S2;
 #if defined(ALG_MAX)
                 if ((int)ws[W_OFF] == (k0 * K1 + k1) * K2 + k2) acc += CAT(LD_, D_DT)(dd, IN_OFF);
 #elif defined(ALG_AVG_EXCL)
