@@ -187,10 +187,8 @@ static void partitions(void) {
         def(3, dnnl_f32, 4, S, 0), def(4, dnnl_u8, 4, S, 0);
         add(unary(2, dnnl_graph_op_type_cast, 2, 3));
         add(quantize(3, 3, 4));
-        /* TypeCast + Quantize alone: a partition of upstream's own (BatchNormInference,
-         * RMSNorm); ours runs them as two. */
-        expect_parts(WHAT(" (bf16) + TypeCast + Quantize"),
-                k >= BN && library_is_ours() ? "[1] [2] [3]" : want[k][9]);
+        /* TypeCast + Quantize alone: a partition of their own (BatchNormInference, RMSNorm). */
+        expect_parts(WHAT(" (bf16) + TypeCast + Quantize"), want[k][9]);
 #undef WHAT
     }
     /* Post-op counts: GroupNorm takes any number, LayerNorm 19, BatchNormInference one ReLU. */
@@ -621,6 +619,41 @@ static void batch_norm_backward(int diffs, int with_gamma, int ncx) {
     free(x), free(dy), free(gamma), free(got), free(want), free(bound);
 }
 
+/* TypeCast (bf16 to f32) + Quantize (scale 1/4, zero point 0, u8), the partition of its
+ * own after a BatchNormInference or RMSNorm: exact. */
+static void typecast_quantize(void) {
+    const char *what = "bf16 TypeCast + Quantize";
+    int64_t dims[2] = {7, 9}, n = 63;
+    uint16_t x[63];
+    uint8_t got[63];
+    new_graph(ekind);
+    def(1, dnnl_bf16, 2, dims, 0), def(2, dnnl_f32, 2, dims, 0), def(3, dnnl_u8, 2, dims, 0);
+    add(unary(1, dnnl_graph_op_type_cast, 1, 2));
+    add(quantize(2, 2, 3));
+    for (int64_t i = 0; i < n; i++) {
+        float v = (float)((uniform() + 1) * 40);
+        uint32_t bits;
+        memcpy(&bits, &v, 4);
+        x[i] = (uint16_t)(bits >> 16);
+    }
+    put(1, x);
+    run_graph(what, 1, 1);
+    get(3, got);
+    int bad = 0;
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t bits = (uint32_t)x[i] << 16;
+        float v;
+        memcpy(&v, &bits, 4);
+        double q = nearbyint(v / 0.25);
+        q = q > 255 ? 255 : q;
+        if (got[i] != (uint8_t)q && bad++ < 5)
+            fprintf(stderr, "%s[%lld]: got %d, want %g\n", what, (long long)i, got[i], q);
+    }
+    if (bad) failures++;
+    else printf("%s: %lld u8 results exact\n", what, (long long)n);
+    release_buffers();
+}
+
 int main(int argc, char **argv) {
     int gpu = argc > 1 && strcmp(argv[1], "gpu") == 0;
     ekind = gpu ? dnnl_gpu : dnnl_cpu;
@@ -641,6 +674,7 @@ int main(int argc, char **argv) {
     batch_norm_backward(1, 1, 0);
     batch_norm_backward(0, 1, 1);
     batch_norm_backward(0, 0, 0);
+    typecast_quantize();
 
     CHECK(dnnl_stream_destroy(strm));
     CHECK(dnnl_engine_destroy(eng));

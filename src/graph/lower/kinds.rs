@@ -210,6 +210,13 @@ pub fn lowers_chain(op: &Op) -> bool {
         dnnl_graph_op_max_pool | dnnl_graph_op_avg_pool => {
             all_float(op) && !super::pool::unsupported_avg(op)
         }
+        // With the Quantize after it.
+        dnnl_graph_op_type_cast => {
+            op.inputs
+                .first()
+                .is_some_and(|l| matches!(l.data_type, dnnl_bf16 | dnnl_f16))
+                && op.outputs.first().is_some_and(|l| l.data_type == dnnl_f32)
+        }
         dnnl_graph_op_layer_norm | dnnl_graph_op_rms_norm => layer_norm_lowers(op),
         kind if is_reduction(kind) => reduction_lowers(op),
         _ => false,

@@ -11,7 +11,8 @@
 //!
 //! Anchors: BatchNormInference + ReLU (the ReLU is the eltwise post-op of
 //! the normalization's last binary step, `bnorm`); MaxPool and AvgPool
-//! (`pool`); BatchNormForwardTraining + ReLU (`bnorm_train`); LayerNorm
+//! (`pool`); BatchNormForwardTraining + ReLU (`bnorm_train`); TypeCast +
+//! Quantize (two reorders); LayerNorm
 //! (and RMSNorm, which takes no chain) (`lnorm`); the reductions
 //! (`reduce`). Interpolate and GroupNorm lower here once their primitives
 //! exist; until then `kinds::lowers_chain` keeps them out of fused groups.
@@ -79,6 +80,16 @@ fn lower_chain(b: &mut Builder, ops: &[Op], chain: &PostChain) -> Result<()> {
             super::bnorm_train::forward(b, ops, chain, relu_only(ops, chain)?)
         }
         dnnl_graph_op_max_pool | dnnl_graph_op_avg_pool => super::pool::forward(b, ops, chain),
+        // TypeCast + Quantize: the cast into an f32 temporary, quantized.
+        dnnl_graph_op_type_cast => {
+            let conv = Conversions::begin(b, ops, chain)?;
+            let (src, dst) = (anchor.inputs[0].id, anchor.outputs[0].id);
+            let (src_md, dst_md) = (b.md(src)?, b.md(dst)?);
+            let (src_buf, dst_buf) = (b.buf(src)?, b.buf(dst)?);
+            let step = b.reorder((&src_md, src_buf), (&dst_md, dst_buf), None, Vec::new())?;
+            b.program.steps.push(step);
+            conv.end(b)
+        }
         dnnl_graph_op_layer_norm | dnnl_graph_op_rms_norm => super::lnorm::forward(b, ops, chain),
         kind if super::kinds::is_reduction(kind) => super::reduce::forward(b, ops, chain),
         _ => Err(Error::unimplemented(format!(
