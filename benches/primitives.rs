@@ -603,6 +603,38 @@ fn misc_kinds(b: &Bench, big: bool, quick: bool) {
             (b.copy_seconds(moved / 2), "copy"),
         );
     }
+    // PReLU forward with one slope per channel: src read, dst written.
+    let w = md(&[1, c, 1, 1], dnnl_f32, dnnl_abcd);
+    let (wm, dm) = (memory(e, w), memory(e, src));
+    // SAFETY: a valid out-pointer, a live engine and descriptors.
+    let pd = pd_of(|pd| unsafe {
+        dnnl_prelu_forward_primitive_desc_create(
+            pd,
+            e,
+            dnnl_forward_inference,
+            src,
+            w,
+            src,
+            null_mut(),
+        )
+    });
+    let moved = 8 * elems as usize;
+    row(
+        b,
+        "prelu per channel",
+        &format!("{n}x{c}x{hw}x{hw}"),
+        b.time(
+            pd,
+            &[
+                (DNNL_ARG_SRC, sm),
+                (DNNL_ARG_WEIGHTS, wm),
+                (DNNL_ARG_DST, dm),
+            ],
+        ),
+        moved as f64,
+        "GB/s",
+        (b.copy_seconds(moved / 2), "copy"),
+    );
 }
 
 /// Pooling forward inference, nchw f32: max 2x2 stride 2 and average 3x3

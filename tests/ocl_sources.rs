@@ -236,23 +236,23 @@ fn builds() -> Vec<Build> {
         });
     }
 
-    // Reduction (`reduction/ocl.rs`): types, positions, post-ops, `reduction.cl`.
+    // Reductions (`common/reduce/ocl.rs`): types, positions, post-ops, `reduce.cl`.
     let reduction = format!(
         "{}{}{post_ops}{}",
         dt::CL_TYPES,
         cl_walk::CL_POSITIONS,
-        read("src/prims/reduction/reduction.cl")
+        read("src/prims/common/reduce/reduce.cl")
     );
     let reduction_files: &[&str] = &[
         TYPES,
         POSITIONS,
         BINARY_ALG,
         ELTWISE_ALG,
-        "src/prims/reduction/reduction.cl",
+        "src/prims/common/reduce/reduce.cl",
     ];
     // A 4x8 row-major tensor reduced along dimension 1 (4 outputs of 8).
     let reduce = "-DP=as_float(0x40000000u) -DEPS=as_float(0x3a83126fu) -DP_TWO=1 -DP_ONE=0 \
-                  -DOUTPUTS=4 -DR_TOTAL=8 -DNDIMS=2 -DS_BASE=(o*8) -DD_OFF=o -DP0=(o%4) \
+                  -DOUTPUTS=4 -DR_TOTAL=8 -DNDIMS=2 -DPART_OFF=0 -DS_BASE=(o*8) -DD_OFF=o -DP0=(o%4) \
                   -DLPOS=p0,p1";
     for (what, options) in [
         (
@@ -280,6 +280,41 @@ fn builds() -> Vec<Build> {
             source: reduction.clone(),
             options,
             kernels: &["reduction"],
+        });
+    }
+
+    // PReLU (`prelu/ocl.rs`): types, `prelu.cl`.
+    let prelu = format!("{}{}", dt::CL_TYPES, read("src/prims/prelu/prelu.cl"));
+    let prelu_files: &[&str] = &[TYPES, "src/prims/prelu/prelu.cl"];
+    // A 4x8 row-major tensor with per-row weights.
+    let offs = "-DN=32 -DOFF0=t -DOFF1=(t/8) -DOFF2=t -DOFF3=t -DOFF4=(t/8) -DOFF5=t";
+    for (what, options, kernels) in [
+        (
+            "prelu forward",
+            format!("-DT0_DT=BF16 -DT1_DT=F32 -DT2_DT=BF16 {offs}"),
+            &["prelu_fwd"],
+        ),
+        (
+            "prelu backward, products",
+            format!(
+                "-DT0_DT=F32 -DT1_DT=S8 -DT2_DT=F16 -DT3_DT=F32 -DT4_DT=F32 -DBWD -DPRODUCTS=1 {offs}"
+            ),
+            &["prelu_bwd"],
+        ),
+        (
+            "prelu backward, diff_weights directly",
+            format!(
+                "-DT0_DT=U8 -DT1_DT=F32 -DT2_DT=U8 -DT3_DT=U8 -DT4_DT=S32 -DBWD -DPRODUCTS=0 {offs}"
+            ),
+            &["prelu_bwd"],
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: prelu_files,
+            source: prelu.clone(),
+            options,
+            kernels,
         });
     }
 
@@ -407,7 +442,7 @@ fn builds() -> Vec<Build> {
         ),
         (
             "normalization backward, per-stat sums, RMS",
-            format!("{view} {group} {bwd} {} -URMS -DRMS=1", reduce(3, 0)),
+            format!("{view} {group} {bwd} {} -DRMS=1", reduce(3, 0)).replace("-DRMS=0 ", ""),
             &["nrm_reduce", "nrm_finish"],
         ),
         (

@@ -12,6 +12,7 @@ pub mod inner_product;
 pub mod matmul;
 pub mod normalization;
 pub mod pooling;
+pub mod prelu;
 pub mod reduction;
 pub mod reorder;
 pub mod softmax;

@@ -1091,6 +1091,40 @@ dnnl_status_t dnnl_post_ops_get_params_prelu(const_dnnl_post_ops_t post_ops,
                                              int index,
                                              int *mask);
 
+/// Creates a primitive descriptor for PReLU forward (`prop_kind`
+/// `dnnl_forward_training` or `dnnl_forward_inference`, which compute the
+/// same): `dst = src > 0 ? src : src * weights`, the weights broadcast by
+/// their shape (each dimension src's or 1). `weights_desc` and `dst_desc`
+/// may be `any`. Attributes other than the defaults are
+/// `dnnl_unimplemented`. On success the caller owns `*primitive_desc` and
+/// releases it with `dnnl_primitive_desc_destroy`.
+DNNL_API
+dnnl_status_t dnnl_prelu_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                       dnnl_engine_t engine,
+                                                       dnnl_prop_kind_t prop_kind,
+                                                       const_dnnl_memory_desc_t src_desc,
+                                                       const_dnnl_memory_desc_t weights_desc,
+                                                       const_dnnl_memory_desc_t dst_desc,
+                                                       const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for PReLU backward: diff_src and
+/// diff_weights (the sum of `min(src, 0) * diff_dst` over the dimensions
+/// diff_weights broadcasts). The diff descriptors may be `any`;
+/// `hint_fwd_pd` may be NULL (a non-NULL one must be a live PReLU
+/// descriptor) and does not change the result. Attributes other than the
+/// defaults are `dnnl_unimplemented`. On success the caller owns
+/// `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_prelu_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                        dnnl_engine_t engine,
+                                                        const_dnnl_memory_desc_t src_desc,
+                                                        const_dnnl_memory_desc_t weights_desc,
+                                                        const_dnnl_memory_desc_t diff_src_desc,
+                                                        const_dnnl_memory_desc_t diff_weights_desc,
+                                                        const_dnnl_memory_desc_t diff_dst_desc,
+                                                        const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                        const_dnnl_primitive_attr_t attr);
+
 /// Creates a primitive from `primitive_desc` (building its kernels). The
 /// caller owns `*primitive`.
 DNNL_API
@@ -1314,28 +1348,6 @@ dnnl_status_t dnnl_shuffle_backward_primitive_desc_create(dnnl_primitive_desc_t 
                                                           dnnl_dim_t group_size,
                                                           const_dnnl_primitive_desc_t hint_fwd_pd,
                                                           const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_prelu_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                       dnnl_engine_t engine,
-                                                       dnnl_prop_kind_t prop_kind,
-                                                       const_dnnl_memory_desc_t src_desc,
-                                                       const_dnnl_memory_desc_t weights_desc,
-                                                       const_dnnl_memory_desc_t dst_desc,
-                                                       const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_prelu_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                        dnnl_engine_t engine,
-                                                        const_dnnl_memory_desc_t src_desc,
-                                                        const_dnnl_memory_desc_t weights_desc,
-                                                        const_dnnl_memory_desc_t diff_src_desc,
-                                                        const_dnnl_memory_desc_t diff_weights_desc,
-                                                        const_dnnl_memory_desc_t diff_dst_desc,
-                                                        const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                        const_dnnl_primitive_attr_t attr);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API

@@ -18,6 +18,7 @@ pub(crate) mod host;
 pub mod layout;
 pub mod parallel;
 pub mod post_ops;
+pub mod reduce;
 #[cfg(test)]
 pub(crate) mod testutil;
 pub(crate) mod weighted;

@@ -1,23 +1,19 @@
-//! Reduction on the CPU engine.
+//! Reduction on the CPU engine: `common::reduce::cpu` over the arguments'
+//! host memory.
 //!
-//! Layer: prims. Outputs are split over the host's threads; when there are
-//! fewer outputs than threads, each output's reduction is split instead and
-//! the partial accumulators combined. An output reads its elements with an
-//! odometer over the reduced dimensions, the innermost (smallest stride) as
-//! a run: one `load_run` when its stride is 1.
+//! Layer: prims.
 
 use std::sync::Arc;
 
-use super::{Alg, Plan, ReductionOp};
+use super::ReductionOp;
 use crate::abi::{DNNL_ARG_DST, DNNL_ARG_SRC};
 use crate::core::engine::Engine;
 use crate::core::error::Result;
 use crate::core::gpu::Event;
-use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::host::Raw;
-use crate::prims::common::parallel;
+use crate::prims::common::reduce::cpu;
 
 /// Builds the implementation for `op`.
 pub(super) fn create(op: &Arc<ReductionOp>, _: &Engine) -> Result<Arc<dyn Implementation>> {
@@ -28,101 +24,12 @@ struct CpuReduction {
     op: Arc<ReductionOp>,
 }
 
-/// Elements loaded per run.
-const CHUNK: usize = 256;
-
-/// `acc` with the elements of `v` accumulated (8 lanes where the algorithm
-/// allows, so the loops vectorise).
-pub(crate) fn fold(alg: Alg, p: f32, acc: f32, v: &[f32]) -> f32 {
-    /// `step` over the lanes, which are then combined with `alg`.
-    fn lanes(alg: Alg, v: &[f32], step: impl Fn(f32, f32) -> f32) -> f32 {
-        let init = alg.init();
-        let mut m = [init; 8];
-        let mut chunks = v.chunks_exact(8);
-        for c in &mut chunks {
-            for k in 0..8 {
-                m[k] = step(m[k], c[k]);
-            }
-        }
-        let tail = chunks.remainder().iter().fold(init, |a, &x| step(a, x));
-        m.iter().fold(tail, |a, &x| alg.combine(a, x))
-    }
-    let part = match alg {
-        Alg::Max => lanes(alg, v, |a, x| if x > a { x } else { a }),
-        Alg::Min => lanes(alg, v, |a, x| if x < a { x } else { a }),
-        Alg::Sum | Alg::Mean => lanes(alg, v, |a, x| a + x),
-        Alg::Mul => lanes(alg, v, |a, x| a * x),
-        _ if p == 1.0 => lanes(alg, v, |a, x| a + x.abs()),
-        _ if p == 2.0 => lanes(alg, v, |a, x| a + x * x),
-        _ => v.iter().fold(0.0, |a, &x| a + x.abs().powf(p)),
-    };
-    alg.combine(acc, part)
-}
-
-/// The accumulator of the elements `r0..r1` of the reduction from `base`.
-fn accumulate(op: &ReductionOp, src: &Raw, base: i64, r0: i64, r1: i64, buf: &mut [f32]) -> f32 {
-    let plan = op.plan();
-    let (alg, p) = (op.alg(), op.p());
-    let mut acc = alg.init();
-    if r0 >= r1 {
-        return acc;
-    }
-    let Some(&(inner, inner_stride)) = plan.red.last() else {
-        // Nothing reduced (a zero-size tensor only): one element.
-        return fold(alg, p, acc, &[src.load(base)]);
-    };
-    let outer = &plan.red[..plan.red.len() - 1];
-    let mut r = r0;
-    while r < r1 {
-        // The odometer's position of r: the outer reduced dimensions.
-        let mut off = base;
-        let mut q = r / inner;
-        for &(size, stride) in outer.iter().rev() {
-            off += q % size * stride;
-            q /= size;
-        }
-        let i0 = r % inner;
-        let i1 = inner.min(i0 + (r1 - r));
-        let mut i = i0;
-        while i < i1 {
-            let n = ((i1 - i) as usize).min(buf.len());
-            let run = &mut buf[..n];
-            if inner_stride == 1 {
-                src.load_run(off + i, run);
-            } else {
-                for (k, x) in run.iter_mut().enumerate() {
-                    *x = src.load(off + (i + k as i64) * inner_stride);
-                }
-            }
-            acc = fold(alg, p, acc, run);
-            i += n as i64;
-        }
-        r += i1 - i0;
-    }
-    acc
-}
-
-/// Output `o`'s offsets (src base, dst) and logical dst position.
-fn output_at(plan: &Plan, o: i64, pos: &mut [i64; MAX_NDIMS]) -> (i64, i64) {
-    let (mut s, mut d) = (0, 0);
-    let mut q = o;
-    for idle in plan.idle.iter().rev() {
-        let i = q % idle.size;
-        q /= idle.size;
-        pos[idle.dim] = i;
-        s += i * idle.src_stride;
-        d += i * idle.dst_stride;
-    }
-    (s, d)
-}
-
 impl Implementation for CpuReduction {
     fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
-        let op = &self.op;
-        let (ls, ld) = (op.src_layout(), op.dst_layout());
+        let r = self.op.reduce();
+        let (ls, ld) = (r.src_layout(), r.dst_layout());
         let src_buf = Buffer::of(ctx.arg(DNNL_ARG_SRC)?)?;
         let dst_buf = Buffer::of(ctx.arg(DNNL_ARG_DST)?)?;
-        let plan = op.plan();
         if ld.nelems() == 0 {
             return Ok(None);
         }
@@ -132,64 +39,8 @@ impl Implementation for CpuReduction {
             Some(Raw::of(&src_buf, ls, "src")?)
         };
         let dst = Raw::of(&dst_buf, ld, "dst")?;
-        let post = op.post_ops().bind(ctx)?;
-        let sum = op.post_ops().sum_elem(ld.elem).map(|e| dst.with_elem(e));
-        let (alg, p, eps) = (op.alg(), op.p(), op.eps());
-        let ndims = ld.ndims;
-        let finish = |acc: f32, o: i64| {
-            let mut pos = [0i64; MAX_NDIMS];
-            let (_, d) = output_at(plan, o, &mut pos);
-            let off = ld.offset0 + d;
-            let v = alg.finish(acc, p, eps, plan.r);
-            let old = sum.map_or(0.0, |s| s.load(off));
-            dst.store(off, post.apply(v, old, &pos[..ndims]));
-        };
-        let threads = parallel::max_threads() as i64;
-        let Some(src) = src else {
-            // Nothing to reduce: every output is the finished start value.
-            for o in 0..plan.outputs {
-                finish(alg.init(), o);
-            }
-            return Ok(None);
-        };
-        if plan.outputs >= threads || plan.r < 1 << 14 {
-            let per_thread = (1usize << 14).div_ceil(plan.r.max(1) as usize);
-            let ranges = parallel::split(plan.outputs as usize, per_thread);
-            parallel::run_all(ranges, |range| {
-                let mut buf = [0f32; CHUNK];
-                let mut pos = [0i64; MAX_NDIMS];
-                for o in range {
-                    let (s, _) = output_at(plan, o as i64, &mut pos);
-                    let acc = accumulate(op, &src, ls.offset0 + s, 0, plan.r, &mut buf);
-                    finish(acc, o as i64);
-                }
-            });
-            return Ok(None);
-        }
-        // Few outputs: each one's reduction is split over the threads.
-        for o in 0..plan.outputs {
-            let mut pos = [0i64; MAX_NDIMS];
-            let (s, _) = output_at(plan, o, &mut pos);
-            let ranges = parallel::split(plan.r as usize, 1 << 14);
-            let parts = std::sync::Mutex::new(Vec::new());
-            parallel::run_all(ranges, |range| {
-                let mut buf = [0f32; CHUNK];
-                let acc = accumulate(
-                    op,
-                    &src,
-                    ls.offset0 + s,
-                    range.start as i64,
-                    range.end as i64,
-                    &mut buf,
-                );
-                if let Ok(mut parts) = parts.lock() {
-                    parts.push(acc);
-                }
-            });
-            let parts = parts.into_inner()?;
-            let acc = parts.iter().fold(alg.init(), |a, &b| alg.combine(a, b));
-            finish(acc, o);
-        }
+        let post = r.post_ops().bind(ctx)?;
+        cpu::run(r, src, dst, &post)?;
         Ok(None)
     }
 }

@@ -1,10 +1,11 @@
 //! Reduction (`dnnl_reduction_primitive_desc_create`).
 //!
-//! Layer: prims. This file holds the descriptor logic (upstream's rules) and
-//! the plan both implementations follow, best first:
+//! Layer: prims. This file holds the descriptor logic (upstream's rules);
+//! the computation is `prims::common::reduce` (shared with PReLU backward).
+//! Implementations, best first:
 //! - `cpu:reduction_plain`: outputs split over the host's threads (or, when
 //!   there are fewer outputs than threads, each output's reduction split);
-//! - `ocl:reduction_plain` (`reduction.cl`): a work-group per tile of outputs
+//! - `ocl:reduction_plain` (`common/reduce/reduce.cl`): a work-group per tile of outputs
 //!   with work-items along the reduction, reduced through local memory, and a
 //!   second pass over partial results when few outputs reduce long axes.
 //!
@@ -29,7 +30,7 @@
 #![allow(non_upper_case_globals)]
 
 mod cpu;
-pub(crate) mod ocl;
+mod ocl;
 #[cfg(test)]
 mod tests;
 
@@ -45,183 +46,14 @@ use crate::core::primitive::{Impl, Kind, OpDesc, any_op};
 use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::{Layout, resolve_like};
 use crate::prims::common::post_ops::PostOpsPlan;
-
-/// The reduction algorithms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Alg {
-    Max,
-    Min,
-    Sum,
-    Mul,
-    Mean,
-    NormLpMax,
-    NormLpSum,
-    NormLpPowerPMax,
-    NormLpPowerPSum,
-}
-
-impl Alg {
-    pub fn from_c(alg: dnnl_alg_kind_t) -> Option<Alg> {
-        Some(match alg {
-            dnnl_reduction_max => Alg::Max,
-            dnnl_reduction_min => Alg::Min,
-            dnnl_reduction_sum => Alg::Sum,
-            dnnl_reduction_mul => Alg::Mul,
-            dnnl_reduction_mean => Alg::Mean,
-            dnnl_reduction_norm_lp_max => Alg::NormLpMax,
-            dnnl_reduction_norm_lp_sum => Alg::NormLpSum,
-            dnnl_reduction_norm_lp_power_p_max => Alg::NormLpPowerPMax,
-            dnnl_reduction_norm_lp_power_p_sum => Alg::NormLpPowerPSum,
-            _ => return None,
-        })
-    }
-
-    pub fn to_c(self) -> dnnl_alg_kind_t {
-        match self {
-            Alg::Max => dnnl_reduction_max,
-            Alg::Min => dnnl_reduction_min,
-            Alg::Sum => dnnl_reduction_sum,
-            Alg::Mul => dnnl_reduction_mul,
-            Alg::Mean => dnnl_reduction_mean,
-            Alg::NormLpMax => dnnl_reduction_norm_lp_max,
-            Alg::NormLpSum => dnnl_reduction_norm_lp_sum,
-            Alg::NormLpPowerPMax => dnnl_reduction_norm_lp_power_p_max,
-            Alg::NormLpPowerPSum => dnnl_reduction_norm_lp_power_p_sum,
-        }
-    }
-
-    /// Whether this is one of the Lp norms (accumulating `|x|^p`).
-    pub fn is_lp(self) -> bool {
-        matches!(
-            self,
-            Alg::NormLpMax | Alg::NormLpSum | Alg::NormLpPowerPMax | Alg::NormLpPowerPSum
-        )
-    }
-
-    /// The accumulator's start.
-    pub fn init(self) -> f32 {
-        match self {
-            Alg::Max => f32::NEG_INFINITY,
-            Alg::Min => f32::INFINITY,
-            Alg::Mul => 1.0,
-            _ => 0.0,
-        }
-    }
-
-    /// Two accumulators (partial results) combined.
-    pub fn combine(self, a: f32, b: f32) -> f32 {
-        match self {
-            Alg::Max => a.max(b),
-            Alg::Min => a.min(b),
-            Alg::Mul => a * b,
-            _ => a + b,
-        }
-    }
-
-    /// The accumulator of `r` elements finished into the result.
-    pub fn finish(self, acc: f32, p: f32, eps: f32, r: i64) -> f32 {
-        match self {
-            Alg::Mean => acc / r as f32,
-            Alg::NormLpMax => acc.max(eps).powf(1.0 / p),
-            Alg::NormLpSum => (acc + eps).powf(1.0 / p),
-            Alg::NormLpPowerPMax => acc.max(eps),
-            Alg::NormLpPowerPSum => acc + eps,
-            _ => acc,
-        }
-    }
-
-    /// Its code in `reduction.cl` (`-DALG=`).
-    fn cl_code(self) -> u32 {
-        match self {
-            Alg::Max => 0,
-            Alg::Min => 1,
-            Alg::Sum => 2,
-            Alg::Mul => 3,
-            Alg::Mean => 4,
-            Alg::NormLpMax => 5,
-            Alg::NormLpSum => 6,
-            Alg::NormLpPowerPMax => 7,
-            Alg::NormLpPowerPSum => 8,
-        }
-    }
-}
-
-/// A dimension both tensors keep (dst has src's extent).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Idle {
-    /// The logical dimension (a post-op's position).
-    pub dim: usize,
-    pub size: i64,
-    pub src_stride: i64,
-    pub dst_stride: i64,
-}
-
-/// How the tensors are walked: the output index `o` runs over the idle
-/// dimensions in dst's memory order (outermost first), the reduction index
-/// `r` over the reduced ones in src's memory order, with reduced dimensions
-/// that are contiguous with each other merged into one.
-#[derive(Clone, Debug)]
-pub(crate) struct Plan {
-    pub idle: Vec<Idle>,
-    /// (size, src stride), outermost first.
-    pub red: Vec<(i64, i64)>,
-    /// Number of outputs.
-    pub outputs: i64,
-    /// Elements reduced into each output.
-    pub r: i64,
-}
-
-impl Plan {
-    fn new(src: &Layout, dst: &Layout) -> Plan {
-        let (ss, ds) = (src.outer_strides(), dst.outer_strides());
-        let mut idle = Vec::new();
-        let mut red = Vec::new();
-        for d in 0..src.ndims {
-            if dst.dims[d] == src.dims[d] {
-                if src.dims[d] != 1 {
-                    idle.push(Idle {
-                        dim: d,
-                        size: src.dims[d],
-                        src_stride: ss[d],
-                        dst_stride: ds[d],
-                    });
-                }
-            } else {
-                red.push((src.dims[d], ss[d]));
-            }
-        }
-        // Stable sorts: ties keep the logical order.
-        idle.sort_by_key(|i| std::cmp::Reverse(i.dst_stride));
-        red.sort_by_key(|r| std::cmp::Reverse(r.1));
-        let mut merged: Vec<(i64, i64)> = Vec::new();
-        for (size, stride) in red {
-            match merged.last_mut() {
-                Some(last) if last.1 == size * stride => {
-                    *last = (last.0 * size, stride);
-                }
-                _ => merged.push((size, stride)),
-            }
-        }
-        Plan {
-            outputs: idle.iter().map(|i| i.size).product(),
-            r: merged.iter().map(|r| r.0).product(),
-            idle,
-            red: merged,
-        }
-    }
-}
+pub use crate::prims::common::reduce::Alg;
+use crate::prims::common::reduce::Reduce;
 
 /// A reduction.
 pub struct ReductionOp {
-    alg: Alg,
-    p: f32,
-    eps: f32,
     src: Arc<MemoryDesc>,
     dst: Arc<MemoryDesc>,
-    src_layout: Layout,
-    dst_layout: Layout,
-    plan: Plan,
-    post_ops: PostOpsPlan,
+    reduce: Reduce,
 }
 
 fn check_layout(md: &MemoryDesc, what: &str) -> Result<Layout> {
@@ -314,44 +146,15 @@ impl ReductionOp {
         let dst_layout = check_layout(&dst, "dst")?;
         let post_ops = PostOpsPlan::new(&attr.post_ops, &dst)?;
         Ok(ReductionOp {
-            alg,
-            p,
-            eps,
-            plan: Plan::new(&src_layout, &dst_layout),
             src: Arc::new(src.clone()),
             dst: Arc::new(dst),
-            src_layout,
-            dst_layout,
-            post_ops,
+            reduce: Reduce::new(alg, p, eps, src_layout, dst_layout, post_ops),
         })
     }
 
-    pub fn alg(&self) -> Alg {
-        self.alg
-    }
-
-    pub fn p(&self) -> f32 {
-        self.p
-    }
-
-    pub fn eps(&self) -> f32 {
-        self.eps
-    }
-
-    pub fn src_layout(&self) -> &Layout {
-        &self.src_layout
-    }
-
-    pub fn dst_layout(&self) -> &Layout {
-        &self.dst_layout
-    }
-
-    pub(crate) fn plan(&self) -> &Plan {
-        &self.plan
-    }
-
-    pub fn post_ops(&self) -> &PostOpsPlan {
-        &self.post_ops
+    /// The reduction it runs.
+    pub fn reduce(&self) -> &Reduce {
+        &self.reduce
     }
 }
 
@@ -361,20 +164,20 @@ impl OpDesc for ReductionOp {
     }
 
     fn alg_kind(&self) -> dnnl_alg_kind_t {
-        self.alg.to_c()
+        self.reduce.alg().to_c()
     }
 
     fn arg_md(&self, arg: i32) -> Option<&Arc<MemoryDesc>> {
         match arg {
             DNNL_ARG_SRC => Some(&self.src),
             DNNL_ARG_DST => Some(&self.dst),
-            _ => self.post_ops.arg_md(arg),
+            _ => self.reduce.post_ops().arg_md(arg),
         }
     }
 
     fn inputs(&self) -> Vec<i32> {
         let mut v = vec![DNNL_ARG_SRC];
-        v.extend(self.post_ops.inputs());
+        v.extend(self.reduce.post_ops().inputs());
         v
     }
 
@@ -384,15 +187,20 @@ impl OpDesc for ReductionOp {
 
     fn query_f32(&self, what: dnnl_query_t) -> Option<f32> {
         match what {
-            dnnl_query_p_f32 => Some(self.p),
-            dnnl_query_epsilon_f32 => Some(self.eps),
+            dnnl_query_p_f32 => Some(self.reduce.p()),
+            dnnl_query_epsilon_f32 => Some(self.reduce.eps()),
             _ => None,
         }
     }
 
     fn verbose_aux(&self) -> String {
-        let name = names::enum_str(dnnl_alg_kind_t::ALL, self.alg.to_c(), "dnnl_", "unknown");
-        format!("alg:{name} p:{} eps:{}", self.p, self.eps)
+        let name = names::enum_str(
+            dnnl_alg_kind_t::ALL,
+            self.reduce.alg().to_c(),
+            "dnnl_",
+            "unknown",
+        );
+        format!("alg:{name} p:{} eps:{}", self.reduce.p(), self.reduce.eps())
     }
 
     fn verbose_problem(&self) -> String {
@@ -406,12 +214,12 @@ impl OpDesc for ReductionOp {
 
     fn cache_key(&self, w: &mut KeyWriter) -> bool {
         w.tag("reduction")
-            .put(&self.alg.to_c())
-            .f32(self.p)
-            .f32(self.eps)
+            .put(&self.reduce.alg().to_c())
+            .f32(self.reduce.p())
+            .f32(self.reduce.eps())
             .put(&self.src)
             .put(&self.dst);
-        self.post_ops.cache_key(w);
+        self.reduce.post_ops().cache_key(w);
         true
     }
 }

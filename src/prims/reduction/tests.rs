@@ -7,9 +7,9 @@
 
 use std::sync::Arc;
 
-use super::ocl::Geometry;
 use super::*;
 use crate::core::engine::Engine;
+use crate::prims::common::reduce::ocl::Geometry;
 use crate::prims::common::testutil::{engine_name, engines, exec, md, memory, read, rounded};
 
 const ALGS: [Alg; 9] = [
@@ -176,7 +176,7 @@ fn long_reductions_into_few_outputs_take_two_passes() {
             &PrimitiveAttr::default(),
         )
         .unwrap();
-        Geometry::of(op.plan())
+        Geometry::of(op.reduce().plan())
     };
     assert!(plan(&[3, 100_000], &[3, 1]).chunks > 1);
     assert!(plan(&[20_000, 3], &[1, 3]).chunks > 1);

@@ -13,6 +13,7 @@
  *                     them), 0 when it holds partial accumulators
  *   PARTIAL           1: the destination gets the accumulator of chunk c at
  *                     c * OUTPUTS + o; 0: the finished value, with post-ops
+ *   PART_OFF          where partial results start in their buffer (elements)
  *   OUTPUTS, R, CH    outputs, elements reduced per output in this pass,
  *                     elements per chunk (get_group_id(1) picks the chunk)
  *   R_TOTAL           elements reduced per output in all (the mean's divisor)
@@ -91,7 +92,7 @@ __kernel __attribute__((reqd_work_group_size(LX, LY, 1))) void reduction(
 #endif
     if (ly != 0 || o >= OUTPUTS) return;
 #if PARTIAL
-    d[c * OUTPUTS + o] = acc;
+    d[PART_OFF + c * OUTPUTS + o] = acc;
 #else
     DECL_POSITIONS
     const long pos[NDIMS] = {LPOS};

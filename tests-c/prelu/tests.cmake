@@ -1,0 +1,22 @@
+# PReLU through the official API. Included from tests-c/CMakeLists.txt.
+#
+# prelu_sweep: weights broadcasts, forward and backward, types, against a reference
+# computed in the test; on the CPU engine (with its @ref run against Intel's library),
+# on each OpenCL runtime and on the Level Zero test driver.
+dnnl_c_test(prelu_sweep SOURCES prelu/prelu_sweep.c LABELS "api;cpu" ARGS cpu TIMEOUT 120)
+dnnl_c_test(prelu_sweep_ocl SOURCES prelu/prelu_sweep.c LABELS "api" OPENCL ARGS gpu
+            TIMEOUT 300)
+dnnl_ze_test(prelu_sweep_ze SOURCES prelu/prelu_sweep.c LABELS "api" TIMEOUT 300
+             ENVIRONMENT ONEDNN_GPU_RUNTIME=ze)
+foreach(t prelu_sweep prelu_sweep_ocl prelu_sweep_ze)
+  if(TARGET ${t})
+    target_link_libraries(${t} PRIVATE m)
+  endif()
+endforeach()
+
+# prelu_bad_input: bad descriptors get upstream's status (its @ref run proves them); an
+# undersized destination at execution is refused with the destination untouched.
+dnnl_c_test(prelu_bad_input SOURCES prelu/prelu_bad_input.c LABELS "api;cpu" ARGS cpu
+            TIMEOUT 60)
+dnnl_c_test(prelu_bad_input_ocl SOURCES prelu/prelu_bad_input.c LABELS "api" OPENCL
+            ARGS gpu TIMEOUT 120)
