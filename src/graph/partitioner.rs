@@ -37,7 +37,7 @@
 //!   ([`lower::lowers_chain`]: the batch normalizations, MaxPool, AvgPool,
 //!   LayerNorm and the reductions today) form groups;
 //! - every other op that lowers onto a primitive is a partition of its own;
-//! - every op that does not (GroupNorm, Interpolate, PReLU, Wildcard ...)
+//! - every op that does not (GroupNorm, Interpolate, Wildcard ...)
 //!   is a partition of its own that says it is not supported;
 //! - End ops only mark graph outputs: they belong to no partition.
 //!

@@ -12,7 +12,7 @@
 #include "graph_case.h"
 
 /* PReLU and PReLUBackward lower onto the PReLU primitive: their cases wait for it. */
-#define PRELU_LOWERS 0
+#define PRELU_LOWERS 1
 
 static dnnl_graph_op_t unary(size_t id, dnnl_graph_op_kind_t kind, size_t a, size_t out) {
     return mkop(id, kind, 1, &a, out);

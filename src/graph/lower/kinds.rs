@@ -235,6 +235,7 @@ pub fn supports_single(op: &Op) -> bool {
             layer_norm_lowers(op)
         }
         kind if is_reduction(kind) => reduction_lowers(op),
+        dnnl_graph_op_prelu | dnnl_graph_op_prelu_backward => all_float(op),
         // A source shape given as an input tensor is not supported.
         dnnl_graph_op_avg_pool_backward => op.inputs.len() == 1 && all_float(op),
         dnnl_graph_op_matmul => op.inputs.iter().take(2).all(|l| float(l.data_type)),

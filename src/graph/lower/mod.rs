@@ -30,7 +30,8 @@
 //!   primitive;
 //! - `lnorm`: LayerNorm, LayerNormBackward and RMSNorm onto the layer
 //!   normalization primitive;
-//! - `reduce`: the Reduce* ops onto the reduction primitive.
+//! - `reduce`: the Reduce* ops onto the reduction primitive;
+//! - `prelu`: PReLU and PReLUBackward onto the PReLU primitive.
 
 mod bnorm;
 mod bnorm_train;
@@ -41,6 +42,7 @@ mod lnorm;
 mod matmul;
 mod pool;
 mod post;
+mod prelu;
 mod reduce;
 pub mod shape;
 mod single;

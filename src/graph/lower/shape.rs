@@ -297,6 +297,10 @@ pub fn infer_extra(op: &Op, k: usize, ins: &[Lt]) -> Result<Option<Vec<i64>>> {
                 .ok_or_else(|| shape_err(op, "the source is missing".into()))?;
             Ok(Some(src.last().map(|&c| vec![c]).unwrap_or_default()))
         }
+        // diff_slope: the slope's shape.
+        dnnl_graph_op_prelu_backward if k == 1 => {
+            Ok(ins.get(1).map(|l| logical_tensor::dims(l).to_vec()))
+        }
         // Running and batch statistics; diff_gamma and diff_beta.
         dnnl_graph_op_batch_norm_forward_training | dnnl_graph_op_batch_norm_backward if k > 0 => {
             Ok(Some(vec![channels()?]))
