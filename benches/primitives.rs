@@ -298,7 +298,8 @@ fn row(
 }
 
 /// Batch normalization inference (global statistics, scale and shift) and
-/// training (statistics computed), and layer normalization over rows:
+/// training (statistics computed), and layer normalization over rows
+/// (statistics computed, scale and shift):
 /// GB/s of src read and dst written once, against a copy of the same bytes.
 fn normalizations(b: &Bench, quick: bool) {
     let e = b.engine;
@@ -352,6 +353,51 @@ fn normalizations(b: &Bench, quick: bool) {
             8.0 * elems as f64,
             "GB/s",
             copy,
+        );
+    }
+    // Layer normalization over rows, statistics computed (inference).
+    let shapes: &[[i64; 2]] = if big {
+        &[[32768, 1024], [4096, 4096]]
+    } else if quick {
+        &[[2048, 1024]]
+    } else {
+        &[[16384, 1024], [2048, 4096]]
+    };
+    for dims in shapes {
+        let t = md(dims, dnnl_f32, dnnl_ab);
+        let c = md(&[dims[1]], dnnl_f32, dnnl_a);
+        let (src, dst, scale, shift) = (memory(e, t), memory(e, t), memory(e, c), memory(e, c));
+        let elems = dims[0] * dims[1];
+        // SAFETY: a valid out-pointer, a live engine and descriptors.
+        let pd = pd_of(|pd| unsafe {
+            dnnl_layer_normalization_forward_primitive_desc_create(
+                pd,
+                e,
+                dnnl_forward_inference,
+                t,
+                t,
+                null_mut(),
+                1e-5,
+                0x6,
+                null_mut(),
+            )
+        });
+        row(
+            b,
+            "lnorm inference f32",
+            &format!("{}x{}", dims[0], dims[1]),
+            b.time(
+                pd,
+                &[
+                    (DNNL_ARG_SRC, src),
+                    (DNNL_ARG_DST, dst),
+                    (DNNL_ARG_SCALE, scale),
+                    (DNNL_ARG_SHIFT, shift),
+                ],
+            ),
+            8.0 * elems as f64,
+            "GB/s",
+            (b.copy_seconds(4 * elems as usize), "copy"),
         );
     }
 }

@@ -512,6 +512,46 @@ dnnl_status_t dnnl_eltwise_backward_primitive_desc_create(dnnl_primitive_desc_t 
                                                           const_dnnl_primitive_desc_t hint_fwd_pd,
                                                           const_dnnl_primitive_attr_t attr);
 
+/// Creates a primitive descriptor for group normalization forward
+/// (`prop_kind` `dnnl_forward_training` or `dnnl_forward_inference`) of a
+/// 2- to 12-D src (N, C, spatial...) with `groups` dividing C. dst may be
+/// `any` (src's layout); src and dst are f32, bf16, f16 or s8. Flags:
+/// `dnnl_use_global_stats`, `dnnl_use_scale`, `dnnl_use_shift`. Mean and
+/// variance are N x G (`dnnl_query_exec_arg_md`); `dnnl_query_group_size_s64`
+/// answers `groups`. Attributes: src / dst scales (mask 0, int8 data only)
+/// and eltwise / binary post-ops. On success the caller owns
+/// `*primitive_desc` and releases it with `dnnl_primitive_desc_destroy`.
+DNNL_API
+dnnl_status_t dnnl_group_normalization_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                                     dnnl_engine_t engine,
+                                                                     dnnl_prop_kind_t prop_kind,
+                                                                     const_dnnl_memory_desc_t src_desc,
+                                                                     const_dnnl_memory_desc_t dst_desc,
+                                                                     dnnl_dim_t groups,
+                                                                     float epsilon,
+                                                                     unsigned int flags,
+                                                                     const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for group normalization backward
+/// (`dnnl_backward`: diff_src, and diff_scale / diff_shift with
+/// `dnnl_use_scale` / `dnnl_use_shift`; or `dnnl_backward_data`). The diffs
+/// may be `any` (src's layout). `hint_fwd_pd` may be NULL (a non-NULL one
+/// must be a live group normalization descriptor). Attributes other than
+/// the defaults are `dnnl_unimplemented`. On success the caller owns
+/// `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_group_normalization_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                                      dnnl_engine_t engine,
+                                                                      dnnl_prop_kind_t prop_kind,
+                                                                      const_dnnl_memory_desc_t diff_src_desc,
+                                                                      const_dnnl_memory_desc_t diff_dst_desc,
+                                                                      const_dnnl_memory_desc_t src_desc,
+                                                                      dnnl_dim_t groups,
+                                                                      float epsilon,
+                                                                      unsigned int flags,
+                                                                      const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                                      const_dnnl_primitive_attr_t attr);
+
 /// Creates a primitive descriptor for inner product forward (`prop_kind`
 /// `dnnl_forward_training` or `dnnl_forward_inference`):
 /// `dst = src · weightsᵀ + bias`, the source and weights flattened to
@@ -1377,32 +1417,6 @@ dnnl_status_t dnnl_lrn_backward_primitive_desc_create(dnnl_primitive_desc_t *pri
                                                       float k,
                                                       const_dnnl_primitive_desc_t hint_fwd_pd,
                                                       const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_group_normalization_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                                     dnnl_engine_t engine,
-                                                                     dnnl_prop_kind_t prop_kind,
-                                                                     const_dnnl_memory_desc_t src_desc,
-                                                                     const_dnnl_memory_desc_t dst_desc,
-                                                                     dnnl_dim_t groups,
-                                                                     float epsilon,
-                                                                     unsigned int flags,
-                                                                     const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_group_normalization_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                                      dnnl_engine_t engine,
-                                                                      dnnl_prop_kind_t prop_kind,
-                                                                      const_dnnl_memory_desc_t diff_src_desc,
-                                                                      const_dnnl_memory_desc_t diff_dst_desc,
-                                                                      const_dnnl_memory_desc_t src_desc,
-                                                                      dnnl_dim_t groups,
-                                                                      float epsilon,
-                                                                      unsigned int flags,
-                                                                      const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                                      const_dnnl_primitive_attr_t attr);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API

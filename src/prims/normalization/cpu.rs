@@ -183,6 +183,32 @@ fn map_par<T: Send + Default + Clone>(
     out
 }
 
+/// [`map_par`] with per-thread state made by `init` (buffers reused
+/// across items).
+fn map_par_with<T: Send + Default + Clone, S>(
+    total: i64,
+    cost: i64,
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, i64) -> T + Sync,
+) -> Vec<T> {
+    let mut out = vec![T::default(); total as usize];
+    let parts = ranges(total, cost);
+    let mut items = Vec::new();
+    let mut rest: &mut [T] = &mut out;
+    for r in parts {
+        let (head, tail) = rest.split_at_mut(r.len());
+        items.push((r, head));
+        rest = tail;
+    }
+    parallel::run_all(items, |(r, slots)| {
+        let mut state = init();
+        for (i, slot) in r.zip(slots.iter_mut()) {
+            *slot = f(&mut state, i as i64);
+        }
+    });
+    out
+}
+
 /// Runs `f(i)` for every `i` of `0..total` over the host's threads.
 fn for_par(total: i64, cost: i64, f: impl Fn(i64) + Sync) {
     parallel::run_all(ranges(total, cost), |r| {
@@ -469,18 +495,18 @@ fn forward(op: &NormOp, ctx: &ExecContext) -> Result<()> {
         } else {
             (Vec::new(), Vec::new())
         };
-        let stats = map_par(g.n, g.c, |n| {
-            let mut row = vec![0f32; g.c as usize];
-            gather_row(&src, n, &mut row);
+        let row_buf = || vec![0f32; g.c as usize];
+        let stats = map_par_with(g.n, g.c, row_buf, |row, n| {
+            gather_row(&src, n, row);
             let (m, v) = if global {
                 (gmean[n as usize], gvar[n as usize])
             } else {
                 let m = if rms {
                     0.0
                 } else {
-                    (run_sum(&row, None) / g.c as f64) as f32
+                    (run_sum(row, None) / g.c as f64) as f32
                 };
-                (m, (run_sum(&row, Some(m)) / g.c as f64) as f32)
+                (m, (run_sum(row, Some(m)) / g.c as f64) as f32)
             };
             let inv = 1.0 / (v + op.epsilon()).sqrt();
             for (x, (&gm, &bt)) in row.iter_mut().zip(gamma.iter().zip(&beta)) {
@@ -495,7 +521,7 @@ fn forward(op: &NormOp, ctx: &ExecContext) -> Result<()> {
                     row[c as usize] = one[0];
                 }
             }
-            scatter_row(&dst, n, &row);
+            scatter_row(&dst, n, row);
             (m, v)
         });
         if op.writes_stats() {

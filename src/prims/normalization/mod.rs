@@ -649,6 +649,11 @@ macro_rules! norm_kind {
             fn query_s32(&self, what: dnnl_query_t) -> Option<i32> {
                 self.0.query_s32(what)
             }
+            fn query_s64(&self, what: dnnl_query_t) -> Option<i64> {
+                // Group norm's number of groups.
+                (what == dnnl_query_group_size_s64 && self.0.family == Family::Group)
+                    .then_some(self.0.groups)
+            }
             fn verbose_aux(&self) -> String {
                 self.0.verbose_aux()
             }
@@ -1076,5 +1081,149 @@ impl LayerNormOp {
             None,
         )
         .map(LayerNormOp)
+    }
+}
+
+norm_kind!(GroupNormOp, Family::Group, c"cpu:gnorm", c"ocl:gnorm");
+
+/// Group normalization's geometry: as batch norm's, with `groups` stats
+/// per `n`.
+fn group_geometry(src: &MemoryDesc, groups: i64) -> Result<(Geometry, Axes)> {
+    let (mut g, axes) = batch_geometry(src).map_err(|_| {
+        Error::invalid(format!(
+            "group normalization needs 2 or more dimensions, src has {}",
+            src.ndims()
+        ))
+    })?;
+    if groups <= 0 || g.c % groups != 0 {
+        return Err(Error::invalid(format!(
+            "group normalization: {groups} groups do not divide {} channels",
+            g.c
+        )));
+    }
+    g.per_n = true;
+    g.g = groups;
+    g.cg = g.c / groups;
+    Ok((g, axes))
+}
+
+impl GroupNormOp {
+    /// `dnnl_group_normalization_forward_primitive_desc_create`'s checks:
+    /// `prop_kind` forward training or inference; src of 2 to 12 dimensions
+    /// (N, C, spatial...) with `groups` dividing C; dst of src's shape (or
+    /// `any`); f32, bf16, f16, s8 each; flags `use_global_stats`,
+    /// `use_scale`, `use_shift`; scales (int8 only) and eltwise / binary
+    /// post-ops. Mean and variance are N x G, f32, row-major.
+    #[allow(clippy::too_many_arguments)]
+    pub fn forward(
+        prop_kind: dnnl_prop_kind_t,
+        src: &MemoryDesc,
+        dst: &MemoryDesc,
+        groups: i64,
+        epsilon: f32,
+        flags: u32,
+        attr: &PrimitiveAttr,
+    ) -> Result<GroupNormOp> {
+        const KIND: &str = "group normalization";
+        if !matches!(prop_kind, dnnl_forward_training | dnnl_forward_inference) {
+            return Err(Error::invalid(format!(
+                "bad propagation kind {} for group normalization forward",
+                prop_kind.0
+            )));
+        }
+        check_flags(flags, USE_GLOBAL_STATS | USE_SCALE | USE_SHIFT, KIND)?;
+        if src.is_any_format() {
+            return Err(Error::invalid("unsupported format tag for src: any"));
+        }
+        check_data(src, "src", src)?;
+        check_data(dst, "dst", src)?;
+        let (geometry, axes) = group_geometry(src, groups)?;
+        float_elem(src, "src", KIND, true)?;
+        float_elem(dst, "dst", KIND, true)?;
+        let stat_md = Arc::new(MemoryDesc::with_strides(
+            &[geometry.n, groups],
+            dnnl_f32,
+            None,
+        )?);
+        let resolved = resolve(dst, src)?;
+        let (scales, post_ops) = quant_and_post_ops(attr, src, &resolved, KIND)?;
+        NormOp::forward_common(
+            Family::Group,
+            prop_kind,
+            src,
+            dst,
+            stat_md,
+            dnnl_f32,
+            epsilon,
+            flags,
+            groups,
+            geometry,
+            axes,
+            None,
+            scales,
+            post_ops,
+        )
+        .map(GroupNormOp)
+    }
+
+    /// `dnnl_group_normalization_backward_primitive_desc_create`'s checks:
+    /// `prop_kind` backward or backward data; src, diff_src, diff_dst f32,
+    /// bf16 or f16 (the diffs may be `any`: src's layout; a src of `any` is
+    /// the plain layout, as upstream); `groups` dividing C. `hint` does not
+    /// change the result.
+    #[allow(clippy::too_many_arguments)]
+    pub fn backward(
+        prop_kind: dnnl_prop_kind_t,
+        diff_src: &MemoryDesc,
+        diff_dst: &MemoryDesc,
+        src: &MemoryDesc,
+        groups: i64,
+        epsilon: f32,
+        flags: u32,
+        _hint: Option<&GroupNormOp>,
+        _attr: &PrimitiveAttr,
+    ) -> Result<GroupNormOp> {
+        const KIND: &str = "group normalization";
+        if !matches!(prop_kind, dnnl_backward | dnnl_backward_data) {
+            return Err(Error::invalid(format!(
+                "bad propagation kind {} for group normalization backward",
+                prop_kind.0
+            )));
+        }
+        check_flags(flags, USE_GLOBAL_STATS | USE_SCALE | USE_SHIFT, KIND)?;
+        let src = &if src.is_any_format() {
+            resolve_any(None, src.dims(), src.data_type())?
+        } else {
+            src.clone()
+        };
+        check_data(src, "src", src)?;
+        check_data(diff_dst, "diff_dst", src)?;
+        check_data(diff_src, "diff_src", src)?;
+        let (geometry, axes) = group_geometry(src, groups)?;
+        float_elem(src, "src", KIND, false)?;
+        float_elem(diff_dst, "diff_dst", KIND, false)?;
+        float_elem(diff_src, "diff_src", KIND, false)?;
+        let stat_md = Arc::new(MemoryDesc::with_strides(
+            &[geometry.n, groups],
+            dnnl_f32,
+            None,
+        )?);
+        NormOp::backward_common(
+            Family::Group,
+            prop_kind,
+            diff_src,
+            diff_dst,
+            src,
+            stat_md,
+            dnnl_f32,
+            dnnl_f32,
+            epsilon,
+            flags,
+            groups,
+            geometry,
+            axes,
+            None,
+        )
+        .map(GroupNormOp)
     }
 }

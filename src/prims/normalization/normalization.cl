@@ -55,6 +55,10 @@
 #define MEAN_VAL MEAN_AT
 #endif
 
+/* The type of element positions (int where the host says they fit). */
+#ifndef NIDX
+#define NIDX long
+#endif
 #if PER_N
 #define STAT_OF(n, c) ((n) * G + (c) / CG)
 /* (n, c, sp) of element r of stat s. */
@@ -277,23 +281,23 @@ __kernel void nrm_finish(NRM_PARAMS) {
 /* The canonical (n, c, sp) of element t, in the output's memory order. */
 #if CLAST
 #define ELEM_OF(t) \
-    const long c = (t) % C; \
-    const long sp = ((t) / C) % SP; \
-    const long n = (t) / (C * SP);
+    const NIDX c = (t) % C; \
+    const NIDX sp = ((t) / C) % SP; \
+    const NIDX n = (t) / (C * SP);
 #else
 #define ELEM_OF(t) \
-    const long sp = (t) % SP; \
-    const long c = ((t) / SP) % C; \
-    const long n = (t) / (C * SP);
+    const NIDX sp = (t) % SP; \
+    const NIDX c = ((t) / SP) % C; \
+    const NIDX n = (t) / (C * SP);
 #endif
 
 #ifdef NRM_FWD
 /* One work-item per element; the statistics are known. */
 __kernel void nrm_fwd(NRM_PARAMS) {
-    const long t = get_global_id(0);
-    if (t >= N * C * SP) return;
+    if (get_global_id(0) >= (size_t)N * C * SP) return;
+    const NIDX t = get_global_id(0);
     ELEM_OF(t)
-    const long s = STAT_OF(n, c);
+    const NIDX s = STAT_OF(n, c);
     const float m = MEAN_VAL;
     const float inv = 1.0f / sqrt(VAR_AT + EPS);
     FWD_ELEM(m, inv)
@@ -303,10 +307,10 @@ __kernel void nrm_fwd(NRM_PARAMS) {
 #ifdef NRM_BWD
 /* One work-item per element: diff_src (and diff_src_1). */
 __kernel void nrm_bwd(NRM_PARAMS) {
-    const long t = get_global_id(0);
-    if (t >= N * C * SP) return;
+    if (get_global_id(0) >= (size_t)N * C * SP) return;
+    const NIDX t = get_global_id(0);
     ELEM_OF(t)
-    const long s = STAT_OF(n, c);
+    const NIDX s = STAT_OF(n, c);
     const float inv = 1.0f / sqrt(VAR_AT + EPS);
     const float d = LD_DDM();
 #if ADD

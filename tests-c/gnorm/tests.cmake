@@ -1,0 +1,22 @@
+# Group normalization through the official API. Included from tests-c/CMakeLists.txt.
+#
+# gnorm_sweep: forward (training, inference), backward and backward data, every flag
+# and their combinations, scales and post-ops, f32 / bf16 / f16 / int8, 3-D to 5-D, compared
+# with a double reference computed in the test; on the CPU engine (gnorm_sweep, with its
+# @ref run against Intel's library), on each OpenCL runtime (gnorm_sweep_ocl@pocl,
+# @intel) and on the Level Zero test driver (gnorm_sweep_ze@ze, @ze-validation).
+dnnl_c_test(gnorm_sweep SOURCES gnorm/gnorm_sweep.c LABELS "api;cpu" ARGS cpu TIMEOUT 120)
+dnnl_c_test(gnorm_sweep_ocl SOURCES gnorm/gnorm_sweep.c LABELS "api" OPENCL ARGS gpu TIMEOUT 300)
+target_link_libraries(gnorm_sweep PRIVATE m)
+target_link_libraries(gnorm_sweep_ocl PRIVATE m)
+dnnl_ze_test(gnorm_sweep_ze SOURCES gnorm/gnorm_sweep.c LABELS "api" TIMEOUT 300
+             ENVIRONMENT ONEDNN_GPU_RUNTIME=ze)
+if(TARGET gnorm_sweep_ze)
+  target_link_libraries(gnorm_sweep_ze PRIVATE m)
+endif()
+
+# gnorm_bad_input: bad descriptors get upstream's status and leave the output untouched
+# (its @ref run proves the statuses); execution arguments are checked on ours only.
+dnnl_c_test(gnorm_bad_input SOURCES gnorm/gnorm_bad_input.c LABELS "api;cpu" ARGS cpu TIMEOUT 60)
+dnnl_c_test(gnorm_bad_input_ocl SOURCES gnorm/gnorm_bad_input.c LABELS "api" OPENCL ARGS gpu
+            TIMEOUT 120)
