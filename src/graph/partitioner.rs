@@ -32,13 +32,13 @@
 //!   GroupNorm any number, LayerNorm 19, both after an optional TypeCast to
 //!   f32 and before an optional Quantize, LayerNorm's chain cut where
 //!   upstream's binary patterns (matched before it) take ops; the batch
-//!   normalizations one ReLU. Only anchors whose lowering takes a chain
-//!   ([`lower::lowers_chain`]: the batch normalizations, MaxPool and
-//!   AvgPool today) form groups;
+//!   normalizations one ReLU; a TypeCast from bf16 or f16 to f32 the
+//!   Quantize that follows it. Only anchors whose lowering takes a chain
+//!   ([`lower::lowers_chain`]: the batch normalizations, MaxPool, AvgPool,
+//!   LayerNorm and the reductions today) form groups;
 //! - every other op that lowers onto a primitive is a partition of its own;
-//! - every op that does not (LayerNorm, GroupNorm, the reductions,
-//!   Interpolate, PReLU, Wildcard ...) is a partition of its own that says
-//!   it is not supported;
+//! - every op that does not (GroupNorm, Interpolate, Wildcard ...)
+//!   is a partition of its own that says it is not supported;
 //! - End ops only mark graph outputs: they belong to no partition.
 //!
 //! Policy `debug` puts every op (End excepted) in a partition of its own.
@@ -632,6 +632,8 @@ fn chain_rules(op: &Op) -> Option<ChainRules> {
         dnnl_graph_op_batch_norm_inference | dnnl_graph_op_batch_norm_forward_training => {
             r(1, true, false, false, false, false)
         }
+        // A TypeCast to f32 followed by a Quantize.
+        dnnl_graph_op_type_cast => r(0, false, false, true, false, false),
         _ => return None,
     })
 }

@@ -17,7 +17,7 @@
 
 /* LayerNorm, LayerNormBackward and RMSNorm lower onto the layer normalization primitive,
  * GroupNorm onto the group normalization primitive: their cases wait for them. */
-#define LAYER_NORM_LOWERS 0
+#define LAYER_NORM_LOWERS 1
 #define GROUP_NORM_LOWERS 0
 
 static dnnl_graph_op_t unary(size_t id, dnnl_graph_op_kind_t kind, size_t a, size_t out) {
@@ -187,10 +187,8 @@ static void partitions(void) {
         def(3, dnnl_f32, 4, S, 0), def(4, dnnl_u8, 4, S, 0);
         add(unary(2, dnnl_graph_op_type_cast, 2, 3));
         add(quantize(3, 3, 4));
-        /* TypeCast + Quantize alone: a partition of upstream's own (BatchNormInference,
-         * RMSNorm); ours runs them as two. */
-        expect_parts(WHAT(" (bf16) + TypeCast + Quantize"),
-                k >= BN && library_is_ours() ? "[1] [2] [3]" : want[k][9]);
+        /* TypeCast + Quantize alone: a partition of their own (BatchNormInference, RMSNorm). */
+        expect_parts(WHAT(" (bf16) + TypeCast + Quantize"), want[k][9]);
 #undef WHAT
     }
     /* Post-op counts: GroupNorm takes any number, LayerNorm 19, BatchNormInference one ReLU. */
@@ -324,6 +322,100 @@ static void layer_norm(void) {
     expect_all("LayerNorm variance", gv, wv, bm, rows);
     release_buffers();
     free(x), free(gamma), free(beta), free(m), free(got), free(want), free(bound);
+}
+
+/* RMSNorm over the last axis of 4 x 29 rows, with gamma or without:
+ * dst = gamma * x / sqrt(mean(x^2) + eps). */
+static void rms_norm(int with_gamma) {
+    const char *what = with_gamma ? "RMSNorm (gamma)" : "RMSNorm";
+    if (waits(LAYER_NORM_LOWERS, what, "layer normalization")) return;
+    int64_t dims[2] = {4, 29}, cd[1] = {29}, rows = 4, n = 29, total = rows * n;
+    float *x = rand_f32(total, 2.0), *gamma = rand_f32(n, 1.0), *got = malloc(sizeof(float) * (size_t)total);
+    double *want = malloc(sizeof(double) * (size_t)total), *bound = malloc(sizeof(double) * (size_t)total);
+    float eps = 1e-3f;
+    new_graph(ekind);
+    def(1, dnnl_f32, 2, dims, 0), def(2, dnnl_f32, 1, cd, 0), def(3, dnnl_f32, 2, dims, 0);
+    size_t in[2] = {1, 2};
+    dnnl_graph_op_t op = mkop(1, dnnl_graph_op_rms_norm, with_gamma ? 2 : 1, in, 3);
+    set_f32(op, dnnl_graph_op_attr_epsilon, 1, &eps);
+    add(op);
+    put(1, x);
+    if (with_gamma) put(2, gamma);
+    run_graph(what, 1, 1);
+    get(3, got);
+    for (int64_t r = 0; r < rows; r++) {
+        double ms = 0;
+        for (int64_t i = 0; i < n; i++) ms += (double)x[r * n + i] * x[r * n + i];
+        ms /= (double)n;
+        double inv = 1 / sqrt(ms + eps);
+        for (int64_t i = 0; i < n; i++) {
+            double g = with_gamma ? gamma[i] : 1;
+            want[r * n + i] = g * x[r * n + i] * inv;
+            bound[r * n + i] = 8 * n * EPS * fabs(g) * (fabs(x[r * n + i]) * inv + 1);
+        }
+    }
+    expect_all(what, got, want, bound, total);
+    release_buffers();
+    free(x), free(gamma), free(got), free(want), free(bound);
+}
+
+/* LayerNormBackward over the last axis of 3 x 4 x 19 (the rows' own statistics), with
+ * use_affine (diff_gamma, diff_beta) or without: with xhat = (x - mean) * inv,
+ * inv = 1 / sqrt(var + eps), g = gamma (1 without affine) and C elements per row,
+ * diff_src = inv * (g dy - mean(g dy) - xhat * mean(g dy xhat)),
+ * diff_gamma = sum over rows of dy xhat, diff_beta = sum over rows of dy. */
+static void layer_norm_backward(int affine) {
+    const char *what = affine ? "LayerNormBackward (affine)" : "LayerNormBackward";
+    if (waits(LAYER_NORM_LOWERS, what, "layer normalization")) return;
+    int64_t dims[3] = {3, 4, 19}, sd[2] = {3, 4}, cd[1] = {19}, rows = 12, n = 19, total = rows * n;
+    float *x = rand_f32(total, 2.0), *dy = rand_f32(total, 1.0), *gamma = rand_f32(n, 1.0);
+    float *beta = rand_f32(n, 1.0), mean[12], var[12], dg[19], db[19];
+    float *got = malloc(sizeof(float) * (size_t)total);
+    double *want = malloc(sizeof(double) * (size_t)total), *bound = malloc(sizeof(double) * (size_t)total);
+    double wg[19] = {0}, wb[19] = {0}, bg[19], bb[19];
+    float eps = 1e-3f;
+    for (int64_t r = 0; r < rows; r++) {
+        double m = 0, v = 0;
+        for (int64_t i = 0; i < n; i++) m += x[r * n + i];
+        m /= (double)n;
+        for (int64_t i = 0; i < n; i++) v += (x[r * n + i] - m) * (x[r * n + i] - m);
+        mean[r] = (float)m, var[r] = (float)(v / (double)n);
+    }
+    new_graph(ekind);
+    def(1, dnnl_f32, 3, dims, 0), def(2, dnnl_f32, 3, dims, 0), def(3, dnnl_f32, 2, sd, 0);
+    def(4, dnnl_f32, 2, sd, 0), def(5, dnnl_f32, 1, cd, 0), def(6, dnnl_f32, 1, cd, 0);
+    def(7, dnnl_f32, 3, dims, 0), def(8, dnnl_f32, 1, cd, 0), def(9, dnnl_f32, 1, cd, 0);
+    size_t in[6] = {1, 2, 3, 4, 5, 6}, out[3] = {7, 8, 9};
+    dnnl_graph_op_t op = mkop_n(1, dnnl_graph_op_layer_norm_backward, affine ? 6 : 4, in, affine ? 3 : 1, out);
+    set_f32(op, dnnl_graph_op_attr_epsilon, 1, &eps);
+    set_bool(op, dnnl_graph_op_attr_use_affine, affine);
+    add(op);
+    put(1, x), put(2, dy), put(3, mean), put(4, var);
+    if (affine) put(5, gamma), put(6, beta);
+    run_graph(what, 1, 1);
+    get(7, got);
+    if (affine) get(8, dg), get(9, db);
+    for (int64_t r = 0; r < rows; r++) {
+        double inv = 1 / sqrt((double)var[r] + eps), a = 0, bsum = 0, mag = 0;
+        for (int64_t i = 0; i < n; i++) {
+            double g = affine ? gamma[i] : 1, xh = (x[r * n + i] - mean[r]) * inv;
+            a += g * dy[r * n + i], bsum += g * dy[r * n + i] * xh, mag += fabs(g * dy[r * n + i]) * (1 + fabs(xh));
+            wg[i] += dy[r * n + i] * xh, wb[i] += dy[r * n + i];
+        }
+        for (int64_t i = 0; i < n; i++) {
+            double g = affine ? gamma[i] : 1, xh = (x[r * n + i] - mean[r]) * inv;
+            want[r * n + i] = inv * (g * dy[r * n + i] - a / (double)n - xh * bsum / (double)n);
+            bound[r * n + i] = 16 * n * EPS * inv * (fabs(g * dy[r * n + i]) + mag / (double)n * (1 + fabs(xh)) + 1);
+        }
+    }
+    for (int64_t i = 0; i < n; i++) bg[i] = 16 * rows * EPS * (fabs(wg[i]) + 4), bb[i] = 16 * rows * EPS * (fabs(wb[i]) + 4);
+    expect_all(what, got, want, bound, total);
+    if (affine) {
+        expect_all("LayerNormBackward diff_gamma", dg, wg, bg, n);
+        expect_all("LayerNormBackward diff_beta", db, wb, bb, n);
+    }
+    release_buffers();
+    free(x), free(dy), free(gamma), free(beta), free(got), free(want), free(bound);
 }
 
 /* GroupNorm (NXC, 3 groups of 2 channels, affine) + ReLU. */
@@ -527,6 +619,41 @@ static void batch_norm_backward(int diffs, int with_gamma, int ncx) {
     free(x), free(dy), free(gamma), free(got), free(want), free(bound);
 }
 
+/* TypeCast (bf16 to f32) + Quantize (scale 1/4, zero point 0, u8), the partition of its
+ * own after a BatchNormInference or RMSNorm: exact. */
+static void typecast_quantize(void) {
+    const char *what = "bf16 TypeCast + Quantize";
+    int64_t dims[2] = {7, 9}, n = 63;
+    uint16_t x[63];
+    uint8_t got[63];
+    new_graph(ekind);
+    def(1, dnnl_bf16, 2, dims, 0), def(2, dnnl_f32, 2, dims, 0), def(3, dnnl_u8, 2, dims, 0);
+    add(unary(1, dnnl_graph_op_type_cast, 1, 2));
+    add(quantize(2, 2, 3));
+    for (int64_t i = 0; i < n; i++) {
+        float v = (float)((uniform() + 1) * 40);
+        uint32_t bits;
+        memcpy(&bits, &v, 4);
+        x[i] = (uint16_t)(bits >> 16);
+    }
+    put(1, x);
+    run_graph(what, 1, 1);
+    get(3, got);
+    int bad = 0;
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t bits = (uint32_t)x[i] << 16;
+        float v;
+        memcpy(&v, &bits, 4);
+        double q = nearbyint(v / 0.25);
+        q = q > 255 ? 255 : q;
+        if (got[i] != (uint8_t)q && bad++ < 5)
+            fprintf(stderr, "%s[%lld]: got %d, want %g\n", what, (long long)i, got[i], q);
+    }
+    if (bad) failures++;
+    else printf("%s: %lld u8 results exact\n", what, (long long)n);
+    release_buffers();
+}
+
 int main(int argc, char **argv) {
     int gpu = argc > 1 && strcmp(argv[1], "gpu") == 0;
     ekind = gpu ? dnnl_gpu : dnnl_cpu;
@@ -536,6 +663,10 @@ int main(int argc, char **argv) {
 
     partitions();
     layer_norm();
+    rms_norm(1);
+    rms_norm(0);
+    layer_norm_backward(1);
+    layer_norm_backward(0);
     group_norm();
     batch_norm(0);
     batch_norm(1);
@@ -543,6 +674,7 @@ int main(int argc, char **argv) {
     batch_norm_backward(1, 1, 0);
     batch_norm_backward(0, 1, 1);
     batch_norm_backward(0, 0, 0);
+    typecast_quantize();
 
     CHECK(dnnl_stream_destroy(strm));
     CHECK(dnnl_engine_destroy(eng));

@@ -42,10 +42,11 @@ foreach(t graph_conv graph_conv_ocl)
   target_link_libraries(${t} PRIVATE m)
 endforeach()
 # The pooling ops (graph_pool: MaxPool, AvgPool, their backward ops, their chains and the
-# int8 pattern; Interpolate's cases wait for the resampling primitive) and the
-# normalizations (graph_norm): partitions as upstream's v3.13 makes them (the @ref twin
+# int8 pattern; Interpolate's cases wait for the resampling primitive), the
+# normalizations (graph_norm; GroupNorm's cases wait for the group normalization
+# primitive) and the reductions and PReLU (graph_reduce): partitions as upstream's v3.13 makes them (the @ref twin
 # checks them against Intel's library), and every result against a reference in double.
-foreach(family pool norm)
+foreach(family pool norm reduce)
   dnnl_c_test(graph_${family} SOURCES graph/graph_${family}.c LABELS "api;cpu;graph" ARGS cpu
               TIMEOUT 300)
   dnnl_c_test(graph_${family}_ocl SOURCES graph/graph_${family}.c LABELS "api;graph" ARGS gpu

@@ -1,7 +1,7 @@
 //! What each graph op kind lowers to: eltwise algorithms (forward and
 //! backward), binary algorithms, and which kinds a partition of one op
-//! supports (the convolution ops, the batch normalizations and the pooling
-//! ops in floating point; BiasAddBackward is not, as upstream's CPU library
+//! supports (the convolution ops, the batch and layer normalizations, the
+//! pooling ops and the reductions in floating point; BiasAddBackward is not, as upstream's CPU library
 //! does not support it either).
 //!
 //! Layer: graph. The eltwise mapping follows the definitions of oneDNN's
@@ -166,12 +166,42 @@ fn all_float(op: &Op) -> bool {
     op.inputs.iter().all(|l| float(l.data_type))
 }
 
+/// Whether `kind` is one of the Reduce* ops.
+pub fn is_reduction(kind: dnnl_graph_op_kind_t) -> bool {
+    matches!(
+        kind,
+        dnnl_graph_op_reduce_l1
+            | dnnl_graph_op_reduce_l2
+            | dnnl_graph_op_reduce_max
+            | dnnl_graph_op_reduce_mean
+            | dnnl_graph_op_reduce_min
+            | dnnl_graph_op_reduce_prod
+            | dnnl_graph_op_reduce_sum
+    )
+}
+
+/// A reduction in floating point with its axes as an attribute.
+fn reduction_lowers(op: &Op) -> bool {
+    op.inputs.len() == 1 && all_float(op)
+}
+
+/// A layer normalization in floating point over the last axis.
+fn layer_norm_lowers(op: &Op) -> bool {
+    all_float(op)
+        && super::lnorm::last_axis(
+            op,
+            op.inputs
+                .first()
+                .and_then(crate::graph::logical_tensor::ndims),
+        )
+}
+
 /// Whether `op` lowers with a post-op chain (a `Pattern::Post` anchor):
 /// the batch normalizations (forward) in floating point, with a ReLU;
 /// MaxPool and AvgPool in floating point (an int8 pooling's source is the
-/// f32 output of its Dequantize), with unary and binary ops. Interpolate,
-/// the reductions and the other normalizations join when their primitives
-/// do.
+/// f32 output of its Dequantize), with unary and binary ops; LayerNorm
+/// over the last axis; the reductions with `axes` as an attribute.
+/// Interpolate and GroupNorm join when their primitives do.
 pub fn lowers_chain(op: &Op) -> bool {
     match op.kind {
         dnnl_graph_op_batch_norm_inference | dnnl_graph_op_batch_norm_forward_training => {
@@ -180,6 +210,15 @@ pub fn lowers_chain(op: &Op) -> bool {
         dnnl_graph_op_max_pool | dnnl_graph_op_avg_pool => {
             all_float(op) && !super::pool::unsupported_avg(op)
         }
+        // With the Quantize after it.
+        dnnl_graph_op_type_cast => {
+            op.inputs
+                .first()
+                .is_some_and(|l| matches!(l.data_type, dnnl_bf16 | dnnl_f16))
+                && op.outputs.first().is_some_and(|l| l.data_type == dnnl_f32)
+        }
+        dnnl_graph_op_layer_norm | dnnl_graph_op_rms_norm => layer_norm_lowers(op),
+        kind if is_reduction(kind) => reduction_lowers(op),
         _ => false,
     }
 }
@@ -192,6 +231,11 @@ pub fn supports_single(op: &Op) -> bool {
         | dnnl_graph_op_max_pool
         | dnnl_graph_op_avg_pool
         | dnnl_graph_op_max_pool_backward => all_float(op) && !super::pool::unsupported_avg(op),
+        dnnl_graph_op_layer_norm | dnnl_graph_op_rms_norm | dnnl_graph_op_layer_norm_backward => {
+            layer_norm_lowers(op)
+        }
+        kind if is_reduction(kind) => reduction_lowers(op),
+        dnnl_graph_op_prelu | dnnl_graph_op_prelu_backward => all_float(op),
         // A source shape given as an input tensor is not supported.
         dnnl_graph_op_avg_pool_backward => op.inputs.len() == 1 && all_float(op),
         dnnl_graph_op_matmul => op.inputs.iter().take(2).all(|l| float(l.data_type)),

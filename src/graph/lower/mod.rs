@@ -21,22 +21,29 @@
 //! - `conv`: the convolution ops, alone or with their (de)quantization and
 //!   post-op chain;
 //! - `post`: an anchor op (BatchNormInference, BatchNormForwardTraining,
-//!   MaxPool, AvgPool; Interpolate, the reductions and the other
-//!   normalizations as their primitives come) with its post-op chain;
+//!   MaxPool, AvgPool, LayerNorm, the reductions; Interpolate and GroupNorm
+//!   as their primitives come) with its post-op chain;
 //! - `bnorm`: BatchNormInference as binary primitives;
 //! - `bnorm_train`: BatchNormForwardTraining and BatchNormTrainingBackward
 //!   onto the batch normalization primitive;
 //! - `pool`: MaxPool, AvgPool and their backward ops onto the pooling
-//!   primitive.
+//!   primitive;
+//! - `lnorm`: LayerNorm, LayerNormBackward and RMSNorm onto the layer
+//!   normalization primitive;
+//! - `reduce`: the Reduce* ops onto the reduction primitive;
+//! - `prelu`: PReLU and PReLUBackward onto the PReLU primitive.
 
 mod bnorm;
 mod bnorm_train;
 mod conv;
 pub(crate) mod conv_geom;
 mod kinds;
+mod lnorm;
 mod matmul;
 mod pool;
 mod post;
+mod prelu;
+mod reduce;
 pub mod shape;
 mod single;
 

@@ -11,10 +11,11 @@
 //!
 //! Anchors: BatchNormInference + ReLU (the ReLU is the eltwise post-op of
 //! the normalization's last binary step, `bnorm`); MaxPool and AvgPool
-//! (`pool`); BatchNormForwardTraining + ReLU (`bnorm_train`). Interpolate,
-//! the reductions, LayerNorm and GroupNorm lower here once their
-//! primitives exist; until then `kinds::lowers_chain` keeps them out of
-//! fused groups.
+//! (`pool`); BatchNormForwardTraining + ReLU (`bnorm_train`); TypeCast +
+//! Quantize (two reorders); LayerNorm
+//! (and RMSNorm, which takes no chain) (`lnorm`); the reductions
+//! (`reduce`). Interpolate and GroupNorm lower here once their primitives
+//! exist; until then `kinds::lowers_chain` keeps them out of fused groups.
 
 // The C enumerators are matched by their C names.
 #![allow(non_upper_case_globals)]
@@ -79,6 +80,18 @@ fn lower_chain(b: &mut Builder, ops: &[Op], chain: &PostChain) -> Result<()> {
             super::bnorm_train::forward(b, ops, chain, relu_only(ops, chain)?)
         }
         dnnl_graph_op_max_pool | dnnl_graph_op_avg_pool => super::pool::forward(b, ops, chain),
+        // TypeCast + Quantize: the cast into an f32 temporary, quantized.
+        dnnl_graph_op_type_cast => {
+            let conv = Conversions::begin(b, ops, chain)?;
+            let (src, dst) = (anchor.inputs[0].id, anchor.outputs[0].id);
+            let (src_md, dst_md) = (b.md(src)?, b.md(dst)?);
+            let (src_buf, dst_buf) = (b.buf(src)?, b.buf(dst)?);
+            let step = b.reorder((&src_md, src_buf), (&dst_md, dst_buf), None, Vec::new())?;
+            b.program.steps.push(step);
+            conv.end(b)
+        }
+        dnnl_graph_op_layer_norm | dnnl_graph_op_rms_norm => super::lnorm::forward(b, ops, chain),
+        kind if super::kinds::is_reduction(kind) => super::reduce::forward(b, ops, chain),
         _ => Err(Error::unimplemented(format!(
             "{} with post-ops does not lower onto a primitive",
             anchor.kind_name()

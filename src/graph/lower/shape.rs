@@ -216,6 +216,7 @@ pub fn infer(op: &Op, ins: &[Lt], out: Option<&Lt>) -> Result<Vec<i64>> {
             let dims: Vec<&[i64]> = ins.iter().map(logical_tensor::dims).collect();
             super::pool::infer(op, &dims)
         }
+        kind if super::kinds::is_reduction(kind) => super::reduce::infer(op, d(0)?),
         dnnl_graph_op_select => {
             let ab = broadcast(d(1)?, d(2)?)
                 .ok_or_else(|| shape_err(op, "inputs do not broadcast".into()))?;
@@ -280,6 +281,26 @@ pub fn infer_extra(op: &Op, k: usize, ins: &[Lt]) -> Result<Option<Vec<i64>>> {
         Ok(if ncx { src[1] } else { src[src.len() - 1] })
     };
     match op.kind {
+        // Mean and variance.
+        dnnl_graph_op_layer_norm if k > 0 => {
+            let src = ins
+                .first()
+                .map(logical_tensor::dims)
+                .ok_or_else(|| shape_err(op, "the source is missing".into()))?;
+            Ok(Some(super::lnorm::stat_dims(src)))
+        }
+        // diff_gamma and diff_beta.
+        dnnl_graph_op_layer_norm_backward if k > 0 => {
+            let src = ins
+                .first()
+                .map(logical_tensor::dims)
+                .ok_or_else(|| shape_err(op, "the source is missing".into()))?;
+            Ok(Some(src.last().map(|&c| vec![c]).unwrap_or_default()))
+        }
+        // diff_slope: the slope's shape.
+        dnnl_graph_op_prelu_backward if k == 1 => {
+            Ok(ins.get(1).map(|l| logical_tensor::dims(l).to_vec()))
+        }
         // Running and batch statistics; diff_gamma and diff_beta.
         dnnl_graph_op_batch_norm_forward_training | dnnl_graph_op_batch_norm_backward if k > 0 => {
             Ok(Some(vec![channels()?]))

@@ -13,7 +13,8 @@
 //! constants (or, for the Dynamic variants, inputs); Concat is a concat
 //! primitive; the convolution ops go to `conv`, BatchNormInference to
 //! `bnorm`, the other batch normalizations to `bnorm_train`, the pooling
-//! ops to `pool` (forward ones through `post`, as anchors of no chain).
+//! ops to `pool` (forward ones through `post`, as anchors of no chain),
+//! PReLU and its backward op to `prelu`.
 
 // The C enumerators are matched by their C names.
 #![allow(non_upper_case_globals)]
@@ -122,7 +123,13 @@ pub(super) fn lower(b: &mut Builder, op: &Op) -> Result<()> {
         dnnl_graph_op_batch_norm_inference => super::bnorm::lower_single(b, op),
         dnnl_graph_op_batch_norm_forward_training
         | dnnl_graph_op_max_pool
-        | dnnl_graph_op_avg_pool => super::post::lower_alone(b, op),
+        | dnnl_graph_op_avg_pool
+        | dnnl_graph_op_layer_norm
+        | dnnl_graph_op_rms_norm => super::post::lower_alone(b, op),
+        kind if kinds::is_reduction(kind) => super::post::lower_alone(b, op),
+        dnnl_graph_op_layer_norm_backward => super::lnorm::backward(b, op),
+        dnnl_graph_op_prelu => super::prelu::forward(b, op),
+        dnnl_graph_op_prelu_backward => super::prelu::backward(b, op),
         dnnl_graph_op_batch_norm_backward => super::bnorm_train::backward(b, op),
         dnnl_graph_op_max_pool_backward | dnnl_graph_op_avg_pool_backward => {
             super::pool::backward(b, op)
