@@ -166,10 +166,18 @@ pub enum Provider {
     Svm,
 }
 
+/// Whether `DNNL_OCL_USM=svm` asks for SVM even where Intel's extension
+/// exists (so that Intel's runtime runs the SVM path too); read once.
+fn svm_forced() -> bool {
+    static FORCED: OnceLock<bool> = OnceLock::new();
+    *FORCED.get_or_init(|| std::env::var_os("DNNL_OCL_USM").is_some_and(|v| v == "svm"))
+}
+
 /// The provider of `device`, or the unimplemented error naming it. Intel's
-/// extension comes first where the device has both.
+/// extension comes first where the device has both, unless
+/// `DNNL_OCL_USM=svm`.
 pub fn provider(device: &Device) -> Result<Provider> {
-    if device.has_extension("cl_intel_unified_shared_memory") {
+    if !svm_forced() && device.has_extension("cl_intel_unified_shared_memory") {
         if let Some(table) = functions(&device.platform()?) {
             return Ok(Provider::Intel(table));
         }
