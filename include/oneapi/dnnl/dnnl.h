@@ -280,6 +280,46 @@ dnnl_status_t dnnl_primitive_attr_set_zero_points_v2(dnnl_primitive_attr_t attr,
                                                      dnnl_data_type_t data_type,
                                                      int is_on_host);
 
+/// Creates a primitive descriptor for batch normalization forward
+/// (`prop_kind` `dnnl_forward_training` or `dnnl_forward_inference`) of a
+/// 2- to 12-D src (N, C, spatial...), with `flags` of
+/// `dnnl_normalization_flags_t`. `dst_desc` may be `any` (it takes
+/// `src_desc`'s layout). Attributes: one eltwise ReLU post-op (a zero
+/// negative slope in training); others are `dnnl_unimplemented`. With
+/// `dnnl_fuse_norm_relu` or `dnnl_fuse_norm_add_relu` in training the
+/// primitive writes a workspace (`dnnl_query_workspace_md`: `u8`, a byte per
+/// element). On success the caller owns `*primitive_desc` and releases it
+/// with `dnnl_primitive_desc_destroy`.
+DNNL_API
+dnnl_status_t dnnl_batch_normalization_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                                     dnnl_engine_t engine,
+                                                                     dnnl_prop_kind_t prop_kind,
+                                                                     const_dnnl_memory_desc_t src_desc,
+                                                                     const_dnnl_memory_desc_t dst_desc,
+                                                                     float epsilon,
+                                                                     unsigned int flags,
+                                                                     const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for batch normalization backward
+/// (`prop_kind` `dnnl_backward`: diff_src, and diff_scale / diff_shift with
+/// `dnnl_use_scale` / `dnnl_use_shift`; or `dnnl_backward_data`). The
+/// fused-ReLU flags need `hint_fwd_pd` (a live batch normalization forward
+/// descriptor with the workspace); otherwise it may be NULL.
+/// `diff_src_desc` and `diff_dst_desc` may be `any` (they take `src_desc`'s
+/// layout). Attributes other than the defaults are `dnnl_unimplemented`.
+/// On success the caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_batch_normalization_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                                      dnnl_engine_t engine,
+                                                                      dnnl_prop_kind_t prop_kind,
+                                                                      const_dnnl_memory_desc_t diff_src_desc,
+                                                                      const_dnnl_memory_desc_t diff_dst_desc,
+                                                                      const_dnnl_memory_desc_t src_desc,
+                                                                      float epsilon,
+                                                                      unsigned int flags,
+                                                                      const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                                      const_dnnl_primitive_attr_t attr);
+
 /// Creates a primitive descriptor for binary:
 /// `dst = op(scale0 * src0, scale1 * src1)` for the `dnnl_binary_*`
 /// algorithms but `select` (which needs `_v2`). Each dimension of
@@ -801,6 +841,52 @@ DNNL_API size_t dnnl_memory_desc_get_size(const_dnnl_memory_desc_t memory_desc);
 /// 4-bit types count two elements per byte.
 DNNL_API size_t dnnl_memory_desc_get_size_v2(const_dnnl_memory_desc_t memory_desc, int index);
 
+/// Creates a primitive descriptor for pooling forward (`prop_kind`
+/// `dnnl_forward_training` or `dnnl_forward_inference`) with `alg_kind`
+/// `dnnl_pooling_max`, `dnnl_pooling_avg_include_padding` or
+/// `dnnl_pooling_avg_exclude_padding`. The arrays hold one value per
+/// spatial dimension; `dilation` counts as oneDNN does (0: dense). Max
+/// pooling in training writes a workspace (`DNNL_ARG_WORKSPACE`,
+/// `dnnl_query_workspace_md`). `dst_desc` may be `any` (it takes
+/// `src_desc`'s layout). Attributes: eltwise and binary post-ops; others are
+/// `dnnl_unimplemented`. On success the caller owns `*primitive_desc` and
+/// releases it with `dnnl_primitive_desc_destroy`.
+DNNL_API
+dnnl_status_t dnnl_pooling_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                         dnnl_engine_t engine,
+                                                         dnnl_prop_kind_t prop_kind,
+                                                         dnnl_alg_kind_t alg_kind,
+                                                         const_dnnl_memory_desc_t src_desc,
+                                                         const_dnnl_memory_desc_t dst_desc,
+                                                         const dnnl_dim_t *strides,
+                                                         const dnnl_dim_t *kernel,
+                                                         const dnnl_dim_t *dilation,
+                                                         const dnnl_dim_t *padding_l,
+                                                         const dnnl_dim_t *padding_r,
+                                                         const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for pooling backward (execution arguments
+/// `DNNL_ARG_DIFF_DST`, `DNNL_ARG_DIFF_SRC` and, for max pooling,
+/// `DNNL_ARG_WORKSPACE`). Max pooling needs `hint_fwd_pd`: the forward
+/// training descriptor whose workspace this one reads
+/// (`dnnl_unimplemented` without it); average pooling accepts NULL.
+/// `diff_src_desc` and `diff_dst_desc` may be `any`. Attributes other than
+/// the defaults are `dnnl_unimplemented`. On success the caller owns
+/// `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_pooling_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                          dnnl_engine_t engine,
+                                                          dnnl_alg_kind_t alg_kind,
+                                                          const_dnnl_memory_desc_t diff_src_desc,
+                                                          const_dnnl_memory_desc_t diff_dst_desc,
+                                                          const dnnl_dim_t *strides,
+                                                          const dnnl_dim_t *kernel,
+                                                          const dnnl_dim_t *dilation,
+                                                          const dnnl_dim_t *padding_l,
+                                                          const dnnl_dim_t *padding_r,
+                                                          const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                          const_dnnl_primitive_attr_t attr);
+
 /// Creates an empty post-op chain; the caller owns `*post_ops` and releases
 /// it with `dnnl_post_ops_destroy`.
 DNNL_API dnnl_status_t dnnl_post_ops_create(dnnl_post_ops_t *post_ops);
@@ -1140,36 +1226,6 @@ dnnl_status_t dnnl_shuffle_backward_primitive_desc_create(dnnl_primitive_desc_t 
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API
-dnnl_status_t dnnl_pooling_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                         dnnl_engine_t engine,
-                                                         dnnl_prop_kind_t prop_kind,
-                                                         dnnl_alg_kind_t alg_kind,
-                                                         const_dnnl_memory_desc_t src_desc,
-                                                         const_dnnl_memory_desc_t dst_desc,
-                                                         const dnnl_dim_t *strides,
-                                                         const dnnl_dim_t *kernel,
-                                                         const dnnl_dim_t *dilation,
-                                                         const dnnl_dim_t *padding_l,
-                                                         const dnnl_dim_t *padding_r,
-                                                         const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_pooling_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                          dnnl_engine_t engine,
-                                                          dnnl_alg_kind_t alg_kind,
-                                                          const_dnnl_memory_desc_t diff_src_desc,
-                                                          const_dnnl_memory_desc_t diff_dst_desc,
-                                                          const dnnl_dim_t *strides,
-                                                          const dnnl_dim_t *kernel,
-                                                          const dnnl_dim_t *dilation,
-                                                          const dnnl_dim_t *padding_l,
-                                                          const dnnl_dim_t *padding_r,
-                                                          const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                          const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
 dnnl_status_t dnnl_prelu_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
                                                        dnnl_engine_t engine,
                                                        dnnl_prop_kind_t prop_kind,
@@ -1218,30 +1274,6 @@ dnnl_status_t dnnl_lrn_backward_primitive_desc_create(dnnl_primitive_desc_t *pri
                                                       float k,
                                                       const_dnnl_primitive_desc_t hint_fwd_pd,
                                                       const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_batch_normalization_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                                     dnnl_engine_t engine,
-                                                                     dnnl_prop_kind_t prop_kind,
-                                                                     const_dnnl_memory_desc_t src_desc,
-                                                                     const_dnnl_memory_desc_t dst_desc,
-                                                                     float epsilon,
-                                                                     unsigned int flags,
-                                                                     const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_batch_normalization_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                                      dnnl_engine_t engine,
-                                                                      dnnl_prop_kind_t prop_kind,
-                                                                      const_dnnl_memory_desc_t diff_src_desc,
-                                                                      const_dnnl_memory_desc_t diff_dst_desc,
-                                                                      const_dnnl_memory_desc_t src_desc,
-                                                                      float epsilon,
-                                                                      unsigned int flags,
-                                                                      const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                                      const_dnnl_primitive_attr_t attr);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API
