@@ -243,11 +243,8 @@ fn usm_where_the_device_has_it() {
         // (OpenCL cannot tell), an unreadable one as nothing.
         let user = user_usm_kind(&context, local.as_ptr().cast(), local.len()).unwrap();
         assert_eq!(user, if svm { UsmKind::Svm } else { UsmKind::Unknown });
-        let wild = 0xdead_beef_000usize as *const c_void;
-        assert_eq!(
-            user_usm_kind(&context, wild, 16).unwrap(),
-            UsmKind::Unknown
-        );
+        let wild = 0x0dea_dbee_f000_usize as *const c_void;
+        assert_eq!(user_usm_kind(&context, wild, 16).unwrap(), UsmKind::Unknown);
         assert_eq!(
             usm_device(&context, dev.ptr()).unwrap().as_ref(),
             if svm { None } else { Some(device) }
