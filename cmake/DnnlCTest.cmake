@@ -139,6 +139,40 @@ function(dnnl_c_test name)
   endforeach()
 endfunction()
 
+# dnnl_ocl_svm_twin(<name> [ARGS <arg>...] [ENVIRONMENT <VAR=value>...]
+#                   [PASS_REGULAR_EXPRESSION <regex>]): registers <name>@intel-svm, the
+# program of OPENCL test <name> on Intel's CPU OpenCL runtime with DNNL_OCL_USM=svm, so
+# that the library (and the tests' helpers) take USM through shared virtual memory
+# there, as on PoCL and NVIDIA, although Intel's USM extension exists.
+function(dnnl_ocl_svm_twin name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "PASS_REGULAR_EXPRESSION" "ARGS;ENVIRONMENT")
+  if(NOT "intel" IN_LIST DNNL_OCL_RUNTIMES)
+    return()
+  endif()
+  get_test_property("${name}@intel" LABELS labels)
+  get_test_property("${name}@intel" TIMEOUT timeout)
+  if(NOT labels)
+    set(labels "api;ocl")
+  endif()
+  if(NOT timeout)
+    set(timeout ${DNNL_C_TEST_TIMEOUT})
+  endif()
+  list(APPEND labels intel ours-only)
+  list(REMOVE_DUPLICATES labels)
+  add_test(NAME "${name}@intel-svm"
+           COMMAND sh "${_dnnl_ocl_runner}" intel "${DNNL_OCL_ICD_intel}"
+                   "${DNNL_OCL_ICD_ROOT}/intel" "${_dnnl_ocl_hint_intel}"
+                   $<TARGET_FILE:${name}> ${arg_ARGS})
+  set(env "DNNL_OCL_USM=svm" "ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1"
+      ${arg_ENVIRONMENT})
+  set_tests_properties("${name}@intel-svm" PROPERTIES
+    LABELS "${labels}" TIMEOUT "${timeout}" SKIP_RETURN_CODE 77 ENVIRONMENT "${env}")
+  if(arg_PASS_REGULAR_EXPRESSION)
+    set_tests_properties("${name}@intel-svm" PROPERTIES
+      PASS_REGULAR_EXPRESSION "${arg_PASS_REGULAR_EXPRESSION}")
+  endif()
+endfunction()
+
 # dnnl_ze_test(): a C test of the Level Zero side, run through the Level Zero loader.
 #
 #   dnnl_ze_test(<name> SOURCES <file>... [LABELS <label>...] [TIMEOUT <seconds>]

@@ -9,16 +9,19 @@
  *   2. builds the graph (weights and biases are constant), finalizes it, and
  *      compiles each supported partition for the engine (here two: conv0 + BiasAdd
  *      + ReLU, and conv1 + BiasAdd + ReLU + Add);
- *   3. copies the inputs into device USM with non-blocking copies and executes
+ *   3. copies the inputs into USM with non-blocking copies and executes
  *      after their events (dnnl_graph_ocl_interop_compiled_partition_execute with
  *      deps), chaining partitions through the returned events;
  *   4. copies the result back after the last event and checks it against a
  *      reference computed here.
  * The library takes its temporaries (and the prepared constant weights) from the
  * allocator; the free callback receives the event the memory waited for and
- * waits for it, as the header asks. Graph memory on OpenCL is USM
- * (cl_intel_unified_shared_memory): without it the example says so and exits 77
- * (skipped); with no OpenCL device it says so and exits 77 too. */
+ * waits for it, as the header asks. Graph memory on OpenCL is USM: Intel's device
+ * USM where the device has cl_intel_unified_shared_memory, else shared virtual memory
+ * (OpenCL 2.0: clSVMAlloc, clEnqueueSVMMemcpy; NVIDIA, PoCL, AMD), as the library
+ * chooses (DNNL_OCL_USM=svm makes both take SVM where Intel's extension exists too).
+ * A device with neither makes the example say so and exit 77 (skipped); with no
+ * OpenCL device it says so and exits 77 too. */
 #include <math.h>
 #include <string.h>
 
@@ -29,51 +32,88 @@
 #include "oneapi/dnnl/dnnl_graph.h"
 #include "oneapi/dnnl/dnnl_graph_ocl.h"
 
-/* The USM entry points, looked up on the device's platform. */
-static clDeviceMemAllocINTEL_fn usm_alloc;
-static clMemBlockingFreeINTEL_fn usm_free;
-static clEnqueueMemcpyINTEL_fn usm_memcpy;
+/* The USM entry points: Intel's, looked up on the device's platform, or SVM. */
+static clDeviceMemAllocINTEL_fn intel_alloc;
+static clMemBlockingFreeINTEL_fn intel_free;
+static clEnqueueMemcpyINTEL_fn intel_memcpy;
+static int svm; /* 1: USM through SVM */
 static int allocations, frees;
 
 static void *my_malloc(size_t size, size_t alignment, cl_device_id dev, cl_context ctx) {
-    cl_int err = CL_SUCCESS;
-    void *p = usm_alloc(ctx, dev, NULL, size, (cl_uint)alignment, &err);
-    if (err != CL_SUCCESS) return NULL;
-    allocations++;
+    void *p = NULL;
+    if (svm) {
+        p = clSVMAlloc(ctx, CL_MEM_READ_WRITE, size, (cl_uint)alignment);
+    } else {
+        cl_int err = CL_SUCCESS;
+        p = intel_alloc(ctx, dev, NULL, size, (cl_uint)alignment, &err);
+        if (err != CL_SUCCESS) return NULL;
+    }
+    if (p) allocations++;
     return p;
 }
 
 static void my_free(void *buf, cl_device_id dev, cl_context ctx, cl_event event) {
     (void)dev;
     if (event) OCL(clWaitForEvents(1, &event)); /* already complete here */
-    OCL(usm_free(ctx, buf));
+    if (svm)
+        clSVMFree(ctx, buf); /* nothing uses it once its event is complete */
+    else
+        OCL(intel_free(ctx, buf));
     frees++;
 }
 
+/* A copy of `size` bytes between host memory and USM, after `deps`. */
+static void usm_copy(cl_command_queue q, cl_bool blocking, void *dst, const void *src,
+        size_t size, cl_uint ndeps, const cl_event *deps, cl_event *done) {
+    if (svm)
+        OCL(clEnqueueSVMMemcpy(q, blocking, dst, src, size, ndeps, deps, done));
+    else
+        OCL(intel_memcpy(q, blocking, dst, src, size, ndeps, deps, done));
+}
+
+/* Whether the device has coarse-grained buffer SVM (an OpenCL 2.0 or later device). */
+static int has_svm(cl_device_id dev) {
+    char version[128] = "";
+    clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof(version) - 1, version, NULL);
+    int major = 0, minor = 0;
+    if (sscanf(version, "OpenCL %d.%d", &major, &minor) != 2 || major < 2) return 0;
+    cl_device_svm_capabilities caps = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof(caps), &caps, NULL);
+    return (caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER) != 0;
+}
+
+/* Intel's USM first (unless DNNL_OCL_USM=svm), else SVM: the library's order. */
 static int has_usm(cl_device_id dev) {
     char ext[8192] = "";
     clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof(ext) - 1, ext, NULL);
-    if (!strstr(ext, "cl_intel_unified_shared_memory")) return 0;
-    cl_platform_id plat = NULL;
-    OCL(clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof(plat), &plat, NULL));
-    usm_alloc = (clDeviceMemAllocINTEL_fn)clGetExtensionFunctionAddressForPlatform(
-            plat, "clDeviceMemAllocINTEL");
-    usm_free = (clMemBlockingFreeINTEL_fn)clGetExtensionFunctionAddressForPlatform(
-            plat, "clMemBlockingFreeINTEL");
-    usm_memcpy = (clEnqueueMemcpyINTEL_fn)clGetExtensionFunctionAddressForPlatform(
-            plat, "clEnqueueMemcpyINTEL");
-    return usm_alloc && usm_free && usm_memcpy;
+    const char *force = getenv("DNNL_OCL_USM");
+    if (strstr(ext, "cl_intel_unified_shared_memory") && !(force && strcmp(force, "svm") == 0)) {
+        cl_platform_id plat = NULL;
+        OCL(clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof(plat), &plat, NULL));
+        intel_alloc = (clDeviceMemAllocINTEL_fn)clGetExtensionFunctionAddressForPlatform(
+                plat, "clDeviceMemAllocINTEL");
+        intel_free = (clMemBlockingFreeINTEL_fn)clGetExtensionFunctionAddressForPlatform(
+                plat, "clMemBlockingFreeINTEL");
+        intel_memcpy = (clEnqueueMemcpyINTEL_fn)clGetExtensionFunctionAddressForPlatform(
+                plat, "clEnqueueMemcpyINTEL");
+        if (intel_alloc && intel_free && intel_memcpy) return 1;
+    }
+    svm = has_svm(dev);
+    return svm;
 }
 
 int main(void) {
     user_ocl_t u;
     if (!user_ocl_create(&u)) return 77;
     if (!has_usm(u.device)) {
-        printf("SKIP: the device has no cl_intel_unified_shared_memory; the graph API "
-               "on OpenCL works on USM memory\n");
+        printf("SKIP: the device has neither cl_intel_unified_shared_memory nor shared "
+               "virtual memory; the graph API on OpenCL works on USM memory\n");
         user_ocl_release(&u);
         return 77;
     }
+
+    printf("USM: %s\n", svm ? "shared virtual memory (clSVMAlloc)"
+                            : "Intel's device USM (clDeviceMemAllocINTEL)");
 
     /* 1. The allocator, the engine that carries (a copy of) it, the stream. */
     dnnl_graph_allocator_t alloc = NULL;
@@ -101,7 +141,7 @@ int main(void) {
     DNNL(dnnl_graph_graph_get_partitions(graph, nparts, parts));
     printf("%zu partition(s)\n", nparts);
 
-    /* The data: device USM the program allocates itself. */
+    /* The data: USM the program allocates itself. */
     float *host[N_LT];
     void *dev_mem[N_LT];
     size_t sizes[N_LT];
@@ -118,8 +158,8 @@ int main(void) {
     const int inputs[5] = {0, 1, 2, 6, 8};
     cl_event copies[5];
     for (int i = 0; i < 5; i++)
-        OCL(usm_memcpy(u.queue, CL_FALSE, dev_mem[inputs[i]], host[inputs[i]],
-                sizes[inputs[i]], 0, NULL, &copies[i]));
+        usm_copy(u.queue, CL_FALSE, dev_mem[inputs[i]], host[inputs[i]], sizes[inputs[i]], 0,
+                NULL, &copies[i]);
     cl_event *deps = copies;
     int ndeps = 5;
     cl_event last = NULL;
@@ -177,8 +217,8 @@ int main(void) {
         OCL(clReleaseEvent(copies[i]));
 
     /* 4. The result, after the last execution. */
-    OCL(usm_memcpy(u.queue, CL_TRUE, host[11], dev_mem[11], sizes[11], last ? 1 : 0,
-            last ? &last : NULL, NULL));
+    usm_copy(u.queue, CL_TRUE, host[11], dev_mem[11], sizes[11], last ? 1 : 0,
+            last ? &last : NULL, NULL);
     if (last) OCL(clReleaseEvent(last));
     double worst = example_check(host);
     printf("max |dst - reference| = %.3g\n", worst);

@@ -11,8 +11,11 @@
  *                                                       _get_mem_object)
  *   4. a user kernel, built on the user's context, run on the user's queue, reading one
  *      memory and writing the other; the result read back through dnnl_memory_map_data
- *   5. where the device has Intel's unified shared memory extension: a user USM pointer
- *      wrapped as memory (the library never frees it), written by a user kernel
+ *   5. USM: a user USM pointer wrapped as memory (the library never frees it), written
+ *      by a user kernel. The pointer is Intel's shared USM where the device has
+ *      cl_intel_unified_shared_memory, else shared virtual memory from clSVMAlloc
+ *      (OpenCL 2.0: PoCL, NVIDIA, AMD), which the user's kernel takes through
+ *      clSetKernelArgSVMPointer
  *   6. clean-up: every OpenCL reference count is back where it started.
  *
  * The device is the library's default: the one dnnl_engine_create(dnnl_gpu, 0) uses
@@ -105,17 +108,31 @@ static int check_axpb(dnnl_memory_t mem, float a, float b, const char *what) {
     return bad;
 }
 
-/* Step 5: USM, where the device has cl_intel_unified_shared_memory. */
+/* Whether the device has coarse-grained buffer shared virtual memory (OpenCL 2.0). */
+static int has_svm(cl_device_id device) {
+    char version[128] = "";
+    clGetDeviceInfo(device, CL_DEVICE_VERSION, sizeof(version) - 1, version, NULL);
+    int major = 0, minor = 0;
+    if (sscanf(version, "OpenCL %d.%d", &major, &minor) != 2 || major < 2) return 0;
+    cl_device_svm_capabilities caps = 0;
+    clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES, sizeof(caps), &caps, NULL);
+    return (caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER) != 0;
+}
+
+/* Step 5: USM. Intel's shared USM where the device has cl_intel_unified_shared_memory
+ * (as the library, unless DNNL_OCL_USM=svm asks for SVM), else a clSVMAlloc pointer. */
 static int usm_step(cl_device_id device, cl_context context, cl_command_queue queue,
         cl_kernel kernel, dnnl_engine_t engine, const_dnnl_memory_desc_t md, cl_mem x) {
     cl_platform_id platform = NULL;
     OCL(clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof(platform), &platform, NULL));
     char extensions[8192] = "";
     clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof(extensions) - 1, extensions, NULL);
+    const char *force = getenv("DNNL_OCL_USM");
     clSharedMemAllocINTEL_fn shared_alloc = NULL;
     clMemBlockingFreeINTEL_fn blocking_free = NULL;
     clSetKernelArgMemPointerINTEL_fn set_arg_ptr = NULL;
-    if (strstr(extensions, "cl_intel_unified_shared_memory")) {
+    if (strstr(extensions, "cl_intel_unified_shared_memory")
+            && !(force && strcmp(force, "svm") == 0)) {
         shared_alloc = (clSharedMemAllocINTEL_fn)clGetExtensionFunctionAddressForPlatform(
                 platform, "clSharedMemAllocINTEL");
         blocking_free = (clMemBlockingFreeINTEL_fn)clGetExtensionFunctionAddressForPlatform(
@@ -123,36 +140,50 @@ static int usm_step(cl_device_id device, cl_context context, cl_command_queue qu
         set_arg_ptr = (clSetKernelArgMemPointerINTEL_fn)
                 clGetExtensionFunctionAddressForPlatform(platform, "clSetKernelArgMemPointerINTEL");
     }
-    if (!shared_alloc || !blocking_free || !set_arg_ptr) {
-        printf("5. USM: skipped, this device has no cl_intel_unified_shared_memory "
-               "(buffers only)\n");
+    const int intel = shared_alloc && blocking_free && set_arg_ptr;
+    if (!intel && !has_svm(device)) {
+        printf("5. USM: skipped, this device has neither cl_intel_unified_shared_memory nor "
+               "shared virtual memory (buffers only)\n");
         return 0;
     }
+    const char *what = intel ? "shared USM" : "clSVMAlloc";
 
     cl_int err = CL_SUCCESS;
-    float *y = (float *)shared_alloc(context, device, NULL, N * sizeof(float), 0, &err);
+    float *y = intel ? (float *)shared_alloc(context, device, NULL, N * sizeof(float), 0, &err)
+                     : (float *)clSVMAlloc(context, CL_MEM_READ_WRITE, N * sizeof(float), 0);
     OCL(err);
+    if (!y) {
+        fprintf(stderr, "could not allocate %s\n", what);
+        return 1;
+    }
     dnnl_memory_t usm_mem = NULL;
     DNNL(dnnl_ocl_interop_memory_create(&usm_mem, md, engine, dnnl_ocl_interop_usm, y));
     dnnl_ocl_interop_memory_kind_t kind = dnnl_ocl_interop_buffer;
     DNNL(dnnl_ocl_interop_memory_get_memory_kind(usm_mem, &kind));
     void *handle = NULL;
     DNNL(dnnl_memory_get_data_handle(usm_mem, &handle));
-    printf("5. USM: a user shared USM pointer wrapped as memory (kind %s, data handle %s "
+    printf("5. USM: a user %s pointer wrapped as memory (kind %s, data handle %s "
            "the pointer)\n",
-            kind == dnnl_ocl_interop_usm ? "usm" : "buffer",
+            what, kind == dnnl_ocl_interop_usm ? "usm" : "buffer",
             handle == (void *)y ? "is" : "is NOT");
     if (kind != dnnl_ocl_interop_usm || handle != (void *)y) return 1;
 
     /* y = 3 * x - 1, written through the USM pointer by the user's kernel. */
     OCL(clSetKernelArg(kernel, 0, sizeof(cl_mem), &x));
-    OCL(set_arg_ptr(kernel, 1, y));
+    if (intel)
+        OCL(set_arg_ptr(kernel, 1, y));
+    else
+        OCL(clSetKernelArgSVMPointer(kernel, 1, y));
     run_axpb(queue, kernel, 3.f, -1.f);
+    /* dnnl_memory_map_data maps SVM for the host (clEnqueueSVMMap) and unmaps it. */
     int bad = check_axpb(usm_mem, 3.f, -1.f, "USM memory after the user kernel");
 
     /* The library does not own user USM: the user frees it after the memory is gone. */
     DNNL(dnnl_memory_destroy(usm_mem));
-    OCL(blocking_free(context, y));
+    if (intel)
+        OCL(blocking_free(context, y));
+    else
+        clSVMFree(context, y); /* nothing uses it any more: run_axpb finished the queue */
     printf("   memory destroyed, then the user freed the USM pointer\n");
     return bad;
 }

@@ -198,11 +198,13 @@ fn usm_where_the_device_has_it() {
     for device in &devices {
         let name = device.name().unwrap();
         let (context, queue) = setup(device, QueueProperties::default());
-        if !device.info().unwrap().usm {
+        if !supports_usm(device) {
             match usm_alloc(&context, device, UsmKind::Device, 64, 0) {
                 Err(Error::Unimplemented(m)) => {
                     assert!(
-                        m.contains("cl_intel_unified_shared_memory") && m.contains(&name),
+                        m.contains("cl_intel_unified_shared_memory")
+                            && m.contains("shared virtual memory")
+                            && m.contains(&name),
                         "{m}"
                     );
                     skip(format_args!("usm on {name}: {m}"));
@@ -211,24 +213,49 @@ fn usm_where_the_device_has_it() {
             }
             continue;
         }
+        // Intel's extension first; SVM on devices without it (PoCL, NVIDIA).
+        let svm = is_svm_context(&context);
+        assert_eq!(svm, !device.info().unwrap().usm, "{name}");
         let n = 256usize;
         let host = usm_alloc(&context, device, UsmKind::Host, 4 * n, 64).unwrap();
         let dev = usm_alloc(&context, device, UsmKind::Device, 4 * n, 0).unwrap();
         let shared = usm_alloc(&context, device, UsmKind::Shared, 4 * n, 0).unwrap();
         assert_eq!(host.ptr() as usize % 64, 0);
-        assert_eq!(usm_kind(&context, host.ptr()).unwrap(), UsmKind::Host);
-        assert_eq!(usm_kind(&context, dev.ptr()).unwrap(), UsmKind::Device);
-        assert_eq!(usm_kind(&context, shared.ptr()).unwrap(), UsmKind::Shared);
+        let kinds = [
+            (&host, UsmKind::Host),
+            (&dev, UsmKind::Device),
+            (&shared, UsmKind::Shared),
+        ];
+        for (alloc, kind) in kinds {
+            let want = if svm { UsmKind::Svm } else { kind };
+            assert_eq!(alloc.kind(), want, "{name}");
+            assert_eq!(usm_kind(&context, alloc.ptr()).unwrap(), want, "{name}");
+            // Inside the allocation too.
+            let inner = alloc.ptr().wrapping_byte_add(4 * n - 4);
+            assert_eq!(usm_kind(&context, inner).unwrap(), want, "{name}");
+        }
         let local = [0u8; 16];
         assert_eq!(
             usm_kind(&context, local.as_ptr().cast()).unwrap(),
             UsmKind::Unknown
         );
+        // Through SVM a readable pointer of the user's counts as their SVM
+        // (OpenCL cannot tell), an unreadable one as nothing.
+        let user = user_usm_kind(&context, local.as_ptr().cast(), local.len()).unwrap();
+        assert_eq!(user, if svm { UsmKind::Svm } else { UsmKind::Unknown });
+        let wild = 0x0dea_dbee_f000_usize as *const c_void;
+        assert_eq!(user_usm_kind(&context, wild, 16).unwrap(), UsmKind::Unknown);
         assert_eq!(
             usm_device(&context, dev.ptr()).unwrap().as_ref(),
-            Some(device)
+            if svm { None } else { Some(device) }
         );
         assert!(usm_kind(&context, std::ptr::null()).is_ok());
+        // An alignment the driver may refuse (PoCL takes at most 128 bytes
+        // for SVM) is still honoured.
+        let page = usm_alloc(&context, device, UsmKind::Device, 100, 4096).unwrap();
+        assert_eq!(page.ptr() as usize % 4096, 0, "{name}");
+        assert_eq!(usm_kind(&context, page.ptr()).unwrap(), page.kind());
+        drop(page);
 
         // Fill device memory, double it with a kernel taking USM pointers,
         // copy into host USM and read it there.
@@ -255,13 +282,21 @@ fn usm_where_the_device_has_it() {
             )
         }
         .unwrap();
-        // SAFETY: host USM, written by the blocking copy above.
+        if svm {
+            // SAFETY: SVM of the queue's context holding 4n bytes.
+            unsafe { queue.svm_map(host.ptr(), 4 * n) }.unwrap();
+        }
+        // SAFETY: host USM (mapped SVM), written by the blocking copy above.
         let values = unsafe { std::slice::from_raw_parts(host.ptr().cast::<f32>(), n) };
         assert!(
             values.iter().all(|&v| v == 7.0),
             "{name}: {:?}",
             &values[..4]
         );
+        if svm {
+            // SAFETY: mapped above; `values` is not used after this.
+            unsafe { queue.svm_unmap(host.ptr()) }.unwrap();
+        }
         // Zero bytes: a marker.
         // SAFETY: nothing is copied.
         unsafe { queue.usm_memcpy(false, host.ptr(), dev.ptr(), 0, &[]) }
@@ -276,7 +311,9 @@ fn usm_where_the_device_has_it() {
         // SAFETY: allocated above and freed once (its owner was forgotten).
         unsafe { usm_free(&context, ptr) }.unwrap();
         println!(
-            "{name}: USM host/device/shared allocations, fill, memcpy and kernel arguments work"
+            "{name}: USM ({}) host/device/shared allocations, fill, memcpy and kernel \
+             arguments work",
+            if svm { "SVM" } else { "Intel's" }
         );
     }
 }

@@ -82,25 +82,10 @@ fn allocate<T>(
     })
 }
 
-/// Whether the first and the last word of `size` bytes at `addr` can be
-/// read: a system allocation given as USM must at least be mapped memory (a
-/// wild pointer would be handed to kernels). Not every page is tested, so
-/// that a large buffer costs two probes.
-fn host_range_readable(addr: usize, size: usize) -> bool {
-    const WORD: usize = size_of::<usize>();
-    if size == 0 {
-        return true;
-    }
-    let Some(last) = addr.checked_add(size - 1) else {
-        return false;
-    };
-    ocl::foreign::readable(addr & !(WORD - 1), WORD)
-        && ocl::foreign::readable(last & !(WORD - 1), WORD)
-}
-
 fn no_usm(engine: &OclEngine) -> Error {
     Error::unimplemented(format!(
-        "USM memory needs cl_intel_unified_shared_memory, which device '{}' does not have",
+        "USM memory needs cl_intel_unified_shared_memory or shared virtual memory \
+         (OpenCL 2.0), and device '{}' has neither",
         engine.info().name
     ))
 }
@@ -168,7 +153,7 @@ impl OclStorage {
                 })?;
                 let storage = OclStorage::Usm {
                     addr: alloc.ptr() as usize,
-                    kind: UsmKind::Device,
+                    kind: alloc.kind(),
                     owned: Some(alloc),
                 };
                 storage.zero(engine, size)?;
@@ -178,7 +163,13 @@ impl OclStorage {
                 if !ocl::supports_usm(engine.device()) {
                     return Err(no_usm(engine));
                 }
-                let kind = ocl::usm_kind(engine.context(), addr as *const c_void)?;
+                let kind = ocl::user_usm_kind(engine.context(), addr as *const c_void, size)?;
+                if kind == UsmKind::Unknown && ocl::is_svm_context(engine.context()) {
+                    return Err(Error::invalid(format!(
+                        "{addr:#x} is not shared virtual memory of the engine's OpenCL \
+                         context: not readable for {size} bytes"
+                    )));
+                }
                 // A plain host pointer is USM too on devices that take
                 // system allocations (oneDNN accepts it there as well).
                 if kind == UsmKind::Unknown && !engine.device().supports_system_usm() {
@@ -187,7 +178,7 @@ impl OclStorage {
                          and the device does not take system allocations",
                     ));
                 }
-                if kind == UsmKind::Unknown && !host_range_readable(addr, size) {
+                if kind == UsmKind::Unknown && !ocl::foreign::range_readable(addr, size) {
                     return Err(Error::invalid(format!(
                         "{addr:#x} is not USM of the engine's OpenCL context, and not \
                          readable host memory for {size} bytes either"
@@ -255,6 +246,15 @@ impl OclStorage {
                 queue.finish()?;
                 Ok(Mapping::Direct(*addr))
             }
+            OclStorage::Usm {
+                addr,
+                kind: UsmKind::Svm,
+                ..
+            } => {
+                // SAFETY: SVM of the engine's context holding `size` bytes.
+                unsafe { queue.svm_map(*addr as *mut c_void, size) }?;
+                Ok(Mapping::Svm(*addr))
+            }
             OclStorage::Usm { addr, .. } => {
                 let staging = allocate(engine, size, "host USM (a mapping's copy)", || {
                     ocl::usm_alloc(
@@ -279,6 +279,10 @@ impl OclStorage {
         let queue = engine.service_queue()?;
         match (self, mapping) {
             (_, Mapping::Direct(_)) => Ok(()),
+            // SAFETY: mapped by `map`; nothing uses the mapping after this.
+            (OclStorage::Usm { .. }, Mapping::Svm(addr)) => unsafe {
+                queue.svm_unmap(addr as *mut c_void)
+            },
             (OclStorage::Buffer(mem), Mapping::Buffer(ptr)) => {
                 // SAFETY: `ptr` is the mapping of `mem` made by `map`; nothing uses it after this.
                 unsafe { queue.unmap_buffer(mem, ptr as *mut c_void, &[]) }?;
@@ -302,13 +306,15 @@ pub enum Mapping {
     Buffer(usize),
     /// A host USM copy of device USM, written back at unmap.
     Staged { staging: UsmAlloc, size: usize },
+    /// SVM mapped in place (`clEnqueueSVMMap`).
+    Svm(usize),
 }
 
 impl Mapping {
     /// The host address the caller gets.
     pub fn host_addr(&self) -> usize {
         match self {
-            Mapping::Direct(addr) | Mapping::Buffer(addr) => *addr,
+            Mapping::Direct(addr) | Mapping::Buffer(addr) | Mapping::Svm(addr) => *addr,
             Mapping::Staged { staging, .. } => staging.ptr() as usize,
         }
     }

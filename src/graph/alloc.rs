@@ -11,9 +11,9 @@
 //! so `core::engine` knows nothing of graphs.
 //!
 //! A [`Temp`] is one allocation: on the CPU engine host memory, on an
-//! OpenCL engine device USM (`cl_intel_unified_shared_memory`; graph on
-//! OpenCL is USM-only, as upstream: a device without it gets
-//! `dnnl_unimplemented`). Every `Temp` is freed exactly once through the
+//! OpenCL engine device USM (`cl_intel_unified_shared_memory`, or shared
+//! virtual memory on devices without it: NVIDIA, PoCL; graph on OpenCL is
+//! USM-only, as upstream: a device with neither gets `dnnl_unimplemented`). Every `Temp` is freed exactly once through the
 //! allocator that made it. [`Temp::release`] with the event of the last
 //! command using the memory hands the free to the reaper (`reaper.rs`): the
 //! caller is not blocked, and the free callback runs on a library thread
@@ -318,8 +318,8 @@ fn ocl_alloc(
     if !ocl::supports_usm(device) {
         let name = device.name().unwrap_or_else(|_| "?".into());
         return Err(Error::unimplemented(format!(
-            "graph memory on OpenCL is USM memory, and device {name} has no \
-             cl_intel_unified_shared_memory"
+            "graph memory on OpenCL is USM memory, and device {name} has neither \
+             cl_intel_unified_shared_memory nor shared virtual memory"
         )));
     }
     match user {
@@ -339,7 +339,7 @@ fn ocl_alloc(
             if ptr.addr() % alignment != 0 {
                 return refuse(misaligned(ptr, alignment));
             }
-            match ocl::usm_kind(context, ptr) {
+            match ocl::user_usm_kind(context, ptr, size) {
                 Ok(UsmKind::Unknown) => {
                     return refuse(Error::runtime(format!(
                         "the graph OpenCL allocator returned {ptr:p}, which is not USM \
@@ -583,7 +583,13 @@ mod tests {
             let t = Temp::new(&engine, 1000, 256).unwrap();
             assert_eq!(t.ptr().addr() % 256, 0);
             let kind = ocl::usm_kind(ocl.context(), t.ptr()).unwrap();
-            assert_eq!(kind, UsmKind::Device);
+            // Device USM, or SVM where the device has no Intel USM.
+            let want = if ocl::is_svm_context(ocl.context()) {
+                UsmKind::Svm
+            } else {
+                UsmKind::Device
+            };
+            assert_eq!(kind, want);
             let queue = ocl.service_queue().unwrap();
             t.release(Some(queue.marker(&[]).unwrap()));
 

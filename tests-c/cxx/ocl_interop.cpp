@@ -53,13 +53,42 @@ static cl_uint ctx_refs(cl_context c) {
     return n;
 }
 
-static bool has_usm(cl_device_id dev) {
+static bool has_extension(cl_device_id dev, const char *name) {
     size_t size = 0;
     if (clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, 0, nullptr, &size) != CL_SUCCESS) return false;
     std::vector<char> ext(size + 1, '\0');
     if (clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, size, ext.data(), nullptr) != CL_SUCCESS)
         return false;
-    return std::strstr(ext.data(), "cl_intel_unified_shared_memory") != nullptr;
+    return std::strstr(ext.data(), name) != nullptr;
+}
+
+// Coarse-grained buffer SVM on an OpenCL 2.0 or later device: USM where Intel's
+// extension is missing (PoCL, NVIDIA), or where DNNL_OCL_USM=svm asks for it.
+static bool has_svm(cl_device_id dev) {
+    char version[128] = "";
+    if (clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof(version) - 1, version, nullptr)
+            != CL_SUCCESS)
+        return false;
+    int major = 0, minor = 0;
+    if (std::sscanf(version, "OpenCL %d.%d", &major, &minor) != 2 || major < 2) return false;
+    cl_device_svm_capabilities caps = 0;
+    if (clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof(caps), &caps, nullptr)
+            != CL_SUCCESS)
+        return false;
+    return (caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER) != 0;
+}
+
+static bool svm_forced() {
+    const char *v = std::getenv("DNNL_OCL_USM");
+    return v != nullptr && std::strcmp(v, "svm") == 0;
+}
+
+static bool has_intel_usm(cl_device_id dev) {
+    return !svm_forced() && has_extension(dev, "cl_intel_unified_shared_memory");
+}
+
+static bool has_usm(cl_device_id dev) {
+    return has_intel_usm(dev) || has_svm(dev);
 }
 
 static int run() {
@@ -137,6 +166,28 @@ static int run() {
             EXPECT(oi::get_memory_kind(usm) == oi::memory_kind::usm);
             EXPECT(usm.get_data_handle() != nullptr);
             std::printf("USM memory through make_memory: ok\n");
+            if (!has_intel_usm(dev)) {
+                // Through SVM: the user's clSVMAlloc pointer is a USM handle.
+                const size_t bytes = md.get_size();
+                float *svm = static_cast<float *>(
+                        clSVMAlloc(ctx, CL_MEM_READ_WRITE, bytes, 0));
+                EXPECT(svm != nullptr);
+                memory user_usm = oi::make_memory(md, eng, oi::memory_kind::usm, svm);
+                EXPECT(oi::get_memory_kind(user_usm) == oi::memory_kind::usm);
+                EXPECT(user_usm.get_data_handle() == svm);
+                const size_t count = bytes / sizeof(float);
+                float *w = static_cast<float *>(user_usm.map_data());
+                for (size_t i = 0; i < count; i++)
+                    w[i] = 0.5f * static_cast<float>(i);
+                user_usm.unmap_data(w);
+                const float *r = static_cast<const float *>(user_usm.map_data());
+                for (size_t i = 0; i < count; i++)
+                    EXPECT(r[i] == 0.5f * static_cast<float>(i));
+                user_usm.unmap_data(const_cast<float *>(r));
+                user_usm = memory();
+                clSVMFree(ctx, svm);
+                std::printf("a user clSVMAlloc pointer through make_memory(usm, ptr): ok\n");
+            }
         } else {
             try {
                 memory usm = oi::make_memory(md, eng, oi::memory_kind::usm);

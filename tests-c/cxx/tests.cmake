@@ -58,3 +58,5 @@ set_target_properties(cxx_ocl_interop PROPERTIES
 # headers, so that their own warnings do not fail -Werror.
 target_include_directories(cxx_ocl_interop SYSTEM PRIVATE "${_cxx_hpp_dir}")
 target_link_libraries(cxx_ocl_interop PRIVATE OpenCL::OpenCL)
+# USM through shared virtual memory on Intel's runtime too (DNNL_OCL_USM=svm).
+dnnl_ocl_svm_twin(cxx_ocl_interop)

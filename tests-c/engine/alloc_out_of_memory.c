@@ -33,7 +33,7 @@ static void expect_oom(dnnl_engine_t e, const char *what, dnnl_memory_desc_t md,
         s = dnnl_ocl_interop_memory_create(&m, md, e,
                 how == 1 ? dnnl_ocl_interop_buffer : dnnl_ocl_interop_usm, DNNL_MEMORY_ALLOCATE);
     if (how == 2 && s == dnnl_unimplemented) {
-        printf("part skipped: %s through USM: the device has no USM\n", what);
+        printf("part skipped: %s through USM: the device has neither Intel USM nor SVM\n", what);
         return;
     }
     if (s != dnnl_out_of_memory) {

@@ -154,8 +154,7 @@ int main(int argc, char **argv) {
 
     /* Buffers and tensors. */
     buffer_t b_src, b_w1, b_b1, b_w2, b_b2, b_hid, b_ba2, b_out;
-    int ok = buffer_create(&b_src, eng, sizeof src);
-    if (!ok) SKIP("this OpenCL runtime has no USM: the graph API runs on USM tensors only");
+    buffer_create_or_skip(&b_src, eng, sizeof src);
     EXPECT(buffer_create(&b_w1, eng, sizeof w1) && buffer_create(&b_b1, eng, sizeof b1)
             && buffer_create(&b_w2, eng, sizeof w2) && buffer_create(&b_b2, eng, sizeof b2)
             && buffer_create(&b_hid, eng, M * H * 4) && buffer_create(&b_ba2, eng, M * N * 4)

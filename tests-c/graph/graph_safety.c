@@ -135,7 +135,7 @@ static void execute_checks(int gpu) {
     const float src[N] = {-1, 2, -3, 4, -5, 6}, want[N] = {0, 2, 0, 4, 0, 6};
     const float canary = -42.0f;
     buffer_t bin, bout;
-    if (!buffer_create(&bin, eng, N * sizeof(float))) SKIP("no USM on this OpenCL device: the graph API needs it");
+    buffer_create_or_skip(&bin, eng, N * sizeof(float));
     EXPECT(buffer_create(&bout, eng, 4 * N * sizeof(float)));
     buffer_write(&bin, src, sizeof(src));
 
@@ -187,7 +187,7 @@ static void execute_checks(int gpu) {
         CHECK(dnnl_graph_tensor_destroy(ts));
         CHECK(dnnl_graph_tensor_destroy(to));
     }
-    /* On the GPU: an input tensor on the CPU engine (a host pointer, no USM). */
+    /* On the GPU: an input tensor on the CPU engine (a host pointer of another engine). */
     if (gpu) {
         dnnl_engine_t cpu;
         CHECK(dnnl_engine_create(&cpu, dnnl_cpu, 0));
@@ -248,7 +248,7 @@ int main(int argc, char **argv) {
         CHECK(dnnl_engine_create(&eng, dnnl_gpu, 0));
         /* Graph memory on OpenCL is USM: without it nothing below can run. */
         buffer_t probe;
-        if (!buffer_create(&probe, eng, 16)) SKIP("no USM on this OpenCL device: the graph API needs it");
+        buffer_create_or_skip(&probe, eng, 16);
         buffer_destroy(&probe);
     } else {
         CHECK(dnnl_engine_create(&eng, dnnl_cpu, 0));

@@ -54,8 +54,9 @@ typedef struct {
     size_t size;
 } buffer_t;
 
-/* `size` bytes on `eng` (USM on OpenCL engines); 0 when the engine cannot
- * give USM (the caller skips). */
+/* `size` bytes on `eng` (USM on OpenCL engines: Intel's device USM, or shared
+ * virtual memory on devices without Intel's extension, such as PoCL and NVIDIA);
+ * 0 when the engine cannot give USM (the caller skips: buffer_create_or_skip). */
 static inline int buffer_create(buffer_t *b, dnnl_engine_t eng, size_t size) {
     dnnl_engine_kind_t kind;
     CHECK(dnnl_engine_get_kind(eng, &kind));
@@ -73,6 +74,16 @@ static inline int buffer_create(buffer_t *b, dnnl_engine_t eng, size_t size) {
     CHECK(dnnl_memory_get_data_handle(b->mem, &b->handle));
     b->size = size;
     return 1;
+}
+
+/* The reason a graph test on OpenCL skips when buffer_create gives 0. */
+#define GRAPH_NO_USM_SKIP \
+    "this OpenCL device has neither Intel USM nor coarse-grained SVM: the graph API " \
+    "runs on USM tensors only"
+
+/* buffer_create, or SKIP (exit 77) with the reason where the engine has no USM. */
+static inline void buffer_create_or_skip(buffer_t *b, dnnl_engine_t eng, size_t size) {
+    if (!buffer_create(b, eng, size)) SKIP(GRAPH_NO_USM_SKIP);
 }
 
 static inline void buffer_write(buffer_t *b, const void *data, size_t size) {

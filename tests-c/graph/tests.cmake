@@ -1,8 +1,9 @@
 # The graph API (dnnl_graph.h): logical tensors, ops, graphs, partitions,
 # compiled partitions, caches; the MLP end to end on the CPU engine and on
-# each OpenCL runtime (<name>@pocl, <name>@intel; PoCL has no USM, which the
-# graph API needs on OpenCL: skipped with the reason). Included from
-# tests-c/CMakeLists.txt (paths relative to tests-c/).
+# each OpenCL runtime (<name>@pocl, <name>@intel). Graph memory on OpenCL is USM:
+# Intel's extension on Intel's runtime, shared virtual memory on PoCL (and NVIDIA);
+# <name>@intel-svm runs on Intel's runtime through SVM too (DNNL_OCL_USM=svm).
+# Included from tests-c/CMakeLists.txt (paths relative to tests-c/).
 
 # graph_api checks destroyed and NULL handles throughout, which upstream dereferences:
 # ours-only (its numbers are checked against Intel's library through graph_mlp's twin
@@ -14,6 +15,7 @@ target_link_libraries(graph_mlp PRIVATE m)
 dnnl_c_test(graph_mlp_ocl SOURCES graph/graph_mlp.c LABELS "api;graph" ARGS gpu TIMEOUT 120
             OPENCL)
 target_link_libraries(graph_mlp_ocl PRIVATE m)
+dnnl_ocl_svm_twin(graph_mlp_ocl ARGS gpu)
 # Sizes that do not fit, scalar handles, and the tensors execute accepts
 # (ours only: upstream wraps sizes and does not look at execute's tensors).
 dnnl_c_test(graph_safety SOURCES graph/graph_safety.c LABELS "api;cpu;graph;ours-only" ARGS cpu
@@ -22,6 +24,7 @@ target_link_libraries(graph_safety PRIVATE m)
 dnnl_c_test(graph_safety_ocl SOURCES graph/graph_safety.c LABELS "api;graph;ours-only" ARGS gpu
             TIMEOUT 120 OPENCL)
 target_link_libraries(graph_safety_ocl PRIVATE m)
+dnnl_ocl_svm_twin(graph_safety_ocl ARGS gpu)
 # Graph results at realistic sizes (thousands of elements, odd shapes), every output
 # element compared within an f32 error bound; backward ops with a random gradient; the
 # int8 pattern exact through execute and execute_v2 with a user scratchpad.

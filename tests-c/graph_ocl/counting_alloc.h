@@ -1,7 +1,8 @@
 /* Counting graph allocators shared by the graph allocator tests (tests-c/graph_ocl/).
  *
  *   count_host_malloc / count_host_free   host callbacks (dnnl_graph_allocator_create)
- *   count_ocl_malloc / count_ocl_free     OpenCL USM callbacks
+ *   count_ocl_malloc / count_ocl_free     OpenCL USM callbacks (Intel's device USM,
+ *                                         else clSVMAlloc memory: ocl_util.h)
  *                                         (dnnl_graph_ocl_interop_allocator_create);
  *                                         call count_ocl_init(&usm) first
  *   count_report(label)                   prints the record's totals
@@ -126,10 +127,18 @@ static inline void count_ocl_init(const ocl_usm_t *usm) {
 }
 
 static inline void *count_ocl_malloc(size_t size, size_t alignment, cl_device_id dev, cl_context ctx) {
-    cl_int err = CL_SUCCESS;
-    void *ptr = count_usm.device_alloc(ctx, dev, NULL, size, (cl_uint)alignment, &err);
-    if (err != CL_SUCCESS || !ptr) return NULL;
-    count_record_alloc(ptr, ptr, size, alignment);
+    /* Device USM through Intel's extension, else clSVMAlloc memory (what a user on
+     * PoCL or NVIDIA returns). A runtime that refuses the alignment of an SVM request
+     * (PoCL takes at most 128 bytes) gets a larger one, aligned by hand. */
+    void *base = ocl_usm_alloc(&count_usm, ctx, dev, 0, size, (cl_uint)alignment);
+    void *ptr = base;
+    if (!base && count_usm.via == OCL_USM_SVM && alignment > 1) {
+        base = ocl_usm_alloc(&count_usm, ctx, dev, 0, size + alignment, 0);
+        if (!base) return NULL;
+        ptr = (void *)(((uintptr_t)base + alignment - 1) / alignment * alignment);
+    }
+    if (!base) return NULL;
+    count_record_alloc(ptr, base, size, alignment);
     return ptr;
 }
 
@@ -151,8 +160,9 @@ static inline void count_ocl_free(void *ptr, cl_device_id dev, cl_context ctx, c
         e->freed_with_event = event != NULL;
         e->event_status = status;
     }
+    void *base = e ? e->base : NULL;
     pthread_mutex_unlock(&count.lock);
-    count_usm.blocking_free(ctx, ptr);
+    if (base) ocl_usm_free(&count_usm, ctx, base);
 }
 #endif
 

@@ -2,10 +2,16 @@
  * dnnl_graph_ocl_interop_allocator_create, dnnl_graph_ocl_interop_make_engine_with_allocator,
  * dnnl_graph_ocl_interop_make_engine_from_cache_blob_with_allocator, and
  * dnnl_graph_make_engine_with_allocator for the GPU kind, with their error cases.
- * With USM (Intel's runtime) a counting USM allocator checks that a tensor's own
- * memory (DNNL_MEMORY_ALLOCATE) is device USM from the engine's allocator, aligned,
- * freed exactly once; without USM (PoCL) that part is skipped with the reason, and
- * the request must fail with dnnl_unimplemented (graph memory on OpenCL is USM). */
+ * A counting USM allocator (Intel's device USM, else clSVMAlloc memory: PoCL, NVIDIA,
+ * Intel's runtime under DNNL_OCL_USM=svm) checks that a tensor's own memory
+ * (DNNL_MEMORY_ALLOCATE) comes from the engine's allocator, aligned, freed exactly once;
+ * the default allocator gives USM too (device USM, or SVM of the library's own). An
+ * allocator that returns a pointer the host cannot read is refused (runtime_error, the
+ * pointer given back to its free; ONEDNN_VERBOSE=check says why). On a device without
+ * USM (none on CI) the request must fail with dnnl_unimplemented. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include <sys/mman.h>
+
 #include "counting_alloc.h"
 
 static dnnl_graph_logical_tensor_t lt_f32(size_t id, int64_t rows, int64_t cols) {
@@ -154,40 +160,80 @@ static void allocate(cl_device_id dev, cl_context ctx, int has_usm) {
                 dnnl_unimplemented);
         EXPECT(t == NULL && count_allocs() == 0);
         CHECK(dnnl_engine_destroy(e));
-        printf("SKIP: the device has no cl_intel_unified_shared_memory: graph memory on "
-               "OpenCL is USM, so DNNL_MEMORY_ALLOCATE returns dnnl_unimplemented (checked) "
-               "and the counting USM allocator part does not run\n");
+        printf("SKIP: the device has neither Intel USM nor coarse-grained SVM: graph memory "
+               "on OpenCL is USM, so DNNL_MEMORY_ALLOCATE returns dnnl_unimplemented "
+               "(checked) and the counting USM allocator part does not run\n");
         return;
     }
+    const int svm = count_usm.via == OCL_USM_SVM;
     CHECK(dnnl_graph_tensor_create(&t, &lt, e, DNNL_MEMORY_ALLOCATE));
     EXPECT(count_allocs() == 1 && count.entries[0].size == 16 * 33 * sizeof(float));
     void *h = NULL;
     CHECK(dnnl_graph_tensor_get_data_handle(t, &h));
     EXPECT(h == count.entries[0].ptr);
     cl_unified_shared_memory_type_intel type = 0;
-    OCL_CHECK(count_usm.get_alloc_info(
-            ctx, h, CL_MEM_ALLOC_TYPE_INTEL, sizeof(type), &type, NULL));
-    EXPECT(type == CL_MEM_TYPE_DEVICE_INTEL);
+    if (!svm) {
+        OCL_CHECK(count_usm.get_alloc_info(
+                ctx, h, CL_MEM_ALLOC_TYPE_INTEL, sizeof(type), &type, NULL));
+        EXPECT(type == CL_MEM_TYPE_DEVICE_INTEL);
+    }
     /* Nothing used it: the free gets no event. */
     CHECK(dnnl_graph_tensor_destroy(t));
     CHECK(dnnl_engine_destroy(e));
     count_check_balanced(5000);
     EXPECT(count.null_event_frees == 1);
-    count_report("counting USM allocator");
+    count_report(svm ? "counting SVM allocator" : "counting USM allocator");
 
-    /* The default allocator gives device USM too. */
+    /* The default allocator gives USM too (through SVM: the library's clSVMAlloc). */
     CHECK(dnnl_graph_ocl_interop_allocator_create(&a, NULL, NULL));
     CHECK(dnnl_graph_ocl_interop_make_engine_with_allocator(&e, dev, ctx, a));
     CHECK(dnnl_graph_allocator_destroy(a));
     CHECK(dnnl_graph_tensor_create(&t, &lt, e, DNNL_MEMORY_ALLOCATE));
     CHECK(dnnl_graph_tensor_get_data_handle(t, &h));
-    OCL_CHECK(count_usm.get_alloc_info(
-            ctx, h, CL_MEM_ALLOC_TYPE_INTEL, sizeof(type), &type, NULL));
-    EXPECT(type == CL_MEM_TYPE_DEVICE_INTEL && (uintptr_t)h % 64 == 0);
+    EXPECT(h != NULL && h != DNNL_MEMORY_ALLOCATE && (uintptr_t)h % 64 == 0);
+    if (!svm) {
+        OCL_CHECK(count_usm.get_alloc_info(
+                ctx, h, CL_MEM_ALLOC_TYPE_INTEL, sizeof(type), &type, NULL));
+        EXPECT(type == CL_MEM_TYPE_DEVICE_INTEL);
+    }
     CHECK(dnnl_graph_tensor_destroy(t));
     CHECK(dnnl_engine_destroy(e));
     EXPECT(count_allocs() == 1);
-    printf("DNNL_MEMORY_ALLOCATE through the USM allocators: ok\n");
+    printf("DNNL_MEMORY_ALLOCATE through the USM allocators (%s): ok\n",
+            ocl_usm_name(&count_usm));
+}
+
+/* An allocator whose malloc returns a page the host cannot read: no USM of any kind. */
+static void *wild_page;
+static int wild_frees;
+
+static void *wild_malloc(size_t size, size_t alignment, cl_device_id dev, cl_context ctx) {
+    (void)size, (void)alignment, (void)dev, (void)ctx;
+    return wild_page;
+}
+
+static void wild_free(void *ptr, cl_device_id dev, cl_context ctx, cl_event event) {
+    (void)dev, (void)ctx, (void)event;
+    if (ptr == wild_page) wild_frees++;
+}
+
+static void wild_allocator(cl_device_id dev, cl_context ctx) {
+    wild_page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    EXPECT(wild_page != MAP_FAILED);
+    dnnl_graph_allocator_t a = NULL;
+    dnnl_engine_t e = NULL;
+    CHECK(dnnl_graph_ocl_interop_allocator_create(&a, wild_malloc, wild_free));
+    CHECK(dnnl_graph_ocl_interop_make_engine_with_allocator(&e, dev, ctx, a));
+    CHECK(dnnl_graph_allocator_destroy(a));
+    dnnl_graph_logical_tensor_t lt = lt_f32(1, 4, 4);
+    dnnl_graph_tensor_t t = NULL;
+    CHECK_STATUS(dnnl_graph_tensor_create(&t, &lt, e, DNNL_MEMORY_ALLOCATE),
+            dnnl_runtime_error);
+    EXPECT(t == NULL);
+    EXPECT(wild_frees == 1);
+    CHECK(dnnl_engine_destroy(e));
+    munmap(wild_page, 4096);
+    printf("an allocator returning unreadable memory: refused, its pointer freed: ok\n");
 }
 
 int main(void) {
@@ -198,6 +244,7 @@ int main(void) {
     count_ocl_init(&usm);
     engines(dev, ctx);
     allocate(dev, ctx, has_usm);
+    if (has_usm) wild_allocator(dev, ctx);
     OCL_CHECK(clReleaseContext(ctx));
     printf("graph_ocl_allocator: ok\n");
     return 0;

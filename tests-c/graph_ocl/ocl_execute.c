@@ -17,17 +17,28 @@
  *   - the allocator: after destroying everything and emptying the graph caches,
  *     every allocation was freed exactly once, aligned as asked, and no free came
  *     before its event completed (CL_COMPLETE inside the callback).
- * Without USM (PoCL) the error cases run, then the test exits 77 with the reason:
- * graph memory on OpenCL is USM. */
+ * USM is Intel's shared USM, else clSVMAlloc memory (PoCL, NVIDIA; Intel's runtime
+ * under DNNL_OCL_USM=svm), which the host maps (clEnqueueSVMMap) to fill and read.
+ * Without USM (none on CI) the error cases run, then the test exits 77 with the
+ * reason: graph memory on OpenCL is USM. */
 #include "counting_alloc.h"
 #include "mlp.h"
 
 static void *shared_usm(cl_device_id dev, cl_context ctx, size_t size) {
-    cl_int err = CL_SUCCESS;
-    void *p = count_usm.shared_alloc(ctx, dev, NULL, size, 64, &err);
-    OCL_CHECK(err);
+    void *p = ocl_usm_alloc(&count_usm, ctx, dev, 1, size, 64);
     EXPECT(p != NULL);
     return p;
+}
+
+/* Host access to all the MLP's buffers (SVM maps them on `q`). */
+static void host_begin(const mlp_t *m, cl_command_queue q, void *const bufs[MLP_IDS]) {
+    for (int i = 0; i < MLP_IDS; i++)
+        ocl_usm_host_begin(&count_usm, q, bufs[i], mlp_size(m, i));
+}
+
+static void host_end(cl_command_queue q, void *const bufs[MLP_IDS]) {
+    for (int i = 0; i < MLP_IDS; i++)
+        ocl_usm_host_end(&count_usm, q, bufs[i]);
 }
 
 /* Tensors of partition p over bufs[id], in port order. */
@@ -122,9 +133,11 @@ static void run(cl_device_id dev, cl_context ctx, dnnl_engine_t engine, int out_
         bufs[i] = shared_usm(dev, ctx, mlp_size(&m, i));
         host[i] = (float *)bufs[i];
     }
+    host_begin(&m, queue, bufs);
     mlp_fill(host);
     static double ref[MLP_M * MLP_N];
     mlp_reference(host, ref);
+    host_end(queue, bufs);
 
     /* ndeps < 0 with a list. */
     {
@@ -143,7 +156,9 @@ static void run(cl_device_id dev, cl_context ctx, dnnl_engine_t engine, int out_
     OCL_CHECK(err);
     for (int iter = 0; iter < 4; iter++) {
         int v2 = iter == 3;
+        ocl_usm_host_begin(&count_usm, queue, bufs[10], mlp_size(&m, 10));
         memset(bufs[10], 0xff, mlp_size(&m, 10)); /* NaNs until written */
+        ocl_usm_host_end(&count_usm, queue, bufs[10]);
         cl_event prev = iter == 0 ? gate : NULL;
         if (prev) OCL_CHECK(clRetainEvent(prev));
         for (size_t p = 0; p < m.nparts; p++) {
@@ -191,13 +206,24 @@ static void run(cl_device_id dev, cl_context ctx, dnnl_engine_t engine, int out_
                 /* The scratchpad is the caller's: it must outlive the execution. */
                 if (prev) OCL_CHECK(clWaitForEvents(1, &prev));
                 OCL_CHECK(clFinish(queue));
-                OCL_CHECK(count_usm.blocking_free(ctx, scratch_mem));
+                ocl_usm_free(&count_usm, ctx, scratch_mem);
             }
         }
         if (iter == 0) {
-            /* Nothing could have run yet: the first partition waits for the gate. */
-            EXPECT(isnan(host[10][0]));
+            /* Nothing could have run yet: the first partition waits for the gate. A
+             * marker after everything enqueued is not complete, and (shared Intel USM
+             * being readable at any time) the output is still NaN; SVM is not the
+             * host's while a command may use it. */
+            cl_event marker = NULL;
+            OCL_CHECK(clEnqueueMarkerWithWaitList(queue, 0, NULL, &marker));
+            cl_int status = CL_COMPLETE;
+            OCL_CHECK(clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                    sizeof(status), &status, NULL));
+            EXPECT(status != CL_COMPLETE);
+            if (count_usm.via == OCL_USM_INTEL) EXPECT(isnan(host[10][0]));
             OCL_CHECK(clSetUserEventStatus(gate, CL_COMPLETE));
+            OCL_CHECK(clWaitForEvents(1, &marker));
+            OCL_CHECK(clReleaseEvent(marker));
         }
         if (prev) {
             OCL_CHECK(clWaitForEvents(1, &prev));
@@ -205,7 +231,9 @@ static void run(cl_device_id dev, cl_context ctx, dnnl_engine_t engine, int out_
         } else {
             OCL_CHECK(clFinish(queue));
         }
+        ocl_usm_host_begin(&count_usm, queue, bufs[10], mlp_size(&m, 10));
         double worst = mlp_error(host[10], ref);
+        ocl_usm_host_end(&count_usm, queue, bufs[10]);
         printf("%s queue, run %d%s: max |dst - ref| = %.3g\n", qname, iter,
                 v2 ? " (_v2, user scratchpad)" : "", worst);
         EXPECT(worst < 1e-4);
@@ -217,7 +245,7 @@ static void run(cl_device_id dev, cl_context ctx, dnnl_engine_t engine, int out_
     OCL_CHECK(clFinish(queue));
     OCL_CHECK(clReleaseCommandQueue(queue));
     for (int i = 0; i < MLP_IDS; i++)
-        OCL_CHECK(count_usm.blocking_free(ctx, bufs[i]));
+        ocl_usm_free(&count_usm, ctx, bufs[i]);
 }
 
 int main(void) {
@@ -225,9 +253,10 @@ int main(void) {
     cl_device_id dev = ocl_first_device_or_skip();
     ocl_usm_t usm;
     if (!ocl_usm_get(dev, &usm))
-        SKIP("the device has no cl_intel_unified_shared_memory: graph memory on OpenCL is "
-             "USM (the argument checks above ran)");
+        SKIP("the device has neither Intel USM nor coarse-grained SVM: graph memory on "
+             "OpenCL is USM (the argument checks above ran)");
     count_ocl_init(&usm);
+    printf("USM: %s\n", ocl_usm_name(&usm));
     cl_context ctx = ocl_context_create(dev);
     dnnl_graph_allocator_t alloc = NULL;
     dnnl_engine_t engine = NULL;

@@ -1,7 +1,7 @@
 # Graph allocators, graph tensors and the graph OpenCL interop (dnnl_graph.h,
 # dnnl_graph_ocl.h). The OpenCL tests run once per OpenCL runtime (<name>@pocl,
-# <name>@intel); on a runtime without USM (PoCL) they skip the parts that need USM
-# and say why. Included from tests-c/CMakeLists.txt (paths relative to tests-c/).
+# <name>@intel) and on Intel's runtime once more with USM through shared virtual memory
+# (<name>@intel-svm, DNNL_OCL_USM=svm), the way PoCL and NVIDIA give it. Included from tests-c/CMakeLists.txt (paths relative to tests-c/).
 # All are ours-only: they check where we are stricter than upstream (a NULL
 # allocator is refused, not dereferenced) and our documented choices (scalar
 # tensors copy their value; free callbacks get the event they waited for).
@@ -31,15 +31,18 @@ endfunction()
 dnnl_graph_ocl_test(graph_ocl_allocator ocl_allocator.c)
 dnnl_graph_ocl_test(graph_ocl_execute ocl_execute.c)
 
-# Ours only: on PoCL (no USM extension) graph memory requests say why they are
-# unimplemented under ONEDNN_VERBOSE=check.
-if("pocl" IN_LIST DNNL_OCL_RUNTIMES)
-  add_test(NAME graph_ocl_allocator_verbose@pocl
-           COMMAND sh "${_dnnl_ocl_runner}" pocl "${DNNL_OCL_ICD_pocl}"
-                   "${DNNL_OCL_ICD_ROOT}/pocl" "${_dnnl_ocl_hint_pocl}"
+dnnl_ocl_svm_twin(graph_ocl_allocator)
+dnnl_ocl_svm_twin(graph_ocl_execute)
+
+# Ours only: an OpenCL allocator returning memory the host cannot read is refused, and
+# ONEDNN_VERBOSE=check says why.
+foreach(_rt IN LISTS DNNL_OCL_RUNTIMES)
+  add_test(NAME graph_ocl_allocator_verbose@${_rt}
+           COMMAND sh "${_dnnl_ocl_runner}" ${_rt} "${DNNL_OCL_ICD_${_rt}}"
+                   "${DNNL_OCL_ICD_ROOT}/${_rt}" "${_dnnl_ocl_hint_${_rt}}"
                    $<TARGET_FILE:graph_ocl_allocator>)
-  set_tests_properties(graph_ocl_allocator_verbose@pocl PROPERTIES
-    LABELS "api;graph;ocl;pocl;ours-only" TIMEOUT 60 SKIP_RETURN_CODE 77
+  set_tests_properties(graph_ocl_allocator_verbose@${_rt} PROPERTIES
+    LABELS "api;graph;ocl;${_rt};ours-only" TIMEOUT 60 SKIP_RETURN_CODE 77
     ENVIRONMENT "ONEDNN_VERBOSE=check;ASAN_OPTIONS=detect_leaks=0"
-    PASS_REGULAR_EXPRESSION "graph,check,dnnl_graph_tensor_create,unimplemented,graph memory on OpenCL is USM memory[^\n]*cl_intel_unified_shared_memory.*graph_ocl_allocator: ok")
-endif()
+    PASS_REGULAR_EXPRESSION "graph,error,dnnl_graph_tensor_create,runtime_error,the graph OpenCL allocator returned 0x[0-9a-f]+, which is not USM memory of the engine's context.*graph_ocl_allocator: ok")
+endforeach()

@@ -28,9 +28,11 @@ extern "C" {
 #endif // __cplusplus
 
 /// Creates an OpenCL allocator from `ocl_malloc` (which must return USM
-/// device memory of the given device and context, aligned as asked) and
-/// `ocl_free`. When either is NULL the allocator is the library's default
-/// (device USM through `cl_intel_unified_shared_memory`), not an error.
+/// device memory of the given device and context, aligned as asked: Intel's
+/// device USM, or `clSVMAlloc` memory on devices without Intel's extension)
+/// and `ocl_free`. When either is NULL the allocator is the library's
+/// default (device USM through `cl_intel_unified_shared_memory`, else
+/// `clSVMAlloc`), not an error.
 ///
 /// `ocl_free` receives the event of the last command that used the memory,
 /// always complete by then: the library calls it only once that event has

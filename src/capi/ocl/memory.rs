@@ -45,8 +45,9 @@ fn create(
 /// Creates a memory object of `memory_kind` on an OpenCL engine. `handle` is
 /// `DNNL_MEMORY_ALLOCATE` (a buffer, or device USM, owned by the library),
 /// `DNNL_MEMORY_NONE`, or the user's `cl_mem` (buffer kind, retained while
-/// used) or USM pointer (USM kind, never freed by the library). USM needs a
-/// device with `cl_intel_unified_shared_memory`; elsewhere it is
+/// used) or USM pointer (USM kind, never freed by the library). USM is
+/// Intel's `cl_intel_unified_shared_memory`, else shared virtual memory
+/// (`clSVMAlloc` pointers, OpenCL 2.0); on a device with neither it is
 /// `dnnl_unimplemented`. The caller owns `*memory`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_ocl_interop_memory_create(

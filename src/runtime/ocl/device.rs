@@ -161,6 +161,16 @@ impl Device {
                 .is_ok_and(|caps| caps != 0)
     }
 
+    /// Whether the device has coarse-grained buffer shared virtual memory
+    /// (`CL_DEVICE_SVM_CAPABILITIES`, OpenCL 2.0 and later): `clSVMAlloc`
+    /// memory that kernels take as pointers.
+    pub fn supports_svm(&self) -> bool {
+        self.version_number().is_ok_and(|v| v >= (2, 0))
+            && self
+                .scalar::<cl_device_svm_capabilities>(CL_DEVICE_SVM_CAPABILITIES)
+                .is_ok_and(|caps| caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER != 0)
+    }
+
     /// `CL_DEVICE_NAME`.
     pub fn name(&self) -> Result<String> {
         self.string(CL_DEVICE_NAME)

@@ -448,6 +448,21 @@ fn read_word(addr: usize) -> Option<usize> {
     Some(unsafe { std::ptr::with_exposed_provenance::<usize>(addr).read_volatile() })
 }
 
+/// Whether the first and the last word of `size` bytes at `addr` can be
+/// read: a system allocation given as USM must at least be mapped memory (a
+/// wild pointer would be handed to kernels). Not every page is tested, so
+/// that a large buffer costs two probes.
+pub fn range_readable(addr: usize, size: usize) -> bool {
+    const WORD: usize = size_of::<usize>();
+    if size == 0 {
+        return true;
+    }
+    let Some(last) = addr.checked_add(size - 1) else {
+        return false;
+    };
+    readable(addr & !(WORD - 1), WORD) && readable(last & !(WORD - 1), WORD)
+}
+
 /// Whether the `len` bytes at `addr` (aligned to a word, `len` a multiple of
 /// one) can be read without a fault.
 pub fn readable(addr: usize, len: usize) -> bool {

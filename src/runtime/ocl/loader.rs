@@ -118,6 +118,14 @@ entry_points! {
     clGetKernelInfo: fn(cl_kernel, cl_kernel_info, usize, *mut c_void, *mut usize) -> cl_int;
     clGetKernelWorkGroupInfo: fn(cl_kernel, cl_device_id, cl_kernel_work_group_info, usize, *mut c_void, *mut usize) -> cl_int;
 
+    clSVMAlloc: fn(cl_context, cl_svm_mem_flags, usize, cl_uint) -> *mut c_void;
+    clSVMFree: fn(cl_context, *mut c_void);
+    clSetKernelArgSVMPointer: fn(cl_kernel, cl_uint, *const c_void) -> cl_int;
+    clEnqueueSVMMemcpy: fn(cl_command_queue, cl_bool, *mut c_void, *const c_void, usize, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
+    clEnqueueSVMMemFill: fn(cl_command_queue, *mut c_void, *const c_void, usize, usize, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
+    clEnqueueSVMMap: fn(cl_command_queue, cl_bool, cl_map_flags, *mut c_void, usize, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
+    clEnqueueSVMUnmap: fn(cl_command_queue, *mut c_void, cl_uint, *const cl_event, *mut cl_event) -> cl_int;
+
     clWaitForEvents: fn(cl_uint, *const cl_event) -> cl_int;
     clGetEventInfo: fn(cl_event, cl_event_info, usize, *mut c_void, *mut usize) -> cl_int;
     clGetEventProfilingInfo: fn(cl_event, cl_profiling_info, usize, *mut c_void, *mut usize) -> cl_int;

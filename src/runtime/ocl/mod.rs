@@ -50,4 +50,7 @@ pub use platform::Platform;
 pub use program::{Kernel, KernelArg, Program};
 pub use queue::{MapAccess, Queue, QueueProperties};
 pub use select::{DeviceFilter, devices, devices_matching};
-pub use usm::{UsmAlloc, UsmKind, supports_usm, usm_alloc, usm_device, usm_free, usm_kind};
+pub use usm::{
+    UsmAlloc, UsmKind, is_svm_context, supports_usm, user_usm_kind, usm_alloc, usm_device,
+    usm_free, usm_kind,
+};

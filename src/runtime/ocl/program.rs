@@ -26,6 +26,7 @@ use super::info;
 use super::loader::entry;
 use super::queue::{Queue, enqueued};
 use super::sys::*;
+use super::usm::Provider;
 use crate::base::{Error, Result, verbose};
 pub use crate::runtime::kernel_arg::KernelArg;
 
@@ -369,13 +370,23 @@ impl Kernel {
                 KernelArg::F32(v) => by_value(&v.to_ne_bytes())?,
                 KernelArg::Bytes(bytes) => by_value(bytes)?,
                 KernelArg::Usm(ptr) => {
-                    let functions = match usm {
-                        Some(f) => f,
-                        None => *usm.insert(super::usm::functions_for(&queue.device()?)?),
+                    let provider = match usm {
+                        Some(p) => p,
+                        None => *usm.insert(super::usm::provider(&queue.device()?)?),
                     };
-                    // SAFETY: a live kernel; the pointer value is passed, not read.
-                    let code = unsafe { (functions.set_kernel_arg)(self.raw, index, ptr) };
-                    check(code, "clSetKernelArgMemPointerINTEL")?
+                    match provider {
+                        Provider::Intel(functions) => {
+                            // SAFETY: a live kernel; the pointer value is passed, not read.
+                            let code = unsafe { (functions.set_kernel_arg)(self.raw, index, ptr) };
+                            check(code, "clSetKernelArgMemPointerINTEL")?
+                        }
+                        Provider::Svm => {
+                            let set_svm = entry!(clSetKernelArgSVMPointer)?;
+                            // SAFETY: as above.
+                            let code = unsafe { set_svm(self.raw, index, ptr) };
+                            check(code, "clSetKernelArgSVMPointer")?
+                        }
+                    }
                 }
             }
         }

@@ -163,6 +163,12 @@ pub const CL_PROFILING_COMMAND_QUEUED: cl_profiling_info = 0x1280;
 pub const CL_PROFILING_COMMAND_START: cl_profiling_info = 0x1282;
 pub const CL_PROFILING_COMMAND_END: cl_profiling_info = 0x1283;
 
+// Shared virtual memory (OpenCL 2.0).
+pub type cl_svm_mem_flags = cl_bitfield;
+pub type cl_device_svm_capabilities = cl_bitfield;
+pub const CL_DEVICE_SVM_CAPABILITIES: cl_device_info = 0x1053;
+pub const CL_DEVICE_SVM_COARSE_GRAIN_BUFFER: cl_device_svm_capabilities = 1 << 0;
+
 // cl_intel_unified_shared_memory.
 pub const CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL: cl_device_info = 0x4190;
 pub const CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL: cl_device_info = 0x4191;

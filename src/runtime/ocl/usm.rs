@@ -1,17 +1,29 @@
-//! Unified shared memory through Intel's `cl_intel_unified_shared_memory`.
+//! Unified shared memory: Intel's `cl_intel_unified_shared_memory` where the
+//! device has it, else OpenCL 2.0 shared virtual memory (SVM).
 //!
-//! Layer: `runtime::ocl`. The extension's functions are looked up per
-//! platform (`clGetExtensionFunctionAddressForPlatform`) and kept in a table
-//! leaked once per platform, so nothing is released at exit. A device without
-//! the extension (PoCL 3, NVIDIA, AMD) gets [`Error::Unimplemented`] from
-//! every USM request, naming the device; buffers still work there.
+//! Layer: `runtime::ocl`. A device's [`Provider`] says which:
+//! - Intel's extension: its functions are looked up per platform
+//!   (`clGetExtensionFunctionAddressForPlatform`) and kept in a table leaked
+//!   once per platform, so nothing is released at exit;
+//! - SVM, on devices with coarse-grained buffer SVM and no Intel USM (NVIDIA,
+//!   PoCL, AMD): `clSVMAlloc` memory, given to kernels with
+//!   `clSetKernelArgSVMPointer`, copied and filled with
+//!   `clEnqueueSVMMemcpy` / `clEnqueueSVMMemFill`, mapped for the host with
+//!   `clEnqueueSVMMap`. Its allocations are [`UsmKind::Svm`]. OpenCL has no
+//!   query that tells whether a pointer is SVM of a context, so allocations
+//!   made here are remembered (a registry of address ranges), and a pointer
+//!   the user gives is taken at their word (see `core::ocl_storage`).
+//!
+//! A device with neither gets [`Error::Unimplemented`] from every USM
+//! request, naming the device; buffers still work there.
 //!
 //! Allocations we make are owned by [`UsmAlloc`], freed with
-//! `clMemBlockingFreeINTEL` (which waits for commands still using them).
-//! Pointers the user gives us are never owned: they are only inspected
-//! ([`usm_kind`], [`usm_device`]) and used.
+//! `clMemBlockingFreeINTEL` (which waits for commands still using them) or
+//! `clSVMFree` (which does not: the owners free after their streams are
+//! done). Pointers the user gives us are never owned: they are only
+//! inspected ([`usm_kind`], [`usm_device`]) and used.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ffi::{CStr, c_void};
 use std::sync::{Mutex, OnceLock};
 
@@ -19,6 +31,7 @@ use super::context::Context;
 use super::device::Device;
 use super::error::{check, to_error};
 use super::event::{Event, wait_list};
+use super::loader::entry;
 use super::platform::Platform;
 use super::queue::{Queue, enqueued};
 use super::sys::*;
@@ -144,31 +157,78 @@ pub fn functions(platform: &Platform) -> Option<&'static UsmFunctions> {
     loaded
 }
 
-/// The table for `device`, or the unimplemented error naming it.
-pub fn functions_for(device: &Device) -> Result<&'static UsmFunctions> {
-    if device.has_extension("cl_intel_unified_shared_memory") {
+/// How a device provides USM.
+#[derive(Clone, Copy)]
+pub enum Provider {
+    /// `cl_intel_unified_shared_memory`, with its functions.
+    Intel(&'static UsmFunctions),
+    /// Coarse-grained buffer SVM (OpenCL 2.0).
+    Svm,
+}
+
+/// Whether `DNNL_OCL_USM=svm` asks for SVM even where Intel's extension
+/// exists (so that Intel's runtime runs the SVM path too); read once.
+fn svm_forced() -> bool {
+    static FORCED: OnceLock<bool> = OnceLock::new();
+    *FORCED.get_or_init(|| std::env::var_os("DNNL_OCL_USM").is_some_and(|v| v == "svm"))
+}
+
+/// The provider of `device`, or the unimplemented error naming it. Intel's
+/// extension comes first where the device has both, unless
+/// `DNNL_OCL_USM=svm`.
+pub fn provider(device: &Device) -> Result<Provider> {
+    if !svm_forced() && device.has_extension("cl_intel_unified_shared_memory") {
         if let Some(table) = functions(&device.platform()?) {
-            return Ok(table);
+            return Ok(Provider::Intel(table));
         }
+    }
+    if device.supports_svm() && entry!(clSVMAlloc).is_ok() {
+        return Ok(Provider::Svm);
     }
     let name = device.name().unwrap_or_else(|_| "?".into());
     Err(Error::unimplemented(format!(
-        "device {name} has no cl_intel_unified_shared_memory"
+        "device {name} has neither cl_intel_unified_shared_memory nor shared virtual memory"
     )))
 }
 
-/// The table for the (first) device of `context`.
-fn functions_for_context(context: &Context) -> Result<&'static UsmFunctions> {
+/// The provider of the (first) device of `context`.
+fn provider_for_context(context: &Context) -> Result<Provider> {
     let devices = context.devices()?;
     let device = devices
         .first()
         .ok_or_else(|| Error::runtime("an OpenCL context without devices"))?;
-    functions_for(device)
+    provider(device)
 }
 
-/// Whether USM can be used on `device`.
+/// Whether USM can be used on `device` (Intel's or through SVM).
 pub fn supports_usm(device: &Device) -> bool {
-    functions_for(device).is_ok()
+    provider(device).is_ok()
+}
+
+/// An SVM allocation made here.
+struct SvmAlloc {
+    /// Bytes from the pointer handed out.
+    size: usize,
+    /// The `cl_context`'s address.
+    context: usize,
+    /// What `clSVMAlloc` returned (at or below the pointer handed out).
+    base: usize,
+}
+
+/// The SVM allocations made here, by the pointer handed out.
+fn svm_registry() -> &'static Mutex<BTreeMap<usize, SvmAlloc>> {
+    static REGISTRY: OnceLock<Mutex<BTreeMap<usize, SvmAlloc>>> = OnceLock::new();
+    REGISTRY.get_or_init(Default::default)
+}
+
+/// Whether `ptr` lies in an SVM allocation made here in `context`.
+fn svm_known(context: &Context, ptr: *const c_void) -> bool {
+    let addr = ptr as usize;
+    svm_registry().lock().is_ok_and(|r| {
+        r.range(..=addr)
+            .next_back()
+            .is_some_and(|(start, a)| addr < start + a.size && a.context == context.raw() as usize)
+    })
 }
 
 /// The kind of a USM allocation (`CL_MEM_ALLOC_TYPE_INTEL`).
@@ -182,6 +242,9 @@ pub enum UsmKind {
     Device,
     /// Memory that migrates between host and device.
     Shared,
+    /// Shared virtual memory (`clSVMAlloc`): the host maps it
+    /// (`clEnqueueSVMMap`) before reading or writing it.
+    Svm,
 }
 
 /// USM memory we allocated; freed (blocking) on drop.
@@ -190,7 +253,7 @@ pub struct UsmAlloc {
     size: usize,
     kind: UsmKind,
     context: Context,
-    functions: &'static UsmFunctions,
+    provider: Provider,
 }
 
 // SAFETY: the pointer is an address of a driver allocation that any thread
@@ -223,10 +286,34 @@ impl UsmAlloc {
 
 impl Drop for UsmAlloc {
     fn drop(&mut self) {
-        let free = self.functions.blocking_free.unwrap_or(self.functions.free);
         // SAFETY: we allocated `ptr` in `context` and free it once.
-        let code = unsafe { free(self.context.raw(), self.ptr) };
-        super::error::log_failure(Ok(code), "clMemBlockingFreeINTEL");
+        unsafe { free(&self.context, self.provider, self.ptr) };
+    }
+}
+
+/// Frees `ptr`, allocated by `provider` in `context` (failures are logged).
+///
+/// # Safety
+/// `ptr` must be such an allocation, freed once, unused after this.
+unsafe fn free(context: &Context, provider: Provider, ptr: *mut c_void) {
+    match provider {
+        Provider::Intel(functions) => {
+            let free = functions.blocking_free.unwrap_or(functions.free);
+            // SAFETY: the caller's guarantee.
+            let code = unsafe { free(context.raw(), ptr) };
+            super::error::log_failure(Ok(code), "clMemBlockingFreeINTEL");
+        }
+        Provider::Svm => {
+            let base = svm_registry()
+                .lock()
+                .ok()
+                .and_then(|mut r| r.remove(&(ptr as usize)))
+                .map_or(ptr, |a| a.base as *mut c_void);
+            if let Ok(svm_free) = entry!(clSVMFree) {
+                // SAFETY: the caller's guarantee; `base` is what clSVMAlloc gave.
+                unsafe { svm_free(context.raw(), base) };
+            }
+        }
     }
 }
 
@@ -242,6 +329,7 @@ impl std::fmt::Debug for UsmAlloc {
 
 /// Allocates `size` bytes (not zero) of `kind` USM (not `Unknown`) for
 /// `device` in `context`, aligned to `alignment` (0: the driver's default).
+/// Through SVM every kind is an SVM allocation ([`UsmKind::Svm`]).
 pub fn usm_alloc(
     context: &Context,
     device: &Device,
@@ -249,10 +337,17 @@ pub fn usm_alloc(
     size: usize,
     alignment: u32,
 ) -> Result<UsmAlloc> {
-    let functions = functions_for(device)?;
+    let provider = provider(device)?;
     if size == 0 {
         return Err(Error::invalid("USM allocations cannot have size 0"));
     }
+    if kind == UsmKind::Unknown {
+        return Err(Error::invalid("cannot allocate USM of unknown kind"));
+    }
+    let functions = match provider {
+        Provider::Intel(functions) => functions,
+        Provider::Svm => return svm_alloc(context, size, alignment),
+    };
     let mut code = CL_SUCCESS;
     let ptr = match kind {
         // SAFETY: a live context, no properties, a valid status pointer.
@@ -260,7 +355,7 @@ pub fn usm_alloc(
             (functions.host_alloc)(context.raw(), std::ptr::null(), size, alignment, &mut code)
         },
         // SAFETY: a live context and device, no properties, a valid status pointer.
-        UsmKind::Device => unsafe {
+        UsmKind::Device | UsmKind::Svm => unsafe {
             (functions.device_alloc)(
                 context.raw(),
                 device.raw(),
@@ -287,27 +382,73 @@ pub fn usm_alloc(
     if ptr.is_null() {
         return Err(to_error(code, "clMemAllocINTEL"));
     }
+    let kind = if kind == UsmKind::Svm {
+        UsmKind::Device
+    } else {
+        kind
+    };
     Ok(UsmAlloc {
         ptr,
         size,
         kind,
         context: context.clone(),
-        functions,
+        provider,
     })
 }
 
-/// Frees USM that no [`UsmAlloc`] owns, waiting for commands using it.
+/// `clSVMAlloc` (read-write, coarse grain), remembered in the registry.
+/// A driver that refuses the alignment (PoCL takes at most 128 bytes) gets
+/// a larger request at its default alignment, and the pointer is rounded up
+/// within it (SVM pointers may point inside an allocation).
+fn svm_alloc(context: &Context, size: usize, alignment: u32) -> Result<UsmAlloc> {
+    let alloc = entry!(clSVMAlloc)?;
+    let fail = || {
+        Error::OutOfMemory(
+            format!("clSVMAlloc could not allocate {size} bytes (alignment {alignment})").into(),
+        )
+    };
+    // SAFETY: a live context; no fine-grain or atomics flags.
+    let mut base = unsafe { alloc(context.raw(), CL_MEM_READ_WRITE, size, alignment) };
+    let mut ptr = base;
+    if base.is_null() && alignment > 1 {
+        let align = alignment as usize;
+        let padded = size.checked_add(align).ok_or_else(fail)?;
+        // SAFETY: as above, at the default alignment.
+        base = unsafe { alloc(context.raw(), CL_MEM_READ_WRITE, padded, 0) };
+        ptr = base.wrapping_add(base.addr().next_multiple_of(align) - base.addr());
+    }
+    if base.is_null() {
+        return Err(fail());
+    }
+    if let Ok(mut registry) = svm_registry().lock() {
+        registry.insert(
+            ptr as usize,
+            SvmAlloc {
+                size,
+                context: context.raw() as usize,
+                base: base as usize,
+            },
+        );
+    }
+    Ok(UsmAlloc {
+        ptr,
+        size,
+        kind: UsmKind::Svm,
+        context: context.clone(),
+        provider: Provider::Svm,
+    })
+}
+
+/// Frees USM that no [`UsmAlloc`] owns, waiting for commands using it
+/// (Intel's; an SVM free does not wait).
 ///
 /// # Safety
 /// `ptr` must be a USM allocation of `context` that nothing else frees or uses after this.
 pub unsafe fn usm_free(context: &Context, ptr: *mut c_void) -> Result<()> {
-    let functions = functions_for_context(context)?;
-    let free = functions.blocking_free.unwrap_or(functions.free);
+    let provider = provider_for_context(context)?;
     // SAFETY: the caller's guarantee.
-    check(
-        unsafe { free(context.raw(), ptr) },
-        "clMemBlockingFreeINTEL",
-    )
+    unsafe { free(context, provider, ptr) };
+    Ok(())
 }
 
 fn alloc_info<T: super::info::InfoScalar>(
@@ -326,9 +467,14 @@ fn alloc_info<T: super::info::InfoScalar>(
     )
 }
 
-/// The kind of `ptr` in `context` (`Unknown` for an ordinary host pointer).
+/// The kind of `ptr` in `context` (`Unknown` for an ordinary host pointer,
+/// and through SVM for any pointer not allocated here).
 pub fn usm_kind(context: &Context, ptr: *const c_void) -> Result<UsmKind> {
-    let functions = functions_for_context(context)?;
+    let functions = match provider_for_context(context)? {
+        Provider::Intel(functions) => functions,
+        Provider::Svm if svm_known(context, ptr) => return Ok(UsmKind::Svm),
+        Provider::Svm => return Ok(UsmKind::Unknown),
+    };
     // NULL is never USM; some drivers (PoCL 5) fail the query for it.
     if ptr.is_null() {
         return Ok(UsmKind::Unknown);
@@ -343,9 +489,35 @@ pub fn usm_kind(context: &Context, ptr: *const c_void) -> Result<UsmKind> {
     })
 }
 
-/// The device `ptr` was allocated for (`None` for host USM and unknown pointers).
+/// The kind of a pointer the user gives for `size` bytes: [`usm_kind`], but
+/// through SVM a pointer not allocated here counts as the user's
+/// `clSVMAlloc` memory when the host can read it (SVM is mapped into the
+/// host's address space on NVIDIA, PoCL and Intel's runtime alike), since
+/// OpenCL cannot tell SVM from other host memory; `Unknown` otherwise.
+pub fn user_usm_kind(context: &Context, ptr: *const c_void, size: usize) -> Result<UsmKind> {
+    let kind = usm_kind(context, ptr)?;
+    if kind == UsmKind::Unknown
+        && is_svm_context(context)
+        && super::foreign::range_readable(ptr as usize, size)
+    {
+        return Ok(UsmKind::Svm);
+    }
+    Ok(kind)
+}
+
+/// Whether `ptr` would be passed to kernels of `context`'s device through
+/// SVM (the device has no Intel USM).
+pub fn is_svm_context(context: &Context) -> bool {
+    matches!(provider_for_context(context), Ok(Provider::Svm))
+}
+
+/// The device `ptr` was allocated for (`None` for host USM, unknown
+/// pointers and SVM, which belongs to the whole context).
 pub fn usm_device(context: &Context, ptr: *const c_void) -> Result<Option<Device>> {
-    let functions = functions_for_context(context)?;
+    let functions = match provider_for_context(context)? {
+        Provider::Intel(functions) => functions,
+        Provider::Svm => return Ok(None),
+    };
     if ptr.is_null() {
         return Ok(None);
     }
@@ -374,13 +546,21 @@ impl Queue {
         if size == 0 {
             return self.marker(wait);
         }
-        let functions = functions_for(&self.device()?)?;
         let (n, list) = wait_list(wait);
         let blocking = if blocking { CL_TRUE } else { CL_FALSE };
-        // SAFETY: a live queue, the caller's guarantee on the pointers.
-        enqueued("clEnqueueMemcpyINTEL", |e| unsafe {
-            (functions.memcpy)(self.raw(), blocking, dst, src, size, n, list, e)
-        })
+        match provider(&self.device()?)? {
+            // SAFETY: a live queue, the caller's guarantee on the pointers.
+            Provider::Intel(functions) => enqueued("clEnqueueMemcpyINTEL", |e| unsafe {
+                (functions.memcpy)(self.raw(), blocking, dst, src, size, n, list, e)
+            }),
+            Provider::Svm => {
+                let memcpy = entry!(clEnqueueSVMMemcpy)?;
+                // SAFETY: as above.
+                enqueued("clEnqueueSVMMemcpy", |e| unsafe {
+                    memcpy(self.raw(), blocking, dst, src, size, n, list, e)
+                })
+            }
+        }
     }
 
     /// `clEnqueueMemFillINTEL`: fills `size` bytes at `dst` with `pattern`
@@ -398,12 +578,15 @@ impl Queue {
         if size == 0 {
             return self.marker(wait);
         }
-        let functions = functions_for(&self.device()?)?;
         let (n, list) = wait_list(wait);
+        let fill = match provider(&self.device()?)? {
+            Provider::Intel(functions) => functions.fill,
+            Provider::Svm => entry!(clEnqueueSVMMemFill)?,
+        };
         // SAFETY: a live queue, the caller's guarantee on `dst`; the pattern is
-        // copied before the call returns.
-        enqueued("clEnqueueMemFillINTEL", |e| unsafe {
-            (functions.fill)(
+        // copied before the call returns. Both functions have this prototype.
+        enqueued("clEnqueueMemFill", |e| unsafe {
+            fill(
                 self.raw(),
                 dst,
                 pattern.as_ptr().cast(),
@@ -414,5 +597,42 @@ impl Queue {
                 e,
             )
         })
+    }
+
+    /// `clEnqueueSVMMap` (blocking, read and write): `size` bytes at `ptr`
+    /// become the host's until [`Queue::svm_unmap`].
+    ///
+    /// # Safety
+    /// `ptr` must be SVM of the queue's context holding `size` bytes.
+    pub unsafe fn svm_map(&self, ptr: *mut c_void, size: usize) -> Result<()> {
+        let map = entry!(clEnqueueSVMMap)?;
+        // SAFETY: a live queue, the caller's guarantee on `ptr`.
+        enqueued("clEnqueueSVMMap", |e| unsafe {
+            map(
+                self.raw(),
+                CL_TRUE,
+                CL_MAP_READ | CL_MAP_WRITE,
+                ptr,
+                size,
+                0,
+                std::ptr::null(),
+                e,
+            )
+        })
+        .map(drop)
+    }
+
+    /// `clEnqueueSVMUnmap`, then waits for it: the device sees the host's
+    /// writes.
+    ///
+    /// # Safety
+    /// `ptr` must be mapped by [`Queue::svm_map`].
+    pub unsafe fn svm_unmap(&self, ptr: *mut c_void) -> Result<()> {
+        let unmap = entry!(clEnqueueSVMUnmap)?;
+        // SAFETY: a live queue, the caller's guarantee on `ptr`.
+        enqueued("clEnqueueSVMUnmap", |e| unsafe {
+            unmap(self.raw(), ptr, 0, std::ptr::null(), e)
+        })?;
+        self.finish()
     }
 }

@@ -8,7 +8,8 @@
  *   ocl_queue_create(ctx, dev, props)   a command queue (props: CL_QUEUE_PROPERTIES bits)
  *   ocl_*_refcount(obj)          CL_*_REFERENCE_COUNT of a context, device, queue, mem
  *   ocl_program_build(ctx, dev, src)    a program built from OpenCL C source
- *   ocl_usm_get(dev, &usm)       the cl_intel_unified_shared_memory entry points, if any
+ *   ocl_usm_get(dev, &usm)       how the device gives USM: Intel's extension, else SVM
+ *   ocl_usm_alloc/_free/_set_arg/_host_begin/_host_end   USM through either
  *
  * The engine order is the library's (DESIGN.md, "Devices and engines"): every
  * available device of every platform, GPU-type devices first, then accelerators, then
@@ -220,8 +221,20 @@ static inline cl_program ocl_program_build(cl_context ctx, cl_device_id dev, con
     return prog;
 }
 
-/* The entry points of cl_intel_unified_shared_memory. */
+/* USM as the library sees it: Intel's cl_intel_unified_shared_memory where the device
+ * has it, else coarse-grained buffer shared virtual memory (OpenCL 2.0, clSVMAlloc),
+ * which is what a user on NVIDIA, PoCL or AMD passes as a USM pointer. With
+ * DNNL_OCL_USM=svm in the environment the library uses SVM even where Intel's
+ * extension exists, and so do these helpers. */
+typedef enum {
+    OCL_USM_NONE = 0,
+    OCL_USM_INTEL, /* cl_intel_unified_shared_memory */
+    OCL_USM_SVM, /* clSVMAlloc, coarse grain: the host maps it before touching it */
+} ocl_usm_via_t;
+
+/* How a device gives USM; the Intel entry points are NULL unless via == OCL_USM_INTEL. */
 typedef struct {
+    ocl_usm_via_t via;
     clHostMemAllocINTEL_fn host_alloc;
     clDeviceMemAllocINTEL_fn device_alloc;
     clSharedMemAllocINTEL_fn shared_alloc;
@@ -230,24 +243,124 @@ typedef struct {
     clSetKernelArgMemPointerINTEL_fn set_kernel_arg;
 } ocl_usm_t;
 
-/* Returns 1 and fills `usm` when the device has cl_intel_unified_shared_memory and
- * its platform gives every entry point; 0 otherwise. */
+/* Whether the device has coarse-grained buffer SVM (an OpenCL 2.0 or later device
+ * reporting CL_DEVICE_SVM_COARSE_GRAIN_BUFFER). */
+static inline int ocl_device_has_svm(cl_device_id dev) {
+    char version[128] = "";
+    if (clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof(version) - 1, version, NULL)
+            != CL_SUCCESS)
+        return 0;
+    int major = 0, minor = 0;
+    if (sscanf(version, "OpenCL %d.%d", &major, &minor) != 2 || major < 2) return 0;
+    cl_device_svm_capabilities caps = 0;
+    if (clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof(caps), &caps, NULL)
+            != CL_SUCCESS)
+        return 0;
+    return (caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER) != 0;
+}
+
+/* Whether DNNL_OCL_USM=svm asks for SVM even where Intel's extension exists. */
+static inline int ocl_usm_svm_forced(void) {
+    const char *v = getenv("DNNL_OCL_USM");
+    return v != NULL && strcmp(v, "svm") == 0;
+}
+
+/* Fills `usm` with the way the device gives USM (the library's choice: Intel's
+ * extension first, unless DNNL_OCL_USM=svm, else SVM); returns 0 when it has none. */
 static inline int ocl_usm_get(cl_device_id dev, ocl_usm_t *usm) {
     memset(usm, 0, sizeof(*usm));
-    if (!ocl_device_has_extension(dev, "cl_intel_unified_shared_memory")) return 0;
-    cl_platform_id plat = ocl_platform_of(dev);
+    if (!ocl_usm_svm_forced() && ocl_device_has_extension(dev, "cl_intel_unified_shared_memory")) {
+        cl_platform_id plat = ocl_platform_of(dev);
 #define OCL_USM_ENTRY(field, type, name) \
     usm->field = (type)clGetExtensionFunctionAddressForPlatform(plat, name)
-    OCL_USM_ENTRY(host_alloc, clHostMemAllocINTEL_fn, "clHostMemAllocINTEL");
-    OCL_USM_ENTRY(device_alloc, clDeviceMemAllocINTEL_fn, "clDeviceMemAllocINTEL");
-    OCL_USM_ENTRY(shared_alloc, clSharedMemAllocINTEL_fn, "clSharedMemAllocINTEL");
-    OCL_USM_ENTRY(blocking_free, clMemBlockingFreeINTEL_fn, "clMemBlockingFreeINTEL");
-    OCL_USM_ENTRY(get_alloc_info, clGetMemAllocInfoINTEL_fn, "clGetMemAllocInfoINTEL");
-    OCL_USM_ENTRY(set_kernel_arg, clSetKernelArgMemPointerINTEL_fn,
-            "clSetKernelArgMemPointerINTEL");
+        OCL_USM_ENTRY(host_alloc, clHostMemAllocINTEL_fn, "clHostMemAllocINTEL");
+        OCL_USM_ENTRY(device_alloc, clDeviceMemAllocINTEL_fn, "clDeviceMemAllocINTEL");
+        OCL_USM_ENTRY(shared_alloc, clSharedMemAllocINTEL_fn, "clSharedMemAllocINTEL");
+        OCL_USM_ENTRY(blocking_free, clMemBlockingFreeINTEL_fn, "clMemBlockingFreeINTEL");
+        OCL_USM_ENTRY(get_alloc_info, clGetMemAllocInfoINTEL_fn, "clGetMemAllocInfoINTEL");
+        OCL_USM_ENTRY(set_kernel_arg, clSetKernelArgMemPointerINTEL_fn,
+                "clSetKernelArgMemPointerINTEL");
 #undef OCL_USM_ENTRY
-    return usm->host_alloc && usm->device_alloc && usm->shared_alloc && usm->blocking_free
-            && usm->get_alloc_info && usm->set_kernel_arg;
+        if (usm->host_alloc && usm->device_alloc && usm->shared_alloc && usm->blocking_free
+                && usm->get_alloc_info && usm->set_kernel_arg) {
+            usm->via = OCL_USM_INTEL;
+            return 1;
+        }
+        memset(usm, 0, sizeof(*usm));
+    }
+    if (ocl_device_has_svm(dev)) {
+        usm->via = OCL_USM_SVM;
+        return 1;
+    }
+    return 0;
+}
+
+/* What the device's USM is, for messages. */
+static inline const char *ocl_usm_name(const ocl_usm_t *usm) {
+    switch (usm->via) {
+    case OCL_USM_INTEL: return "Intel USM (cl_intel_unified_shared_memory)";
+    case OCL_USM_SVM: return "SVM (clSVMAlloc, coarse grain)";
+    default: return "no USM";
+    }
+}
+
+/* `size` bytes of USM, aligned to `alignment` (0: the driver's default): device USM
+ * (`shared` 0) or shared USM (`shared` 1) through Intel's extension, an SVM
+ * allocation either way through SVM. NULL when the runtime refuses. */
+static inline void *ocl_usm_alloc(const ocl_usm_t *usm, cl_context ctx, cl_device_id dev,
+        int shared, size_t size, cl_uint alignment) {
+    cl_int err = CL_SUCCESS;
+    void *p = NULL;
+    if (usm->via == OCL_USM_INTEL)
+        p = shared ? usm->shared_alloc(ctx, dev, NULL, size, alignment, &err)
+                   : usm->device_alloc(ctx, dev, NULL, size, alignment, &err);
+    else if (usm->via == OCL_USM_SVM)
+        p = clSVMAlloc(ctx, CL_MEM_READ_WRITE, size, alignment);
+    return err == CL_SUCCESS ? p : NULL;
+}
+
+/* ocl_usm_alloc that must succeed. */
+static inline void *ocl_usm_alloc_or_die(const ocl_usm_t *usm, cl_context ctx,
+        cl_device_id dev, int shared, size_t size) {
+    void *p = ocl_usm_alloc(usm, ctx, dev, shared, size, 0);
+    if (!p) {
+        fprintf(stderr, "%s: could not allocate %zu bytes\n", ocl_usm_name(usm), size);
+        exit(1);
+    }
+    return p;
+}
+
+/* Frees what ocl_usm_alloc gave. Intel's free waits for commands using it; an SVM
+ * free does not: the caller finishes those first. */
+static inline void ocl_usm_free(const ocl_usm_t *usm, cl_context ctx, void *p) {
+    if (usm->via == OCL_USM_INTEL)
+        OCL_CHECK(usm->blocking_free(ctx, p));
+    else if (usm->via == OCL_USM_SVM)
+        clSVMFree(ctx, p);
+}
+
+/* Sets kernel argument `index` to the USM pointer `p`. */
+static inline cl_int ocl_usm_set_arg(const ocl_usm_t *usm, cl_kernel k, cl_uint index,
+        const void *p) {
+    if (usm->via == OCL_USM_INTEL) return usm->set_kernel_arg(k, index, p);
+    return clSetKernelArgSVMPointer(k, index, p);
+}
+
+/* Host access to `size` bytes of USM at `p` from ocl_usm_alloc(shared 1), between
+ * ocl_usm_host_begin and ocl_usm_host_end: SVM is mapped (blocking, read and write) on
+ * `q`, and unmapped then finished at the end; shared Intel USM needs nothing. */
+static inline void ocl_usm_host_begin(const ocl_usm_t *usm, cl_command_queue q, void *p,
+        size_t size) {
+    if (usm->via == OCL_USM_SVM)
+        OCL_CHECK(clEnqueueSVMMap(q, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, p, size, 0, NULL,
+                NULL));
+}
+
+static inline void ocl_usm_host_end(const ocl_usm_t *usm, cl_command_queue q, void *p) {
+    if (usm->via == OCL_USM_SVM) {
+        OCL_CHECK(clEnqueueSVMUnmap(q, p, 0, NULL, NULL));
+        OCL_CHECK(clFinish(q));
+    }
 }
 
 /* A 1-D f32 memory descriptor of n elements (format tag `a`). */

@@ -272,7 +272,8 @@ int main(int argc, char **argv) {
         EXPECT(still == r.mem);
     }
     /* USM pointers that are neither USM nor readable host memory: refused where the
-     * device has USM (where it has none, every USM memory is unimplemented). */
+     * device has USM, Intel's or SVM (where it has none, every USM memory is
+     * unimplemented). */
     ocl_usm_t usm;
     if (ocl_usm_get(dev, &usm)) {
         n = wild_pointers(w, 0);
@@ -288,7 +289,7 @@ int main(int argc, char **argv) {
             EXPECT(m == NULL);
         }
     } else {
-        printf("no cl_intel_unified_shared_memory: USM memory is unimplemented here, "
+        printf("neither Intel USM nor SVM: USM memory is unimplemented here, "
                "wild USM pointers not tried\n");
     }
     printf("streams, memories: %d wild handles refused so far\n", refused);
