@@ -463,9 +463,10 @@ fn builds() -> Vec<Build> {
                 -DMV_OFF=s -DSS_DT=F32 -DSS_OFF=c -DDSS_DT=F32 -DDSS_OFF=c -DCLAST=0 \
                 -DRELU_ALPHA=as_float(0u) -DSCALE_SRC=0 -DSCALE_DST=0 -DPART_BASE=0 \
                 -DMEAN_BASE=12 -DVAR_BASE=15 -DCHAN_BASE=18 -DSUM_BASE=24 -DNDIMS=3 \
-                -DLPOS=n,c,sp -DRMS=0";
-    let batch = "-DG=3 -DCG=1 -DPER_N=0";
-    let group = "-DG=1 -DCG=3 -DPER_N=1";
+                -DLPOS=n,c,sp";
+    let batch = "-DG=3 -DCG=1 -DPER_N=0 -DRMS=0";
+    let group = "-DG=1 -DCG=3 -DPER_N=1 -DRMS=0";
+    let rms_rows = "-DG=1 -DCG=3 -DPER_N=1 -DRMS=1";
     let fwd = "-DUSE_SCALE=1 -DUSE_SHIFT=1 -DGLOBAL=0 -DWRITE_STATS=1 -DWS=1 -DRELU=1 -DADD=1 \
                -DSTATS_IN_SCRATCH=0 -DWRITE_DSCALE=0 -DWRITE_DSHIFT=0";
     let bwd = "-DUSE_SCALE=1 -DUSE_SHIFT=1 -DGLOBAL=0 -DWRITE_STATS=0 -DWS=1 -DRELU=0 -DADD=1 \
@@ -504,7 +505,7 @@ fn builds() -> Vec<Build> {
         ),
         (
             "normalization backward, per-stat sums, RMS",
-            format!("{view} {group} {bwd} {} -DRMS=1", reduce(3, 0)).replace("-DRMS=0 ", ""),
+            format!("{view} {rms_rows} {bwd} {}", reduce(3, 0)),
             &["nrm_reduce", "nrm_finish"],
         ),
         (
