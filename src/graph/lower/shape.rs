@@ -282,6 +282,13 @@ pub fn infer_extra(op: &Op, k: usize, ins: &[Lt]) -> Result<Option<Vec<i64>>> {
     };
     match op.kind {
         // Mean and variance.
+        dnnl_graph_op_group_norm if k > 0 => {
+            let src = ins
+                .first()
+                .map(logical_tensor::dims)
+                .ok_or_else(|| shape_err(op, "the source is missing".into()))?;
+            Ok(Some(super::gnorm::stat_dims(op, src)))
+        }
         dnnl_graph_op_layer_norm if k > 0 => {
             let src = ins
                 .first()
