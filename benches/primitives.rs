@@ -1,6 +1,6 @@
 //! Primitive throughput through the C API, per engine and size, each figure
 //! with the ratio to a reference measured in the same run on the same device:
-//! - memory-bound kinds (eltwise, binary, reorder, softmax, pooling): GB/s moved (each
+//! - memory-bound kinds (eltwise, binary, reorder, softmax, pooling, resampling): GB/s moved (each
 //!   tensor read or written once), against a plain copy of the same bytes
 //!   (OpenCL: `clEnqueueCopyBuffer`; CPU: `copy_from_slice` on every thread);
 //! - matmul: GFLOP/s (2·M·N·K), against a reference GEMM (OpenCL: the
@@ -602,6 +602,7 @@ fn run(b: &Bench, quick: bool) {
     }
     matmul_variants(b, *sizes.last().unwrap_or(&256));
     pooling(b, big, quick);
+    resampling(b, big, quick);
     misc_kinds(b, big, quick);
     conv_layers(b, big, quick);
 }
@@ -728,6 +729,68 @@ fn pooling(b: &Bench, big: bool, quick: bool) {
                 dil.as_ptr(),
                 pad.as_ptr(),
                 pad.as_ptr(),
+                null_mut(),
+            )
+        });
+        let moved = 4 * (elems + out.iter().product::<i64>()) as usize;
+        row(
+            b,
+            name,
+            &format!("{dims:?}"),
+            b.time(pd, &[(DNNL_ARG_SRC, sm), (DNNL_ARG_DST, dm)]),
+            moved as f64,
+            "GB/s",
+            (b.copy_seconds(moved / 2), "copy"),
+        );
+    }
+}
+
+/// Resampling forward inference, nchw f32: nearest and linear upsampling by
+/// 2 and linear downsampling by 2 (GB/s: src read and dst written once,
+/// against a copy of half those bytes).
+fn resampling(b: &Bench, big: bool, quick: bool) {
+    let e = b.engine;
+    let dims: [i64; 4] = if big {
+        [64, 256, 56, 56]
+    } else if quick {
+        [8, 64, 56, 56]
+    } else {
+        [32, 64, 56, 56]
+    };
+    let src = md(&dims, dnnl_f32, dnnl_nchw);
+    let sm = memory(e, src);
+    let elems: i64 = dims.iter().product();
+    for (name, alg, o) in [
+        (
+            "resampling nearest up 2x f32",
+            dnnl_resampling_nearest,
+            dims[2] * 2,
+        ),
+        (
+            "resampling linear up 2x f32",
+            dnnl_resampling_linear,
+            dims[2] * 2,
+        ),
+        (
+            "resampling linear down 2x f32",
+            dnnl_resampling_linear,
+            dims[2] / 2,
+        ),
+    ] {
+        let out = [dims[0], dims[1], o, o];
+        let dst = md(&out, dnnl_f32, dnnl_nchw);
+        let dm = memory(e, dst);
+        // SAFETY: a valid out-pointer, a live engine and descriptors (the
+        // factors may be NULL when dst is given).
+        let pd = pd_of(|pd| unsafe {
+            dnnl_resampling_forward_primitive_desc_create(
+                pd,
+                e,
+                dnnl_forward_inference,
+                alg,
+                std::ptr::null(),
+                src,
+                dst,
                 null_mut(),
             )
         });

@@ -382,6 +382,68 @@ fn builds() -> Vec<Build> {
         });
     }
 
+    // Resampling (`resampling/ocl.rs`): types, positions, post-ops, `resampling.cl`.
+    let resampling = format!(
+        "{}{}{post_ops}{}",
+        dt::CL_TYPES,
+        cl_walk::CL_POSITIONS,
+        read("src/prims/resampling/resampling.cl")
+    );
+    let resampling_files: &[&str] = &[
+        TYPES,
+        POSITIONS,
+        BINARY_ALG,
+        ELTWISE_ALG,
+        "src/prims/resampling/resampling.cl",
+    ];
+    // 2D, 1x2x3x3 to 1x2x5x2 (nchw).
+    let shape = "-DIDX_T=int -DTOTAL=20 -DP1=(t/10) -DP2=((t/2)%5) -DP3=(t%2) \
+                 -DN_POS=(p0) -DC_POS=(p1) -DY0=0 -DI0=1 -DO0=1 -DLIN0=0 \
+                 -DI1=3 -DO1=5 -DI2=3 -DO2=2";
+    for (what, options, kernels) in [
+        (
+            "resampling forward linear, f32 to s8, with post-ops",
+            format!(
+                "-DS_DT=F32 -DD_DT=S8 -DEMPTY_IN=0 {shape} -DY1=(p2) -DY2=(p3) -DLIN1=1 \
+                 -DLIN2=1 -DOUT_OFF=(t) -DIN_OFF=(c*9+z1*3+z2) -DWITH_POST_OPS -DNDIMS=4 \
+                 -DLPOS=p0,p1,p2,p3"
+            ),
+            &["resampling_fwd"],
+        ),
+        (
+            "resampling forward nearest, empty source",
+            format!(
+                "-DS_DT=BF16 -DD_DT=F16 -DEMPTY_IN=1 {shape} -DY1=(p2) -DY2=(p3) -DLIN1=0 \
+                 -DLIN2=0 -DOUT_OFF=(t) -DIN_OFF=(c*9+z1*3+z2)"
+            ),
+            &["resampling_fwd"],
+        ),
+        (
+            "resampling backward linear",
+            format!(
+                "-DS_DT=F32 -DD_DT=BF16 -DEMPTY_IN=0 {shape} -DY1=(p2) -DY2=(p3) -DLIN1=1 \
+                 -DLIN2=1 -DBWD -DOUT_OFF=(t) -DIN_OFF=(c*10+z1*2+z2)"
+            ),
+            &["resampling_bwd"],
+        ),
+        (
+            "resampling backward nearest",
+            format!(
+                "-DS_DT=U8 -DD_DT=S32 -DEMPTY_IN=0 {shape} -DY1=(p2) -DY2=(p3) -DLIN1=0 \
+                 -DLIN2=0 -DBWD -DOUT_OFF=(t) -DIN_OFF=(c*10+z1*2+z2)"
+            ),
+            &["resampling_bwd"],
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: resampling_files,
+            source: resampling.clone(),
+            options,
+            kernels,
+        });
+    }
+
     // Normalization (`normalization/ocl.rs`): types, `normalization.cl`; a 2x3x4
     // nchw-like view (batch: one stat per channel; group: per n and group).
     let norm = format!(

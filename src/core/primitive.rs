@@ -75,6 +75,11 @@ pub trait OpDesc: Send + Sync {
     fn query_s64(&self, _what: dnnl_query_t) -> Option<i64> {
         None
     }
+    /// A float array parameter (`dnnl_query_factors`), answered as a
+    /// pointer to its first value, which lives as long as the op.
+    fn query_f32s(&self, _what: dnnl_query_t) -> Option<&[f32]> {
+        None
+    }
     /// A dimensions parameter (`dnnl_query_strides`, `dilations`,
     /// `padding_l`, `padding_r`), answered as a pointer to the array, which
     /// lives as long as the op.

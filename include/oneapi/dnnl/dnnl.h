@@ -1291,6 +1291,46 @@ dnnl_status_t dnnl_reorder_primitive_desc_create(dnnl_primitive_desc_t *reorder_
                                                  dnnl_engine_t dst_engine,
                                                  const_dnnl_primitive_attr_t attr);
 
+/// Creates a primitive descriptor for resampling forward (`prop_kind`
+/// `dnnl_forward_training` or `dnnl_forward_inference`; they compute the
+/// same) with `alg_kind` `dnnl_resampling_nearest` or
+/// `dnnl_resampling_linear`. The shape comes from `dst_desc` (which may be
+/// `any`: it takes `src_desc`'s layout) or, when it is NULL, from `factors`
+/// (one per spatial dimension: `(dim_t)(I * factor)`); with `dst_desc`
+/// given, `factors` may be NULL and is ignored (the op uses `O / I`,
+/// answered by `dnnl_query_factors`). Attributes: sum, eltwise and binary
+/// post-ops; others are `dnnl_unimplemented`. A negative or non-finite
+/// factor is `dnnl_invalid_arguments` (Intel's library accepts it). On
+/// success the caller owns `*primitive_desc` and releases it with
+/// `dnnl_primitive_desc_destroy`.
+DNNL_API
+dnnl_status_t dnnl_resampling_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                            dnnl_engine_t engine,
+                                                            dnnl_prop_kind_t prop_kind,
+                                                            dnnl_alg_kind_t alg_kind,
+                                                            const float *factors,
+                                                            const_dnnl_memory_desc_t src_desc,
+                                                            const_dnnl_memory_desc_t dst_desc,
+                                                            const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for resampling backward data (execution
+/// arguments `DNNL_ARG_DIFF_DST`, `DNNL_ARG_DIFF_SRC`). The shape comes
+/// from `diff_dst_desc` or, when it is NULL, from `factors` (as forward);
+/// `diff_src_desc` or `diff_dst_desc` may be `any` (not both:
+/// `dnnl_unimplemented`, as upstream). `hint_fwd_pd` may be NULL; when
+/// given it must be a live primitive descriptor, and is not otherwise read
+/// (Intel's library ignores it). Attributes other than the defaults are
+/// `dnnl_unimplemented`. On success the caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_resampling_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                             dnnl_engine_t engine,
+                                                             dnnl_alg_kind_t alg_kind,
+                                                             const float *factors,
+                                                             const_dnnl_memory_desc_t diff_src_desc,
+                                                             const_dnnl_memory_desc_t diff_dst_desc,
+                                                             const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                             const_dnnl_primitive_attr_t attr);
+
 /// Returns the size in bytes of one element of `data_type`; the 4-bit types
 /// report 1. For `dnnl_data_type_undef` and values that are not data types it
 /// returns `(size_t)-1`, as upstream does.
@@ -1681,28 +1721,6 @@ dnnl_status_t dnnl_lbr_augru_backward_primitive_desc_create(dnnl_primitive_desc_
                                                             unsigned int flags,
                                                             const_dnnl_primitive_desc_t hint_fwd_pd,
                                                             const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_resampling_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                            dnnl_engine_t engine,
-                                                            dnnl_prop_kind_t prop_kind,
-                                                            dnnl_alg_kind_t alg_kind,
-                                                            const float *factors,
-                                                            const_dnnl_memory_desc_t src_desc,
-                                                            const_dnnl_memory_desc_t dst_desc,
-                                                            const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_resampling_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                             dnnl_engine_t engine,
-                                                             dnnl_alg_kind_t alg_kind,
-                                                             const float *factors,
-                                                             const_dnnl_memory_desc_t diff_src_desc,
-                                                             const_dnnl_memory_desc_t diff_dst_desc,
-                                                             const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                             const_dnnl_primitive_attr_t attr);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API dnnl_status_t dnnl_set_jit_dump(int enable);

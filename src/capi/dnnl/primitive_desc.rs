@@ -200,6 +200,9 @@ fn query(pd: &PrimitiveDesc, what: dnnl_query_t, index: c_int, result: *mut c_vo
             if let Some(value) = op.query_s64(what) {
                 return write(result, value);
             }
+            if let Some(values) = op.query_f32s(what) {
+                return write::<*const f32>(result, values.as_ptr());
+            }
             if let Some(dims) = op.query_dims(what) {
                 return write::<*const dnnl_dims_t>(result, dims);
             }

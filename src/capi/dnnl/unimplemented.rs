@@ -394,36 +394,6 @@ pub unsafe extern "C" fn dnnl_lbr_augru_backward_primitive_desc_create(
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_resampling_forward_primitive_desc_create(
-    primitive_desc: *mut dnnl_primitive_desc_t,
-    engine: dnnl_engine_t,
-    prop_kind: dnnl_prop_kind_t,
-    alg_kind: dnnl_alg_kind_t,
-    factors: *const f32,
-    src_desc: const_dnnl_memory_desc_t,
-    dst_desc: const_dnnl_memory_desc_t,
-    attr: const_dnnl_primitive_attr_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_resampling_forward_primitive_desc_create")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_resampling_backward_primitive_desc_create(
-    primitive_desc: *mut dnnl_primitive_desc_t,
-    engine: dnnl_engine_t,
-    alg_kind: dnnl_alg_kind_t,
-    factors: *const f32,
-    diff_src_desc: const_dnnl_memory_desc_t,
-    diff_dst_desc: const_dnnl_memory_desc_t,
-    hint_fwd_pd: const_dnnl_primitive_desc_t,
-    attr: const_dnnl_primitive_attr_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_resampling_backward_primitive_desc_create")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_set_jit_dump(enable: c_int) -> dnnl_status_t {
     boundary::unimplemented("dnnl_set_jit_dump")
 }

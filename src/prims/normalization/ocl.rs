@@ -252,12 +252,16 @@ fn common_options(op: &NormOp, plan: &Plan, wg: usize) -> Result<String> {
     // Element positions in 32 bits where every data tensor's offsets fit
     // (64-bit division and multiplication are slow on GPUs).
     let fits = |l: &Layout| l.offset0 + l.extent() < i32::MAX as i64;
-    let narrow = (g.n as i64) * (g.c as i64) * (g.sp as i64) < i32::MAX as i64
+    let narrow = g.n * g.c * g.sp < i32::MAX as i64
         && fits(&src)
         && fits(&out)
         && op.layout(DNNL_ARG_DIFF_DST).is_none_or(|l| fits(&l))
         && op.layout(op.role_arg(Role::Add)).is_none_or(|l| fits(&l));
-    o += if narrow { " -DNIDX=int" } else { " -DNIDX=long" };
+    o += if narrow {
+        " -DNIDX=int"
+    } else {
+        " -DNIDX=long"
+    };
     match op.layout(DNNL_ARG_DIFF_DST) {
         Some(l) => {
             o += &format!(

@@ -1,0 +1,245 @@
+//! Resampling on the CPU engine.
+//!
+//! Layer: prims. Both layouts are plain (no inner blocks, no padding: the
+//! descriptor refuses the others), so an element's offset is a sum of
+//! position times stride. The coordinate mapping is tabulated once per
+//! execution and spatial slot; the output's rows (all positions but the
+//! innermost spatial one) are split over the host's threads. Forward reads
+//! each output's one (nearest) or two (linear) taps per slot; backward
+//! gathers, per diff_src element, the outputs whose taps land on it. Each
+//! element is stored through `common::host::Raw`, so threads never share a
+//! view; an input that overlaps the output is copied first.
+
+use std::sync::Arc;
+
+use super::{Alg, Geometry, ResamplingOp, linear_taps, nearest_index, touching, weight};
+use crate::abi::{DNNL_ARG_DIFF_DST, DNNL_ARG_DIFF_SRC, DNNL_ARG_DST, DNNL_ARG_SRC};
+use crate::core::engine::Engine;
+use crate::core::error::Result;
+use crate::core::gpu::Event;
+use crate::core::memory_desc::MAX_NDIMS;
+use crate::core::primitive::{ExecContext, Implementation};
+use crate::prims::common::buffers::Buffer;
+use crate::prims::common::host::{self, Raw};
+use crate::prims::common::layout::Layout;
+use crate::prims::common::parallel;
+
+/// Builds the implementation for `op`.
+pub(super) fn create(op: &Arc<ResamplingOp>, _: &Engine) -> Result<Arc<dyn Implementation>> {
+    Ok(Arc::new(CpuResampling { op: op.clone() }))
+}
+
+struct CpuResampling {
+    op: Arc<ResamplingOp>,
+}
+
+/// An input buffer, copied when it overlaps the output.
+fn input(buf: &Buffer, l: &Layout, out: &Raw, lo: &Layout) -> Result<(Raw, Option<Vec<u8>>)> {
+    let raw = Raw::of(buf, l, "input")?;
+    if host::must_copy(&raw, l, out, lo) {
+        let copy = host::copy(&raw, l);
+        return Ok((Raw::over(&copy, l.elem), Some(copy)));
+    }
+    Ok((raw, None))
+}
+
+/// Origin and the strides of n, c and the three spatial slots of a plain
+/// layout (0 for the slots the op leaves out).
+fn strides(geo: &Geometry, l: &Layout) -> (i64, [i64; 5]) {
+    let st = l.outer_strides();
+    let mut s = [st[0], st[1], 0, 0, 0];
+    for j in 0..3 {
+        if let Some(d) = geo.dim_of_slot(j) {
+            s[2 + j] = st[d];
+        }
+    }
+    (l.offset0, s)
+}
+
+/// Per output position along one slot: the taps (source index, weight).
+type Taps = Vec<[(i64, f32); 2]>;
+
+/// The forward taps of slot `j`: one (nearest, or a slot the op leaves
+/// out) or two (linear) per output position.
+fn forward_taps(alg: Alg, geo: &Geometry, j: usize) -> (Taps, usize) {
+    let (i, o) = (geo.i[j], geo.o[j]);
+    let linear = alg == Alg::Linear && geo.dim_of_slot(j).is_some();
+    let taps = (0..o)
+        .map(|x| {
+            if linear {
+                let (a, b, w) = linear_taps(x, i, o);
+                [(a, 1.0 - w), (b, w)]
+            } else {
+                [(nearest_index(x, i, o), 1.0), (0, 0.0)]
+            }
+        })
+        .collect();
+    (taps, if linear { 2 } else { 1 })
+}
+
+/// The backward gather of slot `j`: per source index, the output positions
+/// that read it and with what weight.
+fn backward_taps(alg: Alg, geo: &Geometry, j: usize) -> Vec<Vec<(i64, f32)>> {
+    let (big_i, big_o) = (geo.i[j], geo.o[j]);
+    (0..big_i)
+        .map(|i| {
+            let (lo, hi) = touching(alg, i, big_i, big_o);
+            (lo..=hi)
+                .filter_map(|o| {
+                    let w = weight(alg, o, i, big_i, big_o);
+                    (w != 0.0).then_some((o, w))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Output elements per thread at least.
+const CHUNK: usize = 1 << 13;
+
+impl Implementation for CpuResampling {
+    fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        if self.op.is_backward() {
+            self.backward(ctx)
+        } else {
+            self.forward(ctx)
+        }
+    }
+}
+
+impl CpuResampling {
+    fn forward(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        let op = &self.op;
+        let (sl, dl) = (op.src_layout(), op.dst_layout());
+        let src_buf = Buffer::of(ctx.arg(DNNL_ARG_SRC)?)?;
+        let dst_buf = Buffer::of(ctx.arg(DNNL_ARG_DST)?)?;
+        if dl.nelems() == 0 {
+            return Ok(None);
+        }
+        let out = Raw::of(&dst_buf, dl, "dst")?;
+        let empty_src = sl.nelems() == 0;
+        let (src, _copy) = if empty_src {
+            (out, None)
+        } else {
+            input(&src_buf, sl, &out, dl)?
+        };
+        let post = op.post_ops().bind(ctx)?;
+        let sum = op.post_ops().sum_elem(dl.elem).map(|e| out.with_elem(e));
+        let with_post = !op.post_ops().is_empty();
+        let geo = *op.geometry();
+        let alg = op.alg();
+        let tables: Vec<(Taps, usize)> = (0..3).map(|j| forward_taps(alg, &geo, j)).collect();
+        let (s0, ss) = strides(&geo, sl);
+        let (d0, ds) = strides(&geo, dl);
+        let row_len = geo.o[2] as usize;
+        let rows = (geo.mb * geo.c * geo.o[0] * geo.o[1]) as usize;
+        let nd = dl.ndims;
+        let ranges = parallel::split(rows, CHUNK.div_ceil(row_len.max(1)));
+        parallel::run_all(ranges, |range| {
+            let mut pos = [0i64; MAX_NDIMS];
+            for r in range {
+                let r = r as i64;
+                let y1 = r % geo.o[1];
+                let y0 = r / geo.o[1] % geo.o[0];
+                let c = r / (geo.o[1] * geo.o[0]) % geo.c;
+                let n = r / (geo.o[1] * geo.o[0] * geo.c);
+                pos[0] = n;
+                pos[1] = c;
+                let y = [y0, y1];
+                for (j, &v) in y.iter().enumerate() {
+                    if let Some(d) = geo.dim_of_slot(j) {
+                        pos[d] = v;
+                    }
+                }
+                let src_nc = s0 + n * ss[0] + c * ss[1];
+                let dst_row = d0 + n * ds[0] + c * ds[1] + y0 * ds[2] + y1 * ds[3];
+                let (t0, n0) = (&tables[0].0[y0 as usize], tables[0].1);
+                let (t1, n1) = (&tables[1].0[y1 as usize], tables[1].1);
+                let (tab2, n2) = (&tables[2].0, tables[2].1);
+                for y2 in 0..geo.o[2] {
+                    let t2 = &tab2[y2 as usize];
+                    let mut acc = 0.0f32;
+                    if !empty_src {
+                        for &(a, wa) in &t0[..n0] {
+                            let oa = src_nc + a * ss[2];
+                            for &(b, wb) in &t1[..n1] {
+                                let ob = oa + b * ss[3];
+                                let wab = wa * wb;
+                                for &(e, we) in &t2[..n2] {
+                                    acc += wab * we * src.load(ob + e * ss[4]);
+                                }
+                            }
+                        }
+                    }
+                    let off = dst_row + y2 * ds[4];
+                    if with_post {
+                        if let Some(d) = geo.dim_of_slot(2) {
+                            pos[d] = y2;
+                        }
+                        let old = sum.map_or(0.0, |s| s.load(off));
+                        acc = post.apply(acc, old, &pos[..nd]);
+                    }
+                    out.store(off, acc);
+                }
+            }
+        });
+        Ok(None)
+    }
+
+    fn backward(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        let op = &self.op;
+        let (sl, dl) = (op.src_layout(), op.dst_layout());
+        let dd_buf = Buffer::of(ctx.arg(DNNL_ARG_DIFF_DST)?)?;
+        let ds_buf = Buffer::of(ctx.arg(DNNL_ARG_DIFF_SRC)?)?;
+        if sl.nelems() == 0 {
+            return Ok(None);
+        }
+        let out = Raw::of(&ds_buf, sl, "diff_src")?;
+        let empty_dd = dl.nelems() == 0;
+        let (dd, _copy) = if empty_dd {
+            (out, None)
+        } else {
+            input(&dd_buf, dl, &out, sl)?
+        };
+        let geo = *op.geometry();
+        let alg = op.alg();
+        let tables: Vec<Vec<Vec<(i64, f32)>>> =
+            (0..3).map(|j| backward_taps(alg, &geo, j)).collect();
+        let (s0, ss) = strides(&geo, sl);
+        let (d0, ds) = strides(&geo, dl);
+        let row_len = geo.i[2] as usize;
+        let rows = (geo.mb * geo.c * geo.i[0] * geo.i[1]) as usize;
+        let ranges = parallel::split(rows, CHUNK.div_ceil(row_len.max(1)));
+        parallel::run_all(ranges, |range| {
+            for r in range {
+                let r = r as i64;
+                let x1 = r % geo.i[1];
+                let x0 = r / geo.i[1] % geo.i[0];
+                let c = r / (geo.i[1] * geo.i[0]) % geo.c;
+                let n = r / (geo.i[1] * geo.i[0] * geo.c);
+                let dd_nc = d0 + n * ds[0] + c * ds[1];
+                let src_row = s0 + n * ss[0] + c * ss[1] + x0 * ss[2] + x1 * ss[3];
+                let t0 = &tables[0][x0 as usize];
+                let t1 = &tables[1][x1 as usize];
+                for x2 in 0..geo.i[2] {
+                    let t2 = &tables[2][x2 as usize];
+                    let mut acc = 0.0f32;
+                    if !empty_dd {
+                        for &(a, wa) in t0 {
+                            let oa = dd_nc + a * ds[2];
+                            for &(b, wb) in t1 {
+                                let ob = oa + b * ds[3];
+                                let wab = wa * wb;
+                                for &(e, we) in t2 {
+                                    acc += wab * we * dd.load(ob + e * ds[4]);
+                                }
+                            }
+                        }
+                    }
+                    out.store(src_row + x2 * ss[4], acc);
+                }
+            }
+        });
+        Ok(None)
+    }
+}

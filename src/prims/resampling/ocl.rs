@@ -1,0 +1,158 @@
+//! Resampling on GPU engines: builds `resampling.cl` specialised for one op
+//! and enqueues it. The launch code serves OpenCL and Level Zero engines
+//! through `core::gpu`.
+//!
+//! Layer: prims, over `core` (engine, memory, `core::gpu`). Shapes and
+//! strides are baked in with `-D` (constants, so the index divisions fold).
+//! Work-item `t` is the `t`-th element of the output in memory order, so
+//! writes coalesce and neighbouring work-items read neighbouring inputs.
+
+use std::sync::Arc;
+
+use super::{Alg, Geometry, ResamplingOp};
+use crate::abi::{DNNL_ARG_DIFF_DST, DNNL_ARG_DIFF_SRC, DNNL_ARG_DST, DNNL_ARG_SRC};
+use crate::core::engine::Engine;
+use crate::core::error::Result;
+use crate::core::gpu::{Event, Kernel};
+use crate::core::primitive::{ExecContext, Implementation};
+use crate::prims::common::buffers::Buffer;
+use crate::prims::common::cl_walk;
+use crate::prims::common::dt;
+use crate::prims::common::layout::{Layout, Walker};
+
+/// Work-group size (lowered to what the kernel allows).
+const LOCAL: usize = 256;
+
+/// The OpenCL source of the kernels (with the post-ops prelude of `op`).
+pub(super) fn source(op: &ResamplingOp) -> String {
+    format!(
+        "{}{}{}{}",
+        dt::CL_TYPES,
+        cl_walk::CL_POSITIONS,
+        op.post_ops().cl_source(),
+        include_str!("resampling.cl")
+    )
+}
+
+/// Builds the implementation for `op` on `engine`.
+pub(super) fn create(op: &Arc<ResamplingOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
+    let ocl = engine.gpu("resampling")?;
+    let name = if op.is_backward() {
+        "resampling_bwd"
+    } else {
+        "resampling_fwd"
+    };
+    let kernel = ocl.kernel(&source(op), &options(op), name)?;
+    let local = ocl.work_group_size(&kernel)?.clamp(1, LOCAL);
+    Ok(Arc::new(OclResampling {
+        op: op.clone(),
+        kernel,
+        local,
+    }))
+}
+
+/// The offset in `l` of logical `(n, c, z0, z1, z2)` (kernel variables).
+fn offset_of(l: &Layout, geo: &Geometry) -> String {
+    let mut names = vec![String::new(); l.ndims];
+    names[0] = "n".to_string();
+    names[1] = "c".to_string();
+    for j in 0..3 {
+        if let Some(d) = geo.dim_of_slot(j) {
+            names[d] = format!("z{j}");
+        }
+    }
+    l.cl_offset_expr(&|d| names[d].clone())
+}
+
+/// The build options of `op`'s kernel.
+pub(super) fn options(op: &ResamplingOp) -> String {
+    let geo = op.geometry();
+    let (sl, dl) = (op.src_layout(), op.dst_layout());
+    // The output the work-items walk, and the input they read.
+    let (out, inp) = if op.is_backward() { (sl, dl) } else { (dl, sl) };
+    let walker = Walker::new(out);
+    let wide = [sl, dl]
+        .iter()
+        .any(|l| l.offset0 + l.extent() >= i32::MAX as i64)
+        || walker.total() >= i32::MAX as i64;
+    let mut o = format!(
+        "-DS_DT={} -DD_DT={} -DIDX_T={} -DTOTAL={} -DEMPTY_IN={}",
+        sl.elem.cl_name(),
+        dl.elem.cl_name(),
+        if wide { "long" } else { "int" },
+        walker.total(),
+        u8::from(inp.nelems() == 0),
+    );
+    if op.is_backward() {
+        o += " -DBWD";
+    }
+    o += &cl_walk::walk_options(out, &walker, "OUT_OFF");
+    o += " -DN_POS=(p0) -DC_POS=(p1)";
+    for j in 0..3 {
+        let (y, lin) = match geo.dim_of_slot(j) {
+            Some(d) => (format!("(p{d})"), op.alg() == Alg::Linear),
+            None => ("0".to_string(), false),
+        };
+        o += &format!(
+            " -DY{j}={y} -DI{j}={} -DO{j}={} -DLIN{j}={}",
+            geo.i[j],
+            geo.o[j],
+            u8::from(lin)
+        );
+    }
+    o += &format!(" -DIN_OFF=({})", offset_of(inp, geo));
+    if !op.post_ops().is_empty() {
+        let lpos: Vec<String> = (0..out.ndims).map(|d| format!("p{d}")).collect();
+        o += &format!(
+            " -DWITH_POST_OPS -DNDIMS={} -DLPOS={}",
+            out.ndims,
+            lpos.join(",")
+        );
+    }
+    o
+}
+
+/// The implementation; it holds no engine (see eltwise's).
+struct OclResampling {
+    op: Arc<ResamplingOp>,
+    kernel: Kernel,
+    local: usize,
+}
+
+impl Implementation for OclResampling {
+    fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        let op = &self.op;
+        let queue = ctx.queue()?;
+        let (in_arg, out_arg) = if op.is_backward() {
+            (DNNL_ARG_DIFF_DST, DNNL_ARG_DIFF_SRC)
+        } else {
+            (DNNL_ARG_SRC, DNNL_ARG_DST)
+        };
+        let (sl, dl) = (op.src_layout(), op.dst_layout());
+        let (out_l, in_l) = if op.is_backward() { (sl, dl) } else { (dl, sl) };
+        let input = Buffer::of(ctx.arg(in_arg)?)?;
+        let output = Buffer::of(ctx.arg(out_arg)?)?;
+        if out_l.nelems() == 0 {
+            return Ok(Some(queue.marker(ctx.deps)?));
+        }
+        output.check_holds(out_l.byte_range().1, "output")?;
+        if in_l.nelems() > 0 {
+            input.check_holds(in_l.byte_range().1, "input")?;
+        }
+        let mut args = vec![input.kernel_arg()?, output.kernel_arg()?];
+        let post = op.post_ops().cl_buffers(ctx)?;
+        for b in &post {
+            args.push(b.kernel_arg()?);
+        }
+        let total = out_l.nelems() as usize;
+        let global = total.div_ceil(self.local) * self.local;
+        let event = queue.enqueue_kernel(
+            &self.kernel,
+            &args,
+            &[global],
+            Some(&[self.local]),
+            ctx.deps,
+        )?;
+        Ok(Some(event))
+    }
+}
