@@ -42,7 +42,7 @@ foreach(t graph_conv graph_conv_ocl)
   target_link_libraries(${t} PRIVATE m)
 endforeach()
 # The pooling ops (graph_pool: MaxPool, AvgPool, their backward ops, their chains and the
-# int8 pattern; Interpolate's cases wait for the resampling primitive), the
+# int8 pattern; Interpolate and InterpolateBackward), the
 # normalizations (graph_norm) and the reductions and PReLU (graph_reduce): partitions as upstream's v3.13 makes them (the @ref twin
 # checks them against Intel's library), and every result against a reference in double.
 foreach(family pool norm reduce)

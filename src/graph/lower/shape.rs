@@ -217,6 +217,7 @@ pub fn infer(op: &Op, ins: &[Lt], out: Option<&Lt>) -> Result<Vec<i64>> {
             super::pool::infer(op, &dims)
         }
         kind if super::kinds::is_reduction(kind) => super::reduce::infer(op, d(0)?),
+        dnnl_graph_op_interpolate => super::interp::dst_dims(op, d(0)?),
         dnnl_graph_op_select => {
             let ab = broadcast(d(1)?, d(2)?)
                 .ok_or_else(|| shape_err(op, "inputs do not broadcast".into()))?;
