@@ -35,9 +35,10 @@
 //!   normalizations one ReLU; a TypeCast from bf16 or f16 to f32 the
 //!   Quantize that follows it. Only anchors whose lowering takes a chain
 //!   ([`lower::lowers_chain`]: the batch normalizations, MaxPool, AvgPool,
-//!   LayerNorm and the reductions today) form groups;
+//!   LayerNorm, GroupNorm, Interpolate and the reductions) form groups;
 //! - every other op that lowers onto a primitive is a partition of its own;
-//! - every op that does not (GroupNorm, Interpolate, Wildcard ...)
+//! - every op that does not (Wildcard, an Interpolate with
+//!   `align_corners`, ...)
 //!   is a partition of its own that says it is not supported;
 //! - End ops only mark graph outputs: they belong to no partition.
 //!

@@ -18,7 +18,7 @@
 /* LayerNorm, LayerNormBackward and RMSNorm lower onto the layer normalization primitive,
  * GroupNorm onto the group normalization primitive: their cases wait for them. */
 #define LAYER_NORM_LOWERS 1
-#define GROUP_NORM_LOWERS 0
+#define GROUP_NORM_LOWERS 1
 
 static dnnl_graph_op_t unary(size_t id, dnnl_graph_op_kind_t kind, size_t a, size_t out) {
     return mkop(id, kind, 1, &a, out);

@@ -17,7 +17,7 @@
 #include "graph_case.h"
 
 /* Interpolate lowers onto the resampling primitive: its cases wait for it. */
-#define INTERPOLATE_LOWERS 0
+#define INTERPOLATE_LOWERS 1
 
 static dnnl_graph_op_t unary(size_t id, dnnl_graph_op_kind_t kind, size_t a, size_t out) {
     return mkop(id, kind, 1, &a, out);

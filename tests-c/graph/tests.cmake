@@ -45,9 +45,8 @@ foreach(t graph_conv graph_conv_ocl)
   target_link_libraries(${t} PRIVATE m)
 endforeach()
 # The pooling ops (graph_pool: MaxPool, AvgPool, their backward ops, their chains and the
-# int8 pattern; Interpolate's cases wait for the resampling primitive), the
-# normalizations (graph_norm; GroupNorm's cases wait for the group normalization
-# primitive) and the reductions and PReLU (graph_reduce): partitions as upstream's v3.13 makes them (the @ref twin
+# int8 pattern; Interpolate and InterpolateBackward), the
+# normalizations (graph_norm) and the reductions and PReLU (graph_reduce): partitions as upstream's v3.13 makes them (the @ref twin
 # checks them against Intel's library), and every result against a reference in double.
 foreach(family pool norm reduce)
   dnnl_c_test(graph_${family} SOURCES graph/graph_${family}.c LABELS "api;cpu;graph" ARGS cpu

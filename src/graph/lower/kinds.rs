@@ -200,8 +200,8 @@ fn layer_norm_lowers(op: &Op) -> bool {
 /// the batch normalizations (forward) in floating point, with a ReLU;
 /// MaxPool and AvgPool in floating point (an int8 pooling's source is the
 /// f32 output of its Dequantize), with unary and binary ops; LayerNorm
-/// over the last axis; the reductions with `axes` as an attribute.
-/// Interpolate and GroupNorm join when their primitives do.
+/// over the last axis; GroupNorm; Interpolate with `half_pixel`
+/// coordinates; the reductions with `axes` as an attribute.
 pub fn lowers_chain(op: &Op) -> bool {
     match op.kind {
         dnnl_graph_op_batch_norm_inference | dnnl_graph_op_batch_norm_forward_training => {
@@ -218,6 +218,8 @@ pub fn lowers_chain(op: &Op) -> bool {
                 && op.outputs.first().is_some_and(|l| l.data_type == dnnl_f32)
         }
         dnnl_graph_op_layer_norm | dnnl_graph_op_rms_norm => layer_norm_lowers(op),
+        dnnl_graph_op_group_norm => all_float(op),
+        dnnl_graph_op_interpolate => all_float(op) && super::interp::lowers(op),
         kind if is_reduction(kind) => reduction_lowers(op),
         _ => false,
     }
@@ -235,6 +237,11 @@ pub fn supports_single(op: &Op) -> bool {
             layer_norm_lowers(op)
         }
         kind if is_reduction(kind) => reduction_lowers(op),
+        dnnl_graph_op_group_norm => all_float(op),
+        dnnl_graph_op_interpolate => all_float(op) && super::interp::lowers(op),
+        dnnl_graph_op_interpolate_backward => {
+            op.inputs.iter().take(2).all(|l| float(l.data_type)) && super::interp::lowers(op)
+        }
         dnnl_graph_op_prelu | dnnl_graph_op_prelu_backward => all_float(op),
         // A source shape given as an input tensor is not supported.
         dnnl_graph_op_avg_pool_backward => op.inputs.len() == 1 && all_float(op),

@@ -21,8 +21,8 @@
 //! - `conv`: the convolution ops, alone or with their (de)quantization and
 //!   post-op chain;
 //! - `post`: an anchor op (BatchNormInference, BatchNormForwardTraining,
-//!   MaxPool, AvgPool, LayerNorm, the reductions; Interpolate and GroupNorm
-//!   as their primitives come) with its post-op chain;
+//!   MaxPool, AvgPool, LayerNorm, GroupNorm, Interpolate, the reductions)
+//!   with its post-op chain;
 //! - `bnorm`: BatchNormInference as binary primitives;
 //! - `bnorm_train`: BatchNormForwardTraining and BatchNormTrainingBackward
 //!   onto the batch normalization primitive;
@@ -30,6 +30,9 @@
 //!   primitive;
 //! - `lnorm`: LayerNorm, LayerNormBackward and RMSNorm onto the layer
 //!   normalization primitive;
+//! - `gnorm`: GroupNorm onto the group normalization primitive;
+//! - `interp`: Interpolate and InterpolateBackward onto the resampling
+//!   primitive;
 //! - `reduce`: the Reduce* ops onto the reduction primitive;
 //! - `prelu`: PReLU and PReLUBackward onto the PReLU primitive.
 
@@ -37,6 +40,8 @@ mod bnorm;
 mod bnorm_train;
 mod conv;
 pub(crate) mod conv_geom;
+mod gnorm;
+mod interp;
 mod kinds;
 mod lnorm;
 mod matmul;

@@ -14,8 +14,7 @@
 //! (`pool`); BatchNormForwardTraining + ReLU (`bnorm_train`); TypeCast +
 //! Quantize (two reorders); LayerNorm
 //! (and RMSNorm, which takes no chain) (`lnorm`); the reductions
-//! (`reduce`). Interpolate and GroupNorm lower here once their primitives
-//! exist; until then `kinds::lowers_chain` keeps them out of fused groups.
+//! (`reduce`); GroupNorm (`gnorm`); Interpolate (`interp`).
 
 // The C enumerators are matched by their C names.
 #![allow(non_upper_case_globals)]
@@ -91,6 +90,8 @@ fn lower_chain(b: &mut Builder, ops: &[Op], chain: &PostChain) -> Result<()> {
             conv.end(b)
         }
         dnnl_graph_op_layer_norm | dnnl_graph_op_rms_norm => super::lnorm::forward(b, ops, chain),
+        dnnl_graph_op_group_norm => super::gnorm::forward(b, ops, chain),
+        dnnl_graph_op_interpolate => super::interp::forward(b, ops, chain),
         kind if super::kinds::is_reduction(kind) => super::reduce::forward(b, ops, chain),
         _ => Err(Error::unimplemented(format!(
             "{} with post-ops does not lower onto a primitive",

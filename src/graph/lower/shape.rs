@@ -217,6 +217,7 @@ pub fn infer(op: &Op, ins: &[Lt], out: Option<&Lt>) -> Result<Vec<i64>> {
             super::pool::infer(op, &dims)
         }
         kind if super::kinds::is_reduction(kind) => super::reduce::infer(op, d(0)?),
+        dnnl_graph_op_interpolate => super::interp::dst_dims(op, d(0)?),
         dnnl_graph_op_select => {
             let ab = broadcast(d(1)?, d(2)?)
                 .ok_or_else(|| shape_err(op, "inputs do not broadcast".into()))?;
@@ -282,6 +283,13 @@ pub fn infer_extra(op: &Op, k: usize, ins: &[Lt]) -> Result<Option<Vec<i64>>> {
     };
     match op.kind {
         // Mean and variance.
+        dnnl_graph_op_group_norm if k > 0 => {
+            let src = ins
+                .first()
+                .map(logical_tensor::dims)
+                .ok_or_else(|| shape_err(op, "the source is missing".into()))?;
+            Ok(Some(super::gnorm::stat_dims(op, src)))
+        }
         dnnl_graph_op_layer_norm if k > 0 => {
             let src = ins
                 .first()

@@ -125,7 +125,10 @@ pub(super) fn lower(b: &mut Builder, op: &Op) -> Result<()> {
         | dnnl_graph_op_max_pool
         | dnnl_graph_op_avg_pool
         | dnnl_graph_op_layer_norm
-        | dnnl_graph_op_rms_norm => super::post::lower_alone(b, op),
+        | dnnl_graph_op_rms_norm
+        | dnnl_graph_op_group_norm
+        | dnnl_graph_op_interpolate => super::post::lower_alone(b, op),
+        dnnl_graph_op_interpolate_backward => super::interp::backward(b, op),
         kind if kinds::is_reduction(kind) => super::post::lower_alone(b, op),
         dnnl_graph_op_layer_norm_backward => super::lnorm::backward(b, op),
         dnnl_graph_op_prelu => super::prelu::forward(b, op),
