@@ -71,6 +71,10 @@ pub trait OpDesc: Send + Sync {
     fn query_s32(&self, _what: dnnl_query_t) -> Option<i32> {
         None
     }
+    /// A 64-bit integer parameter (`dnnl_query_group_size_s64`, ...).
+    fn query_s64(&self, _what: dnnl_query_t) -> Option<i64> {
+        None
+    }
     /// A dimensions parameter (`dnnl_query_strides`, `dilations`,
     /// `padding_l`, `padding_r`), answered as a pointer to the array, which
     /// lives as long as the op.

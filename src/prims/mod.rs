@@ -15,5 +15,6 @@ pub mod pooling;
 pub mod prelu;
 pub mod reduction;
 pub mod reorder;
+pub mod shuffle;
 pub mod softmax;
 pub mod sum;

@@ -197,6 +197,9 @@ fn query(pd: &PrimitiveDesc, what: dnnl_query_t, index: c_int, result: *mut c_vo
             if let Some(value) = op.query_s32(what) {
                 return write(result, value as c_int);
             }
+            if let Some(value) = op.query_s64(what) {
+                return write(result, value);
+            }
             if let Some(dims) = op.query_dims(what) {
                 return write::<*const dnnl_dims_t>(result, dims);
             }
