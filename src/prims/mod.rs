@@ -9,6 +9,7 @@ pub mod concat;
 pub mod convolution;
 pub mod eltwise;
 pub mod inner_product;
+pub mod lrn;
 pub mod matmul;
 pub mod normalization;
 pub mod pooling;

@@ -15,43 +15,6 @@ use crate::capi::boundary;
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_lrn_forward_primitive_desc_create(
-    primitive_desc: *mut dnnl_primitive_desc_t,
-    engine: dnnl_engine_t,
-    prop_kind: dnnl_prop_kind_t,
-    alg_kind: dnnl_alg_kind_t,
-    src_desc: const_dnnl_memory_desc_t,
-    dst_desc: const_dnnl_memory_desc_t,
-    local_size: dnnl_dim_t,
-    alpha: f32,
-    beta: f32,
-    k: f32,
-    attr: const_dnnl_primitive_attr_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_lrn_forward_primitive_desc_create")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_lrn_backward_primitive_desc_create(
-    primitive_desc: *mut dnnl_primitive_desc_t,
-    engine: dnnl_engine_t,
-    alg_kind: dnnl_alg_kind_t,
-    diff_src_desc: const_dnnl_memory_desc_t,
-    diff_dst_desc: const_dnnl_memory_desc_t,
-    src_desc: const_dnnl_memory_desc_t,
-    local_size: dnnl_dim_t,
-    alpha: f32,
-    beta: f32,
-    k: f32,
-    hint_fwd_pd: const_dnnl_primitive_desc_t,
-    attr: const_dnnl_primitive_attr_t,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_lrn_backward_primitive_desc_create")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_group_normalization_forward_primitive_desc_create(
     primitive_desc: *mut dnnl_primitive_desc_t,
     engine: dnnl_engine_t,
