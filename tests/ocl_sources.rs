@@ -633,6 +633,42 @@ fn builds() -> Vec<Build> {
             kernels: &["shuffle_permute"],
         });
     }
+
+    // LRN (`lrn/ocl.rs`): types, `lrn.cl`. A 2x7x4x5 row-major tensor (a
+    // backward diff_dst channels-last), across and within, with an empty
+    // window too.
+    let lrn = format!("{}{}", dt::CL_TYPES, read("src/prims/lrn/lrn.cl"));
+    let lrn_files: &[&str] = &[TYPES, "src/prims/lrn/lrn.cl"];
+    let shape = "-DNDIMS=4 -DN=280 -DDIMS_INIT=2,7,4,5 -DDIV_INIT=140,20,5,1 -DSX_INIT=140,20,5,1 \
+                 -DX_OFF0=0 -DSO_INIT=140,20,5,1 -DO_OFF0=0";
+    for (what, options, kernels) in [
+        (
+            "lrn forward across, f32",
+            format!("-DDT=F32 {shape} -DACROSS=1 -DREACH=2 -DWIN=5 -DWIN_TOTAL=25"),
+            &["lrn_fwd"][..],
+        ),
+        (
+            "lrn forward within, bf16, no window",
+            format!("-DDT=BF16 {shape} -DACROSS=0 -DREACH=-1 -DWIN=1 -DWIN_TOTAL=1"),
+            &["lrn_fwd"][..],
+        ),
+        (
+            "lrn backward within, f16",
+            format!(
+                "-DDT=F16 {shape} -DACROSS=0 -DREACH=1 -DWIN=3 -DWIN_TOTAL=9 -DBWD \
+                 -DSG_INIT=140,1,35,7 -DG_OFF0=0"
+            ),
+            &["lrn_bwd_terms", "lrn_bwd"][..],
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: lrn_files,
+            source: lrn.clone(),
+            options,
+            kernels,
+        });
+    }
     v
 }
 

@@ -293,14 +293,18 @@ int main(int argc, char **argv) {
             {0, 3, 0.7f, 0.75f, 1.5f}, {0, 5, 0.4f, 0.6f, 1.f}, {0, 4, 0.5f, 0.5f, 2.f},
             {0, 1, 0.9f, 1.25f, 1.f}};
     const int nparams = (int)(sizeof params / sizeof *params);
+    /* Every parameter set on the first shape; on the others (to keep the OpenCL runs
+     * short: each case builds its kernels) across 3, 4 and 7, within 5 and 4. */
+    const int some[] = {1, 2, 4, 6, 7};
     for (int si = 0; si < nshapes; si++)
-        for (int pi = 0; pi < nparams; pi++)
+        for (int j = 0; j < (si ? 5 : nparams); j++)
             for (int bwd = 0; bwd < 2; bwd++)
-                run_case(&shapes[si], params[pi], dnnl_f32, bwd, dnnl_forward_training, 0);
+                run_case(&shapes[si], params[si ? some[j] : j], dnnl_f32, bwd,
+                        dnnl_forward_training, 0);
     run_case(&shapes[1], params[1], dnnl_f32, 0, dnnl_forward_inference, 1);
     run_case(&shapes[0], params[5], dnnl_f32, 0, dnnl_forward_inference, 0);
-    run_case(&shapes[2], params[1], dnnl_f32, 1, dnnl_forward_training, 1);
-    run_case(&shapes[4], params[6], dnnl_f32, 1, dnnl_forward_training, 1);
+    run_case(&shapes[1], params[1], dnnl_f32, 1, dnnl_forward_training, 1);
+    run_case(&shapes[5], params[6], dnnl_f32, 1, dnnl_forward_training, 1);
     const dnnl_data_type_t types[] = {dnnl_bf16, dnnl_f16};
     for (size_t k = 0; k < sizeof types / sizeof *types; k++)
         for (int si = 0; si < 3; si++)

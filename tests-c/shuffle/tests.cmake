@@ -8,6 +8,11 @@ dnnl_c_test(shuffle_sweep_ocl SOURCES shuffle/shuffle_sweep.c LABELS "api" OPENC
             TIMEOUT 300)
 dnnl_ze_test(shuffle_sweep_ze SOURCES shuffle/shuffle_sweep.c LABELS "api" TIMEOUT 300
              ENVIRONMENT ONEDNN_GPU_RUNTIME=ze)
+foreach(t shuffle_sweep shuffle_sweep_ocl shuffle_sweep_ze)
+  if(TARGET ${t})
+    target_link_libraries(${t} PRIVATE m)
+  endif()
+endforeach()
 
 # shuffle_bad_input: bad descriptors get upstream's status (its @ref run proves them); an
 # undersized destination at execution is refused with the destination untouched.
