@@ -621,9 +621,18 @@ fn builds() -> Vec<Build> {
     let rows = "-DOFF_OUT=(0+(e/8)*8+(e%8)*1) -DOFF_IN=(0+(((e/8)%2)*2+(e/8)/2)*8+(e%8)*1)";
     let cols = "-DOFF_OUT=(0+(e/8)*8+(e%8)*1) -DOFF_IN=(0+(e/8)*8+(((e%8)%2)*4+(e%8)/2)*1)";
     for (what, options) in [
-        ("shuffle, vectors of 4 uint", format!("-DT=uint -DVEC=4 -DIDX_T=int -DN=8 {rows}")),
-        ("shuffle, vectors of 8 uchar", format!("-DT=uchar -DVEC=8 -DIDX_T=long -DN=4 {rows}")),
-        ("shuffle, scalar ushort on the axis", format!("-DT=ushort -DVEC=1 -DIDX_T=int -DN=32 {cols}")),
+        (
+            "shuffle, vectors of 4 uint",
+            format!("-DT=uint -DVEC=4 -DIDX_T=int -DN=8 {rows}"),
+        ),
+        (
+            "shuffle, vectors of 8 uchar",
+            format!("-DT=uchar -DVEC=8 -DIDX_T=long -DN=4 {rows}"),
+        ),
+        (
+            "shuffle, scalar ushort on the axis",
+            format!("-DT=ushort -DVEC=1 -DIDX_T=int -DN=32 {cols}"),
+        ),
     ] {
         v.push(Build {
             what,

@@ -12,11 +12,11 @@ use super::LrnOp;
 use crate::core::engine::Engine;
 use crate::core::error::Result;
 use crate::core::gpu::Event;
+use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::host::{self, Raw};
 use crate::prims::common::layout::Layout;
-use crate::core::memory_desc::MAX_NDIMS;
 use crate::prims::common::parallel;
 
 /// Builds the implementation for `op`.
@@ -129,10 +129,15 @@ impl Implementation for CpuLrn {
         }
         let omega = |pos: &[i64]| {
             let mut sum = 0f32;
-            window.each(pos, lx.outer_strides(), offset(pos, lx.outer_strides(), lx.offset0), |o| {
-                let v = x.load(o);
-                sum += v * v;
-            });
+            window.each(
+                pos,
+                lx.outer_strides(),
+                offset(pos, lx.outer_strides(), lx.offset0),
+                |o| {
+                    let v = x.load(o);
+                    sum += v * v;
+                },
+            );
             k + ad * sum
         };
         let ranges = parallel::split(n as usize, 4096);
@@ -144,7 +149,10 @@ impl Implementation for CpuLrn {
                     position(dims, i as i64, &mut pos);
                     let p = &pos[..nd];
                     let v = x.load(offset(p, lx.outer_strides(), lx.offset0));
-                    y.store(offset(p, ly.outer_strides(), ly.offset0), v * omega(p).powf(-beta));
+                    y.store(
+                        offset(p, ly.outer_strides(), ly.offset0),
+                        v * omega(p).powf(-beta),
+                    );
                 }
             });
             drop(copy);

@@ -183,9 +183,7 @@ impl LrnOp {
         let ls = plain_layout(src, "src")?;
         let ld = plain_layout(&dst, "dst")?;
         if dst != *src {
-            return Err(Error::unimplemented(
-                "lrn: dst must have src's layout",
-            ));
+            return Err(Error::unimplemented("lrn: dst must have src's layout"));
         }
         Ok(LrnOp {
             backward: false,
@@ -217,11 +215,7 @@ impl LrnOp {
         _attr: &PrimitiveAttr,
     ) -> Result<LrnOp> {
         let across = algorithm(alg)?;
-        for (md, what) in [
-            (diff_src, "diff_src"),
-            (diff_dst, "diff_dst"),
-            (src, "src"),
-        ] {
+        for (md, what) in [(diff_src, "diff_src"), (diff_dst, "diff_dst"), (src, "src")] {
             valid(md, what)?;
         }
         same_dims(diff_src, src, "diff_src", "src")?;

@@ -78,6 +78,15 @@ impl Case<'_> {
         (self.ls as f64).powi(power)
     }
 
+    /// `2 * alpha * beta / D` (0 for an empty window).
+    fn gain(&self) -> f64 {
+        if self.ls == 0 {
+            0.0
+        } else {
+            2.0 * self.alpha * self.beta / self.div()
+        }
+    }
+
     fn omega(&self, x: &[f32], i: usize) -> f64 {
         let sum: f64 = self
             .window(i)
@@ -108,13 +117,19 @@ impl Case<'_> {
             .map(|i| {
                 let sum: f64 = self.window(i).iter().map(|&j| t[j]).sum();
                 f64::from(g[i]) * self.omega(x, i).powf(-self.beta)
-                    - 2.0 * self.alpha * self.beta / self.div() * f64::from(x[i]) * sum
+                    - self.gain() * f64::from(x[i]) * sum
             })
             .collect()
     }
 }
 
-fn check(engine: &Arc<Engine>, c: &Case, dt: dnnl_data_type_t, tag: dnnl_format_tag_t, stag: dnnl_format_tag_t) {
+fn check(
+    engine: &Arc<Engine>,
+    c: &Case,
+    dt: dnnl_data_type_t,
+    tag: dnnl_format_tag_t,
+    stag: dnnl_format_tag_t,
+) {
     let n = c.n();
     let elem = Elem::from_c(dt).unwrap();
     let round = |v: f32| crate::prims::common::testutil::rounded(elem, v);
@@ -143,7 +158,18 @@ fn check(engine: &Arc<Engine>, c: &Case, dt: dnnl_data_type_t, tag: dnnl_format_
     );
     let tol = if elem == Elem::F32 { 1e-5 } else { 1e-2 };
     let fwd = Arc::new(
-        LrnOp::forward(dnnl_forward_training, alg, &data, &any, c.ls, a, b, k, &attr).unwrap(),
+        LrnOp::forward(
+            dnnl_forward_training,
+            alg,
+            &data,
+            &any,
+            c.ls,
+            a,
+            b,
+            k,
+            &attr,
+        )
+        .unwrap(),
     );
     let (ms, mo) = (memory(engine, &data, &x), memory(engine, &data, &[]));
     exec(engine, fwd, &[(DNNL_ARG_SRC, &ms), (DNNL_ARG_DST, &mo)]);
@@ -155,9 +181,10 @@ fn check(engine: &Arc<Engine>, c: &Case, dt: dnnl_data_type_t, tag: dnnl_format_
             "{what}: forward at {i}: got {got}, want {want}"
         );
     }
-    let bwd =
-        Arc::new(LrnOp::backward(alg, &any, &data, &smd, c.ls, a, b, k, &attr).unwrap());
+    // `any` gradients take src's layout.
+    let bwd = Arc::new(LrnOp::backward(alg, &any, &any, &smd, c.ls, a, b, k, &attr).unwrap());
     assert_eq!(bwd.arg_md(DNNL_ARG_DIFF_SRC).unwrap().as_ref(), &smd);
+    assert_eq!(bwd.arg_md(DNNL_ARG_DIFF_DST).unwrap().as_ref(), &smd);
     let bwd = Arc::new(LrnOp::backward(alg, &data, &data, &smd, c.ls, a, b, k, &attr).unwrap());
     let (mx, mg, md_) = (
         memory(engine, &smd, &x),
@@ -197,13 +224,43 @@ fn both_algorithms_forward_and_backward() {
         let e = &engine;
         for across in [true, false] {
             for ls in [0, 1, 3, 4, 5] {
-                check(e, &case(&[2, 7, 4, 5], across, ls), dnnl_f32, dnnl_abcd, dnnl_abcd);
+                check(
+                    e,
+                    &case(&[2, 7, 4, 5], across, ls),
+                    dnnl_f32,
+                    dnnl_abcd,
+                    dnnl_abcd,
+                );
             }
-            check(e, &case(&[2, 7, 4, 5], across, 3), dnnl_f32, dnnl_acdb, dnnl_abcd);
+            check(
+                e,
+                &case(&[2, 7, 4, 5], across, 3),
+                dnnl_f32,
+                dnnl_acdb,
+                dnnl_abcd,
+            );
             check(e, &case(&[3, 6], across, 3), dnnl_f32, dnnl_ab, dnnl_ab);
-            check(e, &case(&[2, 5, 7], across, 5), dnnl_f32, dnnl_abc, dnnl_acb);
-            check(e, &case(&[2, 4, 3, 4, 3], across, 3), dnnl_f32, dnnl_abcde, dnnl_abcde);
-            check(e, &case(&[2, 7, 4, 5], across, 5), dnnl_bf16, dnnl_abcd, dnnl_abcd);
+            check(
+                e,
+                &case(&[2, 5, 7], across, 5),
+                dnnl_f32,
+                dnnl_abc,
+                dnnl_acb,
+            );
+            check(
+                e,
+                &case(&[2, 4, 3, 4, 3], across, 3),
+                dnnl_f32,
+                dnnl_abcde,
+                dnnl_abcde,
+            );
+            check(
+                e,
+                &case(&[2, 7, 4, 5], across, 5),
+                dnnl_bf16,
+                dnnl_abcd,
+                dnnl_abcd,
+            );
         }
     }
 }
@@ -222,15 +279,30 @@ fn descriptor_rules() {
     let train = dnnl_forward_training;
     assert_eq!(fwd(train, across, &src, &src, 5), Ok(()));
     assert_eq!(fwd(train, across, &src, &src, 0), Ok(()));
-    assert_eq!(fwd(train, across, &src, &src, -1), Err(dnnl_invalid_arguments));
-    assert_eq!(fwd(dnnl_backward, across, &src, &src, 5), Err(dnnl_invalid_arguments));
-    assert_eq!(fwd(train, dnnl_eltwise_relu, &src, &src, 5), Err(dnnl_invalid_arguments));
-    assert_eq!(fwd(train, across, &any, &src, 5), Err(dnnl_invalid_arguments));
+    assert_eq!(
+        fwd(train, across, &src, &src, -1),
+        Err(dnnl_invalid_arguments)
+    );
+    assert_eq!(
+        fwd(dnnl_backward, across, &src, &src, 5),
+        Err(dnnl_invalid_arguments)
+    );
+    assert_eq!(
+        fwd(train, dnnl_eltwise_relu, &src, &src, 5),
+        Err(dnnl_invalid_arguments)
+    );
+    assert_eq!(
+        fwd(train, across, &any, &src, 5),
+        Err(dnnl_invalid_arguments)
+    );
     assert_eq!(fwd(train, across, &nhwc, &src, 5), Err(dnnl_unimplemented));
     let s8 = md(&[2, 7, 4, 5], dnnl_s8, dnnl_abcd);
     assert_eq!(fwd(train, across, &s8, &s8, 5), Err(dnnl_unimplemented));
     let one = md(&[7], dnnl_f32, dnnl_a);
-    assert_eq!(fwd(train, across, &one, &one, 5), Err(dnnl_invalid_arguments));
+    assert_eq!(
+        fwd(train, across, &one, &one, 5),
+        Err(dnnl_invalid_arguments)
+    );
     let op = LrnOp::forward(train, across, &nhwc, &any, 5, 0.5, 0.25, 2.0, &attr).unwrap();
     assert_eq!(op.arg_md(DNNL_ARG_DST).unwrap().as_ref(), &nhwc);
     assert_eq!(op.query_f32(dnnl_query_alpha_f32), Some(0.5));
@@ -239,7 +311,9 @@ fn descriptor_rules() {
     assert_eq!(op.query_s64(dnnl_query_local_size_s64), Some(5));
     assert!(op.arg_md(DNNL_ARG_WORKSPACE).is_none());
     let bwd = |ds: &MemoryDesc, dd: &MemoryDesc, s: &MemoryDesc| {
-        status(LrnOp::backward(across, ds, dd, s, 5, 1e-4, 0.75, 1.0, &attr))
+        status(LrnOp::backward(
+            across, ds, dd, s, 5, 1e-4, 0.75, 1.0, &attr,
+        ))
     };
     assert_eq!(bwd(&src, &src, &nhwc), Ok(()));
     assert_eq!(bwd(&any, &nhwc, &src), Err(dnnl_unimplemented));

@@ -88,7 +88,11 @@ fn options(op: &ShuffleOp, vec: i64) -> String {
 pub(super) fn create(op: &Arc<ShuffleOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
     let ocl = engine.gpu("shuffle")?;
     let vec = vector(op);
-    let kernel = ocl.kernel(include_str!("shuffle.cl"), &options(op, vec), "shuffle_permute")?;
+    let kernel = ocl.kernel(
+        include_str!("shuffle.cl"),
+        &options(op, vec),
+        "shuffle_permute",
+    )?;
     let local = ocl.work_group_size(&kernel)?.clamp(1, LOCAL);
     Ok(Arc::new(OclShuffle {
         op: op.clone(),
@@ -127,8 +131,13 @@ impl Implementation for OclShuffle {
         }
         let args = [input.kernel_arg()?, output.kernel_arg()?];
         let global = self.items.div_ceil(self.local) * self.local;
-        let event =
-            queue.enqueue_kernel(&self.kernel, &args, &[global], Some(&[self.local]), ctx.deps)?;
+        let event = queue.enqueue_kernel(
+            &self.kernel,
+            &args,
+            &[global],
+            Some(&[self.local]),
+            ctx.deps,
+        )?;
         Ok(Some(event))
     }
 }

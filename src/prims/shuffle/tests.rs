@@ -93,7 +93,11 @@ fn in_place_on_the_cpu() {
     let attr = PrimitiveAttr::default();
     let op = Arc::new(ShuffleOp::forward(dnnl_forward_inference, &m, &m, 1, 2, &attr).unwrap());
     let mem = memory(&engine, &m, &x);
-    exec(&engine, op, &[(DNNL_ARG_SRC, &mem), (DNNL_ARG_DST, &mem.same())]);
+    exec(
+        &engine,
+        op,
+        &[(DNNL_ARG_SRC, &mem), (DNNL_ARG_DST, &mem.same())],
+    );
     let y = read(&mem);
     for i in 0..48 {
         let (n, c, w) = (i / 24, i / 4 % 6, i % 4);
