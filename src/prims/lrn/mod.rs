@@ -10,9 +10,10 @@
 //! edges. `D` is `n` across channels and `n` to the power of the number of
 //! spatial dimensions within a channel (as Intel's library divides).
 //! Training and inference are the same; no workspace. Backward is the
-//! exact gradient: `diff_src(q) = diff_dst(q) * omega(q)^-beta - 2 * alpha
-//! * beta / D * src(q) * sum of diff_dst(p) * src(p) * omega(p)^(-beta - 1)`
-//! over the `p` whose window holds `q` (the same window, it is symmetric).
+//! exact gradient: `diff_src(q)` is `diff_dst(q) * omega(q)^-beta` less
+//! `2 alpha beta / D * src(q)` times the sum of `diff_dst(p) * src(p) *
+//! omega(p)^(-beta - 1)` over the `p` whose window holds `q` (the same
+//! window: it is symmetric).
 //! Implementations: `cpu:lrn_plain` (threads over the elements; backward
 //! in two passes through a host buffer), `ocl:lrn_plain` (`lrn.cl`: a
 //! work-item per element; backward two kernels through the scratchpad).

@@ -57,6 +57,10 @@ impl Implementation for CpuShuffle {
         let perm: Vec<i64> = (0..layout.dims[op.axis()])
             .map(|c| op.source_of(c))
             .collect();
+        // The input element each output element of a run reads.
+        let from: Vec<usize> = (0..run as usize)
+            .map(|k| if on_axis { perm[k] as usize } else { k })
+            .collect();
         let runs = (n / run) as usize;
         let base = layout.offset0;
         let ranges = parallel::split(runs, (16_384 / run as usize).max(1));
@@ -88,8 +92,7 @@ impl Implementation for CpuShuffle {
                     continue;
                 }
                 let step = stride as usize * esize;
-                for k in 0..run as usize {
-                    let from = if on_axis { perm[k] as usize } else { k };
+                for (k, &from) in from.iter().enumerate() {
                     // SAFETY: as above, one element at a time.
                     unsafe {
                         std::ptr::copy_nonoverlapping(
