@@ -682,6 +682,56 @@ fn misc_kinds(b: &Bench, big: bool, quick: bool) {
         "GB/s",
         (b.copy_seconds(moved / 2), "copy"),
     );
+    // Shuffle forward along the channels in groups of 4: src read, dst
+    // written.
+    // SAFETY: a valid out-pointer, a live engine and descriptors.
+    let pd = pd_of(|pd| unsafe {
+        dnnl_shuffle_forward_primitive_desc_create(
+            pd,
+            e,
+            dnnl_forward_inference,
+            src,
+            src,
+            1,
+            4,
+            null_mut(),
+        )
+    });
+    row(
+        b,
+        "shuffle axis 1 group 4",
+        &format!("{n}x{c}x{hw}x{hw}"),
+        b.time(pd, &[(DNNL_ARG_SRC, sm), (DNNL_ARG_DST, dm)]),
+        moved as f64,
+        "GB/s",
+        (b.copy_seconds(moved / 2), "copy"),
+    );
+    // LRN forward inference across 5 channels: src read, dst written.
+    // SAFETY: a valid out-pointer, a live engine and descriptors.
+    let pd = pd_of(|pd| unsafe {
+        dnnl_lrn_forward_primitive_desc_create(
+            pd,
+            e,
+            dnnl_forward_inference,
+            dnnl_lrn_across_channels,
+            src,
+            src,
+            5,
+            1e-4,
+            0.75,
+            1.0,
+            null_mut(),
+        )
+    });
+    row(
+        b,
+        "lrn across 5",
+        &format!("{n}x{c}x{hw}x{hw}"),
+        b.time(pd, &[(DNNL_ARG_SRC, sm), (DNNL_ARG_DST, dm)]),
+        moved as f64,
+        "GB/s",
+        (b.copy_seconds(moved / 2), "copy"),
+    );
 }
 
 /// Pooling forward inference, nchw f32: max 2x2 stride 2 and average 3x3

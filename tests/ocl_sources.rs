@@ -677,6 +677,70 @@ fn builds() -> Vec<Build> {
             kernels: &["xfer", "xfer_tile"],
         });
     }
+
+    // Shuffle (`shuffle/ocl.rs`): `shuffle.cl` alone. A 4x8 row-major tensor
+    // shuffled along its rows (groups of 2), and along its 8 columns (groups
+    // of 4), scalar and with vectors of 4.
+    let rows = "-DOFF_OUT=(0+(e/8)*8+(e%8)*1) -DOFF_IN=(0+(((e/8)%2)*2+(e/8)/2)*8+(e%8)*1)";
+    let cols = "-DOFF_OUT=(0+(e/8)*8+(e%8)*1) -DOFF_IN=(0+(e/8)*8+(((e%8)%2)*4+(e%8)/2)*1)";
+    for (what, options) in [
+        (
+            "shuffle, vectors of 4 uint",
+            format!("-DT=uint -DVEC=4 -DIDX_T=int -DN=8 {rows}"),
+        ),
+        (
+            "shuffle, vectors of 8 uchar",
+            format!("-DT=uchar -DVEC=8 -DIDX_T=long -DN=4 {rows}"),
+        ),
+        (
+            "shuffle, scalar ushort on the axis",
+            format!("-DT=ushort -DVEC=1 -DIDX_T=int -DN=32 {cols}"),
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: &["src/prims/shuffle/shuffle.cl"],
+            source: read("src/prims/shuffle/shuffle.cl"),
+            options,
+            kernels: &["shuffle_permute"],
+        });
+    }
+
+    // LRN (`lrn/ocl.rs`): types, `lrn.cl`. A 2x7x4x5 row-major tensor (a
+    // backward diff_dst channels-last), across and within, with an empty
+    // window too.
+    let lrn = format!("{}{}", dt::CL_TYPES, read("src/prims/lrn/lrn.cl"));
+    let lrn_files: &[&str] = &[TYPES, "src/prims/lrn/lrn.cl"];
+    let shape = "-DNDIMS=4 -DN=280 -DDIMS_INIT=2,7,4,5 -DDIV_INIT=140,20,5,1 -DSX_INIT=140,20,5,1 \
+                 -DX_OFF0=0 -DSO_INIT=140,20,5,1 -DO_OFF0=0";
+    for (what, options, kernels) in [
+        (
+            "lrn forward across, f32",
+            format!("-DDT=F32 {shape} -DACROSS=1 -DREACH=2 -DWIN=5 -DWIN_TOTAL=25"),
+            &["lrn_fwd"][..],
+        ),
+        (
+            "lrn forward within, bf16, no window",
+            format!("-DDT=BF16 {shape} -DACROSS=0 -DREACH=-1 -DWIN=1 -DWIN_TOTAL=1"),
+            &["lrn_fwd"][..],
+        ),
+        (
+            "lrn backward within, f16",
+            format!(
+                "-DDT=F16 {shape} -DACROSS=0 -DREACH=1 -DWIN=3 -DWIN_TOTAL=9 -DBWD \
+                 -DSG_INIT=140,1,35,7 -DG_OFF0=0"
+            ),
+            &["lrn_bwd_terms", "lrn_bwd"][..],
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: lrn_files,
+            source: lrn.clone(),
+            options,
+            kernels,
+        });
+    }
     v
 }
 

@@ -671,6 +671,50 @@ dnnl_status_t dnnl_layer_normalization_backward_primitive_desc_create_v2(dnnl_pr
                                                                          const_dnnl_primitive_desc_t hint_fwd_pd,
                                                                          const_dnnl_primitive_attr_t attr);
 
+/// Creates a primitive descriptor for LRN forward (`prop_kind`
+/// `dnnl_forward_training` or `dnnl_forward_inference`, which compute the
+/// same; no workspace): `dst = src * (k + alpha / D * sum of src^2 over the
+/// window)^-beta`, the window `local_size` channels wide
+/// (`dnnl_lrn_across_channels`, `D` = `local_size`) or a `local_size` box
+/// over the spatial dimensions (`dnnl_lrn_within_channel`, `D` =
+/// `local_size` to the power of their number). `dst_desc` may be `any`
+/// (src's layout). Attributes other than the defaults are
+/// `dnnl_unimplemented`. On success the caller owns `*primitive_desc` and
+/// releases it with `dnnl_primitive_desc_destroy`.
+DNNL_API
+dnnl_status_t dnnl_lrn_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                     dnnl_engine_t engine,
+                                                     dnnl_prop_kind_t prop_kind,
+                                                     dnnl_alg_kind_t alg_kind,
+                                                     const_dnnl_memory_desc_t src_desc,
+                                                     const_dnnl_memory_desc_t dst_desc,
+                                                     dnnl_dim_t local_size,
+                                                     float alpha,
+                                                     float beta,
+                                                     float k,
+                                                     const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for LRN backward: diff_src, the gradient
+/// of the forward with the same parameters, from diff_dst and src. Every
+/// descriptor may be `any` (diff_src takes src's layout, diff_dst
+/// diff_src's); `hint_fwd_pd` may be NULL (a non-NULL one must be a live
+/// LRN descriptor) and does not change the result. Attributes other than
+/// the defaults are `dnnl_unimplemented`. On success the caller owns
+/// `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_lrn_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                      dnnl_engine_t engine,
+                                                      dnnl_alg_kind_t alg_kind,
+                                                      const_dnnl_memory_desc_t diff_src_desc,
+                                                      const_dnnl_memory_desc_t diff_dst_desc,
+                                                      const_dnnl_memory_desc_t src_desc,
+                                                      dnnl_dim_t local_size,
+                                                      float alpha,
+                                                      float beta,
+                                                      float k,
+                                                      const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                      const_dnnl_primitive_attr_t attr);
+
 /// Creates a primitive descriptor for matmul: `dst = src · weights + bias`
 /// over the last two dimensions, batched (with broadcast) over the others.
 /// `bias_desc` may be NULL or the zero descriptor (no bias). `src_desc`,
@@ -1343,6 +1387,42 @@ DNNL_API dnnl_status_t dnnl_get_primitive_cache_capacity(int *capacity);
 /// the new capacity are dropped). Overrides `ONEDNN_PRIMITIVE_CACHE_CAPACITY`.
 DNNL_API dnnl_status_t dnnl_set_primitive_cache_capacity(int capacity);
 
+/// Creates a primitive descriptor for shuffle forward (`prop_kind`
+/// `dnnl_forward_training` or `dnnl_forward_inference`, which compute the
+/// same): the dimension `axis` of size `C`, seen as a `C/G x G` matrix
+/// (`G` = `group_size`, a divisor of `C`), is transposed. `dst_desc` may be
+/// `any` (it takes src's descriptor); src and dst must have the same type
+/// and layout. Attributes other than the defaults are `dnnl_unimplemented`.
+/// On success the caller owns `*primitive_desc` and releases it with
+/// `dnnl_primitive_desc_destroy`.
+DNNL_API
+dnnl_status_t dnnl_shuffle_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                         dnnl_engine_t engine,
+                                                         dnnl_prop_kind_t prop_kind,
+                                                         const_dnnl_memory_desc_t src_desc,
+                                                         const_dnnl_memory_desc_t dst_desc,
+                                                         int axis,
+                                                         dnnl_dim_t group_size,
+                                                         const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for shuffle backward: diff_src from
+/// diff_dst by the inverse of the forward shuffle with the same `axis` and
+/// `group_size`. `diff_src_desc` may be `any` (plain row-major), and
+/// `diff_dst_desc` (diff_src's descriptor); both must have the same type
+/// and layout. `hint_fwd_pd` may be NULL (a non-NULL one must be a live
+/// shuffle descriptor) and does not change the result. Attributes other
+/// than the defaults are `dnnl_unimplemented`. On success the caller owns
+/// `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_shuffle_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                          dnnl_engine_t engine,
+                                                          const_dnnl_memory_desc_t diff_src_desc,
+                                                          const_dnnl_memory_desc_t diff_dst_desc,
+                                                          int axis,
+                                                          dnnl_dim_t group_size,
+                                                          const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                          const_dnnl_primitive_attr_t attr);
+
 /// Creates a primitive descriptor for softmax forward (`prop_kind`
 /// `dnnl_forward_training` or `dnnl_forward_inference`) along
 /// `softmax_axis`, with `alg_kind` `dnnl_softmax_accurate` or
@@ -1406,57 +1486,6 @@ dnnl_status_t dnnl_concat_primitive_desc_create(dnnl_primitive_desc_t *concat_pr
                                                 int concat_dimension,
                                                 const const_dnnl_memory_desc_t *src_descs,
                                                 const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_shuffle_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                         dnnl_engine_t engine,
-                                                         dnnl_prop_kind_t prop_kind,
-                                                         const_dnnl_memory_desc_t src_desc,
-                                                         const_dnnl_memory_desc_t dst_desc,
-                                                         int axis,
-                                                         dnnl_dim_t group_size,
-                                                         const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_shuffle_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                          dnnl_engine_t engine,
-                                                          const_dnnl_memory_desc_t diff_src_desc,
-                                                          const_dnnl_memory_desc_t diff_dst_desc,
-                                                          int axis,
-                                                          dnnl_dim_t group_size,
-                                                          const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                          const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_lrn_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                     dnnl_engine_t engine,
-                                                     dnnl_prop_kind_t prop_kind,
-                                                     dnnl_alg_kind_t alg_kind,
-                                                     const_dnnl_memory_desc_t src_desc,
-                                                     const_dnnl_memory_desc_t dst_desc,
-                                                     dnnl_dim_t local_size,
-                                                     float alpha,
-                                                     float beta,
-                                                     float k,
-                                                     const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_lrn_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                      dnnl_engine_t engine,
-                                                      dnnl_alg_kind_t alg_kind,
-                                                      const_dnnl_memory_desc_t diff_src_desc,
-                                                      const_dnnl_memory_desc_t diff_dst_desc,
-                                                      const_dnnl_memory_desc_t src_desc,
-                                                      dnnl_dim_t local_size,
-                                                      float alpha,
-                                                      float beta,
-                                                      float k,
-                                                      const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                      const_dnnl_primitive_attr_t attr);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API
