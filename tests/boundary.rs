@@ -112,14 +112,19 @@ fn unimplemented_functions_write_nothing() {
     let mut pd: dnnl_primitive_desc_t = garbage();
     // SAFETY: `pd` is a valid output location; nothing else is read.
     let status = unsafe {
-        dnnl_shuffle_forward_primitive_desc_create(
+        dnnl_gru_forward_primitive_desc_create(
             &mut pd,
             ptr::null_mut(),
             dnnl_forward_inference,
+            dnnl_unidirectional_left2right,
             ptr::null(),
             ptr::null(),
-            1,
-            2,
+            ptr::null(),
+            ptr::null(),
+            ptr::null(),
+            ptr::null(),
+            ptr::null(),
+            0,
             ptr::null(),
         )
     };
