@@ -159,6 +159,10 @@ impl CpuPooling {
     fn forward(&self, ctx: &ExecContext) -> Result<Option<Event>> {
         let op = &self.op;
         let (sl, dl) = (op.src_layout(), op.dst_layout());
+        let plain = |l: &Layout| l.inner_blocks().is_empty() && !l.has_padding();
+        if plain(sl) && plain(dl) && op.ws_layout().is_none_or(plain) {
+            return self.forward_rows(ctx);
+        }
         let src_buf = Buffer::of(ctx.arg(DNNL_ARG_SRC)?)?;
         let dst_buf = Buffer::of(ctx.arg(DNNL_ARG_DST)?)?;
         let ws_buf = match op.ws_layout() {
@@ -231,6 +235,154 @@ impl CpuPooling {
                 out.store(off, v);
                 if let Some((w, wl)) = &ws {
                     w.store(wl.offset(&p), best as f32);
+                }
+            }
+        });
+        Ok(None)
+    }
+
+    /// Forward over plain layouts (no inner blocks, no padding), a row of
+    /// the output at a time: the work is split over the threads by rows
+    /// `(n, c, od, oh)`; each source row a window touches is read once into
+    /// an f32 buffer (one contiguous run where W is dense), the row's
+    /// results gathered in f32 and stored as one run where dst's W is dense.
+    /// The same taps in the same order as the general path (so the same
+    /// maximum on ties and the same sums).
+    fn forward_rows(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        let op = &self.op;
+        let (sl, dl) = (op.src_layout(), op.dst_layout());
+        let src_buf = Buffer::of(ctx.arg(DNNL_ARG_SRC)?)?;
+        let dst_buf = Buffer::of(ctx.arg(DNNL_ARG_DST)?)?;
+        let ws_buf = match op.ws_layout() {
+            Some(_) => Some(Buffer::of(ctx.arg(DNNL_ARG_WORKSPACE)?)?),
+            None => None,
+        };
+        if dl.nelems() == 0 {
+            return Ok(None);
+        }
+        let out = Raw::of(&dst_buf, dl, "dst")?;
+        let ws = match (&ws_buf, op.ws_layout()) {
+            (Some(b), Some(l)) => Some((Raw::of(b, l, "workspace")?, l)),
+            _ => None,
+        };
+        let (src, _copy) = input(&src_buf, sl, &out, dl)?;
+        let post = op.post_ops().bind(ctx)?;
+        let with_post = !op.post_ops().is_empty();
+        let geo = *op.geometry();
+        let alg = op.alg();
+        let start = lowest(sl.elem);
+        let at_src = Locator::new(&geo, sl);
+        let at_dst = Locator::new(&geo, dl);
+        let at_ws = op.ws_layout().map(|l| Locator::new(&geo, l));
+        let src_w = at_src.plain.map_or(0, |(_, s)| s[4]);
+        let dst_w = at_dst.plain.map_or(0, |(_, s)| s[4]);
+        // Per output column: the first and last tap inside the source and
+        // the divisor's factor of the width slot.
+        let (o0, o1, o2) = (geo.o[0], geo.o[1], geo.o[2]);
+        let (i2, k2n) = (geo.i[2], geo.k[2]);
+        let taps_w: Vec<i64> = (0..o2).map(|x| geo.taps_inside(2, x)).collect();
+        let rows = (geo.mb * geo.c * o0 * o1) as usize;
+        let ranges = parallel::split(rows, CHUNK.div_ceil(o2.max(1) as usize));
+        let nd = dl.ndims;
+        parallel::run_all(ranges, |range| {
+            let mut line = vec![0f32; i2 as usize];
+            let mut acc = vec![0f32; o2 as usize];
+            let mut best = vec![0i64; o2 as usize];
+            let mut pos = [0i64; MAX_NDIMS];
+            for r in range {
+                let r = r as i64;
+                let y1 = r % o1;
+                let y0 = r / o1 % o0;
+                let c = r / (o1 * o0) % geo.c;
+                let n = r / (o1 * o0 * geo.c);
+                acc.fill(if alg == Alg::Max { start } else { 0.0 });
+                best.fill(0);
+                for k0 in 0..geo.k[0] {
+                    let x0 = y0 * geo.s[0] + k0 * geo.d[0] - geo.p[0];
+                    if !(0..geo.i[0]).contains(&x0) {
+                        continue;
+                    }
+                    for k1 in 0..geo.k[1] {
+                        let x1 = y1 * geo.s[1] + k1 * geo.d[1] - geo.p[1];
+                        if !(0..geo.i[1]).contains(&x1) {
+                            continue;
+                        }
+                        let base = at_src.at(n, c, [x0, x1, 0]);
+                        if src_w == 1 {
+                            src.load_run(base, &mut line);
+                        } else {
+                            for (x2, v) in line.iter_mut().enumerate() {
+                                *v = src.load(base + x2 as i64 * src_w);
+                            }
+                        }
+                        let kbase = (k0 * geo.k[1] + k1) * k2n;
+                        for y2 in 0..o2 {
+                            let first = y2 * geo.s[2] - geo.p[2];
+                            let a = &mut acc[y2 as usize];
+                            if alg == Alg::Max {
+                                for k2 in 0..k2n {
+                                    let x2 = first + k2 * geo.d[2];
+                                    if (0..i2).contains(&x2) {
+                                        let v = line[x2 as usize];
+                                        if v > *a {
+                                            *a = v;
+                                            best[y2 as usize] = kbase + k2;
+                                        }
+                                    }
+                                }
+                            } else {
+                                for k2 in 0..k2n {
+                                    let x2 = first + k2 * geo.d[2];
+                                    if (0..i2).contains(&x2) {
+                                        *a += line[x2 as usize];
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                if alg != Alg::Max {
+                    let outer = match alg {
+                        Alg::AvgExcludePadding => {
+                            (geo.taps_inside(0, y0) * geo.taps_inside(1, y1)) as f32
+                        }
+                        _ => geo.window() as f32,
+                    };
+                    for (y2, a) in acc.iter_mut().enumerate() {
+                        let div = if alg == Alg::AvgExcludePadding {
+                            outer * taps_w[y2] as f32
+                        } else {
+                            outer
+                        };
+                        *a /= div;
+                    }
+                }
+                if with_post {
+                    pos[0] = n;
+                    pos[1] = c;
+                    for (j, v) in [y0, y1].into_iter().enumerate() {
+                        if let Some(d) = geo.dim_of_slot(j) {
+                            pos[d] = v;
+                        }
+                    }
+                    let dw = geo.dim_of_slot(2).unwrap_or(2);
+                    for (y2, a) in acc.iter_mut().enumerate() {
+                        pos[dw] = y2 as i64;
+                        *a = post.apply(*a, 0.0, &pos[..nd]);
+                    }
+                }
+                let row = at_dst.at(n, c, [y0, y1, 0]);
+                if dst_w == 1 {
+                    out.store_run(row, &acc);
+                } else {
+                    for (y2, &a) in acc.iter().enumerate() {
+                        out.store(row + y2 as i64 * dst_w, a);
+                    }
+                }
+                if let (Some((w, _)), Some(at)) = (&ws, &at_ws) {
+                    for (y2, &b) in best.iter().enumerate() {
+                        w.store(at.at(n, c, [y0, y1, y2 as i64]), b as f32);
+                    }
                 }
             }
         });
