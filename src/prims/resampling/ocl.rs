@@ -75,11 +75,14 @@ pub(super) fn options(op: &ResamplingOp) -> String {
         .iter()
         .any(|l| l.offset0 + l.extent() >= i32::MAX as i64)
         || walker.total() >= i32::MAX as i64;
+    // The largest product of the tap arithmetic: (2i + 3) o (touching()).
+    let taps_wide = (0..3).any(|j| (2 * geo.i[j] + 3).saturating_mul(geo.o[j]) >= i32::MAX as i64);
     let mut o = format!(
-        "-DS_DT={} -DD_DT={} -DIDX_T={} -DTOTAL={} -DEMPTY_IN={}",
+        "-DS_DT={} -DD_DT={} -DIDX_T={} -DTAP_T={} -DTOTAL={} -DEMPTY_IN={}",
         sl.elem.cl_name(),
         dl.elem.cl_name(),
         if wide { "long" } else { "int" },
+        if wide || taps_wide { "long" } else { "int" },
         walker.total(),
         u8::from(inp.nelems() == 0),
     );

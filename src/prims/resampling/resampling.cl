@@ -4,7 +4,10 @@
  * post-ops prelude, with -D macros:
  *   S_DT, D_DT         element types: the src side (src, diff_src) and the
  *                      dst side (dst, diff_dst)
- *   IDX_T              the type of the work-item index (int or long)
+ *   IDX_T              the type of the work-item index and positions (int or
+ *                      long: 64-bit arithmetic is slow on GPUs)
+ *   TAP_T              the type of the tap arithmetic (int where (2I + 3) O
+ *                      fits in every slot, else long)
  *   TOTAL, P<d>        the output's elements in memory order and the
  *                      position of element t (prims::common::cl_walk)
  *   N_POS, C_POS, Y0..Y2  the output's minibatch, channel and spatial
@@ -29,17 +32,21 @@
 
 #pragma OPENCL FP_CONTRACT OFF
 
+#ifndef TAP_T
+#define TAP_T long
+#endif
+
 #define S_T CAT(T_, S_DT)
 #define D_T CAT(T_, D_DT)
 
 /* The taps of output position o: indices i0, i1 and the weight w of i1. */
-inline void taps(long o, long I, long O, int lin, long *i0, long *i1, float *w) {
+inline void taps(TAP_T o, TAP_T I, TAP_T O, int lin, TAP_T *i0, TAP_T *i1, float *w) {
     if (lin) {
-        const long den = 2 * O, num = (2 * o + 1) * I - O;
-        const long f = num >= 0 ? num / den : -((-num + den - 1) / den);
-        const long rem = num - f * den;
-        *i0 = clamp(f, 0L, I - 1);
-        *i1 = clamp(rem ? f + 1 : f, 0L, I - 1);
+        const TAP_T den = 2 * O, num = (2 * o + 1) * I - O;
+        const TAP_T f = num >= 0 ? num / den : -((-num + den - 1) / den);
+        const TAP_T rem = num - f * den;
+        *i0 = clamp(f, (TAP_T)0, I - 1);
+        *i1 = clamp(rem ? f + 1 : f, (TAP_T)0, I - 1);
         *w = (float)rem / (float)den;
     } else {
         *i0 = *i1 = min((2 * o + 1) * I / (2 * O), I - 1);
@@ -48,8 +55,8 @@ inline void taps(long o, long I, long O, int lin, long *i0, long *i1, float *w) 
 }
 
 /* The weight with which output position o reads source index i. */
-inline float weight(long o, long i, long I, long O, int lin) {
-    long a, b;
+inline float weight(TAP_T o, TAP_T i, TAP_T I, TAP_T O, int lin) {
+    TAP_T a, b;
     float w;
     taps(o, I, O, lin, &a, &b, &w);
     float v = 0.0f;
@@ -60,12 +67,12 @@ inline float weight(long o, long i, long I, long O, int lin) {
 
 /* The output positions that may read source index i (see touching() in
  * mod.rs): [*lo, *hi]. */
-inline void touching(long i, long I, long O, int lin, long *lo, long *hi) {
-    const long a = lin ? 2 * i - 1 : 2 * i, b = lin ? 2 * i + 3 : 2 * i + 2;
-    const long nl = a * O - I, nh = b * O - I, d = 2 * I;
-    const long fl = nl >= 0 ? nl / d : -((-nl + d - 1) / d);
-    const long fh = nh >= 0 ? nh / d : -((-nh + d - 1) / d);
-    *lo = i == 0 ? 0 : max(fl, 0L);
+inline void touching(TAP_T i, TAP_T I, TAP_T O, int lin, TAP_T *lo, TAP_T *hi) {
+    const TAP_T a = lin ? 2 * i - 1 : 2 * i, b = lin ? 2 * i + 3 : 2 * i + 2;
+    const TAP_T nl = a * O - I, nh = b * O - I, d = 2 * I;
+    const TAP_T fl = nl >= 0 ? nl / d : -((-nl + d - 1) / d);
+    const TAP_T fh = nh >= 0 ? nh / d : -((-nh + d - 1) / d);
+    *lo = i == 0 ? 0 : max(fl, (TAP_T)0);
     *hi = i == I - 1 ? O - 1 : min(fh + 1, O - 1);
 }
 
@@ -77,23 +84,23 @@ inline void touching(long i, long I, long O, int lin, long *lo, long *hi) {
 #ifndef BWD
 __kernel void resampling_fwd(global S_T *src, global D_T *dst POST_OPS_PARAMS) {
     POSITIONS
-    const long n = N_POS, c = C_POS;
+    const IDX_T n = N_POS, c = C_POS;
     float acc = 0.0f;
 #if !EMPTY_IN
-    long a0, a1, b0, b1, e0, e1;
+    TAP_T a0, a1, b0, b1, e0, e1;
     float wa, wb, we;
     taps(Y0, I0, O0, LIN0, &a0, &a1, &wa);
     taps(Y1, I1, O1, LIN1, &b0, &b1, &wb);
     taps(Y2, I2, O2, LIN2, &e0, &e1, &we);
-    const long ia[2] = {a0, a1}, ib[2] = {b0, b1}, ie[2] = {e0, e1};
+    const TAP_T ia[2] = {a0, a1}, ib[2] = {b0, b1}, ie[2] = {e0, e1};
     const float fa[2] = {1.0f - wa, wa}, fb[2] = {1.0f - wb, wb}, fe[2] = {1.0f - we, we};
     for (int ka = 0; ka < 1 + LIN0; ++ka) {
-        const long z0 = ia[ka];
+        const IDX_T z0 = ia[ka];
         for (int kb = 0; kb < 1 + LIN1; ++kb) {
-            const long z1 = ib[kb];
+            const IDX_T z1 = ib[kb];
             const float wab = fa[ka] * fb[kb];
             for (int ke = 0; ke < 1 + LIN2; ++ke) {
-                const long z2 = ie[ke];
+                const IDX_T z2 = ie[ke];
                 acc += wab * fe[ke] * CAT(LD_, S_DT)(src, IN_OFF);
             }
         }
@@ -114,21 +121,21 @@ __kernel void resampling_fwd(global S_T *src, global D_T *dst POST_OPS_PARAMS) {
 #else
 __kernel void resampling_bwd(global D_T *dd, global S_T *ds) {
     POSITIONS
-    const long n = N_POS, c = C_POS, x0 = Y0, x1 = Y1, x2 = Y2;
+    const IDX_T n = N_POS, c = C_POS, x0 = Y0, x1 = Y1, x2 = Y2;
     float acc = 0.0f;
 #if !EMPTY_IN
-    long lo0, hi0, lo1, hi1, lo2, hi2;
+    TAP_T lo0, hi0, lo1, hi1, lo2, hi2;
     touching(x0, I0, O0, LIN0, &lo0, &hi0);
     touching(x1, I1, O1, LIN1, &lo1, &hi1);
     touching(x2, I2, O2, LIN2, &lo2, &hi2);
-    for (long z0 = lo0; z0 <= hi0; ++z0) {
+    for (IDX_T z0 = lo0; z0 <= hi0; ++z0) {
         const float w0 = weight(z0, x0, I0, O0, LIN0);
         if (w0 == 0.0f) continue;
-        for (long z1 = lo1; z1 <= hi1; ++z1) {
+        for (IDX_T z1 = lo1; z1 <= hi1; ++z1) {
             const float w1 = weight(z1, x1, I1, O1, LIN1);
             if (w1 == 0.0f) continue;
             const float w01 = w0 * w1;
-            for (long z2 = lo2; z2 <= hi2; ++z2) {
+            for (IDX_T z2 = lo2; z2 <= hi2; ++z2) {
                 const float w2 = weight(z2, x2, I2, O2, LIN2);
                 if (w2 == 0.0f) continue;
                 acc += w01 * w2 * CAT(LD_, D_DT)(dd, IN_OFF);
