@@ -30,7 +30,13 @@
  *                 chunks of CHUNK; SL outputs per work-group (lanes), RL
  *                 work-items per output (SL * RL = WG); PART_BASE
  *   the element-wise kernels: CLAST (t runs over n, sp, c: channels
- *                 innermost in memory) else over n, c, sp. */
+ *                 innermost in memory) else over n, c, sp; VEC4 (forward,
+ *                 not CLAST, f32 src and dst with contiguous rows, SP a
+ *                 multiple of 4): 4 consecutive elements of a row per
+ *                 work-item, moved as one float4 where both addresses are
+ *                 16-byte aligned (else element by element), so the
+ *                 position arithmetic, the statistics and the parameters
+ *                 are paid once per 4 elements. */
 
 #define T_SRC CAT(T_, SRC_DT)
 #define T_OUT CAT(T_, OUT_DT)
@@ -63,15 +69,15 @@
 #define STAT_OF(n, c) ((n) * G + (c) / CG)
 /* (n, c, sp) of element r of stat s. */
 #define STAT_ELEM(s, r) \
-    const long n = (s) / G; \
-    const long c = ((s) % G) * CG + (r) / SP; \
-    const long sp = (r) % SP;
+    const NIDX n = (s) / G; \
+    const NIDX c = ((s) % G) * CG + (r) / SP; \
+    const NIDX sp = (r) % SP;
 #else
 #define STAT_OF(n, c) (c)
 #define STAT_ELEM(s, r) \
-    const long n = (r) / SP; \
-    const long c = (s); \
-    const long sp = (r) % SP;
+    const NIDX n = (r) / SP; \
+    const NIDX c = (s); \
+    const NIDX sp = (r) % SP;
 #endif
 
 #define NRM_PARAMS \
@@ -108,14 +114,18 @@ float wg_sum(float v, local float *red, int lid) {
 
 /* The forward result at (n, c, sp) from x and the stat's mean and 1/sigma;
  * writes the workspace; then scales and post-ops. */
-#define FWD_ELEM(m, inv) \
+#define FWD_VALUE(x, m, inv) \
+    float y = ((x) - (m)) * (inv) * GAMMA(c); \
+    SHIFT_ADD \
+    ADD_SRC1 \
+    RELU_WS \
     { \
-        float y = (LD_X() - (m)) * (inv) * GAMMA(c); \
-        SHIFT_ADD \
-        ADD_SRC1 \
-        RELU_WS \
         const long pos[NDIMS] = {LPOS}; \
         y = post_ops(y * SRC_SCALE, 0.0f, pos POST_OPS_ARGS) / DST_SCALE; \
+    }
+#define FWD_ELEM(m, inv) \
+    { \
+        FWD_VALUE(LD_X(), m, inv) \
         CAT(ST_, OUT_DT)(out, OUT_OFF, y); \
     }
 #if USE_SHIFT
@@ -155,20 +165,20 @@ float wg_sum(float v, local float *red, int lid) {
  * elements, the second from cache), then the normalized elements. */
 __kernel void nrm_fused_fwd(NRM_PARAMS) {
     local float red[WG];
-    const long s = get_group_id(0);
+    const NIDX s = get_group_id(0);
     const int lid = get_local_id(0);
 #if RMS
     const float m = 0.0f;
 #else
     float a = 0.0f;
-    for (long r = lid; r < M; r += WG) {
+    for (NIDX r = lid; r < M; r += WG) {
         STAT_ELEM(s, r)
         a += LD_X();
     }
     const float m = wg_sum(a, red, lid) / M;
 #endif
     float q = 0.0f;
-    for (long r = lid; r < M; r += WG) {
+    for (NIDX r = lid; r < M; r += WG) {
         STAT_ELEM(s, r)
         const float d = LD_X() - m;
         q += d * d;
@@ -183,7 +193,7 @@ __kernel void nrm_fused_fwd(NRM_PARAMS) {
     }
 #endif
     const float inv = 1.0f / sqrt(v + EPS);
-    for (long r = lid; r < M; r += WG) {
+    for (NIDX r = lid; r < M; r += WG) {
         STAT_ELEM(s, r)
         FWD_ELEM(m, inv)
     }
@@ -292,6 +302,44 @@ __kernel void nrm_finish(NRM_PARAMS) {
 #endif
 
 #ifdef NRM_FWD
+#if VEC4
+/* 4 elements of a row per work-item; the statistics are known. */
+__kernel void nrm_fwd(NRM_PARAMS) {
+    if (get_global_id(0) >= (size_t)N * C * SP / 4) return;
+    const NIDX t0 = (NIDX)get_global_id(0) * 4;
+    const NIDX sp0 = t0 % SP;
+    const NIDX c = (t0 / SP) % C;
+    const NIDX n = t0 / (C * SP);
+    const NIDX s = STAT_OF(n, c);
+    const float m = MEAN_VAL;
+    const float inv = 1.0f / sqrt(VAR_AT + EPS);
+    NIDX in0, out0;
+    {
+        const NIDX sp = sp0;
+        in0 = SRC_OFF;
+        out0 = OUT_OFF;
+    }
+    global const float *xs = src + in0;
+    global float *ys = out + out0;
+    if ((((ulong)xs) | ((ulong)ys)) % 16 == 0) {
+        const float4 xv = *(global const float4 *)xs;
+        const float xa[4] = {xv.s0, xv.s1, xv.s2, xv.s3};
+        float ya[4];
+        for (int j = 0; j < 4; ++j) {
+            const NIDX sp = sp0 + j;
+            FWD_VALUE(xa[j], m, inv)
+            ya[j] = y;
+        }
+        *(global float4 *)ys = (float4)(ya[0], ya[1], ya[2], ya[3]);
+    } else {
+        for (int j = 0; j < 4; ++j) {
+            const NIDX sp = sp0 + j;
+            FWD_VALUE(xs[j], m, inv)
+            ys[j] = y;
+        }
+    }
+}
+#else
 /* One work-item per element; the statistics are known. */
 __kernel void nrm_fwd(NRM_PARAMS) {
     if (get_global_id(0) >= (size_t)N * C * SP) return;
@@ -302,6 +350,7 @@ __kernel void nrm_fwd(NRM_PARAMS) {
     const float inv = 1.0f / sqrt(VAR_AT + EPS);
     FWD_ELEM(m, inv)
 }
+#endif
 #endif
 
 #ifdef NRM_BWD

@@ -24,6 +24,7 @@ use crate::core::gpu::{Event, GpuEngine, Kernel};
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, Implementation, Kind};
 use crate::prims::common::buffers::Buffer;
+use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::Layout;
 
 /// Work-group size (lowered to what the device allows).
@@ -225,6 +226,41 @@ fn float_lit(v: f32) -> String {
 }
 
 /// The options every kernel of `op` shares.
+/// Whether the forward element-wise kernel takes 4 elements of a row per
+/// work-item (`VEC4` in normalization.cl): f32 src and dst whose rows (sp,
+/// channels outermost) are contiguous and a multiple of 4 long.
+fn vec4(op: &NormOp) -> Result<bool> {
+    if op.is_backward() || channels_last(op)? || op.geometry().sp % 4 != 0 {
+        return Ok(false);
+    }
+    // The spatial axes, innermost first, step by the elements inside them.
+    let contiguous = |arg| {
+        op.layout(arg).is_some_and(|l| {
+            let p0 = l.padded_offsets;
+            let base = l.offset(&p0);
+            let mut expect = 1;
+            l.elem == Elem::F32
+                && op.axes().sp.iter().rev().all(|&d| {
+                    let mut p = p0;
+                    p[d] += 1;
+                    let dense = l.dims[d] < 2 || l.offset(&p) - base == expect;
+                    expect *= l.dims[d];
+                    dense
+                })
+        })
+    };
+    Ok(contiguous(DNNL_ARG_SRC) && contiguous(op.role_arg(Role::Out)))
+}
+
+/// Whether the element-wise kernels walk the output channels innermost.
+fn channels_last(op: &NormOp) -> Result<bool> {
+    let out = op
+        .layout(op.role_arg(Role::Out))
+        .ok_or_else(|| Error::runtime("a normalization argument without layout"))?;
+    let (c_stride, inner_stride) = strides(op, &out);
+    Ok(op.geometry().sp > 1 && c_stride < inner_stride)
+}
+
 fn common_options(op: &NormOp, plan: &Plan, wg: usize) -> Result<String> {
     let g = *op.geometry();
     let missing = || Error::runtime("a normalization argument without layout");
@@ -324,14 +360,13 @@ fn common_options(op: &NormOp, plan: &Plan, wg: usize) -> Result<String> {
         lpos[..src.ndims].join(","),
         u8::from(op.rms())
     );
-    let (c_stride, inner_stride) = strides(op, &out);
     let [s_src, s_dst] = op.scales();
     o += &format!(
         " -DCLAST={} -DUSE_SCALE={} -DUSE_SHIFT={} -DGLOBAL={} -DWRITE_STATS={} -DWS={} \
          -DRELU={} -DRELU_ALPHA={} -DSCALE_SRC={} -DSCALE_DST={} -DSTATS_IN_SCRATCH={} \
          -DWRITE_DSCALE={} -DWRITE_DSHIFT={} -DPART_BASE={} -DMEAN_BASE={} -DVAR_BASE={} \
          -DCHAN_BASE={} -DSUM_BASE={}",
-        u8::from(g.sp > 1 && c_stride < inner_stride),
+        u8::from(channels_last(op)?),
         u8::from(op.has(super::USE_SCALE)),
         u8::from(op.has(super::USE_SHIFT)),
         u8::from(op.global_stats()),
@@ -443,11 +478,14 @@ pub(super) fn create<K: Kind + AsRef<NormOp>>(
             } else {
                 (" -DNRM_FWD", "nrm_fwd")
             };
-            let opts = |wg| Ok(common_options(norm, &plan, wg)? + define);
+            let vec = if vec4(norm)? { 4 } else { 1 };
+            let opts = |wg| {
+                Ok(common_options(norm, &plan, wg)? + define + &format!(" -DVEC4={}", vec / 4))
+            };
             let (kernel, _) = build(&gpu, &source, &opts, name)?;
             launches.push(Launch {
                 kernel,
-                global: g.nelems() as usize,
+                global: g.nelems() as usize / vec,
                 local: None,
             });
         }

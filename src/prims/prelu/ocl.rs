@@ -15,6 +15,7 @@ use crate::core::error::Result;
 use crate::core::gpu::{Event, Kernel};
 use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::buffers::Buffer;
+use crate::prims::common::dt::Elem;
 use crate::prims::common::reduce::ocl::{self as reduce_ocl, Kernels};
 
 /// Work-group size.
@@ -29,10 +30,38 @@ pub(super) fn scratchpad(op: &PreluOp) -> usize {
     }
 }
 
+/// Elements per work-item: forward, 4 where the walk's innermost dimension
+/// splits so and f32 src and dst are contiguous along it (the position
+/// arithmetic is paid once for them, and they move as float4); else 1.
+fn vec(op: &PreluOp) -> usize {
+    let f32 = |i: usize| op.layout(i).elem == Elem::F32;
+    match walk(op).last() {
+        Some((size, strides))
+            if !op.is_backward()
+                && size % 4 == 0
+                && strides[0] == 1
+                && strides[2] == 1
+                && f32(0)
+                && f32(2) =>
+        {
+            4
+        }
+        _ => 1,
+    }
+}
+
 fn options(op: &PreluOp) -> String {
     let dims = walk(op);
-    let mut o = format!("-DN={}", op.nelems());
     let layouts: Vec<_> = op.layouts().map(|(_, l)| l).collect();
+    let wide = op.nelems() >= i32::MAX as i64
+        || layouts
+            .iter()
+            .any(|l| l.offset0 + l.extent() >= i32::MAX as i64);
+    let mut o = format!(
+        "-DN={} -DIDX_T={}",
+        op.nelems(),
+        if wide { "long" } else { "int" }
+    );
     for (k, l) in layouts.iter().enumerate() {
         o += &format!(" -DT{k}_DT={}", l.elem.cl_name());
     }
@@ -53,6 +82,14 @@ fn options(op: &PreluOp) -> String {
             div *= size;
         }
         o += &format!(" -DOFF{k}=({})", terms.join("+"));
+    }
+    let vec = vec(op);
+    if vec > 1 {
+        let inner = &dims[dims.len() - 1].1;
+        o += &format!(" -DVEC={vec}");
+        for (k, stride) in inner.iter().take(3).enumerate() {
+            o += &format!(" -DINC{k}={stride}");
+        }
     }
     if op.is_backward() {
         o += &format!(" -DBWD -DPRODUCTS={}", u8::from(op.reduce().is_some()));
@@ -83,6 +120,7 @@ pub(super) fn create(op: &Arc<PreluOp>, engine: &Engine) -> Result<Arc<dyn Imple
         op: op.clone(),
         kernel,
         local,
+        vec: vec(op),
         reduce,
     }))
 }
@@ -92,6 +130,8 @@ struct OclPrelu {
     op: Arc<PreluOp>,
     kernel: Kernel,
     local: usize,
+    /// Elements per work-item.
+    vec: usize,
     /// Backward with broadcast weights: the products' sum.
     reduce: Option<Kernels>,
 }
@@ -128,7 +168,7 @@ impl Implementation for OclPrelu {
                     None => Buffer::None.kernel_arg()?,
                 });
             }
-            let global = n.div_ceil(self.local) * self.local;
+            let global = (n / self.vec).div_ceil(self.local) * self.local;
             let event =
                 queue.enqueue_kernel(&self.kernel, &args, &[global], Some(&[self.local]), &deps)?;
             deps = vec![event];
