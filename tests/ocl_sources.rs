@@ -295,6 +295,14 @@ fn builds() -> Vec<Build> {
             &["prelu_fwd"],
         ),
         (
+            "prelu forward, float4 rows",
+            format!(
+                "-DT0_DT=F32 -DT1_DT=F16 -DT2_DT=F32 -DIDX_T=int -DVEC=4 -DINC0=1 -DINC1=0 \
+                 -DINC2=1 {offs}"
+            ),
+            &["prelu_fwd"],
+        ),
+        (
             "prelu backward, products",
             format!(
                 "-DT0_DT=F32 -DT1_DT=S8 -DT2_DT=F16 -DT3_DT=F32 -DT4_DT=F32 -DBWD -DPRODUCTS=1 {offs}"
@@ -487,6 +495,16 @@ fn builds() -> Vec<Build> {
             "normalization forward, element-wise",
             format!("{view} {group} {fwd} -DNRM_FWD"),
             &["nrm_fwd"],
+        ),
+        (
+            "normalization forward, element-wise, float4 rows",
+            format!("{view} {batch} {fwd} -DNRM_FWD -DVEC4=1"),
+            &["nrm_fwd"],
+        ),
+        (
+            "normalization forward, a work-group per row held as float4",
+            format!("{view} {rms_rows} {fwd} -DNRM_FUSED_FWD -DFUSED4=2"),
+            &["nrm_fused_fwd"],
         ),
         (
             "normalization statistics, mean then variance",

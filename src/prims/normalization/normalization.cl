@@ -20,6 +20,9 @@
  *                 with RELU_ALPHA, WS (the workspace is written / read),
  *                 SCALE_SRC, SCALE_DST (forward quantization scales)
  *   RMS           RMS normalization: no mean, the mean square for variance
+ *   FUSED4        nrm_fused_fwd over rows of contiguous f32 (one stat per n,
+ *                 G = 1, SP = 1): float4 per work-item held in registers
+ *                 (0: the general loops only)
  *   NDIMS, LPOS   the logical position of (n, c, sp), for post-ops
  *   WG            work-group size (a power of two)
  *   the reduction (nrm_reduce, nrm_finish): MODE 0 sum of x, 1 sum of
@@ -167,6 +170,65 @@ __kernel void nrm_fused_fwd(NRM_PARAMS) {
     local float red[WG];
     const NIDX s = get_group_id(0);
     const int lid = get_local_id(0);
+#if FUSED4
+    /* Rows of f32 (layer normalization: one stat per n, channels contiguous):
+     * FUSED4 float4 per work-item, read once and held in registers for the
+     * three passes, where the row's addresses are 16-byte aligned (the same
+     * for the whole work-group, so the barriers stay uniform). */
+    NIDX in0, out0;
+    {
+        const NIDX n = s, c = 0, sp = 0;
+        in0 = SRC_OFF;
+        out0 = OUT_OFF;
+    }
+    global const float *xs = src + in0;
+    global float *ys = out + out0;
+    if ((((ulong)xs) | ((ulong)ys)) % 16 == 0) {
+        float4 xv[FUSED4];
+        float a = 0.0f;
+        for (int k = 0; k < FUSED4; ++k) {
+            const NIDX r4 = lid + k * WG;
+            xv[k] = r4 < M / 4 ? ((global const float4 *)xs)[r4] : (float4)(0.0f);
+            a += (xv[k].s0 + xv[k].s1) + (xv[k].s2 + xv[k].s3);
+        }
+#if RMS
+        const float m = 0.0f;
+#else
+        const float m = wg_sum(a, red, lid) / M;
+#endif
+        float q = 0.0f;
+        for (int k = 0; k < FUSED4; ++k) {
+            if (lid + k * WG < M / 4) {
+                const float4 d = xv[k] - m;
+                q += (d.s0 * d.s0 + d.s1 * d.s1) + (d.s2 * d.s2 + d.s3 * d.s3);
+            }
+        }
+        const float v = wg_sum(q, red, lid) / M;
+#if WRITE_STATS
+        if (lid == 0) {
+#if !RMS
+            MEAN_AT = m;
+#endif
+            VAR_AT = v;
+        }
+#endif
+        const float inv = 1.0f / sqrt(v + EPS);
+        for (int k = 0; k < FUSED4; ++k) {
+            const NIDX r4 = lid + k * WG;
+            if (r4 < M / 4) {
+                const float xa[4] = {xv[k].s0, xv[k].s1, xv[k].s2, xv[k].s3};
+                float ya[4];
+                for (int j = 0; j < 4; ++j) {
+                    const NIDX n = s, c = 4 * r4 + j, sp = 0;
+                    FWD_VALUE(xa[j], m, inv)
+                    ya[j] = y;
+                }
+                ((global float4 *)ys)[r4] = (float4)(ya[0], ya[1], ya[2], ya[3]);
+            }
+        }
+        return;
+    }
+#endif
 #if RMS
     const float m = 0.0f;
 #else
