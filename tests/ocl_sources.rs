@@ -419,6 +419,15 @@ fn builds() -> Vec<Build> {
             &["resampling_fwd"],
         ),
         (
+            "resampling forward linear, f32 rows of 4 per work-item, with post-ops",
+            format!(
+                "-DS_DT=F16 -DD_DT=F32 -DEMPTY_IN=0 {shape} -DY1=(p2) -DY2=(p3) -DLIN1=1 \
+                 -DLIN2=1 -DOUT_OFF=(t) -DIN_OFF=(c*9+z1*3+z2) -DWITH_POST_OPS -DNDIMS=4 \
+                 -DLPOS=p0,p1,p2,p3 -DVEC=4 -DVEC_P=p3 -DVEC_STRIDE=1"
+            ),
+            &["resampling_fwd"],
+        ),
+        (
             "resampling forward nearest, empty source",
             format!(
                 "-DS_DT=BF16 -DD_DT=F16 -DEMPTY_IN=1 {shape} -DY1=(p2) -DY2=(p3) -DLIN1=0 \

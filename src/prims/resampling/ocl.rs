@@ -17,11 +17,20 @@ use crate::core::gpu::{Event, Kernel};
 use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::cl_walk;
-use crate::prims::common::dt;
+use crate::prims::common::dt::{self, Elem};
 use crate::prims::common::layout::{Layout, Walker};
 
 /// Work-group size (lowered to what the kernel allows).
 const LOCAL: usize = 256;
+
+/// The output the kernel walks: diff_src backward, dst forward.
+fn output(op: &ResamplingOp) -> &Layout {
+    if op.is_backward() {
+        op.src_layout()
+    } else {
+        op.dst_layout()
+    }
+}
 
 /// The OpenCL source of the kernels (with the post-ops prelude of `op`).
 pub(super) fn source(op: &ResamplingOp) -> String {
@@ -34,6 +43,24 @@ pub(super) fn source(op: &ResamplingOp) -> String {
     )
 }
 
+/// Forward with f32 dst: the dimension whose outputs a work-item takes 4 at
+/// a time (one float4 store where aligned), when the walk's innermost loop
+/// moves it one element at a time in contiguous memory, a multiple of 4 of
+/// them, without padding. On an H100 (same-run copy): nearest up 2x
+/// 0.50 -> 0.97, linear up 2x 0.37 -> 0.61.
+fn vec4_dim(op: &ResamplingOp, out: &Layout, walker: &Walker) -> Option<usize> {
+    let lp = walker.loops().last()?;
+    let d = lp.dim;
+    let ok = !op.is_backward()
+        && out.elem == Elem::F32
+        && lp.unit == 1
+        && lp.stride == 1
+        && lp.size % 4 == 0
+        && out.padded_dims[d] == out.dims[d]
+        && out.padded_offsets[d] == 0;
+    ok.then_some(d)
+}
+
 /// Builds the implementation for `op` on `engine`.
 pub(super) fn create(op: &Arc<ResamplingOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
     let ocl = engine.gpu("resampling")?;
@@ -44,10 +71,16 @@ pub(super) fn create(op: &Arc<ResamplingOp>, engine: &Engine) -> Result<Arc<dyn 
     };
     let kernel = ocl.kernel(&source(op), &options(op), name)?;
     let local = ocl.work_group_size(&kernel)?.clamp(1, LOCAL);
+    let vec = if vec4_dim(op, output(op), &Walker::new(output(op))).is_some() {
+        4
+    } else {
+        1
+    };
     Ok(Arc::new(OclResampling {
         op: op.clone(),
         kernel,
         local,
+        vec,
     }))
 }
 
@@ -90,6 +123,9 @@ pub(super) fn options(op: &ResamplingOp) -> String {
         o += " -DBWD";
     }
     o += &cl_walk::walk_options(out, &walker, "OUT_OFF");
+    if let Some(d) = vec4_dim(op, out, &walker) {
+        o += &format!(" -DVEC=4 -DVEC_P=p{d} -DVEC_STRIDE=1");
+    }
     o += " -DN_POS=(p0) -DC_POS=(p1)";
     for j in 0..3 {
         let (y, lin) = match geo.dim_of_slot(j) {
@@ -120,6 +156,8 @@ struct OclResampling {
     op: Arc<ResamplingOp>,
     kernel: Kernel,
     local: usize,
+    /// Outputs per work-item.
+    vec: usize,
 }
 
 impl Implementation for OclResampling {
@@ -147,7 +185,7 @@ impl Implementation for OclResampling {
         for b in &post {
             args.push(b.kernel_arg()?);
         }
-        let total = out_l.nelems() as usize;
+        let total = out_l.nelems() as usize / self.vec;
         let global = total.div_ceil(self.local) * self.local;
         let event = queue.enqueue_kernel(
             &self.kernel,

@@ -19,6 +19,10 @@
  *   EMPTY_IN           the input has no elements (the output gets zeros,
  *                      then the post-ops)
  *   OUT_OFF            the output element's offset
+ *   VEC, VEC_P, VEC_STRIDE  forward: outputs per work-item (1, or 4 where
+ *                      the walk's innermost loop moves one dimension by one
+ *                      f32 element, a multiple of 4 of them), that loop's
+ *                      position variable (p<d>) and offset step
  *   IN_OFF             the input element's offset, from n, c and its
  *                      spatial position z0, z1, z2
  *   BWD                builds resampling_bwd instead of resampling_fwd
@@ -34,6 +38,11 @@
 
 #ifndef TAP_T
 #define TAP_T long
+#endif
+#ifndef VEC
+#define VEC 1
+#define VEC_P p0
+#define VEC_STRIDE 0
 #endif
 
 #define S_T CAT(T_, S_DT)
@@ -82,16 +91,15 @@ inline void touching(TAP_T i, TAP_T I, TAP_T O, int lin, TAP_T *lo, TAP_T *hi) {
     DECL_POSITIONS
 
 #ifndef BWD
-__kernel void resampling_fwd(global S_T *src, global D_T *dst POST_OPS_PARAMS) {
-    POSITIONS
-    const IDX_T n = N_POS, c = C_POS;
+/* The interpolated source at output position (n, c, y0, y1, y2). */
+inline float resample(global S_T *src, IDX_T n, IDX_T c, TAP_T y0, TAP_T y1, TAP_T y2) {
     float acc = 0.0f;
 #if !EMPTY_IN
     TAP_T a0, a1, b0, b1, e0, e1;
     float wa, wb, we;
-    taps(Y0, I0, O0, LIN0, &a0, &a1, &wa);
-    taps(Y1, I1, O1, LIN1, &b0, &b1, &wb);
-    taps(Y2, I2, O2, LIN2, &e0, &e1, &we);
+    taps(y0, I0, O0, LIN0, &a0, &a1, &wa);
+    taps(y1, I1, O1, LIN1, &b0, &b1, &wb);
+    taps(y2, I2, O2, LIN2, &e0, &e1, &we);
     const TAP_T ia[2] = {a0, a1}, ib[2] = {b0, b1}, ie[2] = {e0, e1};
     const float fa[2] = {1.0f - wa, wa}, fb[2] = {1.0f - wb, wb}, fe[2] = {1.0f - we, we};
     for (int ka = 0; ka < 1 + LIN0; ++ka) {
@@ -106,16 +114,41 @@ __kernel void resampling_fwd(global S_T *src, global D_T *dst POST_OPS_PARAMS) {
         }
     }
 #endif
+    return acc;
+}
+
+/* VEC consecutive outputs of the innermost loop per work-item; inside the
+ * loop VEC_P (that loop's position p<d>) is shadowed by output j's. */
+__kernel void resampling_fwd(global S_T *src, global D_T *dst POST_OPS_PARAMS) {
+    const IDX_T t = (IDX_T)get_global_id(0) * VEC;
+    if (t >= TOTAL) return;
+    DECL_POSITIONS
+    const IDX_T out0 = OUT_OFF;
+    const long vbase = VEC_P;
+    float ya[VEC];
+    for (int j = 0; j < VEC; ++j) {
+        const long VEC_P = vbase + j;
+        float acc = resample(src, N_POS, C_POS, Y0, Y1, Y2);
 #ifdef WITH_POST_OPS
-    const long pos[NDIMS] = {LPOS};
+        const long pos[NDIMS] = {LPOS};
 #if POST_OPS_SUM
-    const float old = CAT(LD_, PO_SUM_DT)((global CAT(T_, PO_SUM_DT) *)dst, OUT_OFF);
+        const float old = CAT(LD_, PO_SUM_DT)((global CAT(T_, PO_SUM_DT) *)dst, out0 + j * VEC_STRIDE);
 #else
-    const float old = 0.0f;
+        const float old = 0.0f;
 #endif
-    acc = post_ops(acc, old, pos POST_OPS_ARGS);
+        acc = post_ops(acc, old, pos POST_OPS_ARGS);
 #endif
-    CAT(ST_, D_DT)(dst, OUT_OFF, acc);
+        ya[j] = acc;
+    }
+#if VEC == 4
+    /* f32 dst, contiguous along the loop: one float4 where aligned. */
+    if (((ulong)(dst + out0)) % 16 == 0) {
+        *(global float4 *)(dst + out0) = (float4)(ya[0], ya[1], ya[2], ya[3]);
+        return;
+    }
+#endif
+    for (int j = 0; j < VEC; ++j)
+        CAT(ST_, D_DT)(dst, out0 + j * VEC_STRIDE, ya[j]);
 }
 
 #else
