@@ -8,6 +8,7 @@
 /// after `types.cl` by the kernels that use it.
 pub const CL_POSITIONS: &str = include_str!("positions.cl");
 
+use super::dt::Elem;
 use super::layout::{Layout, Walker};
 
 /// The options of a kernel whose work-item `t` is the `t`-th element of
@@ -48,6 +49,28 @@ pub fn walk_options(out: &Layout, walker: &Walker, off_name: &str) -> String {
     }
     opts += &format!(" -D{off_name}=({})", off.join("+"));
     opts
+}
+
+/// Where a kernel walking `out` may take 4 elements per work-item and store
+/// them as one float4 (where aligned): the dimension the walk's innermost
+/// loop moves one element at a time through contiguous f32, a multiple of 4
+/// of them, with no padding in it (the kernels' `VEC`, `VEC_P` = `p<d>`,
+/// `VEC_STRIDE` = 1 options).
+pub fn vec4_dim(out: &Layout, walker: &Walker) -> Option<usize> {
+    let lp = walker.loops().last()?;
+    let d = lp.dim;
+    let ok = out.elem == Elem::F32
+        && lp.unit == 1
+        && lp.stride == 1
+        && lp.size % 4 == 0
+        && out.padded_dims[d] == out.dims[d]
+        && out.padded_offsets[d] == 0;
+    ok.then_some(d)
+}
+
+/// ` -DVEC=4 -DVEC_P=p<d> -DVEC_STRIDE=1` for [`vec4_dim`]'s `d`.
+pub fn vec4_options(d: usize) -> String {
+    format!(" -DVEC=4 -DVEC_P=p{d} -DVEC_STRIDE=1")
 }
 
 /// Dimension `d` of `layout` at the logical position of `out`'s padded

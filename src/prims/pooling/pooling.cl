@@ -18,6 +18,10 @@
  *   K<j>, S<j>, DL<j>, PL<j>, I<j>, O<j>  window, stride, distance between
  *                      taps, left padding, src and dst sizes per slot
  *   OUT_OFF            the output element's offset
+ *   VEC, VEC_P, VEC_STRIDE  forward: outputs per work-item (1, or 4 where
+ *                      the walk's innermost loop moves one dimension by one
+ *                      f32 element, a multiple of 4 of them), that loop's
+ *                      position variable (p<d>) and offset step
  *   IN_OFF             the input element's offset, from n, c and its
  *                      spatial position z0, z1, z2 (forward: the src tap;
  *                      backward: the diff_dst element)
@@ -31,6 +35,12 @@
  * Forward: one work-item per dst element, reading its window. Backward: one
  * work-item per diff_src element, gathering from every window covering it
  * (no atomics). */
+
+#ifndef VEC
+#define VEC 1
+#define VEC_P p0
+#define VEC_STRIDE 0
+#endif
 
 #define S_T CAT(T_, S_DT)
 #define D_T CAT(T_, D_DT)
@@ -56,24 +66,15 @@ long taps_inside(long o, long s, long d, long p, long k, long i) {
     DECL_POSITIONS
 
 #ifndef BWD
-__kernel void pooling_fwd(global S_T *src, global D_T *dst, global W_T *ws POST_OPS_PARAMS) {
-    POSITIONS
-#ifdef INB
-    if (!(INB)) {
-        CAT(ST_, D_DT)(dst, OUT_OFF, 0.0f);
-#if WS
-        ws[W_OFF] = 0;
-#endif
-        return;
-    }
-#endif
-    const IDX_T n = N_POS, c = C_POS, y0 = Y0, y1 = Y1, y2 = Y2;
+/* The pooled value of the window at output position (n, c, y0, y1, y2);
+ * max: *best is the tap that gave it. */
+inline float pool(global S_T *src, IDX_T n, IDX_T c, IDX_T y0, IDX_T y1, IDX_T y2, int *best) {
 #ifdef ALG_MAX
     float acc = LOWEST;
-    int best = 0;
 #else
     float acc = 0.0f;
 #endif
+    *best = 0;
     for (int k0 = 0; k0 < K0; ++k0) {
         const IDX_T z0 = y0 * S0 + k0 * DL0 - PL0;
         if (z0 < 0 || z0 >= I0) continue;
@@ -87,7 +88,7 @@ __kernel void pooling_fwd(global S_T *src, global D_T *dst, global W_T *ws POST_
 #ifdef ALG_MAX
                 if (v > acc) {
                     acc = v;
-                    best = (k0 * K1 + k1) * K2 + k2;
+                    *best = (k0 * K1 + k1) * K2 + k2;
                 }
 #else
                 acc += v;
@@ -100,14 +101,49 @@ __kernel void pooling_fwd(global S_T *src, global D_T *dst, global W_T *ws POST_
 #elif defined(ALG_AVG_INCL)
     acc /= (float)(K0 * K1 * K2);
 #endif
-#ifdef WITH_POST_OPS
-    const long pos[NDIMS] = {LPOS};
-    acc = post_ops(acc, 0.0f, pos POST_OPS_ARGS);
-#endif
-    CAT(ST_, D_DT)(dst, OUT_OFF, acc);
+    return acc;
+}
+
+/* VEC consecutive outputs of the innermost loop per work-item; inside the
+ * loop VEC_P (that loop's position p<d>) is shadowed by output j's. */
+__kernel void pooling_fwd(global S_T *src, global D_T *dst, global W_T *ws POST_OPS_PARAMS) {
+    const IDX_T t = (IDX_T)get_global_id(0) * VEC;
+    if (t >= TOTAL) return;
+    DECL_POSITIONS
+    const IDX_T out0 = OUT_OFF;
+    const long vbase = VEC_P;
+    float ya[VEC];
+    for (int j = 0; j < VEC; ++j) {
+        const long VEC_P = vbase + j;
+#ifdef INB
+        if (!(INB)) {
+            ya[j] = 0.0f;
 #if WS
-    ws[W_OFF] = (W_T)best;
+            ws[W_OFF] = 0;
 #endif
+            continue;
+        }
+#endif
+        int best;
+        float acc = pool(src, N_POS, C_POS, Y0, Y1, Y2, &best);
+#ifdef WITH_POST_OPS
+        const long pos[NDIMS] = {LPOS};
+        acc = post_ops(acc, 0.0f, pos POST_OPS_ARGS);
+#endif
+        ya[j] = acc;
+#if WS
+        ws[W_OFF] = (W_T)best;
+#endif
+    }
+#if VEC == 4
+    /* f32 dst, contiguous along the loop: one float4 where aligned. */
+    if (((ulong)(dst + out0)) % 16 == 0) {
+        *(global float4 *)(dst + out0) = (float4)(ya[0], ya[1], ya[2], ya[3]);
+        return;
+    }
+#endif
+    for (int j = 0; j < VEC; ++j)
+        CAT(ST_, D_DT)(dst, out0 + j * VEC_STRIDE, ya[j]);
 }
 
 #else
