@@ -248,25 +248,6 @@ pub fn is_equal(a: &Lt, b: &Lt) -> bool {
     }
 }
 
-/// Whether two descriptions of one tensor id agree: the data types where
-/// both are defined, the number of dimensions where both are known, and
-/// each dimension where both are known. (Layouts may differ: one op may
-/// give `any` where another gives strides.)
-pub fn consistent(a: &Lt, b: &Lt) -> bool {
-    let dt = a.data_type == b.data_type
-        || a.data_type == dnnl_data_type_undef
-        || b.data_type == dnnl_data_type_undef;
-    let shape = match (ndims(a), ndims(b)) {
-        (Some(x), Some(y)) if x != y => false,
-        (Some(_), Some(_)) => dims(a)
-            .iter()
-            .zip(dims(b))
-            .all(|(&x, &y)| x < 0 || y < 0 || x == y),
-        _ => true,
-    };
-    dt && shape
-}
-
 /// `lt` with known `dims` and, unless it is strided with known strides
 /// already, dense row-major strides (how `any` resolves).
 pub fn resolved(lt: &Lt, dims: &[i64]) -> Lt {
