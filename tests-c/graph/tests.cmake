@@ -64,6 +64,6 @@ endforeach()
 # indices; and a compiled partition refusing a stream of another engine (the @ref twin
 # runs what upstream survives: upstream aborts on that stream), on the CPU engine and on
 # each OpenCL runtime.
-foreach(t attr_str host_scalar_lt dup_id)
+foreach(t attr_str host_scalar_lt dup_id const_cache)
   dnnl_c_test(graph_${t} SOURCES graph/graph_${t}.c LABELS "api;cpu;graph" TIMEOUT 60)
 endforeach()
