@@ -67,3 +67,8 @@ endforeach()
 foreach(t attr_str host_scalar_lt dup_id const_cache)
   dnnl_c_test(graph_${t} SOURCES graph/graph_${t}.c LABELS "api;cpu;graph" TIMEOUT 60)
 endforeach()
+dnnl_c_test(graph_stream_engine SOURCES graph/graph_stream_engine.c LABELS "api;cpu;graph"
+            ARGS cpu TIMEOUT 60)
+dnnl_c_test(graph_stream_engine_ocl SOURCES graph/graph_stream_engine.c LABELS "api;graph"
+            ARGS gpu TIMEOUT 120 OPENCL)
+dnnl_ocl_svm_twin(graph_stream_engine_ocl ARGS gpu)
