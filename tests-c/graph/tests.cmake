@@ -64,9 +64,10 @@ endforeach()
 # indices; and a compiled partition refusing a stream of another engine (the @ref twin
 # runs what upstream survives: upstream aborts on that stream), on the CPU engine and on
 # each OpenCL runtime.
-foreach(t attr_str host_scalar_lt dup_id const_cache)
+foreach(t attr_str host_scalar_lt dup_id const_cache engine_alloc)
   dnnl_c_test(graph_${t} SOURCES graph/graph_${t}.c LABELS "api;cpu;graph" TIMEOUT 60)
 endforeach()
+target_link_libraries(graph_engine_alloc PRIVATE ${CMAKE_DL_LIBS})
 dnnl_c_test(graph_stream_engine SOURCES graph/graph_stream_engine.c LABELS "api;cpu;graph"
             ARGS cpu TIMEOUT 60)
 dnnl_c_test(graph_stream_engine_ocl SOURCES graph/graph_stream_engine.c LABELS "api;graph"
