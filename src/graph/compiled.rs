@@ -198,7 +198,15 @@ impl CompiledPartition {
         deps: &[Event],
     ) -> Result<Option<Event>> {
         let c = self.compiled()?;
-        check_engine(&c.engine, stream.engine())?;
+        if !Arc::ptr_eq(&c.engine, stream.engine()) {
+            // Upstream's primitives refuse a stream of another engine object
+            // (even one of the same device) with `dnnl_invalid_arguments`.
+            check_engine(&c.engine, stream.engine())?;
+            return Err(Error::invalid(
+                "the stream is of another engine than the one the partition was compiled \
+                 for (even on the same device, the stream must be of that engine)",
+            ));
+        }
         let ins = bind(&c, (&c.inputs, &c.port_bytes.0), inputs, "input")?;
         let outs = bind(&c, (&c.outputs, &c.port_bytes.1), outputs, "output")?;
         let scratchpad = match scratchpad {

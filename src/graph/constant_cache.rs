@@ -4,71 +4,86 @@
 //!
 //! Layer: graph. Entries are keyed by (compiled partition, tensor id, data
 //! handle): the same weights given to the same compiled partition are
-//! prepared once. The memory comes from the engine's graph allocator. While
-//! the cache is off (`dnnl_graph_set_constant_tensor_cache(0)`, the default,
-//! as in oneDNN v3.13) every execution prepares its own copy and frees it
-//! afterwards. The capacity (per engine kind, in megabytes; unlimited by
-//! default, `SIZE_MAX >> 20` as upstream reports it) bounds the bytes kept;
-//! the least recently used entries are evicted first, and an entry larger
-//! than the capacity is not kept. Entries of a compiled partition go when
-//! it does. A buffer stays allocated while an execution uses it, and its
-//! free waits for the last command that read it.
+//! prepared once. The memory comes from the engine's graph allocator.
+//!
+//! The capacity is per engine kind, in megabytes, as oneDNN v3.13 keeps it:
+//! 0 for every kind by default (the cache is off); any `dnnl_engine_kind_t`
+//! value may be set and read back, only `cpu` and `gpu` are used. A
+//! capacity is kept in bytes, so one of `SIZE_MAX >> 20` MB or more reads
+//! back as `SIZE_MAX >> 20`. `dnnl_graph_set_constant_tensor_cache(flag)`
+//! sets the `cpu` and `gpu` capacities to that unlimited value (flag > 0)
+//! or to 0 (flag 0), and the flag reads back 1 while either of those two
+//! capacities is nonzero. While a kind's capacity is 0 every execution on
+//! it prepares its own copy and frees it afterwards. The capacity bounds
+//! the bytes kept; the least recently used entries are evicted first, and
+//! an entry larger than the capacity is not kept. Entries of a compiled
+//! partition go when it does. A buffer stays allocated while an execution
+//! uses it, and its free waits for the last command that read it.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
 
+use crate::abi::*;
 use crate::core::engine::EngineKind;
 use crate::core::error::Result;
 use crate::graph::alloc::Temp;
 use crate::runtime::ocl::Event;
 
-static ENABLED: AtomicBool = AtomicBool::new(false);
-/// Capacities in MB: CPU, GPU.
-static CAPACITY: [AtomicUsize; 2] = [
-    AtomicUsize::new(usize::MAX >> 20),
-    AtomicUsize::new(usize::MAX >> 20),
-];
+/// The largest capacity, MB: `SIZE_MAX` bytes.
+pub const UNLIMITED_MB: usize = usize::MAX >> 20;
+
+/// Capacities in MB by engine kind value (absent: 0).
+static CAPACITY: LazyLock<Mutex<HashMap<u32, usize>>> = LazyLock::new(Default::default);
 static HITS: AtomicU64 = AtomicU64::new(0);
 static MISSES: AtomicU64 = AtomicU64::new(0);
 
-/// Whether the cache is on.
-pub fn enabled() -> bool {
-    ENABLED.load(Ordering::Relaxed)
-}
-
-/// Turns the cache on or off; off drops every entry.
-pub fn set_enabled(on: bool) {
-    ENABLED.store(on, Ordering::Relaxed);
-    if !on {
-        let dropped: Vec<Arc<Packed>> = match CACHE.lock() {
-            Ok(mut c) => c.entries.drain().map(|(_, e)| e.packed).collect(),
-            Err(_) => Vec::new(),
-        };
-        drop(dropped);
-    }
-}
-
-fn slot(kind: EngineKind) -> usize {
+fn kind_value(kind: EngineKind) -> u32 {
     match kind {
-        EngineKind::Cpu => 0,
-        EngineKind::Gpu => 1,
+        EngineKind::Cpu => dnnl_cpu.0,
+        EngineKind::Gpu => dnnl_gpu.0,
     }
+}
+
+/// The capacity for engine kind value `kind` (any value), MB.
+pub fn capacity_of(kind: u32) -> usize {
+    CAPACITY
+        .lock()
+        .map_or(0, |c| c.get(&kind).copied().unwrap_or(0))
 }
 
 /// The capacity for engines of `kind`, MB.
 pub fn capacity(kind: EngineKind) -> usize {
-    CAPACITY[slot(kind)].load(Ordering::Relaxed)
+    capacity_of(kind_value(kind))
 }
 
-/// Sets the capacity for engines of `kind`, MB, evicting what no longer fits.
-pub fn set_capacity(kind: EngineKind, mb: usize) {
-    CAPACITY[slot(kind)].store(mb, Ordering::Relaxed);
-    let evicted = match CACHE.lock() {
-        Ok(mut c) => c.evict(kind, 0),
-        Err(_) => Vec::new(),
-    };
-    drop(evicted);
+/// Whether the cache is on for `cpu` or `gpu` engines.
+pub fn enabled() -> bool {
+    capacity(EngineKind::Cpu) != 0 || capacity(EngineKind::Gpu) != 0
+}
+
+/// Sets the capacity for engine kind value `kind` (any value), MB, at most
+/// [`UNLIMITED_MB`]; on `cpu` and `gpu` evicts what no longer fits.
+pub fn set_capacity_of(kind: u32, mb: usize) -> Result<()> {
+    CAPACITY.lock()?.insert(kind, mb.min(UNLIMITED_MB));
+    let engine_kind = [EngineKind::Cpu, EngineKind::Gpu]
+        .into_iter()
+        .find(|&k| kind_value(k) == kind);
+    if let Some(k) = engine_kind {
+        let evicted = CACHE.lock()?.evict(k, 0);
+        drop(evicted);
+    }
+    Ok(())
+}
+
+/// `dnnl_graph_set_constant_tensor_cache`: the `cpu` and `gpu` capacities
+/// unlimited (on) or 0 (off; every entry dropped).
+pub fn set_enabled(on: bool) -> Result<()> {
+    let mb = if on { UNLIMITED_MB } else { 0 };
+    for kind in [EngineKind::Cpu, EngineKind::Gpu] {
+        set_capacity_of(kind_value(kind), mb)?;
+    }
+    Ok(())
 }
 
 /// (hits, misses) since the process started: a test hook.

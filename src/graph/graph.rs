@@ -5,8 +5,11 @@
 //! - `add_op`: refused with `dnnl_invalid_graph` once the graph is
 //!   finalized, with `dnnl_invalid_graph_op` when the op breaks its schema;
 //!   an op whose id is already in the graph is ignored (success);
-//! - `finalize`: `dnnl_invalid_graph` when a tensor id is described with
-//!   different data types or shapes by different ops, or when the ops form
+//! - `finalize`: `dnnl_invalid_graph` when two logical tensors under one id
+//!   differ in anything `dnnl_graph_logical_tensor_is_equal` compares (data
+//!   type, property, layout type, dimensions, strides: an unknown shape, an
+//!   `any` layout or an undef property is different from a known one), or
+//!   when the ops form
 //!   a cycle (an op reading its own output included). An op input that no
 //!   op produces is a graph input; an id produced by two ops is accepted;
 //!   finalizing twice is a no-op;
@@ -177,7 +180,7 @@ impl Graph {
     }
 }
 
-/// Every description of a tensor id agrees with the first one.
+/// Every logical tensor under an id equals the first one under it.
 fn check_consistent(ops: &[Op]) -> Result<()> {
     let mut seen: HashMap<usize, (Lt, usize)> = HashMap::new();
     for op in ops {
@@ -186,7 +189,7 @@ fn check_consistent(ops: &[Op]) -> Result<()> {
                 None => {
                     seen.insert(lt.id, (*lt, op.id));
                 }
-                Some((first, first_op)) if !logical_tensor::consistent(first, lt) => {
+                Some((first, first_op)) if !logical_tensor::is_equal(first, lt) => {
                     return Err(Error::InvalidGraph(
                         format!(
                             "tensor {} is {:?} for op {first_op} but {:?} for op {}",

@@ -6,7 +6,9 @@
 //! value (`Copy`). Upstream's rules, checked against oneDNN v3.13:
 //! - `init` fills every dimension and stride with `DNNL_GRAPH_UNKNOWN_DIM`;
 //!   only `ndims > DNNL_MAX_NDIMS` is refused (any negative count means
-//!   "unknown");
+//!   "unknown"), except for the `host_scalar` property: a host scalar has 0
+//!   dimensions and an f32, s32 or s64 value, anything else is refused by
+//!   every `init*` function (layout types are not looked at);
 //! - `init_with_dims` with a strided layout computes dense row-major strides
 //!   (a zero dimension counts as 1), unless a dimension is unknown (negative):
 //!   then the strides stay unknown;
@@ -57,6 +59,9 @@ pub fn init(
             "a logical tensor has at most {MAX_NDIMS} dimensions, {ndims} given"
         )));
     }
+    if ptype == dnnl_graph_tensor_property_host_scalar {
+        check_host_scalar(dt, ndims)?;
+    }
     Ok(Lt {
         id,
         ndims,
@@ -68,6 +73,22 @@ pub fn init(
             strides: [UNKNOWN_DIM; MAX_NDIMS],
         },
     })
+}
+
+/// A host scalar has 0 dimensions and an f32, s32 or s64 value.
+fn check_host_scalar(dt: dnnl_data_type_t, ndims: i32) -> Result<()> {
+    if ndims != 0 {
+        return Err(Error::invalid(format!(
+            "a host scalar logical tensor has 0 dimensions, {ndims} given"
+        )));
+    }
+    if !matches!(dt, dnnl_f32 | dnnl_s32 | dnnl_s64) {
+        return Err(Error::invalid(format!(
+            "a host scalar logical tensor is f32, s32 or s64, not {}",
+            crate::core::names::enum_str(dnnl_data_type_t::ALL, dt, "dnnl_", "undef")
+        )));
+    }
+    Ok(())
 }
 
 /// Dense row-major strides of `dims` (a zero dimension counts as 1), or
@@ -225,25 +246,6 @@ pub fn is_equal(a: &Lt, b: &Lt) -> bool {
         dnnl_graph_layout_type_opaque => unsafe { a.layout.layout_id == b.layout.layout_id },
         _ => true,
     }
-}
-
-/// Whether two descriptions of one tensor id agree: the data types where
-/// both are defined, the number of dimensions where both are known, and
-/// each dimension where both are known. (Layouts may differ: one op may
-/// give `any` where another gives strides.)
-pub fn consistent(a: &Lt, b: &Lt) -> bool {
-    let dt = a.data_type == b.data_type
-        || a.data_type == dnnl_data_type_undef
-        || b.data_type == dnnl_data_type_undef;
-    let shape = match (ndims(a), ndims(b)) {
-        (Some(x), Some(y)) if x != y => false,
-        (Some(_), Some(_)) => dims(a)
-            .iter()
-            .zip(dims(b))
-            .all(|(&x, &y)| x < 0 || y < 0 || x == y),
-        _ => true,
-    };
-    dt && shape
 }
 
 /// `lt` with known `dims` and, unless it is strided with known strides

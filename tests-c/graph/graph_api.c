@@ -501,9 +501,11 @@ static void settings(void) {
     CHECK(dnnl_graph_get_constant_tensor_cache(&flag));
     EXPECT(flag == 1);
     CHECK_STATUS(dnnl_graph_set_constant_tensor_cache(-1), IA);
-    CHECK(dnnl_graph_set_constant_tensor_cache(0));
     CHECK(dnnl_graph_get_constant_tensor_cache_capacity(dnnl_cpu, &mb));
     EXPECT(mb == SIZE_MAX >> 20);
+    CHECK(dnnl_graph_set_constant_tensor_cache(0));
+    CHECK(dnnl_graph_get_constant_tensor_cache_capacity(dnnl_cpu, &mb));
+    EXPECT(mb == 0);
     CHECK(dnnl_graph_set_constant_tensor_cache_capacity(dnnl_gpu, 64));
     CHECK(dnnl_graph_get_constant_tensor_cache_capacity(dnnl_gpu, &mb));
     EXPECT(mb == 64);

@@ -3,7 +3,8 @@
  * compiled (the SoftMax output given with layout `any` and unknown shape),
  * executed 3 times and compared with a reference computed here; the
  * weights and biases are constant tensors. Argument "cpu": the CPU engine,
- * with a counting host allocator: with the constant tensor cache on, the 4
+ * with a counting host allocator: with the constant tensor cache on (by its flag,
+ * or by a nonzero capacity for the CPU kind alone), the 4
  * prepacked constants are allocated once over the 3 runs; with it off,
  * every run allocates and frees them. Argument "gpu": OpenCL engine 0 with
  * USM tensors (a runtime without USM is skipped). */
@@ -176,8 +177,13 @@ int main(int argc, char **argv) {
 
     float want[M * N], got[M * N];
     reference(want);
-    for (int cache = 1; cache >= 0; cache--) {
-        CHECK(dnnl_graph_set_constant_tensor_cache(cache));
+    /* mode 2: on through dnnl_graph_set_constant_tensor_cache(1); mode 1: on through a
+     * nonzero capacity for the engine's kind alone (as in v3.13, that turns it on);
+     * mode 0: off. */
+    for (int mode = 2; mode >= 0; mode--) {
+        const int cache = mode != 0;
+        CHECK(dnnl_graph_set_constant_tensor_cache(mode == 2));
+        if (mode == 1) CHECK(dnnl_graph_set_constant_tensor_cache_capacity(ekind, 16));
         allocs = frees = 0;
         for (int run = 0; run < 3; run++) {
             const_dnnl_graph_tensor_t i0[] = {x_src, x_w1, x_b1}, o0[] = {x_hid};
@@ -191,8 +197,8 @@ int main(int argc, char **argv) {
             buffer_read(&b_out, got, sizeof got);
             expect_close(got, want, M * N, 1e-4f, "mlp output");
             if (!gpu) {
-                printf("cache %s, run %d: %d allocations, %d frees\n", cache ? "on" : "off", run,
-                        allocs, frees);
+                printf("cache %s, run %d: %d allocations, %d frees\n",
+                        mode == 2 ? "on" : mode == 1 ? "on (capacity)" : "off", run, allocs, frees);
                 /* 4 constants (2 weights, 2 biases) prepacked. */
                 if (cache) EXPECT(allocs == 4 && frees == 0);
                 else EXPECT(allocs == 4 * (run + 1) && frees == allocs);

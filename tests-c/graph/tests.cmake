@@ -57,3 +57,19 @@ foreach(family pool norm reduce)
     target_link_libraries(${t} PRIVATE m)
   endforeach()
 endforeach()
+# Conformance with oneDNN v3.13 (issue 15), each probed against Intel's library and
+# checked again by its @ref twin: how dnnl_graph_op_set_attr_str reads its value, the
+# host_scalar logical tensors init accepts, one id with two logical tensors at finalize,
+# the constant tensor cache settings, dnnl_graph_make_engine_with_allocator's kinds and
+# indices; and a compiled partition refusing a stream of another engine (the @ref twin
+# runs what upstream survives: upstream aborts on that stream), on the CPU engine and on
+# each OpenCL runtime.
+foreach(t attr_str host_scalar_lt dup_id const_cache engine_alloc)
+  dnnl_c_test(graph_${t} SOURCES graph/graph_${t}.c LABELS "api;cpu;graph" TIMEOUT 60)
+endforeach()
+target_link_libraries(graph_engine_alloc PRIVATE ${CMAKE_DL_LIBS})
+dnnl_c_test(graph_stream_engine SOURCES graph/graph_stream_engine.c LABELS "api;cpu;graph"
+            ARGS cpu TIMEOUT 60)
+dnnl_c_test(graph_stream_engine_ocl SOURCES graph/graph_stream_engine.c LABELS "api;graph"
+            ARGS gpu TIMEOUT 120 OPENCL)
+dnnl_ocl_svm_twin(graph_stream_engine_ocl ARGS gpu)

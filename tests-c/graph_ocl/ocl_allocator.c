@@ -98,9 +98,6 @@ static void engines(cl_device_id dev, cl_context ctx) {
                          NULL, dev, ctx, a, size, blob),
             dnnl_invalid_arguments);
     CHECK_STATUS(dnnl_graph_ocl_interop_make_engine_from_cache_blob_with_allocator(
-                         &e, dev, ctx, a, 0, blob),
-            dnnl_invalid_arguments);
-    CHECK_STATUS(dnnl_graph_ocl_interop_make_engine_from_cache_blob_with_allocator(
                          &e, dev, ctx, a, size, NULL),
             dnnl_invalid_arguments);
     CHECK_STATUS(dnnl_graph_ocl_interop_make_engine_from_cache_blob_with_allocator(

@@ -30,9 +30,13 @@ endfunction()
 
 dnnl_graph_ocl_test(graph_ocl_allocator ocl_allocator.c)
 dnnl_graph_ocl_test(graph_ocl_execute ocl_execute.c)
+# What make_engine_from_cache_blob_with_allocator accepts as upstream does: an empty
+# blob, the device's blob id.
+dnnl_graph_ocl_test(graph_ocl_cache_blob ocl_cache_blob.c)
 
 dnnl_ocl_svm_twin(graph_ocl_allocator)
 dnnl_ocl_svm_twin(graph_ocl_execute)
+dnnl_ocl_svm_twin(graph_ocl_cache_blob)
 
 # Ours only: an OpenCL allocator returning memory the host cannot read is refused, and
 # ONEDNN_VERBOSE=check says why.

@@ -42,8 +42,11 @@ dnnl_status_t dnnl_graph_compiled_partition_create(dnnl_graph_compiled_partition
                                                    dnnl_graph_partition_t partition);
 
 /// Executes with `inputs` and `outputs` (matched to the ports by logical
-/// tensor id) on `stream`. Synchronous on the CPU engine; enqueued on
-/// OpenCL streams. Deliberate difference: each tensor is checked against
+/// tensor id) on `stream`, which must be a stream of the engine the
+/// partition was compiled for (another engine, even of the same device, is
+/// `dnnl_invalid_arguments`, the status upstream's primitives give; its graph
+/// layer lets it escape as an exception). Synchronous on the CPU engine;
+/// enqueued on OpenCL streams. Deliberate difference: each tensor is checked against
 /// its port first (engine, data type, known dimensions and strides, memory
 /// present and, where the library allocated it, large enough); one that
 /// does not fit is `dnnl_invalid_arguments` and nothing runs. Unknown
@@ -266,7 +269,9 @@ dnnl_status_t dnnl_graph_op_set_attr_s64(dnnl_graph_op_t op,
                                          const int64_t *value,
                                          size_t value_len);
 
-/// Sets a string attribute from `value_len` bytes of `value`.
+/// Sets a string attribute: `value` is read as a NUL-terminated string, as
+/// upstream reads it; `value_len` only has to be nonzero (upstream refuses
+/// 0 with `dnnl_invalid_arguments` and never cuts the string at it).
 DNNL_API
 dnnl_status_t dnnl_graph_op_set_attr_str(dnnl_graph_op_t op,
                                          dnnl_graph_op_attr_t name,
@@ -358,21 +363,25 @@ DNNL_API dnnl_status_t dnnl_graph_get_compiled_partition_cache_capacity(int *cap
 /// negative is invalid).
 DNNL_API dnnl_status_t dnnl_graph_set_compiled_partition_cache_capacity(int capacity);
 
-/// Turns the constant tensor cache on (nonzero) or off (0; the default).
+/// Turns the constant tensor cache on (positive: the `cpu` and `gpu`
+/// capacities become unlimited) or off (0: both become 0, the default).
 /// Negative is invalid.
 DNNL_API dnnl_status_t dnnl_graph_set_constant_tensor_cache(int flag);
 
-/// Whether the constant tensor cache is on (1) or off (0).
+/// Whether the constant tensor cache is on (1: the `cpu` or the `gpu`
+/// capacity is nonzero) or off (0).
 DNNL_API dnnl_status_t dnnl_graph_get_constant_tensor_cache(int *flag);
 
 /// Sets the constant tensor cache capacity for engines of `eng_kind`, in
-/// megabytes.
+/// megabytes (0 turns the cache off for them). As upstream, any engine kind
+/// value is accepted and kept (only `cpu` and `gpu` engines use theirs);
+/// `SIZE_MAX >> 20` and more mean unlimited.
 DNNL_API
 dnnl_status_t dnnl_graph_set_constant_tensor_cache_capacity(dnnl_engine_kind_t eng_kind,
                                                             size_t size);
 
 /// The constant tensor cache capacity for engines of `eng_kind`, in
-/// megabytes (`SIZE_MAX >> 20` by default: unlimited).
+/// megabytes: 0 by default (off), `SIZE_MAX >> 20` when unlimited.
 DNNL_API
 dnnl_status_t dnnl_graph_get_constant_tensor_cache_capacity(dnnl_engine_kind_t eng_kind,
                                                             size_t *size);

@@ -57,9 +57,13 @@ dnnl_status_t dnnl_graph_ocl_interop_make_engine_with_allocator(dnnl_engine_t *e
 
 /// As `dnnl_graph_ocl_interop_make_engine_with_allocator`, loading the
 /// programs of `cache_blob` (`size` bytes, from
-/// `dnnl_ocl_interop_engine_get_cache_blob`) into the engine. A blob made
-/// for another device, driver or library version, or a corrupted one, is
-/// refused with `dnnl_invalid_arguments`, as by
+/// `dnnl_ocl_interop_engine_get_cache_blob`) into the engine. As upstream
+/// accepts them, an empty blob (`size` 0) and the device's cache blob id
+/// (`dnnl_ocl_interop_engine_get_cache_blob_id`) given as the blob load
+/// nothing: the engine builds its programs as it needs them. A NULL
+/// `cache_blob` is refused. Deliberate difference: a blob made for another
+/// device, driver or library version, or a corrupted one, is refused with
+/// `dnnl_invalid_arguments`, as by
 /// `dnnl_ocl_interop_engine_create_from_cache_blob`.
 DNNL_API
 dnnl_status_t dnnl_graph_ocl_interop_make_engine_from_cache_blob_with_allocator(dnnl_engine_t *engine,

@@ -66,8 +66,11 @@ fn execute(
 }
 
 /// Executes with `inputs` and `outputs` (matched to the ports by logical
-/// tensor id) on `stream`. Synchronous on the CPU engine; enqueued on
-/// OpenCL streams. Deliberate difference: each tensor is checked against
+/// tensor id) on `stream`, which must be a stream of the engine the
+/// partition was compiled for (another engine, even of the same device, is
+/// `dnnl_invalid_arguments`, the status upstream's primitives give; its graph
+/// layer lets it escape as an exception). Synchronous on the CPU engine;
+/// enqueued on OpenCL streams. Deliberate difference: each tensor is checked against
 /// its port first (engine, data type, known dimensions and strides, memory
 /// present and, where the library allocated it, large enough); one that
 /// does not fit is `dnnl_invalid_arguments` and nothing runs. Unknown

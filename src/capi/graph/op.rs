@@ -110,7 +110,9 @@ pub unsafe extern "C" fn dnnl_graph_op_set_attr_s64(
     })
 }
 
-/// Sets a string attribute from `value_len` bytes of `value`.
+/// Sets a string attribute: `value` is read as a NUL-terminated string, as
+/// upstream reads it; `value_len` only has to be nonzero (upstream refuses
+/// 0 with `dnnl_invalid_arguments` and never cuts the string at it).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_graph_op_set_attr_str(
     op: dnnl_graph_op_t,
@@ -120,11 +122,15 @@ pub unsafe extern "C" fn dnnl_graph_op_set_attr_str(
 ) -> dnnl_status_t {
     boundary::guard("dnnl_graph_op_set_attr_str", || {
         let cell = handles::resolve(op)?;
-        // SAFETY: `value_len` bytes.
-        let bytes = unsafe { slice_len(value.cast::<u8>(), value_len, "value")? };
-        let s = String::from_utf8_lossy(bytes);
-        let s = s.trim_end_matches('\0');
-        cell.update(|o| o.set_str(name, s))
+        if value.is_null() {
+            return Err(Error::invalid("value is NULL"));
+        }
+        if value_len == 0 {
+            return Err(Error::invalid("value_len is 0"));
+        }
+        // SAFETY: a NUL-terminated string, checked non-NULL.
+        let s = unsafe { CStr::from_ptr(value) }.to_string_lossy();
+        cell.update(|o| o.set_str(name, &s))
     })
 }
 

@@ -5,8 +5,7 @@ use ::core::ffi::c_int;
 
 use crate::abi::*;
 use crate::capi::boundary;
-use crate::core::engine::EngineKind;
-use crate::core::error::{Error, Result};
+use crate::core::error::Error;
 use crate::graph::{constant_cache, cp_cache, dump};
 
 /// The compiled-partition cache capacity (entries; 1024 by default).
@@ -32,7 +31,8 @@ pub unsafe extern "C" fn dnnl_graph_set_compiled_partition_cache_capacity(
     })
 }
 
-/// Turns the constant tensor cache on (nonzero) or off (0; the default).
+/// Turns the constant tensor cache on (positive: the `cpu` and `gpu`
+/// capacities become unlimited) or off (0: both become 0, the default).
 /// Negative is invalid.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_graph_set_constant_tensor_cache(flag: c_int) -> dnnl_status_t {
@@ -42,12 +42,12 @@ pub unsafe extern "C" fn dnnl_graph_set_constant_tensor_cache(flag: c_int) -> dn
                 "constant cache flag {flag} is negative"
             )));
         }
-        constant_cache::set_enabled(flag != 0);
-        Ok(())
+        constant_cache::set_enabled(flag != 0)
     })
 }
 
-/// Whether the constant tensor cache is on (1) or off (0).
+/// Whether the constant tensor cache is on (1: the `cpu` or the `gpu`
+/// capacity is nonzero) or off (0).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_graph_get_constant_tensor_cache(flag: *mut c_int) -> dnnl_status_t {
     boundary::guard("dnnl_graph_get_constant_tensor_cache", || {
@@ -56,29 +56,22 @@ pub unsafe extern "C" fn dnnl_graph_get_constant_tensor_cache(flag: *mut c_int) 
     })
 }
 
-/// Upstream accepts any engine kind here and ignores the ones it has no
-/// cache for; so do we (`any` and unknown values change nothing).
-fn cache_kind(kind: dnnl_engine_kind_t) -> Result<Option<EngineKind>> {
-    Ok(EngineKind::try_from(kind).ok())
-}
-
 /// Sets the constant tensor cache capacity for engines of `eng_kind`, in
-/// megabytes.
+/// megabytes (0 turns the cache off for them). As upstream, any engine kind
+/// value is accepted and kept (only `cpu` and `gpu` engines use theirs);
+/// `SIZE_MAX >> 20` and more mean unlimited.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_graph_set_constant_tensor_cache_capacity(
     eng_kind: dnnl_engine_kind_t,
     size: usize,
 ) -> dnnl_status_t {
     boundary::guard("dnnl_graph_set_constant_tensor_cache_capacity", || {
-        if let Some(kind) = cache_kind(eng_kind)? {
-            constant_cache::set_capacity(kind, size);
-        }
-        Ok(())
+        constant_cache::set_capacity_of(eng_kind.0, size)
     })
 }
 
 /// The constant tensor cache capacity for engines of `eng_kind`, in
-/// megabytes (`SIZE_MAX >> 20` by default: unlimited).
+/// megabytes: 0 by default (off), `SIZE_MAX >> 20` when unlimited.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_graph_get_constant_tensor_cache_capacity(
     eng_kind: dnnl_engine_kind_t,
@@ -86,8 +79,7 @@ pub unsafe extern "C" fn dnnl_graph_get_constant_tensor_cache_capacity(
 ) -> dnnl_status_t {
     boundary::guard("dnnl_graph_get_constant_tensor_cache_capacity", || {
         let out = boundary::out(size, "size")?;
-        let kind = cache_kind(eng_kind)?.unwrap_or(EngineKind::Cpu);
-        out.write(constant_cache::capacity(kind));
+        out.write(constant_cache::capacity_of(eng_kind.0));
         Ok(())
     })
 }

@@ -6,6 +6,7 @@ use crate::abi::*;
 use crate::capi::boundary;
 use crate::capi::handles;
 use crate::capi::ocl::engine::engine_from_user;
+use crate::core::ocl_engine::OclEngine;
 use crate::core::{Error, Result};
 use crate::graph::alloc::{self, Allocator};
 
@@ -69,9 +70,13 @@ pub unsafe extern "C" fn dnnl_graph_ocl_interop_make_engine_with_allocator(
 
 /// As `dnnl_graph_ocl_interop_make_engine_with_allocator`, loading the
 /// programs of `cache_blob` (`size` bytes, from
-/// `dnnl_ocl_interop_engine_get_cache_blob`) into the engine. A blob made
-/// for another device, driver or library version, or a corrupted one, is
-/// refused with `dnnl_invalid_arguments`, as by
+/// `dnnl_ocl_interop_engine_get_cache_blob`) into the engine. As upstream
+/// accepts them, an empty blob (`size` 0) and the device's cache blob id
+/// (`dnnl_ocl_interop_engine_get_cache_blob_id`) given as the blob load
+/// nothing: the engine builds its programs as it needs them. A NULL
+/// `cache_blob` is refused. Deliberate difference: a blob made for another
+/// device, driver or library version, or a corrupted one, is refused with
+/// `dnnl_invalid_arguments`, as by
 /// `dnnl_ocl_interop_engine_create_from_cache_blob`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_graph_ocl_interop_make_engine_from_cache_blob_with_allocator(
@@ -86,13 +91,20 @@ pub unsafe extern "C" fn dnnl_graph_ocl_interop_make_engine_from_cache_blob_with
         "dnnl_graph_ocl_interop_make_engine_from_cache_blob_with_allocator",
         || {
             let out = boundary::out(engine, "engine")?;
-            if cache_blob.is_null() || size == 0 {
-                return Err(Error::invalid("the cache blob is NULL or empty"));
+            if cache_blob.is_null() {
+                return Err(Error::invalid("the cache blob is NULL"));
             }
-            // SAFETY: the caller's blob holds `size` bytes.
-            let blob = unsafe { std::slice::from_raw_parts(cache_blob, size) };
+            let blob: &[u8] = if size == 0 {
+                &[]
+            } else {
+                // SAFETY: the caller's blob holds `size` bytes.
+                unsafe { std::slice::from_raw_parts(cache_blob, size) }
+            };
             let created = make_engine(device, context, alloc)?;
-            created.ocl("an engine cache blob")?.load_cache_blob(blob)?;
+            let ocl = created.ocl("an engine cache blob")?;
+            if !blob.is_empty() && blob != OclEngine::cache_blob_id(ocl.device())? {
+                ocl.load_cache_blob(blob)?;
+            }
             out.write(handles::publish(created));
             Ok(())
         },
