@@ -552,6 +552,22 @@ dnnl_status_t dnnl_group_normalization_backward_primitive_desc_create(dnnl_primi
                                                                       const_dnnl_primitive_desc_t hint_fwd_pd,
                                                                       const_dnnl_primitive_attr_t attr);
 
+#if DNNL_EXPERIMENTAL_GROUPED_MEMORY
+/// Creates a memory descriptor of grouped encoding: `group_count` sub-tensors
+/// concatenated along dimension `variable_dim_idx`, whose entry in `dims` is
+/// their total size. Memory of it has two buffers: the values (dense, row-major)
+/// and the `group_count` cumulative ends of the groups (`offsets_dt`, s32 only).
+/// `ndims == 0` gives the zero descriptor. The caller owns `*memory_desc`.
+DNNL_API
+dnnl_status_t dnnl_memory_desc_create_with_grouped_encoding(dnnl_memory_desc_t *memory_desc,
+                                                            int ndims,
+                                                            const dnnl_dim_t *dims,
+                                                            dnnl_data_type_t data_type,
+                                                            int variable_dim_idx,
+                                                            dnnl_dim_t group_count,
+                                                            dnnl_data_type_t offsets_dt);
+#endif
+
 /// Creates a primitive descriptor for inner product forward (`prop_kind`
 /// `dnnl_forward_training` or `dnnl_forward_inference`):
 /// `dst = src · weightsᵀ + bias`, the source and weights flattened to

@@ -7,6 +7,8 @@ pub mod binary;
 pub mod convolution;
 pub mod eltwise;
 pub mod group_normalization;
+#[cfg(feature = "experimental_grouped_memory")]
+pub mod grouped_memory;
 pub mod inner_product;
 pub mod layer_normalization;
 pub mod lrn;
@@ -34,6 +36,8 @@ pub use binary::*;
 pub use convolution::*;
 pub use eltwise::*;
 pub use group_normalization::*;
+#[cfg(feature = "experimental_grouped_memory")]
+pub use grouped_memory::*;
 pub use inner_product::*;
 pub use layer_normalization::*;
 pub use lrn::*;
