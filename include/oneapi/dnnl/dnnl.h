@@ -1317,6 +1317,25 @@ int dnnl_primitive_desc_query_s32(const_dnnl_primitive_desc_t primitive_desc,
 /// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_primitive_desc_destroy(dnnl_primitive_desc_t primitive_desc);
 
+#if defined(DNNL_EXPERIMENTAL_PROFILING)
+/// Forgets every execution the stream has profiled so far.
+DNNL_API dnnl_status_t dnnl_reset_profiling(dnnl_stream_t stream);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_PROFILING)
+/// With `data` NULL: writes to `*num_entries` how many executions the stream
+/// has profiled since the last reset (`data_kind` is not looked at). Otherwise
+/// `data_kind` must be `dnnl_profiling_data_kind_time`, and the device time of
+/// the first `*num_entries` executions (at most as many as there are) is written
+/// to `data`, in nanoseconds, oldest first; `*num_entries` becomes the number
+/// written. Executions still running are waited for.
+DNNL_API
+dnnl_status_t dnnl_query_profiling_data(dnnl_stream_t stream,
+                                        dnnl_profiling_data_kind_t data_kind,
+                                        int *num_entries,
+                                        uint64_t *data);
+#endif
+
 /// Creates a primitive descriptor for a reduction of `src_desc` into
 /// `dst_desc` (each dst dimension src's or 1; the dimensions of 1 where src
 /// has more are reduced) with `alg_kind` one of `dnnl_reduction_*`; `p` and
@@ -1787,20 +1806,6 @@ DNNL_API dnnl_status_t dnnl_set_cpu_isa_hints(dnnl_cpu_isa_hints_t isa_hints);
 
 /// Not implemented yet: returns 0 (the neutral value of its type).
 DNNL_API dnnl_cpu_isa_hints_t dnnl_get_cpu_isa_hints(void);
-
-#if defined(DNNL_EXPERIMENTAL_PROFILING)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_reset_profiling(dnnl_stream_t stream);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_PROFILING)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_query_profiling_data(dnnl_stream_t stream,
-                                        dnnl_profiling_data_kind_t data_kind,
-                                        int *num_entries,
-                                        uint64_t *data);
-#endif
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API

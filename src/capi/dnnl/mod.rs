@@ -20,6 +20,8 @@ pub mod post_ops;
 pub mod prelu;
 pub mod primitive;
 pub mod primitive_desc;
+#[cfg(feature = "experimental_profiling")]
+pub mod profiling;
 pub mod reduction;
 pub mod reorder;
 pub mod resampling;
@@ -49,6 +51,8 @@ pub use post_ops::*;
 pub use prelu::*;
 pub use primitive::*;
 pub use primitive_desc::*;
+#[cfg(feature = "experimental_profiling")]
+pub use profiling::*;
 pub use reduction::*;
 pub use reorder::*;
 pub use resampling::*;
