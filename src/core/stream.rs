@@ -22,6 +22,7 @@ use crate::core::memory::{DataHandle, Memory};
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::ocl_engine::OclQueue;
 use crate::core::ze_engine::ZeQueue;
+use crate::runtime::ocl;
 
 /// What a stream promises about ordering and timing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,17 +132,27 @@ impl ZeClock {
 }
 
 impl Profiler {
-    /// Reads the times of every command still pending (waiting for it first).
+    /// Reads the times of every command still pending: OpenCL commands are
+    /// waited for; a Level Zero command must have completed (one of a user's
+    /// regular list that was never run would never signal: the caller is told
+    /// to wait for the stream first, as upstream requires).
     fn resolve(&self, clock: Option<ZeClock>) -> Result<()> {
         let mut entries = self.entries.lock()?;
         for timed in entries.iter_mut().flatten() {
             let Timed::Pending(event) = timed else {
                 continue;
             };
-            Event::wait_all(std::slice::from_ref(event))?;
             let times = match event {
-                Event::Ocl(e) => e.profiling_times()?,
+                Event::Ocl(e) => {
+                    ocl::Event::wait_all(std::slice::from_ref(e))?;
+                    e.profiling_times()?
+                }
                 Event::Ze(e) => {
+                    if !e.is_signalled()? {
+                        return Err(Error::invalid(
+                            "profiled executions have not completed: wait for the stream first",
+                        ));
+                    }
                     let clock = clock.ok_or_else(|| {
                         Error::runtime("a Level Zero event on a stream of another engine")
                     })?;
@@ -338,8 +349,9 @@ impl Stream {
 
     /// The device time of each execution profiled since the last reset, in
     /// nanoseconds and execution order: from the earliest start to the latest
-    /// end of its kernels (0 for an execution that launched none). Waits for
-    /// executions still running.
+    /// end of its kernels (0 for an execution that launched none). OpenCL
+    /// executions still running are waited for; Level Zero ones must have
+    /// completed (invalid arguments otherwise: wait for the stream first).
     pub fn profiled_times(&self) -> Result<Vec<u64>> {
         let profiler = self.profiler()?;
         profiler.resolve(self.ze_clock())?;

@@ -1328,7 +1328,9 @@ DNNL_API dnnl_status_t dnnl_reset_profiling(dnnl_stream_t stream);
 /// `data_kind` must be `dnnl_profiling_data_kind_time`, and the device time of
 /// the first `*num_entries` executions (at most as many as there are) is written
 /// to `data`, in nanoseconds, oldest first; `*num_entries` becomes the number
-/// written. Executions still running are waited for.
+/// written. On OpenCL, executions still running are waited for; on Level Zero
+/// they must have completed (`dnnl_invalid_arguments` otherwise: call
+/// `dnnl_stream_wait` first, as upstream requires).
 DNNL_API
 dnnl_status_t dnnl_query_profiling_data(dnnl_stream_t stream,
                                         dnnl_profiling_data_kind_t data_kind,

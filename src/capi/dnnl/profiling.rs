@@ -27,7 +27,9 @@ pub unsafe extern "C" fn dnnl_reset_profiling(stream: dnnl_stream_t) -> dnnl_sta
 /// `data_kind` must be `dnnl_profiling_data_kind_time`, and the device time of
 /// the first `*num_entries` executions (at most as many as there are) is written
 /// to `data`, in nanoseconds, oldest first; `*num_entries` becomes the number
-/// written. Executions still running are waited for.
+/// written. On OpenCL, executions still running are waited for; on Level Zero
+/// they must have completed (`dnnl_invalid_arguments` otherwise: call
+/// `dnnl_stream_wait` first, as upstream requires).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_query_profiling_data(
     stream: dnnl_stream_t,
