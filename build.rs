@@ -192,6 +192,11 @@ const COMPAT: &[&str] = &[
     "dnnl_version.h",
 ];
 
+/// Experimental switches that `dnnl_config.h` always defines, to 0 unless the user
+/// defines them first (see `src/abi/raw/config_after.h`): cbindgen's `#if defined(..)`
+/// guards for them become `#if ..`.
+const VALUE_SWITCHES: &[&str] = &["DNNL_EXPERIMENTAL_GROUPED_MEMORY"];
+
 fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
@@ -312,6 +317,11 @@ fn generate_headers(root: &Path, include: &Path) {
             let end = text.rfind("#endif").expect("include guard");
             text.insert_str(end, &format!("{}\n", read_raw(root, raw).trim_end()));
             text = text.replace("\n\n\n", "\n\n");
+        }
+        // Switches that the configuration header always defines (0 or 1) are tested
+        // by value, as upstream does, not by being defined.
+        for switch in VALUE_SWITCHES {
+            text = text.replace(&format!("#if defined({switch})"), &format!("#if {switch}"));
         }
         write_if_changed(&dir.join(h.name), &text);
     }

@@ -27,6 +27,12 @@ HEADERS = [
 # Experimental parts of the API that the official headers hide behind macros;
 # we implement (and export) them, so they are part of what we compare.
 EXPERIMENTAL_DEFINES = ["DNNL_EXPERIMENTAL_PROFILING", "DNNL_EXPERIMENTAL_UKERNEL"]
+# Experimental switches that dnnl_config.h always defines (to 0 in the official build)
+# and the headers test by value (`#if X`). We implement them too: the comparison turns
+# them on, passing -DX=1 and reading the official headers from a copy whose
+# dnnl_config.h says 1 (switched_on_dir), since the official one cannot be overridden.
+VALUE_SWITCHES = ["DNNL_EXPERIMENTAL_GROUPED_MEMORY"]
+SWITCH_DEFINES = [f"{s}=1" for s in VALUE_SWITCHES]
 
 
 def cache_dir() -> Path:
@@ -58,6 +64,26 @@ def include_dir() -> Path:
         if not (inc / "oneapi" / "dnnl" / "dnnl.h").exists():
             _download_and_unpack(root, inc)
     return inc
+
+
+def switched_on_dir(inc: Path) -> Path:
+    """A copy of the official include directory `inc`, in a temporary directory that
+    lives as long as the process, with every VALUE_SWITCHES switch defined to 1 in
+    dnnl_config.h (the official build defines them to 0, unconditionally)."""
+    import atexit
+    import shutil
+    import tempfile
+    out = Path(tempfile.mkdtemp(prefix="dnnl-official-switched-")) / "include"
+    atexit.register(shutil.rmtree, out.parent, ignore_errors=True)
+    shutil.copytree(inc, out)
+    config = out / "oneapi" / "dnnl" / "dnnl_config.h"
+    text = config.read_text()
+    for s in VALUE_SWITCHES:
+        text, n = re.subn(rf"^#define {s} 0$", f"#define {s} 1", text, flags=re.M)
+        if n != 1:
+            raise RuntimeError(f"{inc}: dnnl_config.h has no '#define {s} 0' line")
+    config.write_text(text)
+    return out
 
 
 def _download_and_unpack(root: Path, inc: Path):

@@ -43,9 +43,6 @@ pub const DNNL_GPU_RUNTIME: u32 = DNNL_RUNTIME_OCL;
 /// GPU engines work on devices of any vendor.
 pub const DNNL_GPU_VENDOR: u32 = DNNL_VENDOR_GENERIC;
 
-/// Grouped sparse memory is not part of this build (as in upstream's release).
-pub const DNNL_EXPERIMENTAL_GROUPED_MEMORY: i32 = 0;
-
 // Which parts upstream's build selection kept: this library has all of them,
 // spelled as upstream spells "everything".
 /// Training (forward and backward) is built.

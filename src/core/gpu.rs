@@ -200,6 +200,22 @@ impl<'a> Queue<'a> {
         local: Option<&[usize]>,
         wait: &[Event],
     ) -> Result<Event> {
+        let event = self.launch(kernel, args, global, local, wait)?;
+        // An empty launch is a marker: no kernel runs.
+        if !global.contains(&0) {
+            crate::core::stream::note_kernel(&event);
+        }
+        Ok(event)
+    }
+
+    fn launch(
+        &self,
+        kernel: &Kernel,
+        args: &[KernelArg],
+        global: &[usize],
+        local: Option<&[usize]>,
+        wait: &[Event],
+    ) -> Result<Event> {
         match (self, kernel) {
             (Queue::Ocl(_, q), Kernel::Ocl(k)) => Ok(Event::Ocl(q.enqueue_kernel(
                 k,

@@ -679,14 +679,16 @@ impl Primitive {
             deps,
             scratchpad,
         };
+        // One entry of the stream's profile when it profiles.
+        let execute = || stream.profiled(|| self.implementation.execute(&ctx));
         if !primitive_verbose::exec_logged() {
-            return self.implementation.execute(&ctx);
+            return execute();
         }
         // Timed as upstream times without a device profiler: the stream is
         // drained before and after.
         stream.wait()?;
         let start = std::time::Instant::now();
-        let done = self.implementation.execute(&ctx)?;
+        let done = execute()?;
         stream.wait()?;
         primitive_verbose::log_exec(&self.desc, start.elapsed().as_secs_f64() * 1e3);
         Ok(done)

@@ -459,14 +459,22 @@ impl ZeQueue {
     /// Waits for every command appended so far, then recycles the stream's
     /// events.
     pub fn wait(&self) -> Result<()> {
+        self.wait_then(|| Ok(()))
+    }
+
+    /// As [`ZeQueue::wait`], running `before_recycle` once everything has
+    /// completed and before the events are recycled (a profiling stream reads
+    /// their kernel timestamps there). The events are recycled either way.
+    pub fn wait_then(&self, before_recycle: impl FnOnce() -> Result<()>) -> Result<()> {
         let mut state = self.state.lock()?;
         if let Some(last) = state.last.take() {
             last.wait()?;
         }
+        let result = before_recycle();
         // Everything has completed: later commands need not wait for the
         // recycled events (one may come back as their own signal event).
         state.events.recycle();
-        Ok(())
+        result
     }
 }
 

@@ -87,7 +87,7 @@ FUNCTION_SYMBOL_TYPES = "TWi"
 
 CC = os.environ.get("DNNL_ABI_CC", "clang")
 CXX = os.environ.get("DNNL_ABI_CXX", "clang++")
-DEFINES = [f"-D{d}" for d in ref.EXPERIMENTAL_DEFINES]
+DEFINES = [f"-D{d}" for d in ref.EXPERIMENTAL_DEFINES + ref.SWITCH_DEFINES]
 
 
 # --- Header sets --------------------------------------------------------------------
@@ -131,7 +131,8 @@ class Headers:
         self.error = None
         umbrella = [h for h in ref.HEADERS if h in have]
         try:
-            self.facts = ref.facts(inc, headers=umbrella)
+            self.facts = ref.facts(inc, defines=ref.EXPERIMENTAL_DEFINES + ref.SWITCH_DEFINES,
+                                   headers=umbrella)
         except subprocess.CalledProcessError as e:
             self.error = e.stderr.decode(errors="replace")
 
@@ -641,6 +642,9 @@ def main(argv=None):
     args = p.parse_args(argv)
     if args.official is None:
         args.official = ref.include_dir()
+    # The experimental switches tested by value (DNNL_EXPERIMENTAL_GROUPED_MEMORY) are
+    # compared on: DEFINES sets them for ours, a patched copy for the official headers.
+    args.official = ref.switched_on_dir(args.official)
     tools = {"values": [CC], "prototypes": [CC, CXX], "exports": ["nm"]}
     for tool in tools.get(args.command, [CC, CXX, "nm"]):
         if not shutil.which(tool):

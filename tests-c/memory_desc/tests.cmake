@@ -23,3 +23,14 @@ if(DNNL_REFERENCE_LIBDIR)
                    -P ${CMAKE_CURRENT_LIST_DIR}/compare_with_reference.cmake)
   set_tests_properties(memory_desc_vs_reference PROPERTIES LABELS "api;cpu;reference" TIMEOUT 300)
 endif()
+
+# The experimental grouped encoding (DNNL_EXPERIMENTAL_GROUPED_MEMORY=1 to see its
+# declarations). The reference run skips: upstream's library is built without it.
+# memory_desc_grouped@pocl and @intel run the memory part on a GPU engine too.
+dnnl_c_test(memory_desc_grouped SOURCES memory_desc/grouped.c LABELS "api;cpu")
+dnnl_c_test(memory_desc_grouped_gpu SOURCES memory_desc/grouped.c LABELS "api" OPENCL)
+foreach(_t memory_desc_grouped memory_desc_grouped_gpu)
+  if(TARGET ${_t})
+    target_compile_definitions(${_t} PRIVATE DNNL_EXPERIMENTAL_GROUPED_MEMORY=1)
+  endif()
+endforeach()

@@ -24,3 +24,26 @@ dnnl_ze_test(ze_driver_smoke SOURCES ze_driver/smoke.c LABELS "ze_driver;ours-on
 if(TARGET ze_driver_smoke AND TARGET ze_driver_kernels)
   add_dependencies(ze_driver_smoke ze_driver_kernels)
 endif()
+
+# ZE_OCL_DEVICE_TYPE: the driver reports its (CPU) device as a GPU when asked, so a
+# program that asks for GPU drivers only finds it and runs primitives through our Level
+# Zero engine; unset, or set to something else, no GPU driver is there (gpu_type.c).
+foreach(_variant gpu unset bogus)
+  set(_env "ONEDNN_GPU_RUNTIME=ze")
+  if(NOT _variant STREQUAL "unset")
+    list(APPEND _env "ZE_OCL_DEVICE_TYPE=${_variant}")
+  endif()
+  dnnl_ze_test(ze_driver_gpu_type_${_variant} SOURCES ze_driver/gpu_type.c
+               LABELS "ze_driver;ours-only" TIMEOUT 120 ENVIRONMENT ${_env})
+  if(TARGET ze_driver_gpu_type_${_variant})
+    target_link_libraries(ze_driver_gpu_type_${_variant} PRIVATE m)
+  endif()
+endforeach()
+
+# The Level Zero primitive tests once more on a device the driver reports as a GPU:
+# the library's choices for GPUs must work there too.
+dnnl_ze_test(ze_primitives_as_gpu SOURCES interop/ze/primitives.c LABELS "api;ze"
+             TIMEOUT 120 ENVIRONMENT "ZE_OCL_DEVICE_TYPE=gpu")
+if(TARGET ze_primitives_as_gpu)
+  target_link_libraries(ze_primitives_as_gpu PRIVATE m)
+endif()

@@ -9,7 +9,12 @@
 //!
 //! The device is reported honestly: its name is "ze-ocl: <OpenCL device name>", its
 //! type follows the OpenCL device type (Intel's CPU runtime gives ZE_DEVICE_TYPE_CPU),
-//! vendor id from OpenCL, limits from OpenCL queries.
+//! vendor id from OpenCL, limits from OpenCL queries. One exception, asked for by
+//! the user: `ZE_OCL_DEVICE_TYPE=gpu` (or `cpu`) sets the type the driver reports,
+//! in `zeDeviceGetProperties` and for `zeInit(ZE_INIT_FLAG_GPU_ONLY)`, so that programs
+//! written for Intel GPUs (they ask for GPU drivers only) run on it unchanged. Any
+//! other value makes zeInit fail (the loader then leaves the driver out) with one line
+//! on stderr saying why.
 
 use std::ffi::{CStr, c_char, c_void};
 use std::ptr;
@@ -35,6 +40,8 @@ pub struct Device {
     pub id: cl_device_id,
     pub name: String,
     pub cl_type: u64,
+    /// The type zeDeviceGetProperties reports (`ZE_OCL_DEVICE_TYPE`, else `cl_type`'s).
+    pub ze_type: ze_device_type_t,
     pub vendor_id: u32,
     pub driver_version: String,
     pub extensions: String,
@@ -134,8 +141,40 @@ fn platform_string(cl: &Cl, platform: cl_platform_id, param: cl_uint) -> String 
         .unwrap_or_default()
 }
 
+/// The Level Zero type of an OpenCL device type.
+fn ze_type_of(cl_type: u64) -> ze_device_type_t {
+    if cl_type & CL_DEVICE_TYPE_GPU != 0 {
+        ZE_DEVICE_TYPE_GPU
+    } else if cl_type & CL_DEVICE_TYPE_CPU != 0 {
+        ZE_DEVICE_TYPE_CPU
+    } else {
+        ZE_DEVICE_TYPE_FPGA
+    }
+}
+
+/// The device type asked for by `ZE_OCL_DEVICE_TYPE` (`gpu` or `cpu`, any case): None
+/// when unset or empty, an error (said once on stderr) for any other value.
+fn device_type_override() -> ZeResult<Option<ze_device_type_t>> {
+    let Ok(value) = std::env::var("ZE_OCL_DEVICE_TYPE") else {
+        return Ok(None);
+    };
+    match value.trim().to_ascii_lowercase().as_str() {
+        "" => Ok(None),
+        "gpu" => Ok(Some(ZE_DEVICE_TYPE_GPU)),
+        "cpu" => Ok(Some(ZE_DEVICE_TYPE_CPU)),
+        _ => {
+            eprintln!(
+                "ze-ocl-driver: ZE_OCL_DEVICE_TYPE={value:?} is neither gpu nor cpu: \
+                 the driver stays uninitialised"
+            );
+            Err(ZE_RESULT_ERROR_UNINITIALIZED)
+        }
+    }
+}
+
 fn choose_device() -> ZeResult<Device> {
     let cl = cl::cl().map_err(|_| ZE_RESULT_ERROR_UNINITIALIZED)?;
+    let type_override = device_type_override()?;
     let filter = std::env::var("ZE_OCL_DEVICE")
         .ok()
         .map(|f| f.to_lowercase());
@@ -197,12 +236,14 @@ fn choose_device() -> ZeResult<Device> {
                 id,
                 name,
                 cl_type: 0,
+                ze_type: ZE_DEVICE_TYPE_CPU,
                 vendor_id: 0,
                 driver_version: device_string(cl, id, CL_DRIVER_VERSION),
                 extensions,
                 il_version,
             };
             device.cl_type = device_value(&device, CL_DEVICE_TYPE);
+            device.ze_type = type_override.unwrap_or(ze_type_of(device.cl_type));
             device.vendor_id = device_value(&device, CL_DEVICE_VENDOR_ID);
             return Ok(device);
         }
@@ -248,7 +289,7 @@ pub unsafe extern "C" fn zeInit(flags: ze_init_flags_t) -> ze_result_t {
             return Err(ZE_RESULT_ERROR_INVALID_ENUMERATION);
         }
         let instance = instance()?;
-        let is_gpu = instance.device.cl_type & CL_DEVICE_TYPE_GPU != 0;
+        let is_gpu = instance.device.ze_type == ZE_DEVICE_TYPE_GPU;
         if flags.contains(ZE_INIT_FLAG_VPU_ONLY)
             || (flags.contains(ZE_INIT_FLAG_GPU_ONLY) && !is_gpu)
         {
@@ -412,13 +453,7 @@ pub unsafe extern "C" fn zeDeviceGetProperties(
     guard(|| {
         let d = device(h)?;
         let p = out(props)?;
-        p.r#type = if d.cl_type & CL_DEVICE_TYPE_GPU != 0 {
-            ZE_DEVICE_TYPE_GPU
-        } else if d.cl_type & CL_DEVICE_TYPE_CPU != 0 {
-            ZE_DEVICE_TYPE_CPU
-        } else {
-            ZE_DEVICE_TYPE_FPGA
-        };
+        p.r#type = d.ze_type;
         p.vendorId = d.vendor_id;
         p.deviceId = 0;
         // Memory is the host's: the device is integrated.

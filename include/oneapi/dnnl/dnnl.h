@@ -552,6 +552,22 @@ dnnl_status_t dnnl_group_normalization_backward_primitive_desc_create(dnnl_primi
                                                                       const_dnnl_primitive_desc_t hint_fwd_pd,
                                                                       const_dnnl_primitive_attr_t attr);
 
+#if DNNL_EXPERIMENTAL_GROUPED_MEMORY
+/// Creates a memory descriptor of grouped encoding: `group_count` sub-tensors
+/// concatenated along dimension `variable_dim_idx`, whose entry in `dims` is
+/// their total size. Memory of it has two buffers: the values (dense, row-major)
+/// and the `group_count` cumulative ends of the groups (`offsets_dt`, s32 only).
+/// `ndims == 0` gives the zero descriptor. The caller owns `*memory_desc`.
+DNNL_API
+dnnl_status_t dnnl_memory_desc_create_with_grouped_encoding(dnnl_memory_desc_t *memory_desc,
+                                                            int ndims,
+                                                            const dnnl_dim_t *dims,
+                                                            dnnl_data_type_t data_type,
+                                                            int variable_dim_idx,
+                                                            dnnl_dim_t group_count,
+                                                            dnnl_data_type_t offsets_dt);
+#endif
+
 /// Creates a primitive descriptor for inner product forward (`prop_kind`
 /// `dnnl_forward_training` or `dnnl_forward_inference`):
 /// `dst = src · weightsᵀ + bias`, the source and weights flattened to
@@ -1301,6 +1317,27 @@ int dnnl_primitive_desc_query_s32(const_dnnl_primitive_desc_t primitive_desc,
 /// or already destroyed handle gets `dnnl_invalid_arguments`.
 DNNL_API dnnl_status_t dnnl_primitive_desc_destroy(dnnl_primitive_desc_t primitive_desc);
 
+#if defined(DNNL_EXPERIMENTAL_PROFILING)
+/// Forgets every execution the stream has profiled so far.
+DNNL_API dnnl_status_t dnnl_reset_profiling(dnnl_stream_t stream);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_PROFILING)
+/// With `data` NULL: writes to `*num_entries` how many executions the stream
+/// has profiled since the last reset (`data_kind` is not looked at). Otherwise
+/// `data_kind` must be `dnnl_profiling_data_kind_time`, and the device time of
+/// the first `*num_entries` executions (at most as many as there are) is written
+/// to `data`, in nanoseconds, oldest first; `*num_entries` becomes the number
+/// written. On OpenCL, executions still running are waited for; on Level Zero
+/// they must have completed (`dnnl_invalid_arguments` otherwise: call
+/// `dnnl_stream_wait` first, as upstream requires).
+DNNL_API
+dnnl_status_t dnnl_query_profiling_data(dnnl_stream_t stream,
+                                        dnnl_profiling_data_kind_t data_kind,
+                                        int *num_entries,
+                                        uint64_t *data);
+#endif
+
 /// Creates a primitive descriptor for a reduction of `src_desc` into
 /// `dst_desc` (each dst dimension src's or 1; the dimensions of 1 where src
 /// has more are reduced) with `alg_kind` one of `dnnl_reduction_*`; `p` and
@@ -1771,20 +1808,6 @@ DNNL_API dnnl_status_t dnnl_set_cpu_isa_hints(dnnl_cpu_isa_hints_t isa_hints);
 
 /// Not implemented yet: returns 0 (the neutral value of its type).
 DNNL_API dnnl_cpu_isa_hints_t dnnl_get_cpu_isa_hints(void);
-
-#if defined(DNNL_EXPERIMENTAL_PROFILING)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_reset_profiling(dnnl_stream_t stream);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_PROFILING)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_query_profiling_data(dnnl_stream_t stream,
-                                        dnnl_profiling_data_kind_t data_kind,
-                                        int *num_entries,
-                                        uint64_t *data);
-#endif
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API

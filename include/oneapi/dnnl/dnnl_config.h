@@ -92,9 +92,6 @@
 /// GPU engines work on devices of any vendor.
 #define DNNL_GPU_VENDOR DNNL_VENDOR_GENERIC
 
-/// Grouped sparse memory is not part of this build (as in upstream's release).
-#define DNNL_EXPERIMENTAL_GROUPED_MEMORY 0
-
 /// Training (forward and backward) is built.
 #define BUILD_TRAINING 1
 
@@ -226,4 +223,12 @@
 
 // This library always contains the graph API.
 #define ONEDNN_BUILD_GRAPH
+
+// The grouped memory API (dnnl_memory_desc_create_with_grouped_encoding, dnnl_grouped,
+// DNNL_ARG_HINT_MAX_GROUP_SIZE) is in the library. As in upstream's headers, it is
+// declared only where this switch is non-zero: define it to 1 before the first oneDNN
+// include (e.g. -DDNNL_EXPERIMENTAL_GROUPED_MEMORY=1) to use it.
+#ifndef DNNL_EXPERIMENTAL_GROUPED_MEMORY
+#define DNNL_EXPERIMENTAL_GROUPED_MEMORY 0
+#endif
 #endif  /* ONEAPI_DNNL_DNNL_CONFIG_H */

@@ -137,6 +137,11 @@
 
 #define DNNL_ARG_DIFF_SHIFT 256
 
+#if DNNL_EXPERIMENTAL_GROUPED_MEMORY
+/// An optional bound on the largest group of a grouped matmul (experimental).
+#define DNNL_ARG_HINT_MAX_GROUP_SIZE 384
+#endif
+
 #define DNNL_ARG_ATTR_DROPOUT_OFFSET 507
 
 #define DNNL_ARG_ATTR_ROUNDING_SEED 508
@@ -192,6 +197,10 @@ typedef enum {
   dnnl_csr = 1,
   dnnl_packed = 2,
   dnnl_coo = 3,
+#if DNNL_EXPERIMENTAL_GROUPED_MEMORY
+  /// One dimension split into groups of varying sizes (experimental).
+  dnnl_grouped = 4,
+#endif
 } dnnl_sparse_encoding_t;
 
 #if defined(DNNL_EXPERIMENTAL_PROFILING)

@@ -25,6 +25,9 @@ pub enum dnnl_sparse_encoding_t {
     dnnl_csr = 1,
     dnnl_packed = 2,
     dnnl_coo = 3,
+    /// One dimension split into groups of varying sizes (experimental).
+    #[cfg(feature = "experimental_grouped_memory")]
+    dnnl_grouped = 4,
 }
 
 /// Kinds of profiling data (experimental).

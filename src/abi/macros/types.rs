@@ -68,6 +68,9 @@ pub const DNNL_ARG_DIFF_WEIGHTS_PROJECTION: c_int = 164;
 pub const DNNL_ARG_DIFF_BIAS: c_int = 169;
 pub const DNNL_ARG_DIFF_SCALE: c_int = 255;
 pub const DNNL_ARG_DIFF_SHIFT: c_int = 256;
+/// An optional bound on the largest group of a grouped matmul (experimental).
+#[cfg(feature = "experimental_grouped_memory")]
+pub const DNNL_ARG_HINT_MAX_GROUP_SIZE: c_int = 384;
 pub const DNNL_ARG_ATTR_DROPOUT_OFFSET: c_int = 507;
 pub const DNNL_ARG_ATTR_ROUNDING_SEED: c_int = 508;
 pub const DNNL_ARG_ATTR_DROPOUT_MASK: c_int = 509;

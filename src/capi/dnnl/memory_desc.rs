@@ -37,7 +37,7 @@ unsafe fn array_in<'a, T>(ptr: *const T, n: usize, what: &str) -> Result<&'a [T]
 ///
 /// # Safety
 /// As [`array_in`], with `ndims` entries.
-unsafe fn dims_in<'a>(ndims: c_int, dims: *const dnnl_dim_t) -> Result<&'a [i64]> {
+pub(super) unsafe fn dims_in<'a>(ndims: c_int, dims: *const dnnl_dim_t) -> Result<&'a [i64]> {
     let n = usize::try_from(ndims)
         .ok()
         .filter(|&n| n <= MAX_NDIMS)
@@ -54,7 +54,7 @@ fn buffer_index(index: c_int) -> Result<usize> {
 }
 
 /// Publishes `md` into `*out` (the caller owns it: `dnnl_memory_desc_destroy`).
-fn publish_into(
+pub(super) fn publish_into(
     out: *mut dnnl_memory_desc_t,
     md: impl FnOnce() -> Result<MemoryDesc>,
 ) -> Result<()> {

@@ -7,6 +7,8 @@ pub mod binary;
 pub mod convolution;
 pub mod eltwise;
 pub mod group_normalization;
+#[cfg(feature = "experimental_grouped_memory")]
+pub mod grouped_memory;
 pub mod inner_product;
 pub mod layer_normalization;
 pub mod lrn;
@@ -18,6 +20,8 @@ pub mod post_ops;
 pub mod prelu;
 pub mod primitive;
 pub mod primitive_desc;
+#[cfg(feature = "experimental_profiling")]
+pub mod profiling;
 pub mod reduction;
 pub mod reorder;
 pub mod resampling;
@@ -34,6 +38,8 @@ pub use binary::*;
 pub use convolution::*;
 pub use eltwise::*;
 pub use group_normalization::*;
+#[cfg(feature = "experimental_grouped_memory")]
+pub use grouped_memory::*;
 pub use inner_product::*;
 pub use layer_normalization::*;
 pub use lrn::*;
@@ -45,6 +51,8 @@ pub use post_ops::*;
 pub use prelu::*;
 pub use primitive::*;
 pub use primitive_desc::*;
+#[cfg(feature = "experimental_profiling")]
+pub use profiling::*;
 pub use reduction::*;
 pub use reorder::*;
 pub use resampling::*;

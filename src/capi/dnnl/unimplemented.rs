@@ -368,25 +368,6 @@ pub unsafe extern "C" fn dnnl_get_cpu_isa_hints() -> dnnl_cpu_isa_hints_t {
 }
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
-#[cfg(feature = "experimental_profiling")]
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_reset_profiling(stream: dnnl_stream_t) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_reset_profiling")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[cfg(feature = "experimental_profiling")]
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_query_profiling_data(
-    stream: dnnl_stream_t,
-    data_kind: dnnl_profiling_data_kind_t,
-    num_entries: *mut c_int,
-    data: *mut u64,
-) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_query_profiling_data")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_sgemm(
     transa: c_char,

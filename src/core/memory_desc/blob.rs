@@ -17,7 +17,8 @@
 //! `offset0`; `dims`, `padded_dims`, `padded_offsets` (`ndims` i64 each);
 //! then for blocked: `strides` (`ndims` i64), `inner_nblks` (u32), a zero
 //! u32, `inner_blks` and `inner_idxs` (`inner_nblks` i64 each); for sparse:
-//! `nnz` (i64), index and pointer data types (u32 each).
+//! `nnz` (i64), index and pointer data types (u32 each), and for the grouped
+//! encoding the variable dimension (u32) and the number of groups (i64).
 //!
 //! A decoded descriptor is validated as a whole ([`MemoryDesc::check`]):
 //! a blob with a correct checksum but impossible contents is refused too.
@@ -26,7 +27,10 @@ use crate::abi::*;
 use crate::core::error::{Error, Result};
 use crate::core::types::DataType;
 
-use super::{Blocking, Dims, Format, MAX_NDIMS, MemoryDesc, RUNTIME_DIM, Sparse, SparseEncoding};
+use super::{
+    Blocking, Dims, Format, GROUPED_ENCODING, MAX_NDIMS, MemoryDesc, RUNTIME_DIM, Sparse,
+    SparseEncoding,
+};
 
 const MAGIC: &[u8; 8] = b"DNNL-MD\0";
 const VERSION: u32 = 1;
@@ -82,6 +86,14 @@ impl MemoryDesc {
                 dims(&mut p, &[s.nnz]);
                 p.extend_from_slice(&s.indices.0.to_le_bytes());
                 p.extend_from_slice(&s.pointers.0.to_le_bytes());
+                if let SparseEncoding::Grouped {
+                    variable_dim,
+                    groups,
+                } = s.encoding
+                {
+                    p.extend_from_slice(&(variable_dim as u32).to_le_bytes());
+                    dims(&mut p, &[groups]);
+                }
             }
             Format::Undef | Format::Any | Format::HostScalar => {}
         }
@@ -179,6 +191,15 @@ impl MemoryDesc {
                 if !dim_ok(s.nnz) || !meta_ok(s.indices) || !meta_ok(s.pointers) {
                     return bad("bad sparse parameters");
                 }
+                if let SparseEncoding::Grouped {
+                    variable_dim,
+                    groups,
+                } = s.encoding
+                {
+                    if variable_dim >= n || groups < 1 || s.indices != dnnl_s32 {
+                        return bad("bad grouped parameters");
+                    }
+                }
                 self.check_size()
             }
             Format::Blocked(b) => {
@@ -260,15 +281,19 @@ fn decode(r: &mut Reader) -> Result<MemoryDesc> {
             })
         }
         dnnl_format_kind_sparse => {
+            let nnz = r.i64()?;
+            let indices = dnnl_data_type_t(r.u32()?);
+            let pointers = dnnl_data_type_t(r.u32()?);
             let encoding = match encoding {
                 dnnl_csr => SparseEncoding::Csr,
                 dnnl_coo => SparseEncoding::Coo,
                 dnnl_packed => SparseEncoding::Packed,
+                GROUPED_ENCODING => SparseEncoding::Grouped {
+                    variable_dim: r.u32()? as usize,
+                    groups: r.i64()?,
+                },
                 _ => return Err(corrupt("unknown sparse encoding")),
             };
-            let nnz = r.i64()?;
-            let indices = dnnl_data_type_t(r.u32()?);
-            let pointers = dnnl_data_type_t(r.u32()?);
             Format::Sparse(Sparse {
                 encoding,
                 nnz,

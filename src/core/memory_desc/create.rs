@@ -150,12 +150,80 @@ impl MemoryDesc {
             ),
             SparseEncoding::Coo => (data_type(indices).map(|_| indices)?, dnnl_data_type_undef),
             SparseEncoding::Packed => (dnnl_data_type_undef, dnnl_data_type_undef),
+            SparseEncoding::Grouped { .. } => {
+                return Err(Error::invalid(
+                    "grouped descriptors are made by MemoryDesc::grouped",
+                ));
+            }
         };
         md.format = Format::Sparse(Sparse {
             encoding,
             nnz,
             indices,
             pointers,
+        });
+        md.check_size()?;
+        Ok(md)
+    }
+}
+
+impl MemoryDesc {
+    /// `dnnl_memory_desc_create_with_grouped_encoding` (experimental): `dims` with
+    /// dimension `variable_dim` the total over `groups` sub-tensors. No dims give
+    /// the zero descriptor, as the other constructors. Invalid: a `variable_dim`
+    /// outside the dims, fewer than one group. Unimplemented, as the header says:
+    /// offsets of another type than s32. `nnz` is the number of values (the
+    /// product of the dims; run-time when a dimension is).
+    pub fn grouped(
+        dims: &[i64],
+        dt: dnnl_data_type_t,
+        variable_dim: i32,
+        groups: i64,
+        offsets_dt: dnnl_data_type_t,
+    ) -> Result<Self> {
+        if dims.is_empty() {
+            return Ok(MemoryDesc::zero());
+        }
+        let mut md = MemoryDesc::shaped(dims, dt, false)?;
+        let variable_dim = usize::try_from(variable_dim)
+            .ok()
+            .filter(|&d| d < md.ndims)
+            .ok_or_else(|| {
+                Error::invalid(format!(
+                    "variable_dim_idx {variable_dim} is not a dimension of {} dims",
+                    md.ndims
+                ))
+            })?;
+        if groups < 1 {
+            return Err(Error::invalid(format!(
+                "group_count is {groups}: at least one group is needed"
+            )));
+        }
+        if offsets_dt != dnnl_s32 {
+            data_type(offsets_dt)?;
+            return Err(Error::unimplemented(format!(
+                "grouped offsets of data type {}: only s32 is supported",
+                offsets_dt.0
+            )));
+        }
+        let nnz = if md.dims().contains(&RUNTIME_DIM) {
+            RUNTIME_DIM
+        } else {
+            md.dims()
+                .iter()
+                .try_fold(1i64, |n, &d| n.checked_mul(d))
+                .ok_or_else(|| {
+                    Error::invalid(format!("dims {dims:?}: the number of values overflows"))
+                })?
+        };
+        md.format = Format::Sparse(Sparse {
+            encoding: SparseEncoding::Grouped {
+                variable_dim,
+                groups,
+            },
+            nnz,
+            indices: offsets_dt,
+            pointers: dnnl_data_type_undef,
         });
         md.check_size()?;
         Ok(md)

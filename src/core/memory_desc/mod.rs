@@ -8,7 +8,8 @@
 //! The model is upstream's: `dims` (logical, in `abc...` order), `padded_dims`
 //! (dims rounded up to the blocks), `padded_offsets`, `offset0` (elements from
 //! the buffer start, non-zero for sub-memories) and a format: `any`, blocked
-//! (outer strides plus inner blocks), sparse (CSR, COO, packed), host scalar,
+//! (outer strides plus inner blocks), sparse (CSR, COO, packed, and the
+//! experimental grouped encoding), host scalar,
 //! or undefined for the zero descriptor. Arrays are fixed `[i64; 12]` because
 //! queries hand C a pointer to them (`const dnnl_dims_t **`): the object lives
 //! in an `Arc`, so those pointers stay valid while the handle does. Entries
@@ -62,7 +63,19 @@ pub enum SparseEncoding {
     Coo,
     /// Opaque; only a primitive can say what it holds.
     Packed,
+    /// Experimental (`DNNL_EXPERIMENTAL_GROUPED_MEMORY`): `groups` sub-tensors
+    /// concatenated along dimension `variable_dim`, whose size in the descriptor
+    /// is their total. Buffer 0 holds the values (dense, row-major), buffer 1
+    /// the `groups` cumulative ends of the groups along that dimension.
+    Grouped { variable_dim: usize, groups: i64 },
 }
+
+/// `dnnl_grouped`'s C value (the enumerator exists only with the
+/// `experimental_grouped_memory` feature; the descriptor code does not depend
+/// on it).
+pub const GROUPED_ENCODING: dnnl_sparse_encoding_t = dnnl_sparse_encoding_t(4);
+#[cfg(feature = "experimental_grouped_memory")]
+static_assertions::const_assert_eq!(GROUPED_ENCODING.0, dnnl_grouped.0);
 
 impl SparseEncoding {
     /// The C value.
@@ -71,6 +84,7 @@ impl SparseEncoding {
             SparseEncoding::Csr => dnnl_csr,
             SparseEncoding::Coo => dnnl_coo,
             SparseEncoding::Packed => dnnl_packed,
+            SparseEncoding::Grouped { .. } => GROUPED_ENCODING,
         }
     }
 }
@@ -321,6 +335,7 @@ impl MemoryDesc {
             Format::Sparse(s) => match s.encoding {
                 SparseEncoding::Csr | SparseEncoding::Coo => self.ndims + 1,
                 SparseEncoding::Packed => 3,
+                SparseEncoding::Grouped { .. } => 2,
             },
             _ => 1,
         }
@@ -350,6 +365,18 @@ impl MemoryDesc {
         if index >= self.num_handles() {
             return Some(0);
         }
+        // The offsets of a grouped descriptor exist even when the values are empty
+        // or have a run-time size.
+        if let Format::Sparse(Sparse {
+            encoding: SparseEncoding::Grouped { groups, .. },
+            indices,
+            ..
+        }) = &self.format
+        {
+            if index == 1 {
+                return mul(usize::try_from(*groups).ok()?, dt_size(*indices));
+            }
+        }
         match &self.format {
             Format::Undef | Format::Any | Format::HostScalar => Some(0),
             _ if self.is_zero() || self.has_zero_dim() => Some(0),
@@ -364,6 +391,8 @@ impl MemoryDesc {
         match (s.encoding, index) {
             (SparseEncoding::Packed, _) => Some(0),
             (_, 0) => mul(nnz, dt_size(self.data_type)),
+            // Buffer 1 is answered by `checked_size`; there is no other.
+            (SparseEncoding::Grouped { .. }, _) => Some(0),
             (SparseEncoding::Csr, 1) | (SparseEncoding::Coo, _) => mul(nnz, dt_size(s.indices)),
             (SparseEncoding::Csr, _) => {
                 let rows = usize::try_from(self.dims[0]).ok()?.checked_add(1)?;

@@ -114,6 +114,7 @@ fn metadata_type(s: &Sparse, index: usize) -> dnnl_data_type_t {
     match (s.encoding, index) {
         (SparseEncoding::Csr, 1) | (SparseEncoding::Coo, _) => s.indices,
         (SparseEncoding::Csr, 2) => s.pointers,
+        (SparseEncoding::Grouped { .. }, 1) => s.indices,
         _ => dnnl_data_type_undef,
     }
 }

@@ -368,7 +368,64 @@ fn samples() -> Vec<MemoryDesc> {
         )
         .unwrap(),
         tag(&[1; 12], dnnl_f32, dnnl_abcdefghijlk),
+        MemoryDesc::grouped(&[9, 16], dnnl_bf16, 1, 3, dnnl_s32).unwrap(),
     ]
+}
+
+#[test]
+fn grouped() {
+    let g = MemoryDesc::grouped(&[9, 16], dnnl_f32, 0, 3, dnnl_s32).unwrap();
+    assert_eq!(g.num_handles(), 2);
+    assert_eq!([g.size(0), g.size(1), g.size(2)], [9 * 16 * 4, 12, 0]);
+    let q = |what, index| g.query(what, index, QueryVersion::V2).unwrap();
+    assert_eq!(
+        q(dnnl_query_sparse_encoding, 0),
+        QueryValue::SparseEncoding(GROUPED_ENCODING)
+    );
+    assert_eq!(q(dnnl_query_nnz_s64, 0), QueryValue::S64(144));
+    assert_eq!(q(dnnl_query_data_type, 1), QueryValue::DataType(dnnl_s32));
+    assert_ne!(
+        g,
+        MemoryDesc::grouped(&[9, 16], dnnl_f32, 0, 4, dnnl_s32).unwrap()
+    );
+    // The offsets exist whatever the values.
+    let empty = MemoryDesc::grouped(&[0, 16], dnnl_f32, 0, 2, dnnl_s32).unwrap();
+    assert_eq!([empty.size(0), empty.size(1)], [0, 8]);
+    let runtime = MemoryDesc::grouped(&[RT, 16], dnnl_f32, 0, 2, dnnl_s32).unwrap();
+    assert_eq!([runtime.size(0), runtime.size(1)], [RUNTIME_SIZE, 8]);
+    assert!(is_invalid(MemoryDesc::grouped(
+        &[9, 16],
+        dnnl_f32,
+        2,
+        3,
+        dnnl_s32
+    )));
+    assert!(is_invalid(MemoryDesc::grouped(
+        &[9, 16],
+        dnnl_f32,
+        -1,
+        3,
+        dnnl_s32
+    )));
+    assert!(is_invalid(MemoryDesc::grouped(
+        &[9, 16],
+        dnnl_f32,
+        0,
+        0,
+        dnnl_s32
+    )));
+    assert!(is_unimplemented(MemoryDesc::grouped(
+        &[9, 16],
+        dnnl_f32,
+        0,
+        3,
+        dnnl_s64
+    )));
+    assert!(
+        MemoryDesc::grouped(&[], dnnl_f32, 0, 3, dnnl_s32)
+            .unwrap()
+            .is_zero()
+    );
 }
 
 #[test]

@@ -68,6 +68,9 @@ pub struct DeviceInfo {
     pub driver_uuid: [u8; 16],
     /// The largest work-group (`maxTotalGroupSize`).
     pub max_group_size: usize,
+    /// Kernel timestamp ticks per second, and how many of their bits are valid.
+    pub timer_hz: u64,
+    pub kernel_timestamp_bits: u32,
 }
 
 /// The properties of `device` of `driver`.
@@ -88,6 +91,21 @@ pub fn device_info(
         unsafe { api.zeDeviceGetComputeProperties(device, &mut compute) },
         "zeDeviceGetComputeProperties",
     )?;
+    // The timer frequency in ticks per second (the 1.2 reading of
+    // timerResolution; the 1.0 one is nanoseconds per tick).
+    let mut props_1_2 = sys::ze_device_properties_t {
+        stype: sys::ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2,
+        ..Default::default()
+    };
+    // SAFETY: as above.
+    let timer_hz = if unsafe { api.zeDeviceGetProperties(device, &mut props_1_2) }
+        == sys::ZE_RESULT_SUCCESS
+        && props_1_2.timerResolution > 0
+    {
+        props_1_2.timerResolution
+    } else {
+        1_000_000_000 / props.timerResolution.max(1)
+    };
     let mut drv = sys::ze_driver_properties_t::default();
     check(
         // SAFETY: a driver handle and a properties struct with its stype set.
@@ -107,6 +125,8 @@ pub fn device_info(
         driver_version: drv.driverVersion,
         driver_uuid: drv.uuid.id,
         max_group_size: compute.maxTotalGroupSize.max(1) as usize,
+        timer_hz,
+        kernel_timestamp_bits: props.kernelTimestampValidBits,
     })
 }
 
