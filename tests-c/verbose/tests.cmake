@@ -30,14 +30,16 @@ if(NOT _verbose_python)
   return()
 endif()
 
-_dnnl_add_ctest(verbose_converter "api;cpu" 300 ""
+# The environment dnnl_c_test gives its programs (they run under ASan in Debug builds).
+_dnnl_add_ctest(verbose_converter "api;cpu" 300 "ASAN_OPTIONS=allocator_may_return_null=1"
   ${_verbose_check} -- $<TARGET_FILE:verbose_every_kind> cpu)
-_dnnl_add_ctest(verbose_converter_catches_break "api;cpu;ours-only" 300 ""
+_dnnl_add_ctest(verbose_converter_catches_break "api;cpu;ours-only" 300
+  "ASAN_OPTIONS=allocator_may_return_null=1"
   ${_verbose_check} --break -- $<TARGET_FILE:verbose_every_kind> cpu)
 # The GPU engine's lines, on each OpenCL runtime.
 foreach(_rt IN LISTS DNNL_OCL_RUNTIMES)
   _dnnl_add_ctest("verbose_converter_ocl@${_rt}" "api;ocl;${_rt}" 300
-    "OCL_ICD_VENDORS=${DNNL_OCL_ICD_ROOT}/${_rt}"
+    "OCL_ICD_VENDORS=${DNNL_OCL_ICD_ROOT}/${_rt};ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1"
     sh "${_dnnl_ocl_runner}" "${_rt}" "${DNNL_OCL_ICD_${_rt}}"
        "${DNNL_OCL_ICD_ROOT}/${_rt}" "${_dnnl_ocl_hint_${_rt}}"
        ${_verbose_check} -- $<TARGET_FILE:verbose_every_kind> gpu)
