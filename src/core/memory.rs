@@ -6,8 +6,16 @@
 //! USM pointer on a Level Zero engine (`ze_storage`). Each
 //! handle is either owned (made for `DNNL_MEMORY_ALLOCATE`) or the user's; a
 //! user's `cl_mem` is retained while we hold it, a user's pointer never freed.
+//!
+//! A host-scalar memory (`dnnl_memory_create_host_scalar`) holds one value and
+//! no buffer. As in upstream v3.13 it belongs to no engine for C (its engine
+//! query answers NULL, [`Memory::visible_engine`]), `map` gives the value's
+//! own address (writes through it change the value), and it has no data
+//! handle to get or set. Inside the library it keeps a CPU engine, so that
+//! argument checks treat it as host memory.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::core::engine::{Backend, Engine};
@@ -55,7 +63,8 @@ impl Storage {
     }
 }
 
-/// A host-side scalar memory object's value (`dnnl_memory_create_host_scalar`).
+/// The largest host-scalar value (`dnnl_memory_create_host_scalar`): the
+/// widest data type, 8 bytes.
 const SCALAR_BYTES: usize = 8;
 
 /// A memory object.
@@ -68,7 +77,11 @@ pub struct Memory {
     handles: Mutex<Vec<Storage>>,
     /// Host copies handed out by `map`, by (handle index, host address).
     mapped: Mutex<HashMap<(usize, usize), MappedRegion>>,
-    scalar: Option<Mutex<[u8; SCALAR_BYTES]>>,
+    /// A host scalar's value, its first `md.size(0)` bytes in memory order.
+    /// C reads and writes it through the address `map` gives (an atomic, so
+    /// that the library's own reads and writes never race with each other,
+    /// and 8-byte aligned for any data type).
+    scalar: Option<AtomicU64>,
 }
 
 /// A region handed out by `map`, to be written back by `unmap`.
@@ -148,7 +161,7 @@ impl Memory {
             ));
         }
         let mut bytes = [0u8; SCALAR_BYTES];
-        let size = md.size(0).min(SCALAR_BYTES);
+        let size = md.size(0).min(SCALAR_BYTES).min(value.len());
         bytes[..size].copy_from_slice(&value[..size]);
         Ok(Arc::new(Memory {
             engine,
@@ -156,7 +169,7 @@ impl Memory {
             ocl_kind: None,
             handles: Mutex::new(vec![Storage::None]),
             mapped: Mutex::new(HashMap::new()),
-            scalar: Some(Mutex::new(bytes)),
+            scalar: Some(AtomicU64::new(u64::from_ne_bytes(bytes))),
         }))
     }
 
@@ -182,9 +195,24 @@ impl Memory {
         }
     }
 
-    /// The engine.
+    /// The engine the library runs the memory's work on (a CPU engine for
+    /// a host scalar).
     pub fn engine(&self) -> &Arc<Engine> {
         &self.engine
+    }
+
+    /// The engine as C sees it (`dnnl_memory_get_engine`): none for a host
+    /// scalar, which lives on the host outside any engine (upstream v3.13).
+    pub fn visible_engine(&self) -> Option<&Arc<Engine>> {
+        match self.scalar {
+            Some(_) => None,
+            None => Some(&self.engine),
+        }
+    }
+
+    /// The address of a host scalar's value (see the module note).
+    fn scalar_addr(&self) -> Option<usize> {
+        self.scalar.as_ref().map(|v| v.as_ptr() as usize)
     }
 
     /// The memory descriptor.
@@ -208,8 +236,16 @@ impl Memory {
     }
 
     /// The data handle `index` as C sees it (NULL when there is none).
+    /// A host scalar has none to give (upstream refuses the query too):
+    /// its value is read with `scalar_value`, or through `map`.
     pub fn data_handle(&self, index: usize) -> Result<usize> {
         self.check_index(index)?;
+        if self.scalar.is_some() {
+            return Err(Error::invalid(
+                "a host-scalar memory object has no data handle: read its value with \
+                 dnnl_memory_get_host_scalar_value or dnnl_memory_map_data",
+            ));
+        }
         Ok(self.handles.lock()?[index].handle())
     }
 
@@ -241,8 +277,12 @@ impl Memory {
 
     /// Maps handle `index` for host access and returns the host address (0 when
     /// the memory has no buffer). The contents are current; `unmap` writes back.
+    /// A host scalar's mapping is its value itself.
     pub fn map(&self, index: usize) -> Result<usize> {
         self.check_index(index)?;
+        if let Some(addr) = self.scalar_addr() {
+            return Ok(addr);
+        }
         let handles = self.handles.lock()?;
         let (addr, region) = match &handles[index] {
             Storage::None => return Ok(0),
@@ -271,6 +311,15 @@ impl Memory {
         self.check_index(index)?;
         if addr == 0 {
             return Ok(());
+        }
+        if let Some(value) = self.scalar_addr() {
+            return if addr == value {
+                Ok(())
+            } else {
+                Err(Error::invalid(format!(
+                    "{addr:#x} is not the mapped value of this host scalar"
+                )))
+            };
         }
         let region = self.mapped.lock()?.remove(&(index, addr)).ok_or_else(|| {
             Error::invalid(format!(
@@ -309,7 +358,7 @@ impl Memory {
             .as_ref()
             .ok_or_else(|| Error::invalid("the memory is not a host scalar"))?;
         let size = self.md.size(0).min(SCALAR_BYTES);
-        Ok(scalar.lock()?[..size].to_vec())
+        Ok(scalar.load(Ordering::Acquire).to_ne_bytes()[..size].to_vec())
     }
 
     /// Sets the value of a host-scalar memory object.
@@ -318,8 +367,10 @@ impl Memory {
             .scalar
             .as_ref()
             .ok_or_else(|| Error::invalid("the memory is not a host scalar"))?;
-        let size = self.md.size(0).min(SCALAR_BYTES);
-        scalar.lock()?[..size].copy_from_slice(&value[..size]);
+        let size = self.md.size(0).min(SCALAR_BYTES).min(value.len());
+        let mut bytes = scalar.load(Ordering::Acquire).to_ne_bytes();
+        bytes[..size].copy_from_slice(&value[..size]);
+        scalar.store(u64::from_ne_bytes(bytes), Ordering::Release);
         Ok(())
     }
 }

@@ -11,14 +11,17 @@
 //! size and the device, as on the CPU engine: more than the device's largest
 //! allocation (`CL_DEVICE_MAX_MEM_ALLOC_SIZE`) is refused before the driver is
 //! asked, and a driver's `CL_INVALID_BUFFER_SIZE` (its own limit) counts as out
-//! of memory too, as do the allocation failure codes (`runtime::ocl::error`).
+//! of memory too, as do the allocation failure codes `CL_OUT_OF_RESOURCES`,
+//! `CL_OUT_OF_HOST_MEMORY` and `CL_MEM_OBJECT_ALLOCATION_FAILURE`, and an empty
+//! `clSVMAlloc` (`runtime::ocl::error::alloc_error`, `runtime::ocl::usm`). A
+//! driver that allocates lazily reports the failure at the first command on the
+//! allocation, the zero fill, with the same codes: out of memory as well.
 
 use std::ffi::c_void;
 
 use crate::core::error::{Error, Result};
 use crate::core::memory::DataHandle;
 use crate::core::ocl_engine::OclEngine;
-use crate::runtime::ocl::error::error_name;
 use crate::runtime::ocl::{self, KernelArg, MapAccess, Mem, UsmAlloc, UsmKind, sys};
 
 /// The OpenCL memory kinds of `dnnl_ocl_interop_memory_kind_t`.
@@ -44,9 +47,6 @@ kernel void dnnl_zero_fill(global uchar *dst, ulong size) {
     }
 }
 "#;
-
-/// `CL_INVALID_BUFFER_SIZE`: the size is beyond what the driver allocates.
-const CL_INVALID_BUFFER_SIZE: sys::cl_int = -61;
 
 /// Allocates `size` bytes with `alloc` (`what`: "a buffer", "device USM", ...)
 /// on `engine`'s device; what the device cannot hold is out of memory.
@@ -76,8 +76,6 @@ fn allocate<T>(
     }
     alloc().map_err(|e| match e {
         Error::OutOfMemory(m) => out_of_memory(&m),
-        // The driver's own size limit (above what the device reports, or for USM).
-        Error::Runtime(m) if m.contains(error_name(CL_INVALID_BUFFER_SIZE)) => out_of_memory(&m),
         e => e,
     })
 }

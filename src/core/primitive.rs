@@ -109,6 +109,12 @@ pub trait OpDesc: Send + Sync {
     fn cache_key(&self, _key: &mut KeyWriter) -> bool {
         false
     }
+    /// Whether the user left the format of argument `arg` to the primitive
+    /// (no descriptor, or format `any`): verbose lines flag its descriptor
+    /// with `a`, as upstream does. No argument by default.
+    fn verbose_any_format(&self, _arg: i32) -> bool {
+        false
+    }
     /// Whether execution argument `arg` may be memory of a CPU engine while
     /// the primitive runs on a GPU engine (a reorder between engines takes
     /// one side in host memory); no argument may by default.

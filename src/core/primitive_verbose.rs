@@ -1,6 +1,17 @@
 //! The `primitive,create` and `primitive,exec` lines of `ONEDNN_VERBOSE`, in
 //! oneDNN's field order: operation, engine, primitive kind, implementation,
 //! prop kind, memory descriptors, attributes, auxiliary, problem, time in ms.
+//!
+//! The memory descriptors are named and chosen per kind as upstream v3.13
+//! prints them, since upstream's verbose converter reads those names to
+//! rebuild a benchdnn case (`tests-c/verbose`): every source of concat, sum and
+//! binary is `src`; convolution, deconvolution, inner product and matmul name
+//! their operands `src wei bia dst` in every direction (the diff tensors under
+//! the plain names); eltwise, LRN, shuffle and batch normalization show their
+//! data tensor as `data` (and its gradient as `diff`); PReLU `data` and `wei`;
+//! layer and group normalization `src dst`, with `stats`, `scale` and `shift`.
+//! A descriptor whose format the user left to the primitive carries the `a`
+//! flag.
 
 use crate::abi::*;
 use crate::core::engine::Engine;
@@ -21,6 +32,12 @@ fn engine_field(engine: &Engine) -> String {
 
 /// One memory descriptor: `name:dt:flags:format_kind:tag:strides:extra`.
 pub(crate) fn md_field(name: &str, md: &MemoryDesc) -> String {
+    md_field_with(name, md, false, "f0")
+}
+
+/// [`md_field`] with the `a` flag forced (`chosen`: the user left the format
+/// to the primitive) and the extra field given.
+fn md_field_with(name: &str, md: &MemoryDesc, chosen: bool, extra: &str) -> String {
     let dt = enum_str(dnnl_data_type_t::ALL, md.data_type(), "dnnl_", "undef");
     let (kind, tag) = match md.format() {
         Format::Undef => ("undef", String::new()),
@@ -30,7 +47,7 @@ pub(crate) fn md_field(name: &str, md: &MemoryDesc) -> String {
         Format::HostScalar => ("host_scalar", String::new()),
     };
     let mut flags = String::new();
-    if md.is_any_format() {
+    if chosen || md.is_any_format() {
         flags.push('a');
     }
     if md.padded_dims() != md.dims() {
@@ -39,7 +56,28 @@ pub(crate) fn md_field(name: &str, md: &MemoryDesc) -> String {
     if md.offset0() != 0 {
         flags.push('0');
     }
-    format!("{name}:{dt}:{flags}:{kind}:{tag}::f0")
+    format!("{name}:{dt}:{flags}:{kind}:{tag}::{extra}")
+}
+
+/// Whether [`verbose_arg`] has a table for `kind`.
+fn has_own_names(kind: &str) -> bool {
+    matches!(
+        kind,
+        "convolution"
+            | "deconvolution"
+            | "inner_product"
+            | "matmul"
+            | "eltwise"
+            | "lrn"
+            | "shuffle"
+            | "batch_normalization"
+            | "prelu"
+            | "layer_normalization"
+            | "group_normalization"
+            | "concat"
+            | "sum"
+            | "binary"
+    )
 }
 
 fn arg_name(arg: i32) -> String {
@@ -52,9 +90,75 @@ fn arg_name(arg: i32) -> String {
         DNNL_ARG_DIFF_DST => "diff_dst".into(),
         DNNL_ARG_DIFF_WEIGHTS => "diff_wei".into(),
         DNNL_ARG_DIFF_BIAS => "diff_bia".into(),
+        DNNL_ARG_WORKSPACE => "ws".into(),
         a if (DNNL_ARG_SRC_0..DNNL_ARG_DST_0).contains(&a) => format!("src{}", a - DNNL_ARG_SRC_0),
         a => format!("arg{a}"),
     }
+}
+
+/// The name upstream gives argument `arg` of a `kind` primitive in verbose
+/// lines, with its rank in the field (lower first), or `None` where upstream
+/// leaves the argument out.
+fn verbose_arg(kind: &str, arg: i32) -> Option<(&'static str, u8)> {
+    let operands = |a| match a {
+        DNNL_ARG_SRC | DNNL_ARG_DIFF_SRC => Some(("src", 0)),
+        DNNL_ARG_WEIGHTS | DNNL_ARG_DIFF_WEIGHTS => Some(("wei", 1)),
+        DNNL_ARG_BIAS | DNNL_ARG_DIFF_BIAS => Some(("bia", 2)),
+        DNNL_ARG_DST | DNNL_ARG_DIFF_DST => Some(("dst", 3)),
+        _ => None,
+    };
+    let data = |a| match a {
+        DNNL_ARG_SRC | DNNL_ARG_DST => Some(("data", 0)),
+        DNNL_ARG_DIFF_SRC => Some(("diff", 2)),
+        _ => None,
+    };
+    let norm = |a| match a {
+        DNNL_ARG_SRC => Some(("src", 0)),
+        DNNL_ARG_DST => Some(("dst", 1)),
+        DNNL_ARG_DIFF_SRC => Some(("diff_src", 2)),
+        DNNL_ARG_DIFF_DST => Some(("diff_dst", 3)),
+        DNNL_ARG_MEAN => Some(("stats", 4)),
+        DNNL_ARG_SCALE | DNNL_ARG_DIFF_SCALE => Some(("scale", 5)),
+        DNNL_ARG_SHIFT | DNNL_ARG_DIFF_SHIFT => Some(("shift", 6)),
+        _ => None,
+    };
+    match kind {
+        "convolution" | "deconvolution" | "inner_product" | "matmul" => operands(arg),
+        "eltwise" | "lrn" | "shuffle" | "batch_normalization" => data(arg),
+        "prelu" => match arg {
+            DNNL_ARG_SRC => Some(("data", 0)),
+            DNNL_ARG_WEIGHTS => Some(("wei", 1)),
+            DNNL_ARG_DIFF_SRC => Some(("diff_data", 2)),
+            DNNL_ARG_DIFF_WEIGHTS => Some(("diff_wei", 3)),
+            _ => None,
+        },
+        "layer_normalization" => norm(arg),
+        // Group normalization's statistics are not shown, as upstream.
+        "group_normalization" => norm(arg).filter(|(name, _)| *name != "stats"),
+        "concat" | "sum" | "binary" => match arg {
+            a if (DNNL_ARG_MULTIPLE_SRC..DNNL_ARG_MULTIPLE_DST).contains(&a) => Some(("src", 0)),
+            a if (DNNL_ARG_SRC_0..DNNL_ARG_DST_0).contains(&a) => Some(("src", 0)),
+            DNNL_ARG_DST => Some(("dst", 1)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The `extra` field of argument `arg`'s descriptor: `f0`, and for matmul's
+/// bias the mask of its dimensions that are not 1 (`f0_mask2`), from which
+/// benchdnn's `--bia_mask` is rebuilt.
+fn md_extra(kind: &str, arg: i32, md: &MemoryDesc) -> String {
+    if kind == "matmul" && arg == DNNL_ARG_BIAS {
+        let mask = md
+            .dims()
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| **d != 1)
+            .fold(0u64, |m, (i, _)| m | (1 << i));
+        return format!("f0_mask{mask}");
+    }
+    "f0".to_string()
 }
 
 /// The line's fields after the operation and the engine.
@@ -62,14 +166,38 @@ fn fields(pd: &PrimitiveDesc) -> String {
     let op = pd.op();
     let kind = enum_str(dnnl_primitive_kind_t::ALL, op.kind(), "dnnl_", "undef");
     let prop = enum_str(dnnl_prop_kind_t::ALL, op.prop_kind(), "dnnl_", "undef");
-    let mds: Vec<String> = op
+    let mut named: Vec<(u8, usize, String)> = Vec::new();
+    let mut shown = 0;
+    for arg in op
         .inputs()
         .into_iter()
         .chain(op.outputs())
         // Post-op operands are spelled in the attributes field, as upstream does.
         .filter(|&arg| arg < DNNL_ARG_ATTR_MULTIPLE_POST_OP_BASE)
-        .filter_map(|arg| op.arg_md(arg).map(|md| md_field(&arg_name(arg), md)))
-        .collect();
+    {
+        let Some(md) = op.arg_md(arg) else { continue };
+        let (name, rank) = match verbose_arg(kind, arg) {
+            Some((name, rank)) => (name.to_string(), rank),
+            // Kinds without a table of their own keep every argument, by
+            // its generic name.
+            None if !has_own_names(kind) => (arg_name(arg), 0),
+            None => continue,
+        };
+        // The data tensor is shown once (eltwise's forward has src and dst).
+        if name == "data" && named.iter().any(|(_, _, f)| f.starts_with("data:")) {
+            continue;
+        }
+        let field = md_field_with(
+            &name,
+            md,
+            op.verbose_any_format(arg),
+            &md_extra(kind, arg, md),
+        );
+        named.push((rank, shown, field));
+        shown += 1;
+    }
+    named.sort_by_key(|(rank, order, _)| (*rank, *order));
+    let mds: Vec<String> = named.into_iter().map(|(_, _, f)| f).collect();
     let problem = op.verbose_problem();
     format!(
         "{kind},{},{prop},{},{},{},{problem}",

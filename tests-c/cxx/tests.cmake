@@ -38,10 +38,12 @@ else()
 endif()
 
 if(_cxx_skip)
-  message(STATUS "tests-c/cxx: ${_cxx_skip}; cxx_ocl_interop is registered as skipped")
+  message(STATUS "tests-c/cxx: ${_cxx_skip}; cxx_ocl_interop and cxx_host_scalar are registered as skipped")
   string(REPLACE "\n" " " _cxx_skip "${_cxx_skip}")
   add_test(NAME cxx_ocl_interop COMMAND sh -c "echo 'SKIP: ${_cxx_skip}'; exit 77")
   set_tests_properties(cxx_ocl_interop PROPERTIES LABELS "api;ocl;cxx" SKIP_RETURN_CODE 77)
+  add_test(NAME cxx_host_scalar COMMAND sh -c "echo 'SKIP: ${_cxx_skip}'; exit 77")
+  set_tests_properties(cxx_host_scalar PROPERTIES LABELS "api;cpu;cxx" SKIP_RETURN_CODE 77)
   return()
 endif()
 
@@ -60,3 +62,8 @@ target_include_directories(cxx_ocl_interop SYSTEM PRIVATE "${_cxx_hpp_dir}")
 target_link_libraries(cxx_ocl_interop PRIVATE OpenCL::OpenCL)
 # USM through shared virtual memory on Intel's runtime too (DNNL_OCL_USM=svm).
 dnnl_ocl_svm_twin(cxx_ocl_interop)
+# Host-scalar memory through the official C++ API (CPU only; with a reference run).
+dnnl_c_test(cxx_host_scalar SOURCES cxx/host_scalar.cpp LABELS "api;cpu;cxx" TIMEOUT 60)
+set_target_properties(cxx_host_scalar PROPERTIES
+  CXX_STANDARD 11 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
+target_include_directories(cxx_host_scalar SYSTEM PRIVATE "${_cxx_hpp_dir}")

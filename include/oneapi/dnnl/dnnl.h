@@ -782,7 +782,8 @@ DNNL_API
 dnnl_status_t dnnl_memory_get_memory_desc(const_dnnl_memory_t memory,
                                           const_dnnl_memory_desc_t *memory_desc);
 
-/// Writes the memory's engine to `*engine` (not a new reference).
+/// Writes the memory's engine to `*engine` (not a new reference): NULL for a
+/// host-scalar memory object, which belongs to no engine (as upstream).
 DNNL_API dnnl_status_t dnnl_memory_get_engine(const_dnnl_memory_t memory, dnnl_engine_t *engine);
 
 /// Maps buffer 0 for host access; see `dnnl_memory_map_data_v2`.
@@ -790,7 +791,9 @@ DNNL_API dnnl_status_t dnnl_memory_map_data(const_dnnl_memory_t memory, void **m
 
 /// Maps buffer `index` for host access: `*mapped_ptr` holds its current
 /// contents until `dnnl_memory_unmap_data_v2` writes them back. Host memory is
-/// returned directly; OpenCL buffers are mapped, device USM is staged.
+/// returned directly; OpenCL buffers are mapped, device USM is staged. A
+/// host-scalar memory object gives the address of its value, which writes
+/// through the pointer change (as upstream).
 DNNL_API
 dnnl_status_t dnnl_memory_map_data_v2(const_dnnl_memory_t memory,
                                       void **mapped_ptr,
@@ -811,6 +814,8 @@ DNNL_API dnnl_status_t dnnl_memory_get_data_handle(const_dnnl_memory_t memory, v
 
 /// Writes data handle `index` to `*handle`: the host pointer, the `cl_mem` or
 /// the USM pointer, or NULL when the memory has no buffer. Not a new reference.
+/// A host-scalar memory object has no data handle (`dnnl_invalid_arguments`,
+/// as upstream): `dnnl_memory_map_data` gives its value's address.
 DNNL_API
 dnnl_status_t dnnl_memory_get_data_handle_v2(const_dnnl_memory_t memory,
                                              void **handle,

@@ -115,7 +115,8 @@ pub unsafe extern "C" fn dnnl_memory_get_memory_desc(
     })
 }
 
-/// Writes the memory's engine to `*engine` (not a new reference).
+/// Writes the memory's engine to `*engine` (not a new reference): NULL for a
+/// host-scalar memory object, which belongs to no engine (as upstream).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_memory_get_engine(
     memory: const_dnnl_memory_t,
@@ -124,7 +125,10 @@ pub unsafe extern "C" fn dnnl_memory_get_engine(
     boundary::guard("dnnl_memory_get_engine", || {
         let out = boundary::out(engine, "engine")?;
         let memory = handles::resolve(memory)?;
-        out.write(handles::expose(memory.engine()));
+        out.write(match memory.visible_engine() {
+            Some(e) => handles::expose(e),
+            None => ::core::ptr::null_mut(),
+        });
         Ok(())
     })
 }
@@ -140,7 +144,9 @@ pub unsafe extern "C" fn dnnl_memory_map_data(
 
 /// Maps buffer `index` for host access: `*mapped_ptr` holds its current
 /// contents until `dnnl_memory_unmap_data_v2` writes them back. Host memory is
-/// returned directly; OpenCL buffers are mapped, device USM is staged.
+/// returned directly; OpenCL buffers are mapped, device USM is staged. A
+/// host-scalar memory object gives the address of its value, which writes
+/// through the pointer change (as upstream).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_memory_map_data_v2(
     memory: const_dnnl_memory_t,
@@ -200,6 +206,8 @@ pub unsafe extern "C" fn dnnl_memory_get_data_handle(
 
 /// Writes data handle `index` to `*handle`: the host pointer, the `cl_mem` or
 /// the USM pointer, or NULL when the memory has no buffer. Not a new reference.
+/// A host-scalar memory object has no data handle (`dnnl_invalid_arguments`,
+/// as upstream): `dnnl_memory_map_data` gives its value's address.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_memory_get_data_handle_v2(
     memory: const_dnnl_memory_t,

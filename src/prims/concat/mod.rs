@@ -27,7 +27,7 @@ use crate::core::attr::{AttrPart, AttrSupport};
 use crate::core::error::{Error, Result};
 use crate::core::key::KeyWriter;
 use crate::core::memory_desc::MemoryDesc;
-use crate::core::primitive::{Impl, Kind, OpDesc};
+use crate::core::primitive::{Impl, Kind, OpDesc, dims_str};
 use crate::prims::common::layout::resolve_like;
 use crate::prims::common::xfer::ocl::{PlanOp, plan_impls};
 use crate::prims::common::xfer::plan::{Pass, Plan, QuantArg};
@@ -44,6 +44,9 @@ pub struct ConcatOp {
     plan: Arc<Plan>,
     /// The scale of each source, if it has one.
     quant: Vec<Option<QuantArg>>,
+    /// The user left the destination's format to the concat (NULL, or
+    /// format `any`); verbose lines flag it.
+    dst_chosen: bool,
 }
 
 impl ConcatOp {
@@ -112,6 +115,7 @@ impl ConcatOp {
                 });
             }
         }
+        let dst_chosen = dst.is_none_or(|d| d.is_any_format());
         let dst = match dst {
             // A zero descriptor is no destination (NULL is the way to let the
             // primitive choose), as upstream.
@@ -170,6 +174,7 @@ impl ConcatOp {
                 scratch: None,
             }),
             quant,
+            dst_chosen,
         })
     }
 }
@@ -199,12 +204,23 @@ impl OpDesc for ConcatOp {
         format!("axis:{}", self.axis)
     }
 
+    /// Every source's dimensions, `2x3x4:2x5x4`, as upstream prints them.
+    fn verbose_problem(&self) -> String {
+        let dims: Vec<String> = self.srcs.iter().map(|s| dims_str(s.dims())).collect();
+        dims.join(":")
+    }
+
+    fn verbose_any_format(&self, arg: i32) -> bool {
+        arg == DNNL_ARG_DST && self.dst_chosen
+    }
+
     fn cache_key(&self, w: &mut KeyWriter) -> bool {
         w.tag("concat")
             .i32(self.axis)
             .put(&self.srcs)
             .put(&self.dst)
-            .put(&self.quant);
+            .put(&self.quant)
+            .bool(self.dst_chosen);
         true
     }
 }

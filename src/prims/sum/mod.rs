@@ -40,6 +40,9 @@ pub struct SumOp {
     dst: Arc<MemoryDesc>,
     plan: Arc<Plan>,
     scales: Vec<f32>,
+    /// The user left the destination's format to the sum (NULL, or format
+    /// `any`); verbose lines flag it.
+    dst_chosen: bool,
 }
 
 impl SumOp {
@@ -68,6 +71,7 @@ impl SumOp {
             layouts.push(check_md(s, &what)?);
         }
         let src0 = &srcs[0];
+        let dst_chosen = dst.is_none_or(|d| d.is_any_format());
         let dst = match dst {
             // A zero descriptor is no destination (NULL is the way to let the
             // primitive choose), as upstream.
@@ -134,6 +138,7 @@ impl SumOp {
                 scratch,
             }),
             scales: scales.to_vec(),
+            dst_chosen,
         })
     }
 }
@@ -159,11 +164,16 @@ impl OpDesc for SumOp {
         Some(DNNL_ARG_MULTIPLE_SRC + index)
     }
 
+    fn verbose_any_format(&self, arg: i32) -> bool {
+        arg == DNNL_ARG_DST && self.dst_chosen
+    }
+
     fn cache_key(&self, w: &mut KeyWriter) -> bool {
         w.tag("sum")
             .put(&self.scales)
             .put(&self.srcs)
-            .put(&self.dst);
+            .put(&self.dst)
+            .bool(self.dst_chosen);
         true
     }
 }

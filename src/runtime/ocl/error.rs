@@ -2,10 +2,15 @@
 //!
 //! Layer: `runtime::ocl`. Allocation failures (`CL_OUT_OF_RESOURCES`,
 //! `CL_OUT_OF_HOST_MEMORY`, `CL_MEM_OBJECT_ALLOCATION_FAILURE`) become
-//! [`Error::OutOfMemory`]; every other code becomes [`Error::Runtime`] naming
-//! the call and the code. Where the failing object came from the user (a
-//! `cl_context` given to an interop call), [`user_error`] makes the
-//! `CL_INVALID_*` codes [`Error::InvalidArguments`] instead.
+//! [`Error::OutOfMemory`] (`dnnl_out_of_memory`, as upstream maps them);
+//! every other code becomes [`Error::Runtime`] naming the call and the code.
+//! Where the failing object came from the user (a `cl_context` given to an
+//! interop call), [`user_error`] makes the `CL_INVALID_*` codes
+//! [`Error::InvalidArguments`] instead. An allocation call's
+//! `CL_INVALID_BUFFER_SIZE` (a size above the driver's limit,
+//! `CL_DEVICE_MAX_MEM_ALLOC_SIZE` or its own) is out of memory too
+//! ([`alloc_error`]): the size itself came from a valid memory descriptor, and
+//! the CPU engine answers `dnnl_out_of_memory` for a size it cannot allocate.
 
 use super::sys::cl_int;
 use crate::base::verbose;
@@ -114,6 +119,26 @@ pub fn to_error(code: cl_int, call: &str) -> Error {
     }
 }
 
+/// `CL_INVALID_BUFFER_SIZE`: the size is zero or beyond what the driver allocates.
+pub const CL_INVALID_BUFFER_SIZE: cl_int = -61;
+
+/// The error of an allocation call (`clCreateBuffer`, `clMemAlloc*INTEL`) that
+/// returned `code` and no allocation: out of memory for the allocation
+/// failures and for `CL_INVALID_BUFFER_SIZE` (callers never ask for zero
+/// bytes), and for a driver that reports success but gives nothing; as
+/// [`to_error`] otherwise.
+pub fn alloc_error(code: cl_int, call: &str) -> Error {
+    match code {
+        super::sys::CL_SUCCESS => {
+            Error::OutOfMemory(format!("{call} returned no allocation and CL_SUCCESS").into())
+        }
+        CL_INVALID_BUFFER_SIZE => {
+            Error::OutOfMemory(format!("{call} failed: {} ({code})", error_name(code)).into())
+        }
+        _ => to_error(code, call),
+    }
+}
+
 /// Like [`to_error`], but a `CL_INVALID_*` code becomes an invalid-arguments
 /// error: for calls whose failing object is one the user handed us.
 pub fn user_error(code: cl_int, call: &str) -> Error {
@@ -166,5 +191,17 @@ mod tests {
         assert!(check(0, "x").is_ok());
         let e: Error = ClStatus(-38).into();
         assert!(e.to_string().contains("CL_INVALID_MEM_OBJECT"));
+        // Allocation calls: a size the driver refuses is out of memory too.
+        for code in [-4, -5, -6, CL_INVALID_BUFFER_SIZE, 0] {
+            assert!(
+                matches!(alloc_error(code, "x"), Error::OutOfMemory(_)),
+                "{code}"
+            );
+        }
+        assert!(matches!(alloc_error(-34, "x"), Error::Runtime(_)));
+        assert!(matches!(
+            to_error(CL_INVALID_BUFFER_SIZE, "x"),
+            Error::Runtime(_)
+        ));
     }
 }

@@ -5,7 +5,7 @@
 //! layer represents an empty memory object with no buffer at all.
 
 use super::context::Context;
-use super::error::{check, to_error};
+use super::error::alloc_error;
 use super::handle::cl_handle;
 use super::info;
 use super::loader::entry;
@@ -35,9 +35,8 @@ impl Mem {
         let mut code = CL_SUCCESS;
         // SAFETY: a live context, no host pointer, a valid status pointer.
         let raw = unsafe { create(context.raw(), flags, size, std::ptr::null_mut(), &mut code) };
-        check(code, "clCreateBuffer")?;
-        if raw.is_null() {
-            return Err(to_error(code, "clCreateBuffer"));
+        if code != CL_SUCCESS || raw.is_null() {
+            return Err(alloc_error(code, "clCreateBuffer"));
         }
         // SAFETY: clCreateBuffer gave us the only reference.
         Ok(unsafe { Mem::from_owned(raw) })

@@ -29,7 +29,7 @@ use std::sync::{Mutex, OnceLock};
 
 use super::context::Context;
 use super::device::Device;
-use super::error::{check, to_error};
+use super::error::alloc_error;
 use super::event::{Event, wait_list};
 use super::loader::entry;
 use super::platform::Platform;
@@ -378,9 +378,8 @@ pub fn usm_alloc(
         },
         UsmKind::Unknown => return Err(Error::invalid("cannot allocate USM of unknown kind")),
     };
-    check(code, "clMemAllocINTEL")?;
-    if ptr.is_null() {
-        return Err(to_error(code, "clMemAllocINTEL"));
+    if code != CL_SUCCESS || ptr.is_null() {
+        return Err(alloc_error(code, "clMemAllocINTEL"));
     }
     let kind = if kind == UsmKind::Svm {
         UsmKind::Device
