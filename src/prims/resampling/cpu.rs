@@ -94,6 +94,126 @@ fn backward_taps(alg: Alg, geo: &Geometry, j: usize) -> Vec<Vec<(i64, f32)>> {
         .collect()
 }
 
+/// Forward a row of dst at a time (rows `(n, c, o0, o1)` split over the
+/// threads): the source rows the row's taps read are blended into one
+/// source-width line (each read as a run where src's width is dense), the
+/// line resampled along the width through the tabulated taps, and the
+/// results stored as a run where dst's width is dense. A row whose source
+/// rows and weights are the previous row's reuses its values (nearest
+/// upsampling repeats rows).
+fn forward_rows(
+    op: &ResamplingOp,
+    tables: &[(Taps, usize)],
+    src: Raw,
+    out: Raw,
+    sum: Option<Raw>,
+    post: &crate::prims::common::post_ops::HostPostOps,
+) {
+    let (sl, dl) = (op.src_layout(), op.dst_layout());
+    let geo = *op.geometry();
+    let with_post = !op.post_ops().is_empty();
+    let (s0, ss) = strides(&geo, sl);
+    let (d0, ds) = strides(&geo, dl);
+    let (iw, ow) = (geo.i[2] as usize, geo.o[2] as usize);
+    let rows = (geo.mb * geo.c * geo.o[0] * geo.o[1]) as usize;
+    let nd = dl.ndims;
+    // Width taps as (first index, first weight, second index, second weight).
+    let (tab2, n2) = (&tables[2].0, tables[2].1);
+    let wtaps: Vec<(usize, f32, usize, f32)> = tab2
+        .iter()
+        .map(|t| (t[0].0 as usize, t[0].1, t[1].0 as usize, t[1].1))
+        .collect();
+    let ranges = parallel::split(rows, CHUNK.div_ceil(ow.max(1)));
+    parallel::run_all(ranges, |range| {
+        let mut line = vec![0f32; iw];
+        let mut tmp = vec![0f32; iw];
+        let mut acc = vec![0f32; ow];
+        let mut res = vec![0f32; ow];
+        let mut last: Option<(i64, i64, [(i64, f32); 2], [(i64, f32); 2])> = None;
+        let mut pos = [0i64; MAX_NDIMS];
+        for r in range {
+            let r = r as i64;
+            let y1 = r % geo.o[1];
+            let y0 = r / geo.o[1] % geo.o[0];
+            let c = r / (geo.o[1] * geo.o[0]) % geo.c;
+            let n = r / (geo.o[1] * geo.o[0] * geo.c);
+            let (t0, n0) = (&tables[0].0[y0 as usize], tables[0].1);
+            let (t1, n1) = (&tables[1].0[y1 as usize], tables[1].1);
+            // Rows with the same source rows and weights give the same values.
+            let key = (n, c, *t0, *t1);
+            let same = last == Some(key);
+            if !same {
+                let src_nc = s0 + n * ss[0] + c * ss[1];
+                let mut first = true;
+                for &(a, wa) in &t0[..n0] {
+                    for &(b, wb) in &t1[..n1] {
+                        let base = src_nc + a * ss[2] + b * ss[3];
+                        let row: &mut [f32] = if first { &mut line } else { &mut tmp };
+                        if ss[4] == 1 {
+                            src.load_run(base, row);
+                        } else {
+                            for (x, v) in row.iter_mut().enumerate() {
+                                *v = src.load(base + x as i64 * ss[4]);
+                            }
+                        }
+                        let wab = wa * wb;
+                        if first {
+                            if wab != 1.0 {
+                                for v in line.iter_mut() {
+                                    *v *= wab;
+                                }
+                            }
+                            first = false;
+                        } else {
+                            for (v, &t) in line.iter_mut().zip(tmp.iter()) {
+                                *v += wab * t;
+                            }
+                        }
+                    }
+                }
+                if n2 == 1 {
+                    for (a, t) in acc.iter_mut().zip(&wtaps) {
+                        *a = line[t.0];
+                    }
+                } else {
+                    for (a, t) in acc.iter_mut().zip(&wtaps) {
+                        *a = t.1 * line[t.0] + t.3 * line[t.2];
+                    }
+                }
+                last = Some(key);
+            }
+            let dst_row = d0 + n * ds[0] + c * ds[1] + y0 * ds[2] + y1 * ds[3];
+            let values: &[f32] = if with_post {
+                pos[0] = n;
+                pos[1] = c;
+                for (j, &v) in [y0, y1].iter().enumerate() {
+                    if let Some(d) = geo.dim_of_slot(j) {
+                        pos[d] = v;
+                    }
+                }
+                for (y2, (o, &a)) in res.iter_mut().zip(acc.iter()).enumerate() {
+                    if let Some(d) = geo.dim_of_slot(2) {
+                        pos[d] = y2 as i64;
+                    }
+                    let off = dst_row + y2 as i64 * ds[4];
+                    let old = sum.map_or(0.0, |s| s.load(off));
+                    *o = post.apply(a, old, &pos[..nd]);
+                }
+                &res
+            } else {
+                &acc
+            };
+            if ds[4] == 1 {
+                out.store_run(dst_row, values);
+            } else {
+                for (y2, &v) in values.iter().enumerate() {
+                    out.store(dst_row + y2 as i64 * ds[4], v);
+                }
+            }
+        }
+    });
+}
+
 /// Output elements per thread at least.
 const CHUNK: usize = 1 << 13;
 
@@ -129,6 +249,10 @@ impl CpuResampling {
         let geo = *op.geometry();
         let alg = op.alg();
         let tables: Vec<(Taps, usize)> = (0..3).map(|j| forward_taps(alg, &geo, j)).collect();
+        if !empty_src {
+            forward_rows(op, &tables, src, out, sum, &post);
+            return Ok(None);
+        }
         let (s0, ss) = strides(&geo, sl);
         let (d0, ds) = strides(&geo, dl);
         let row_len = geo.o[2] as usize;
