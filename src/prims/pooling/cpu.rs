@@ -331,13 +331,18 @@ impl CpuPooling {
                         for k2 in 0..k2n {
                             let from = (k2 * geo.d[2] + shift) as usize;
                             let taps = padded_line[from..].iter().step_by(step);
-                            if alg == Alg::Max {
+                            if alg == Alg::Max && ws.is_some() {
                                 let at = kbase + k2;
                                 for ((a, b), &v) in acc.iter_mut().zip(best.iter_mut()).zip(taps) {
                                     if v > *a {
                                         *a = v;
                                         *b = at;
                                     }
+                                }
+                            } else if alg == Alg::Max {
+                                // No workspace: the maximum alone (a select).
+                                for (a, &v) in acc.iter_mut().zip(taps) {
+                                    *a = if v > *a { v } else { *a };
                                 }
                             } else if step == 1 {
                                 let taps = &padded_line[from..from + o2 as usize];
