@@ -94,13 +94,61 @@ fn backward_taps(alg: Alg, geo: &Geometry, j: usize) -> Vec<Vec<(i64, f32)>> {
         .collect()
 }
 
+/// Source rows resampled along the width, the last few a thread made:
+/// output rows that read the same source rows (upsampling, both taps of
+/// linear) reuse them.
+struct RowCache {
+    rows: Vec<f32>,
+    keys: Vec<Option<(i64, i64, i64, i64)>>,
+    width: usize,
+    next: usize,
+}
+
+/// Rows a [`RowCache`] keeps (an output row reads at most 4).
+const CACHED: usize = 8;
+
+impl RowCache {
+    fn new(width: usize) -> RowCache {
+        RowCache {
+            rows: vec![0f32; CACHED * width],
+            keys: vec![None; CACHED],
+            width,
+            next: 0,
+        }
+    }
+
+    /// The slot of `key`, made by `fill` if absent (evicting, round robin,
+    /// a slot not in `keep`).
+    fn slot(
+        &mut self,
+        key: (i64, i64, i64, i64),
+        keep: &[usize],
+        fill: impl FnOnce(&mut [f32]),
+    ) -> usize {
+        if let Some(k) = self.keys.iter().position(|k| *k == Some(key)) {
+            return k;
+        }
+        let mut k = self.next;
+        while keep.contains(&k) {
+            k = (k + 1) % CACHED;
+        }
+        self.next = (k + 1) % CACHED;
+        self.keys[k] = Some(key);
+        fill(&mut self.rows[k * self.width..(k + 1) * self.width]);
+        k
+    }
+
+    fn row(&self, k: usize) -> &[f32] {
+        &self.rows[k * self.width..(k + 1) * self.width]
+    }
+}
+
 /// Forward a row of dst at a time (rows `(n, c, o0, o1)` split over the
-/// threads): the source rows the row's taps read are blended into one
-/// source-width line (each read as a run where src's width is dense), the
-/// line resampled along the width through the tabulated taps, and the
-/// results stored as a run where dst's width is dense. A row whose source
-/// rows and weights are the previous row's reuses its values (nearest
-/// upsampling repeats rows).
+/// threads): each source row the row's taps read is loaded (a run where
+/// src's width is dense) and resampled along the width through the
+/// tabulated taps, kept in a [`RowCache`] for the next output rows; the
+/// row is the weighted sum of those (a copy for nearest), stored as a run
+/// where dst's width is dense.
 fn forward_rows(
     op: &ResamplingOp,
     tables: &[(Taps, usize)],
@@ -117,20 +165,22 @@ fn forward_rows(
     let (iw, ow) = (geo.i[2] as usize, geo.o[2] as usize);
     let rows = (geo.mb * geo.c * geo.o[0] * geo.o[1]) as usize;
     let nd = dl.ndims;
-    // Width taps as (first index, first weight, second index, second weight).
+    // Width taps: source indices and weights.
     let (tab2, n2) = (&tables[2].0, tables[2].1);
-    let wtaps: Vec<(usize, f32, usize, f32)> = tab2
-        .iter()
-        .map(|t| (t[0].0 as usize, t[0].1, t[1].0 as usize, t[1].1))
-        .collect();
+    let first: Vec<usize> = tab2.iter().map(|t| t[0].0 as usize).collect();
+    let second: Vec<usize> = tab2.iter().map(|t| t[1].0 as usize).collect();
+    let w_first: Vec<f32> = tab2.iter().map(|t| t[0].1).collect();
+    let w_second: Vec<f32> = tab2.iter().map(|t| t[1].1).collect();
     let ranges = parallel::split(rows, CHUNK.div_ceil(ow.max(1)));
     parallel::run_all(ranges, |range| {
         let mut line = vec![0f32; iw];
-        let mut tmp = vec![0f32; iw];
+        let mut cache = RowCache::new(ow);
         let mut acc = vec![0f32; ow];
         let mut res = vec![0f32; ow];
-        let mut last: Option<(i64, i64, [(i64, f32); 2], [(i64, f32); 2])> = None;
         let mut pos = [0i64; MAX_NDIMS];
+        // (cache slot, weight) of the row's source rows.
+        let mut taps: Vec<(usize, f32)> = Vec::with_capacity(4);
+        let mut keep: Vec<usize> = Vec::with_capacity(4);
         for r in range {
             let r = r as i64;
             let y1 = r % geo.o[1];
@@ -139,49 +189,49 @@ fn forward_rows(
             let n = r / (geo.o[1] * geo.o[0] * geo.c);
             let (t0, n0) = (&tables[0].0[y0 as usize], tables[0].1);
             let (t1, n1) = (&tables[1].0[y1 as usize], tables[1].1);
-            // Rows with the same source rows and weights give the same values.
-            let key = (n, c, *t0, *t1);
-            let same = last == Some(key);
-            if !same {
-                let src_nc = s0 + n * ss[0] + c * ss[1];
-                let mut first = true;
-                for &(a, wa) in &t0[..n0] {
-                    for &(b, wb) in &t1[..n1] {
+            let src_nc = s0 + n * ss[0] + c * ss[1];
+            taps.clear();
+            keep.clear();
+            for &(a, wa) in &t0[..n0] {
+                for &(b, wb) in &t1[..n1] {
+                    let k = cache.slot((n, c, a, b), &keep, |h| {
                         let base = src_nc + a * ss[2] + b * ss[3];
-                        let row: &mut [f32] = if first { &mut line } else { &mut tmp };
                         if ss[4] == 1 {
-                            src.load_run(base, row);
+                            src.load_run(base, &mut line);
                         } else {
-                            for (x, v) in row.iter_mut().enumerate() {
+                            for (x, v) in line.iter_mut().enumerate() {
                                 *v = src.load(base + x as i64 * ss[4]);
                             }
                         }
-                        let wab = wa * wb;
-                        if first {
-                            if wab != 1.0 {
-                                for v in line.iter_mut() {
-                                    *v *= wab;
-                                }
+                        if n2 == 1 {
+                            for (h, &i) in h.iter_mut().zip(&first) {
+                                *h = line[i];
                             }
-                            first = false;
                         } else {
-                            for (v, &t) in line.iter_mut().zip(tmp.iter()) {
-                                *v += wab * t;
+                            let it = h.iter_mut().zip(first.iter().zip(&second));
+                            for ((h, (&i, &j)), (&u, &v)) in it.zip(w_first.iter().zip(&w_second)) {
+                                *h = u * line[i] + v * line[j];
                             }
                         }
-                    }
+                    });
+                    keep.push(k);
+                    taps.push((k, wa * wb));
                 }
-                if n2 == 1 {
-                    for (a, t) in acc.iter_mut().zip(&wtaps) {
-                        *a = line[t.0];
-                    }
-                } else {
-                    for (a, t) in acc.iter_mut().zip(&wtaps) {
-                        *a = t.1 * line[t.0] + t.3 * line[t.2];
-                    }
-                }
-                last = Some(key);
             }
+            let values: &[f32] = if taps.len() == 1 && taps[0].1 == 1.0 {
+                cache.row(taps[0].0)
+            } else {
+                let (k, w) = taps[0];
+                for (a, &h) in acc.iter_mut().zip(cache.row(k)) {
+                    *a = w * h;
+                }
+                for &(k, w) in &taps[1..] {
+                    for (a, &h) in acc.iter_mut().zip(cache.row(k)) {
+                        *a += w * h;
+                    }
+                }
+                &acc
+            };
             let dst_row = d0 + n * ds[0] + c * ds[1] + y0 * ds[2] + y1 * ds[3];
             let values: &[f32] = if with_post {
                 pos[0] = n;
@@ -191,7 +241,7 @@ fn forward_rows(
                         pos[d] = v;
                     }
                 }
-                for (y2, (o, &a)) in res.iter_mut().zip(acc.iter()).enumerate() {
+                for (y2, (o, &a)) in res.iter_mut().zip(values.iter()).enumerate() {
                     if let Some(d) = geo.dim_of_slot(2) {
                         pos[d] = y2 as i64;
                     }
@@ -201,7 +251,7 @@ fn forward_rows(
                 }
                 &res
             } else {
-                &acc
+                values
             };
             if ds[4] == 1 {
                 out.store_run(dst_row, values);
