@@ -1,12 +1,14 @@
 //! Pooling on the CPU engine.
 //!
-//! Layer: prims. The output's padded positions (dst forward, diff_src
-//! backward) are split over the host's threads in row-major order; each
-//! element is computed from the window (forward) or gathered from the
-//! windows covering it (backward) and stored through `common::host::Raw`
-//! one element at a time, so threads never share a view. Positions in the
-//! padding of a blocked output get zeros. An input that overlaps the output
-//! is copied first.
+//! Layer: prims. Forward over plain layouts goes a dst row at a time
+//! (`forward_rows`: source rows read as runs into a padded line, each
+//! kernel column's taps one pass over it). Otherwise the output's padded
+//! positions (dst forward, diff_src backward) are split over the host's
+//! threads in row-major order; each element is computed from the window
+//! (forward) or gathered from the windows covering it (backward) and stored
+//! through `common::host::Raw` one element at a time, so threads never
+//! share a view. Positions in the padding of a blocked output get zeros.
+//! An input that overlaps the output is copied first.
 
 use std::sync::Arc;
 

@@ -4,11 +4,13 @@
 //! descriptor refuses the others), so an element's offset is a sum of
 //! position times stride. The coordinate mapping is tabulated once per
 //! execution and spatial slot; the output's rows (all positions but the
-//! innermost spatial one) are split over the host's threads. Forward reads
-//! each output's one (nearest) or two (linear) taps per slot; backward
-//! gathers, per diff_src element, the outputs whose taps land on it. Each
-//! element is stored through `common::host::Raw`, so threads never share a
-//! view; an input that overlaps the output is copied first.
+//! innermost spatial one) are split over the host's threads. Forward
+//! resamples each source row along the width once (kept in a small
+//! per-thread cache) and makes an output row the weighted sum of its one
+//! (nearest) or two to four (linear) source rows, stored as a run
+//! (`forward_rows`); backward gathers, per diff_src element, the outputs
+//! whose taps land on it, stored one element at a time. Threads never
+//! share a view; an input that overlaps the output is copied first.
 
 use std::sync::Arc;
 
