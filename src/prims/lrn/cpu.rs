@@ -1,5 +1,10 @@
-//! LRN on the CPU engine: the elements (row-major) split over the host's
-//! threads, each summing its window. Backward takes two passes: the first
+//! LRN on the CPU engine. Forward across channels over layouts whose
+//! spatial dimensions form one run (nchw-like: stride 1; channels-last:
+//! channel stride 1) goes a block at a time: the threads take pieces
+//! (image, span of spatial positions), load every channel of the piece once
+//! into f32 buffers with their squares, and sum the window's rows. Otherwise
+//! the elements (row-major) are split over the host's threads, each summing
+//! its window. Backward takes two passes: the first
 //! stores, per element, `omega^-beta` and `diff_dst * src * omega^(-beta-1)`
 //! in host buffers (dense, row-major), the second sums the latter over
 //! each element's window.
@@ -99,6 +104,137 @@ fn offset(pos: &[i64], strides: &[i64], base: i64) -> i64 {
     base + pos.iter().zip(strides).map(|(p, s)| p * s).sum::<i64>()
 }
 
+/// The spatial dimensions of `l` (2 ..) merged into one: (elements,
+/// stride), the stride 0 when there are no spatial elements but one;
+/// `None` when they do not step uniformly.
+fn spatial_run(l: &Layout) -> Option<(i64, i64)> {
+    let st = l.outer_strides();
+    let (mut size, mut stride) = (1i64, 0i64);
+    for d in (2..l.ndims).rev() {
+        if l.dims[d] == 1 {
+            continue;
+        }
+        if size == 1 {
+            stride = st[d];
+        } else if st[d] != size * stride {
+            return None;
+        }
+        size *= l.dims[d];
+    }
+    Some((size, stride))
+}
+
+/// `omega^-beta` for each `omega` of `om` (in place); `beta = 0.75` (the
+/// common one) through square roots, which vectorise.
+fn pow_neg_beta(om: &mut [f32], beta: f32) {
+    if beta == 0.75 {
+        for v in om.iter_mut() {
+            let r = v.sqrt();
+            *v = 1.0 / (r * r.sqrt());
+        }
+    } else {
+        for v in om.iter_mut() {
+            *v = v.powf(-beta);
+        }
+    }
+}
+
+impl CpuLrn {
+    /// Forward across channels, a block of channels by spatial positions
+    /// at a time (see the module's comment); `false` when the layouts do
+    /// not allow it.
+    fn forward_across_blocks(&self, x: Raw, lx: &Layout, y: Raw, ly: &Layout) -> bool {
+        let op = &self.op;
+        let (Some((sp, ssx)), Some((_, ssy))) = (spatial_run(lx), spatial_run(ly)) else {
+            return false;
+        };
+        let (xs, ys) = (lx.outer_strides(), ly.outer_strides());
+        let (nb, c) = (lx.dims[0], lx.dims[1]);
+        let cs1 = (c == 1 || (xs[1] == 1 && ys[1] == 1)) && sp > 0;
+        let sp1 = sp > 0 && ((ssx == 1 && ssy == 1) || (sp == 1 && !cs1));
+        if !cs1 && !sp1 {
+            return false;
+        }
+        let (ad, beta, k) = (op.alpha_div(), op.beta(), op.k());
+        let h = op.half();
+        // Spatial positions per piece: the block of channels stays within
+        // 32 KiB of f32 values (a single position where channels are
+        // contiguous and spatial positions not).
+        let p = if sp1 { sp.min((8192 / c).max(16)) } else { 1 };
+        let pieces = (sp + p - 1) / p;
+        let items = (nb * pieces) as usize;
+        let per_thread = (16384 / (c * p)).max(1) as usize;
+        let ranges = parallel::split(items, per_thread);
+        let pu = p as usize;
+        parallel::run_all(ranges, |range| {
+            let cu = c as usize;
+            let mut xb = vec![0f32; cu * pu];
+            let mut sq = vec![0f32; cu * pu];
+            let mut acc = vec![0f32; pu];
+            let mut res = vec![0f32; if sp1 { 0 } else { cu }];
+            for item in range {
+                let (n, piece) = (item as i64 / pieces, item as i64 % pieces);
+                let first = piece * p;
+                let len = (sp - first).min(p) as usize;
+                let xo = lx.offset0 + n * xs[0] + first * ssx;
+                let yo = ly.offset0 + n * ys[0] + first * ssy;
+                if sp1 {
+                    for ch in 0..cu {
+                        let row = &mut xb[ch * pu..ch * pu + len];
+                        x.load_run(xo + ch as i64 * xs[1], row);
+                    }
+                } else {
+                    // One position, its channels a run.
+                    x.load_run(xo, &mut xb[..cu]);
+                }
+                for (q, &v) in sq.iter_mut().zip(xb.iter()) {
+                    *q = v * v;
+                }
+                for ch in 0..cu {
+                    let acc = &mut acc[..len];
+                    acc.fill(0.0);
+                    if let Some(h) = h {
+                        let lo = (ch as i64 - h).max(0) as usize;
+                        let hi = (ch as i64 + h).min(c - 1) as usize;
+                        for c2 in lo..=hi {
+                            if sp1 {
+                                let row = &sq[c2 * pu..c2 * pu + len];
+                                for (a, &q) in acc.iter_mut().zip(row) {
+                                    *a += q;
+                                }
+                            } else {
+                                acc[0] += sq[c2];
+                            }
+                        }
+                    }
+                    for a in acc.iter_mut() {
+                        *a = k + ad * *a;
+                    }
+                    pow_neg_beta(acc, beta);
+                    let xr = if sp1 {
+                        &xb[ch * pu..ch * pu + len]
+                    } else {
+                        &xb[ch..ch + 1]
+                    };
+                    for (a, &v) in acc.iter_mut().zip(xr) {
+                        *a *= v;
+                    }
+                    if sp1 {
+                        y.store_run(yo + ch as i64 * ys[1], acc);
+                    } else {
+                        res[ch] = acc[0];
+                    }
+                }
+                if !sp1 {
+                    // The position's channels, a run.
+                    y.store_run(yo, &res);
+                }
+            }
+        });
+        true
+    }
+}
+
 impl Implementation for CpuLrn {
     fn execute(&self, ctx: &ExecContext) -> Result<Option<Event>> {
         let op = &self.op;
@@ -140,6 +276,13 @@ impl Implementation for CpuLrn {
             );
             k + ad * sum
         };
+        if !op.is_backward()
+            && op.across()
+            && self.forward_across_blocks(x, lx, raws[1].0, raws[1].1)
+        {
+            drop(copy);
+            return Ok(None);
+        }
         let ranges = parallel::split(n as usize, 4096);
         if !op.is_backward() {
             let (y, ly) = raws[1];

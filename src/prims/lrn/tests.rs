@@ -265,6 +265,71 @@ fn both_algorithms_forward_and_backward() {
     }
 }
 
+/// The CPU's block path across channels: pieces of spatial positions
+/// (many channels make short pieces; a spatial extent that is not a
+/// multiple of the piece), channels-last one position at a time, a 2D
+/// tensor, a window wider than the channels, a beta other than 0.75, and
+/// bf16 / f16.
+#[test]
+fn cpu_across_blocks() {
+    let e = &crate::prims::common::testutil::xfer::cpu_engine();
+    let case = |dims, ls, beta| Case {
+        dims,
+        across: true,
+        ls,
+        alpha: 0.7,
+        beta,
+        k: 1.5,
+    };
+    check(
+        e,
+        &case(&[2, 600, 5, 7], 5, 0.75),
+        dnnl_f32,
+        dnnl_abcd,
+        dnnl_abcd,
+    );
+    check(
+        e,
+        &case(&[3, 3, 97, 101], 5, 0.6),
+        dnnl_f32,
+        dnnl_abcd,
+        dnnl_abcd,
+    );
+    check(
+        e,
+        &case(&[2, 9, 3, 5], 7, 0.75),
+        dnnl_f32,
+        dnnl_acdb,
+        dnnl_acdb,
+    );
+    check(
+        e,
+        &case(&[2, 1, 3, 5], 3, 0.75),
+        dnnl_f32,
+        dnnl_acdb,
+        dnnl_abcd,
+    );
+    check(e, &case(&[5, 11], 3, 1.25), dnnl_f32, dnnl_ab, dnnl_ab);
+    check(e, &case(&[5, 11], 13, 0.75), dnnl_f32, dnnl_ba, dnnl_ab);
+    check(
+        e,
+        &case(&[2, 7, 1, 9], 2, 0.75),
+        dnnl_f32,
+        dnnl_abcd,
+        dnnl_abcd,
+    );
+    for dt in [dnnl_bf16, dnnl_f16] {
+        check(
+            e,
+            &case(&[2, 17, 40, 41], 5, 0.75),
+            dt,
+            dnnl_abcd,
+            dnnl_abcd,
+        );
+        check(e, &case(&[2, 17, 4, 5], 5, 0.75), dt, dnnl_acdb, dnnl_acdb);
+    }
+}
+
 #[test]
 fn descriptor_rules() {
     let attr = PrimitiveAttr::default();

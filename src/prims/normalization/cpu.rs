@@ -1,5 +1,8 @@
 //! Normalization on the CPU engine: statistics, per-channel and per-stat
-//! sums over the host's threads (in f64), then the element-wise pass.
+//! sums over the host's threads (in f64), then the element-wise pass. With
+//! at least as many stats as threads (and no global statistics), a thread
+//! takes whole stats and runs both for each while its elements are still
+//! in the cache (layer norm's rows likewise, a row at a time).
 //!
 //! Layer: prims. Element offsets come from tables per canonical index
 //! (`n`, `c`, `sp`), which blocked layouts without padding allow: an offset
@@ -523,6 +526,53 @@ fn forward(op: &NormOp, ctx: &ExecContext) -> Result<()> {
             }
             scatter_row(&dst, n, row);
             (m, v)
+        });
+        if op.writes_stats() {
+            for (s, &(m, v)) in stats.iter().enumerate() {
+                if let (Some(mv), false) = (&mean_v, rms) {
+                    mv.store(s as i64, m);
+                }
+                if let Some(vv) = &var_v {
+                    vv.store(s as i64, v);
+                }
+            }
+        }
+        return Ok(());
+    }
+    if !global && g.stats() >= parallel::max_threads() as i64 {
+        // Enough stats for every thread: each stat's statistics and results
+        // together, its elements read from memory once and then from the
+        // cache (the same arithmetic as `statistics` and the pass below).
+        let m = g.per_stat();
+        let sp_buf = || vec![0f32; g.sp as usize];
+        let stats = map_par_with(g.stats(), 3 * m, sp_buf, |buf, s| {
+            let mut sum = 0f64;
+            if !rms {
+                for (n, c) in stat_pairs(&g, s) {
+                    src.gather(n, c, buf);
+                    sum += run_sum(buf, None);
+                }
+            }
+            let mean = sum / m as f64;
+            let mut sq = 0f64;
+            for (n, c) in stat_pairs(&g, s) {
+                src.gather(n, c, buf);
+                sq += run_sum(buf, Some(mean as f32));
+            }
+            let (mean, var) = (mean as f32, (sq / m as f64) as f32);
+            let inv = 1.0 / (var + op.epsilon()).sqrt();
+            let mut pos = [0i64; MAX_NDIMS];
+            for (n, c) in stat_pairs(&g, s) {
+                let a = gamma[c as usize] * inv;
+                let bt = beta[c as usize];
+                src.gather(n, c, buf);
+                for v in buf.iter_mut() {
+                    *v = (*v - mean) * a + bt;
+                }
+                finish(n, c, buf, &mut pos);
+                dst.scatter(n, c, buf);
+            }
+            (mean, var)
         });
         if op.writes_stats() {
             for (s, &(m, v)) in stats.iter().enumerate() {

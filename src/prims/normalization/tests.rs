@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use super::*;
 use crate::core::engine::Engine;
+use crate::prims::common::parallel;
 use crate::prims::common::testutil::{TestMem, engine_name, engines, exec, md, memory, read};
 
 /// Deterministic values in about [-2, 2], shifted per channel-ish index.
@@ -265,6 +266,23 @@ fn batch_norm_long_statistics() {
     // More than a work-group's elements per channel, channels-first and last.
     batch_case(&[2, 3, 50, 50], dnnl_nchw, USE_SCALE);
     batch_case(&[2, 40, 30, 5], dnnl_nhwc, USE_SHIFT | FUSE_NORM_RELU);
+}
+
+/// The CPU's two forward paths without global statistics: more stats
+/// than threads (each stat's statistics and results together) and fewer
+/// (statistics first, then the results), for batch and group norms.
+#[test]
+fn cpu_stats_per_thread_or_split() {
+    let many = parallel::max_threads() as i64 + 17;
+    batch_case(
+        &[2, many, 3, 5],
+        dnnl_nchw,
+        USE_SCALE | USE_SHIFT | FUSE_NORM_RELU,
+    );
+    batch_case(&[3, many, 7], dnnl_nwc, USE_SHIFT);
+    batch_case(&[4, 1, 9, 9], dnnl_nchw, USE_SCALE);
+    group_case(&[2, 2 * many, 3, 2], dnnl_nchw, many, USE_SCALE | USE_SHIFT);
+    group_case(&[1, 3, 40], dnnl_ncw, 1, USE_SCALE);
 }
 
 #[test]

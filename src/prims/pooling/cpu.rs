@@ -1,12 +1,14 @@
 //! Pooling on the CPU engine.
 //!
-//! Layer: prims. The output's padded positions (dst forward, diff_src
-//! backward) are split over the host's threads in row-major order; each
-//! element is computed from the window (forward) or gathered from the
-//! windows covering it (backward) and stored through `common::host::Raw`
-//! one element at a time, so threads never share a view. Positions in the
-//! padding of a blocked output get zeros. An input that overlaps the output
-//! is copied first.
+//! Layer: prims. Forward over plain layouts goes a dst row at a time
+//! (`forward_rows`: source rows read as runs into a padded line, each
+//! kernel column's taps one pass over it). Otherwise the output's padded
+//! positions (dst forward, diff_src backward) are split over the host's
+//! threads in row-major order; each element is computed from the window
+//! (forward) or gathered from the windows covering it (backward) and stored
+//! through `common::host::Raw` one element at a time, so threads never
+//! share a view. Positions in the padding of a blocked output get zeros.
+//! An input that overlaps the output is copied first.
 
 use std::sync::Arc;
 
@@ -281,11 +283,21 @@ impl CpuPooling {
         let (o0, o1, o2) = (geo.o[0], geo.o[1], geo.o[2]);
         let (i2, k2n) = (geo.i[2], geo.k[2]);
         let taps_w: Vec<i64> = (0..o2).map(|x| geo.taps_inside(2, x)).collect();
+        // The source row sits in a line padded on both sides with the
+        // algorithm's neutral value (0 for sums; the lowest value for max,
+        // which never wins), so that every tap of every output column is
+        // inside: source x at `x + lead`, tap k of column y at
+        // `y * stride + k * dilation` (`lead - padding` added).
+        let lead = geo.p[2].max(0);
+        let shift = lead - geo.p[2];
+        let last_tap = ((o2 - 1) * geo.s[2] + (k2n - 1) * geo.d[2] + shift).max(0);
+        let padded = (lead + i2).max(last_tap + 1) as usize;
+        let fill = if alg == Alg::Max { start } else { 0.0 };
         let rows = (geo.mb * geo.c * o0 * o1) as usize;
         let ranges = parallel::split(rows, CHUNK.div_ceil(o2.max(1) as usize));
         let nd = dl.ndims;
         parallel::run_all(ranges, |range| {
-            let mut line = vec![0f32; i2 as usize];
+            let mut padded_line = vec![fill; padded];
             let mut acc = vec![0f32; o2 as usize];
             let mut best = vec![0i64; o2 as usize];
             let mut pos = [0i64; MAX_NDIMS];
@@ -308,34 +320,40 @@ impl CpuPooling {
                             continue;
                         }
                         let base = at_src.at(n, c, [x0, x1, 0]);
+                        let line = &mut padded_line[lead as usize..(lead + i2) as usize];
                         if src_w == 1 {
-                            src.load_run(base, &mut line);
+                            src.load_run(base, line);
                         } else {
                             for (x2, v) in line.iter_mut().enumerate() {
                                 *v = src.load(base + x2 as i64 * src_w);
                             }
                         }
                         let kbase = (k0 * geo.k[1] + k1) * k2n;
-                        for y2 in 0..o2 {
-                            let first = y2 * geo.s[2] - geo.p[2];
-                            let a = &mut acc[y2 as usize];
-                            if alg == Alg::Max {
-                                for k2 in 0..k2n {
-                                    let x2 = first + k2 * geo.d[2];
-                                    if (0..i2).contains(&x2) {
-                                        let v = line[x2 as usize];
-                                        if v > *a {
-                                            *a = v;
-                                            best[y2 as usize] = kbase + k2;
-                                        }
+                        let step = geo.s[2] as usize;
+                        for k2 in 0..k2n {
+                            let from = (k2 * geo.d[2] + shift) as usize;
+                            let taps = padded_line[from..].iter().step_by(step);
+                            if alg == Alg::Max && ws.is_some() {
+                                let at = kbase + k2;
+                                for ((a, b), &v) in acc.iter_mut().zip(best.iter_mut()).zip(taps) {
+                                    if v > *a {
+                                        *a = v;
+                                        *b = at;
                                     }
                                 }
+                            } else if alg == Alg::Max {
+                                // No workspace: the maximum alone (a select).
+                                for (a, &v) in acc.iter_mut().zip(taps) {
+                                    *a = if v > *a { v } else { *a };
+                                }
+                            } else if step == 1 {
+                                let taps = &padded_line[from..from + o2 as usize];
+                                for (a, &v) in acc.iter_mut().zip(taps) {
+                                    *a += v;
+                                }
                             } else {
-                                for k2 in 0..k2n {
-                                    let x2 = first + k2 * geo.d[2];
-                                    if (0..i2).contains(&x2) {
-                                        *a += line[x2 as usize];
-                                    }
+                                for (a, &v) in acc.iter_mut().zip(taps) {
+                                    *a += v;
                                 }
                             }
                         }

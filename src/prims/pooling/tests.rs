@@ -320,6 +320,50 @@ fn forward_and_backward_match_the_reference() {
     }
 }
 
+/// Forward inference (max without a workspace: the CPU row path's plain
+/// select) over every case: strides, dilations, asymmetric padding, 1D to
+/// 3D, channels-last; f32 and bf16.
+#[test]
+fn inference_forward_without_workspace() {
+    for engine in engines() {
+        let name = engine_name(&engine);
+        for (ci, case) in cases().iter().enumerate() {
+            let dst_dims = case.dst();
+            for (dt, elem) in [(dnnl_f32, Elem::F32), (dnnl_bf16, Elem::Bf16)] {
+                for alg in [Alg::Max, Alg::AvgIncludePadding, Alg::AvgExcludePadding] {
+                    let what = format!("{name}: case {ci} {alg:?} {dt:?} inference");
+                    let src_md = md(&case.src, dt, case.tag_src);
+                    let dst_md = md(&dst_dims, dt, case.tag_dst);
+                    let nsrc = case.src.iter().product::<i64>() as usize;
+                    let x: Vec<f32> = distinct(nsrc, ci)
+                        .iter()
+                        .map(|&v| rounded(elem, v))
+                        .collect();
+                    let op = PoolingOp::forward(
+                        dnnl_forward_inference,
+                        alg.to_c(),
+                        &src_md,
+                        &dst_md,
+                        case.window(),
+                        &PrimitiveAttr::default(),
+                    )
+                    .unwrap();
+                    assert!(op.workspace().is_none(), "{what}: a workspace");
+                    let src = memory(&engine, &src_md, &x);
+                    let dst = memory(&engine, &dst_md, &[]);
+                    exec(
+                        &engine,
+                        Arc::new(op),
+                        &[(DNNL_ARG_SRC, &src), (DNNL_ARG_DST, &dst)],
+                    );
+                    let (want, _) = fwd_ref(case, alg, &x);
+                    check(&read(&dst), &want, elem, &what);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn types_and_post_ops() {
     let case = &cases()[1];

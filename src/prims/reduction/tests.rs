@@ -216,6 +216,45 @@ fn types() {
     }
 }
 
+/// The CPU's row path (kept innermost run of stride 1, at least 16 long):
+/// outer and middle axes, two reduced axes around a kept one, a run longer
+/// than a piece (1024) and not a multiple of it, a run merged from two
+/// kept dimensions, and other types.
+#[test]
+fn cpu_rows_of_kept_runs() {
+    let engine = crate::prims::common::testutil::xfer::cpu_engine();
+    let shapes: [(&[i64], &[i64]); 4] = [
+        (&[5, 1500], &[1, 1500]),
+        (&[3, 4, 5, 37], &[3, 1, 1, 37]),
+        (&[4, 6, 40], &[1, 6, 40]),
+        (&[2, 3, 4, 17], &[1, 3, 1, 17]),
+    ];
+    for (s, d) in shapes {
+        let tag = [dnnl_ab, dnnl_abc, dnnl_abcd][s.len() - 2];
+        for alg in ALGS {
+            let src = md(s, dnnl_f32, tag);
+            let dst = md(d, dnnl_f32, dnnl_format_tag_any);
+            check(&engine, alg, &src, &dst, 2.0, 1e-3);
+        }
+        for p in [1.0, 3.0] {
+            let src = md(s, dnnl_f32, tag);
+            let dst = md(d, dnnl_f32, dnnl_format_tag_any);
+            check(&engine, Alg::NormLpSum, &src, &dst, p, 0.0);
+        }
+    }
+    for (sdt, ddt) in [
+        (dnnl_bf16, dnnl_bf16),
+        (dnnl_f16, dnnl_f32),
+        (dnnl_s8, dnnl_s8),
+    ] {
+        for alg in [Alg::Max, Alg::Sum, Alg::Mean] {
+            let src = md(&[6, 33], sdt, dnnl_ab);
+            let dst = md(&[1, 33], ddt, dnnl_ab);
+            check(&engine, alg, &src, &dst, 0.0, 0.0);
+        }
+    }
+}
+
 #[test]
 fn descriptor_rules() {
     let new = |alg, s: &[i64], d: &[i64], dt, p: f32| {

@@ -340,3 +340,54 @@ fn descriptor_rules() {
     );
     assert_eq!(r.err().unwrap().status(), dnnl_unimplemented);
 }
+
+/// The CPU's row path without post-ops: repeated rows (nearest and linear
+/// upsampling by 2), downsampling, non-integer factors, 1D / 3D, a width of
+/// one, a channels-last layout (width not dense), f32 and bf16.
+#[test]
+fn cpu_forward_rows() {
+    let engine = crate::prims::common::testutil::xfer::cpu_engine();
+    let cases: [(&[i64], &[i64], dnnl_format_tag_t); 7] = [
+        (&[2, 3, 7, 9], &[2, 3, 14, 18], dnnl_abcd),
+        (&[2, 3, 14, 19], &[2, 3, 7, 9], dnnl_abcd),
+        (&[1, 2, 5, 7], &[1, 2, 12, 3], dnnl_abcd),
+        (&[2, 3, 17], &[2, 3, 34], dnnl_abc),
+        (&[1, 2, 3, 4, 5], &[1, 2, 6, 8, 10], dnnl_abcde),
+        (&[2, 2, 4, 3], &[2, 2, 9, 1], dnnl_abcd),
+        (&[2, 3, 4, 5], &[2, 3, 8, 11], dnnl_acdb),
+    ];
+    for (src_dims, dst_dims, tag) in cases {
+        for dt in [dnnl_f32, dnnl_bf16] {
+            for alg in [Alg::Nearest, Alg::Linear] {
+                let elem = Elem::from_c(dt).unwrap();
+                let ns: i64 = src_dims.iter().product();
+                let x: Vec<f32> = (0..ns)
+                    .map(|i| rounded(elem, ((i * 37 % 23) as f32) * 0.5 - 4.0))
+                    .collect();
+                let (src_md, dst_md) = (md(src_dims, dt, tag), md(dst_dims, dt, tag));
+                let op = ResamplingOp::forward(
+                    dnnl_forward_inference,
+                    alg.to_c(),
+                    None,
+                    &src_md,
+                    Some(&dst_md),
+                    &PrimitiveAttr::default(),
+                )
+                .unwrap();
+                let src = memory(&engine, &src_md, &x);
+                let dst = memory(&engine, &dst_md, &[]);
+                exec(
+                    &engine,
+                    Arc::new(op),
+                    &[(DNNL_ARG_SRC, &src), (DNNL_ARG_DST, &dst)],
+                );
+                let want: Vec<f64> = reads(alg, src_dims, dst_dims)
+                    .iter()
+                    .map(|r| r.iter().map(|&(s, w)| w * x[s] as f64).sum())
+                    .collect();
+                let what = format!("{src_dims:?} -> {dst_dims:?} {dt:?} {alg:?}");
+                check(&read(&dst), &want, elem, &what);
+            }
+        }
+    }
+}

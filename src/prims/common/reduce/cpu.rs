@@ -1,12 +1,17 @@
 //! Reductions on the CPU engine.
 //!
-//! Layer: prims. Outputs are split over the host's threads; when there are
-//! fewer outputs than threads, each output's reduction is split instead and
-//! the partial accumulators combined. An output reads its elements with an
-//! odometer over the reduced dimensions, the innermost (smallest stride) as
-//! a run: one `load_run` when its stride is 1.
+//! Layer: prims. When the innermost kept dimensions form a run of stride 1
+//! in both tensors (a reduction over outer or middle axes), the outputs go
+//! a piece of that run at a time: each reduced element's run is loaded and
+//! folded into a per-thread row of accumulators (elementwise, vectorised),
+//! then finished and stored as a run. Otherwise outputs are split over the
+//! host's threads; when there are fewer outputs than threads, each output's
+//! reduction is split instead and the partial accumulators combined. An
+//! output reads its elements with an odometer over the reduced dimensions,
+//! the innermost (smallest stride) as a run: one `load_run` when its stride
+//! is 1.
 
-use super::{Alg, Plan, Reduce};
+use super::{Alg, Idle, Plan, Reduce};
 use crate::core::error::Result;
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::prims::common::host::Raw;
@@ -42,6 +47,121 @@ pub(crate) fn fold(alg: Alg, p: f32, acc: f32, v: &[f32]) -> f32 {
         _ => v.iter().fold(0.0, |a, &x| a + x.abs().powf(p)),
     };
     alg.combine(acc, part)
+}
+
+/// Each `acc[k]` with `v[k]` accumulated (the step of [`fold`], per lane).
+fn fold_rows(alg: Alg, p: f32, acc: &mut [f32], v: &[f32]) {
+    fn each(acc: &mut [f32], v: &[f32], step: impl Fn(f32, f32) -> f32) {
+        for (a, &x) in acc.iter_mut().zip(v) {
+            *a = step(*a, x);
+        }
+    }
+    match alg {
+        Alg::Max => each(acc, v, |a, x| if x > a { x } else { a }),
+        Alg::Min => each(acc, v, |a, x| if x < a { x } else { a }),
+        Alg::Sum | Alg::Mean => each(acc, v, |a, x| a + x),
+        Alg::Mul => each(acc, v, |a, x| a * x),
+        _ if p == 1.0 => each(acc, v, |a, x| a + x.abs()),
+        _ if p == 2.0 => each(acc, v, |a, x| a + x * x),
+        _ => each(acc, v, |a, x| a + x.abs().powf(p)),
+    }
+}
+
+/// Outputs per piece of the row path.
+const PIECE: usize = 1024;
+
+/// The kept dimensions' split for the row path: the outer ones and the
+/// length of the innermost run (stride 1 in src and dst), when that run
+/// is at least `min` long.
+fn inner_run(plan: &Plan, min: i64) -> Option<(&[Idle], i64)> {
+    let mut k = plan.idle.len();
+    let mut len = 1i64;
+    while k > 0 {
+        let d = &plan.idle[k - 1];
+        if d.src_stride != len || d.dst_stride != len {
+            break;
+        }
+        len *= d.size;
+        k -= 1;
+    }
+    (len >= min).then_some((&plan.idle[..k], len))
+}
+
+/// The row path (see the module's comment); `false` when the layouts do
+/// not allow it or the outputs are too few to share among the threads.
+fn run_rows(op: &Reduce, src: &Raw, dst: &Raw, post: &HostPostOps, sum: Option<Raw>) -> bool {
+    let plan = op.plan();
+    let Some((outer, len)) = inner_run(plan, 16) else {
+        return false;
+    };
+    let (ls, ld) = (op.src_layout(), op.dst_layout());
+    let rows: i64 = outer.iter().map(|d| d.size).product();
+    let piece = (len as usize).min(PIECE);
+    let pieces = (len + piece as i64 - 1) / piece as i64;
+    let items = (rows * pieces) as usize;
+    if items < parallel::max_threads() && plan.r >= 1 << 14 {
+        return false;
+    }
+    let (alg, p, eps) = (op.alg(), op.p(), op.eps());
+    let with_post = !op.post_ops().is_empty();
+    let ndims = ld.ndims;
+    // The kept dimensions of the run, innermost last, for post-op positions.
+    let run_dims = &plan.idle[outer.len()..];
+    let per_thread = (1usize << 14).div_ceil(piece * plan.r.max(1) as usize);
+    let ranges = parallel::split(items, per_thread);
+    parallel::run_all(ranges, |range| {
+        let mut acc = vec![0f32; piece];
+        let mut buf = vec![0f32; piece];
+        let mut pos = [0i64; MAX_NDIMS];
+        let mut red_pos = vec![0i64; plan.red.len()];
+        for item in range {
+            let item = item as i64;
+            let (mut row, k) = (item / pieces, item % pieces);
+            let first = k * piece as i64;
+            let n = ((len - first) as usize).min(piece);
+            let (mut s, mut d) = (ls.offset0 + first, ld.offset0 + first);
+            for idle in outer.iter().rev() {
+                let i = row % idle.size;
+                row /= idle.size;
+                pos[idle.dim] = i;
+                s += i * idle.src_stride;
+                d += i * idle.dst_stride;
+            }
+            let acc = &mut acc[..n];
+            let buf = &mut buf[..n];
+            acc.fill(alg.init());
+            // The odometer over the reduced dimensions.
+            red_pos.fill(0);
+            let mut off = s;
+            for _ in 0..plan.r {
+                src.load_run(off, buf);
+                fold_rows(alg, p, acc, buf);
+                for (j, &(size, stride)) in plan.red.iter().enumerate().rev() {
+                    red_pos[j] += 1;
+                    off += stride;
+                    if red_pos[j] < size {
+                        break;
+                    }
+                    off -= size * stride;
+                    red_pos[j] = 0;
+                }
+            }
+            for (t, a) in acc.iter_mut().enumerate() {
+                *a = alg.finish(*a, p, eps, plan.r);
+                if with_post {
+                    let mut q = first + t as i64;
+                    for idle in run_dims.iter().rev() {
+                        pos[idle.dim] = q % idle.size;
+                        q /= idle.size;
+                    }
+                    let old = sum.map_or(0.0, |s| s.load(d + t as i64));
+                    *a = post.apply(*a, old, &pos[..ndims]);
+                }
+            }
+            dst.store_run(d, acc);
+        }
+    });
+    true
 }
 
 /// The accumulator of the elements `r0..r1` of the reduction from `base`.
@@ -127,6 +247,9 @@ pub(crate) fn run(op: &Reduce, src: Option<Raw>, dst: Raw, post: &HostPostOps) -
         }
         return Ok(());
     };
+    if run_rows(op, &src, &dst, post, sum) {
+        return Ok(());
+    }
     if plan.outputs >= threads || plan.r < 1 << 14 {
         let per_thread = (1usize << 14).div_ceil(plan.r.max(1) as usize);
         let ranges = parallel::split(plan.outputs as usize, per_thread);
