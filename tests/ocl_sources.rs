@@ -356,11 +356,12 @@ fn builds() -> Vec<Build> {
             &["pooling_fwd"],
         ),
         (
-            "pooling forward max, 4 f32 outputs per work-item, workspace, post-ops",
+            "pooling forward max, 4 f32 outputs per work-item sharing rows, workspace, post-ops",
             format!(
                 "-DALG_MAX -DS_DT=F16 -DD_DT=F32 -DW_DT=S32 -DWS=1 {window} \
                  -DOUT_OFF=(t) -DIN_OFF=(c*16+z1*4+z2) -DW_OFF=(p1*4+p2*2+p3) -DINB=(p1<2) \
-                 -DWITH_POST_OPS -DNDIMS=4 -DLPOS=p0,p1,p2,p3 -DVEC=4 -DVEC_P=p3 -DVEC_STRIDE=1"
+                 -DWITH_POST_OPS -DNDIMS=4 -DLPOS=p0,p1,p2,p3 -DVEC=4 -DVEC_P=p3 -DVEC_STRIDE=1 \
+                 -DROW4=1"
             ),
             &["pooling_fwd"],
         ),

@@ -22,6 +22,8 @@
  *                      the walk's innermost loop moves one dimension by one
  *                      f32 element, a multiple of 4 of them), that loop's
  *                      position variable (p<d>) and offset step
+ *   ROW4               VEC 4 along slot 2 at stride 1: the four windows'
+ *                      source rows are loaded once (pool4)
  *   IN_OFF             the input element's offset, from n, c and its
  *                      spatial position z0, z1, z2 (forward: the src tap;
  *                      backward: the diff_dst element)
@@ -104,6 +106,59 @@ inline float pool(global S_T *src, IDX_T n, IDX_T c, IDX_T y0, IDX_T y1, IDX_T y
     return acc;
 }
 
+#if ROW4
+/* Outputs y2 .. y2 + 3 of one row at stride 1 along slot 2: each source row
+ * segment their windows cover is loaded once for the four. A tap outside the
+ * source reads as the value that changes nothing (0 for a sum; LOWEST for a
+ * max, which no tap beats: the same result and workspace as pool()). */
+#define SEG (4 + (K2 - 1) * DL2)
+#ifdef ALG_MAX
+#define ABSENT LOWEST
+#else
+#define ABSENT 0.0f
+#endif
+inline void pool4(global S_T *src, IDX_T n, IDX_T c, IDX_T y0, IDX_T y1, IDX_T y2, float *acc,
+        int *best) {
+    for (int j = 0; j < 4; ++j) {
+        acc[j] = ABSENT;
+        best[j] = 0;
+    }
+    for (int k0 = 0; k0 < K0; ++k0) {
+        const IDX_T z0 = y0 * S0 + k0 * DL0 - PL0;
+        if (z0 < 0 || z0 >= I0) continue;
+        for (int k1 = 0; k1 < K1; ++k1) {
+            const IDX_T z1 = y1 * S1 + k1 * DL1 - PL1;
+            if (z1 < 0 || z1 >= I1) continue;
+            float seg[SEG];
+            for (int i = 0; i < SEG; ++i) {
+                const IDX_T z2 = y2 - PL2 + i;
+                seg[i] = z2 >= 0 && z2 < I2 ? CAT(LD_, S_DT)(src, IN_OFF) : ABSENT;
+            }
+            for (int k2 = 0; k2 < K2; ++k2) {
+                for (int j = 0; j < 4; ++j) {
+                    const float v = seg[j + k2 * DL2];
+#ifdef ALG_MAX
+                    if (v > acc[j]) {
+                        acc[j] = v;
+                        best[j] = (k0 * K1 + k1) * K2 + k2;
+                    }
+#else
+                    acc[j] += v;
+#endif
+                }
+            }
+        }
+    }
+    for (int j = 0; j < 4; ++j) {
+#if defined(ALG_AVG_EXCL)
+        acc[j] /= DIVISOR(y0, y1, y2 + j);
+#elif defined(ALG_AVG_INCL)
+        acc[j] /= (float)(K0 * K1 * K2);
+#endif
+    }
+}
+#endif
+
 /* VEC consecutive outputs of the innermost loop per work-item; inside the
  * loop VEC_P (that loop's position p<d>) is shadowed by output j's. */
 __kernel void pooling_fwd(global S_T *src, global D_T *dst, global W_T *ws POST_OPS_PARAMS) {
@@ -113,6 +168,14 @@ __kernel void pooling_fwd(global S_T *src, global D_T *dst, global W_T *ws POST_
     const IDX_T out0 = OUT_OFF;
     const long vbase = VEC_P;
     float ya[VEC];
+#if ROW4
+    float pa[4];
+    int pb[4];
+#ifdef INB
+    if (INB)
+#endif
+        pool4(src, N_POS, C_POS, Y0, Y1, Y2, pa, pb);
+#endif
     for (int j = 0; j < VEC; ++j) {
         const long VEC_P = vbase + j;
 #ifdef INB
@@ -124,8 +187,13 @@ __kernel void pooling_fwd(global S_T *src, global D_T *dst, global W_T *ws POST_
             continue;
         }
 #endif
+#if ROW4
+        const int best = pb[j];
+        float acc = pa[j];
+#else
         int best;
         float acc = pool(src, N_POS, C_POS, Y0, Y1, Y2, &best);
+#endif
 #ifdef WITH_POST_OPS
         const long pos[NDIMS] = {LPOS};
         acc = post_ops(acc, 0.0f, pos POST_OPS_ARGS);
