@@ -163,6 +163,21 @@ float wg_sum(float v, local float *red, int lid) {
 #define DST_SCALE 1.0f
 #endif
 
+/* The fused kernel's statistics of stat s, stored by work-item 0 where
+ * they are outputs (RMS: the variance only). */
+#if WRITE_STATS && RMS
+#define STORE_STATS(m, v) \
+    if (lid == 0) VAR_AT = (v);
+#elif WRITE_STATS
+#define STORE_STATS(m, v) \
+    if (lid == 0) { \
+        MEAN_AT = (m); \
+        VAR_AT = (v); \
+    }
+#else
+#define STORE_STATS(m, v)
+#endif
+
 #ifdef NRM_FUSED_FWD
 /* One work-group per stat: mean, variance (two passes over the stat's
  * elements, the second from cache), then the normalized elements. */
@@ -204,14 +219,7 @@ __kernel void nrm_fused_fwd(NRM_PARAMS) {
             }
         }
         const float v = wg_sum(q, red, lid) / M;
-#if WRITE_STATS
-        if (lid == 0) {
-#if !RMS
-            MEAN_AT = m;
-#endif
-            VAR_AT = v;
-        }
-#endif
+        STORE_STATS(m, v)
         const float inv = 1.0f / sqrt(v + EPS);
         for (int k = 0; k < FUSED4; ++k) {
             const NIDX r4 = lid + k * WG;
@@ -246,14 +254,7 @@ __kernel void nrm_fused_fwd(NRM_PARAMS) {
         q += d * d;
     }
     const float v = wg_sum(q, red, lid) / M;
-#if WRITE_STATS
-    if (lid == 0) {
-#if !RMS
-        MEAN_AT = m;
-#endif
-        VAR_AT = v;
-    }
-#endif
+    STORE_STATS(m, v)
     const float inv = 1.0f / sqrt(v + EPS);
     for (NIDX r = lid; r < M; r += WG) {
         STAT_ELEM(s, r)
