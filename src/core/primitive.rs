@@ -141,6 +141,19 @@ pub fn dims_str(dims: &[i64]) -> String {
         .join("x")
 }
 
+/// `mb<n>ic<c>` then the spatial sizes as `id`, `ih`, `iw` (the last ones:
+/// `iw` alone for one spatial dimension): how oneDNN's verbose lines spell
+/// the shape of LRN and batch and group normalization (`mb2ic8ih6iw6`).
+pub fn mb_ic_spatial(d: &[i64]) -> String {
+    let mut s = format!("mb{}ic{}", d.first().unwrap_or(&1), d.get(1).unwrap_or(&1));
+    let spatial = d.get(2..).unwrap_or(&[]);
+    let names = ["id", "ih", "iw"];
+    for (name, v) in names[3 - spatial.len().min(3)..].iter().zip(spatial) {
+        s += &format!("{name}{v}");
+    }
+    s
+}
+
 /// A primitive kind: its descriptor type, the attributes it applies and its
 /// implementations.
 pub trait Kind: OpDesc + Sized + 'static {

@@ -365,15 +365,7 @@ impl OpDesc for LrnOp {
     }
 
     fn verbose_problem(&self) -> String {
-        let l = self.layout(0);
-        let d = l.dims();
-        let mut s = format!("mb{}ic{}", d[0], d[1]);
-        for (name, v) in ["id", "ih", "iw"][3 - (d.len() - 2).min(3)..]
-            .iter()
-            .zip(&d[2..])
-        {
-            s += &format!("{name}{v}");
-        }
+        let s = crate::core::primitive::mb_ic_spatial(self.layout(0).dims());
         format!("{s}ls{}beta{}", self.local_size, self.beta)
     }
 

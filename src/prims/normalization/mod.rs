@@ -56,7 +56,7 @@ use crate::core::error::{Error, Result};
 use crate::core::key::KeyWriter;
 use crate::core::memory_desc::{Format, MAX_NDIMS, MemoryDesc};
 use crate::core::names;
-use crate::core::primitive::{Impl, Kind, OpDesc, any_op};
+use crate::core::primitive::{Impl, Kind, OpDesc, any_op, dims_str, mb_ic_spatial};
 use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::{Layout, resolve_any};
 use crate::prims::common::post_ops::PostOpsPlan;
@@ -523,6 +523,21 @@ impl NormOp {
         (what == dnnl_query_flags).then_some(self.flags as i32)
     }
 
+    /// The problem field as upstream's verbose lines give it: batch
+    /// normalization `mb2ic8ih6iw6`, group normalization with `g<groups>`
+    /// first, layer normalization the dimensions (`2x3x4`).
+    fn verbose_problem(&self) -> String {
+        let Some((_, md)) = self.mds.iter().find(|(a, _)| *a == DNNL_ARG_SRC) else {
+            return String::new();
+        };
+        let d = md.dims();
+        match self.family {
+            Family::Batch => mb_ic_spatial(d),
+            Family::Group => format!("g{}{}", self.groups, mb_ic_spatial(d)),
+            Family::Layer => dims_str(d),
+        }
+    }
+
     fn verbose_aux(&self) -> String {
         let mut f = String::new();
         for (bit, letter) in [
@@ -656,6 +671,9 @@ macro_rules! norm_kind {
             }
             fn verbose_aux(&self) -> String {
                 self.0.verbose_aux()
+            }
+            fn verbose_problem(&self) -> String {
+                self.0.verbose_problem()
             }
             fn cache_key(&self, w: &mut KeyWriter) -> bool {
                 self.0.cache_key(w)

@@ -35,7 +35,7 @@ use crate::core::error::{Error, Result};
 use crate::core::key::KeyWriter;
 use crate::core::memory_desc::{Format, MemoryDesc};
 use crate::core::names;
-use crate::core::primitive::{Impl, Kind, OpDesc, any_op};
+use crate::core::primitive::{Impl, Kind, OpDesc, any_op, dims_str};
 use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::{Layout, resolve_like};
 use crate::prims::common::post_ops::PostOpsPlan;
@@ -283,6 +283,15 @@ impl OpDesc for PreluOp {
     fn outputs(&self) -> Vec<i32> {
         let n = if self.backward { 3 } else { 2 };
         self.tensors[n..].iter().map(|t| t.0).collect()
+    }
+
+    /// `src dims:weights dims`, as upstream's verbose lines give them.
+    fn verbose_problem(&self) -> String {
+        format!(
+            "{}:{}",
+            dims_str(self.layout(0).dims()),
+            dims_str(self.layout(1).dims())
+        )
     }
 
     fn cache_key(&self, w: &mut KeyWriter) -> bool {
