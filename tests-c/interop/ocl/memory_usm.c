@@ -15,7 +15,7 @@
  * - a plain malloc pointer: with Intel USM refused (invalid_arguments) unless the
  *   device reports shared-system USM capabilities; through SVM accepted (OpenCL cannot
  *   tell SVM of the context from other readable host memory);
- * - pointers the host cannot read (unmapped, PROT_NONE) are refused with
+ * - pointers the host cannot read (PROT_NONE, unmapped addresses) are refused with
  *   invalid_arguments, and nothing is created;
  * - _create_v2 with one USM handle.
  * On a device with neither (none on CI) every USM request returns dnnl_unimplemented
@@ -154,24 +154,23 @@ static void wild_pointers(dnnl_engine_t engine, dnnl_memory_desc_t md) {
     long page = 4096;
     void *none = mmap(NULL, (size_t)page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     EXPECT(none != MAP_FAILED);
-    void *gone = mmap(NULL, (size_t)page * 4, PROT_READ | PROT_WRITE,
-            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    EXPECT(gone != MAP_FAILED);
-    EXPECT(munmap(gone, (size_t)page * 4) == 0);
     /* Readable at the start, not at the end (N floats cross into the PROT_NONE page). */
     char *edge = (char *)mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE,
             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     EXPECT(edge != MAP_FAILED);
     EXPECT(mprotect(edge + page, (size_t)page, PROT_NONE) == 0);
     /* Under AddressSanitizer 0xdeadbeef000 lies in its (readable) shadow memory, and
-     * low addresses in its shadow gap: those two are tried without it only. */
-    void *const wild[] = {none, gone, edge + page - 16,
+     * low addresses in its shadow gap: those two are tried without it only. A range
+     * this program unmapped is not tried: another thread (the OpenCL runtime's, the
+     * sanitizer's) may map it again before the check; the check fails the same way
+     * for unmapped and PROT_NONE pages. */
+    void *const wild[] = {none, edge + page - 16,
 #ifndef __SANITIZE_ADDRESS__
             (void *)(uintptr_t)0xdeadbeef000ull, (void *)1,
 #endif
     };
-    const char *names[] = {"a PROT_NONE page", "an unmapped page",
-            "a range running into a PROT_NONE page", "0xdeadbeef000", "(void *)1"};
+    const char *names[] = {"a PROT_NONE page", "a range running into a PROT_NONE page",
+            "0xdeadbeef000", "(void *)1"};
     for (size_t i = 0; i < sizeof(wild) / sizeof(wild[0]); i++) {
         dnnl_memory_t mem = NULL;
         dnnl_status_t s
