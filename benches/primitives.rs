@@ -11,7 +11,7 @@
 //!   `torch_anchors.py`, run beside this bench on the GPU machine).
 //!
 //! Run: `cargo bench --bench primitives [-- quick] [-- cpu|gpu]` (`quick`: small
-//! sizes, for a 2-core machine; `conv`: the convolution layers only; `kinds`: pooling, resampling, reduction, PReLU, shuffle, LRN and the normalizations only). `-- check` instead times the execute-time
+//! sizes, for a 2-core machine; `conv`: the convolution layers only; `kinds`: pooling, resampling, reduction, PReLU, shuffle, LRN and the normalizations only; `resampling`: resampling only). `-- check` instead times the execute-time
 //! argument check alone beside a whole execute of small primitives (the
 //! check's share of the call, which must stay in the noise). The OpenCL devices are the library's
 //! (`dnnl_engine_create(dnnl_gpu, i)`; `OCL_ICD_VENDORS` / `ONEDNN_OCL_DEVICES`
@@ -1203,6 +1203,7 @@ fn main() {
     let conv_only = args.iter().any(|a| a == "conv");
     // `kinds`: only the memory-bound kinds of pooling .. normalization.
     let kinds_only = args.iter().any(|a| a == "kinds");
+    let resampling_only = args.iter().any(|a| a == "resampling");
     let cpu = !args.iter().any(|a| a == "gpu");
     let gpu = !args.iter().any(|a| a == "cpu");
     if !check {
@@ -1259,6 +1260,8 @@ fn main() {
         } else {
             if conv_only {
                 conv_layers(&b, b.ocl.is_some() && !quick, quick);
+            } else if resampling_only {
+                resampling(&b, b.ocl.is_some() && !quick, quick);
             } else if kinds_only {
                 let big = b.ocl.is_some() && !quick;
                 pooling(&b, big, quick);

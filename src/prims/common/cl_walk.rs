@@ -68,6 +68,31 @@ pub fn vec4_dim(out: &Layout, walker: &Walker) -> Option<usize> {
     ok.then_some(d)
 }
 
+/// The walk of a kernel with one work-item per element of its output, or
+/// per 4 along [`vec4_dim`]: the output, its walker and that dimension.
+/// Pooling and resampling build it once per primitive, for their options
+/// and for their launch size.
+pub struct OutputWalk<'a> {
+    pub out: &'a Layout,
+    pub walker: Walker,
+    pub vec4: Option<usize>,
+}
+
+impl<'a> OutputWalk<'a> {
+    /// The walk of `out`, 4 elements per work-item where `vec4` allows it
+    /// (forward kernels) and [`vec4_dim`] finds a dimension.
+    pub fn new(out: &'a Layout, vec4: bool) -> Self {
+        let walker = Walker::new(out);
+        let vec4 = if vec4 { vec4_dim(out, &walker) } else { None };
+        OutputWalk { out, walker, vec4 }
+    }
+
+    /// The output elements per work-item.
+    pub fn per_item(&self) -> usize {
+        if self.vec4.is_some() { 4 } else { 1 }
+    }
+}
+
 /// ` -DVEC=4 -DVEC_P=p<d> -DVEC_STRIDE=1` for [`vec4_dim`]'s `d`.
 pub fn vec4_options(d: usize) -> String {
     format!(" -DVEC=4 -DVEC_P=p{d} -DVEC_STRIDE=1")

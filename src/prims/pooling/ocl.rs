@@ -20,17 +20,23 @@ use crate::core::gpu::{Event, Kernel};
 use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::cl_walk;
+use crate::prims::common::cl_walk::OutputWalk;
 use crate::prims::common::dt;
-use crate::prims::common::layout::{Layout, Walker};
+use crate::prims::common::layout::Layout;
 
 /// Work-group size (lowered to what the kernel allows).
 const LOCAL: usize = 256;
 
-/// Forward: the dimension whose outputs a work-item takes 4 at a time
-/// (`cl_walk::vec4_dim`). On an H100 (same-run copy): max 2x2/2 0.88 -> 0.94;
-/// with the shared source rows of `ROW4`, avg 3x3/1 0.57 -> 0.83.
-fn vec4_dim(op: &PoolingOp, out: &Layout, walker: &Walker) -> Option<usize> {
-    cl_walk::vec4_dim(out, walker).filter(|_| !op.is_backward())
+/// The kernel's walk: over diff_src backward, dst forward; forward, 4
+/// outputs per work-item where `cl_walk::vec4_dim` allows it. On an H100
+/// (same-run copy): max 2x2/2 0.88 -> 0.94; with the shared source rows of
+/// `ROW4`, avg 3x3/1 0.57 -> 0.83.
+fn walk(op: &PoolingOp) -> OutputWalk<'_> {
+    if op.is_backward() {
+        OutputWalk::new(op.src_layout(), false)
+    } else {
+        OutputWalk::new(op.dst_layout(), true)
+    }
 }
 
 /// Builds the implementation for `op` on `engine`.
@@ -48,18 +54,10 @@ pub(super) fn create(op: &Arc<PoolingOp>, engine: &Engine) -> Result<Arc<dyn Imp
     } else {
         "pooling_fwd"
     };
-    let kernel = ocl.kernel(&source, &options(op), name)?;
+    let walk = walk(op);
+    let kernel = ocl.kernel(&source, &options(op, &walk), name)?;
     let local = ocl.work_group_size(&kernel)?.clamp(1, LOCAL);
-    let out = if op.is_backward() {
-        op.src_layout()
-    } else {
-        op.dst_layout()
-    };
-    let vec = if vec4_dim(op, out, &Walker::new(out)).is_some() {
-        4
-    } else {
-        1
-    };
+    let vec = walk.per_item();
     Ok(Arc::new(OclPooling {
         op: op.clone(),
         kernel,
@@ -93,12 +91,12 @@ fn cl_float(v: f32) -> String {
     format!("as_float(0x{:08x}u)", v.to_bits())
 }
 
-fn options(op: &PoolingOp) -> String {
+fn options(op: &PoolingOp, walk: &OutputWalk) -> String {
     let geo = op.geometry();
     let (sl, dl) = (op.src_layout(), op.dst_layout());
     // The output the work-items walk, and the input they read.
-    let (out, inp) = if op.is_backward() { (sl, dl) } else { (dl, sl) };
-    let walker = Walker::new(out);
+    let (out, walker) = (walk.out, &walk.walker);
+    let inp = if op.is_backward() { dl } else { sl };
     let alg = match op.alg() {
         Alg::Max => "ALG_MAX",
         Alg::AvgIncludePadding => "ALG_AVG_INCL",
@@ -122,8 +120,8 @@ fn options(op: &PoolingOp) -> String {
     if op.is_backward() {
         o += " -DBWD";
     }
-    o += &cl_walk::walk_options(out, &walker, "OUT_OFF");
-    if let Some(d) = vec4_dim(op, out, &walker) {
+    o += &cl_walk::walk_options(out, walker, "OUT_OFF");
+    if let Some(d) = walk.vec4 {
         o += &cl_walk::vec4_options(d);
         // Four windows along the last spatial dimension at stride 1 share
         // their source rows.

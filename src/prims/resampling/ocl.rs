@@ -17,18 +17,21 @@ use crate::core::gpu::{Event, Kernel};
 use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::cl_walk;
+use crate::prims::common::cl_walk::OutputWalk;
 use crate::prims::common::dt;
-use crate::prims::common::layout::{Layout, Walker};
+use crate::prims::common::layout::Layout;
 
 /// Work-group size (lowered to what the kernel allows).
 const LOCAL: usize = 256;
 
-/// The output the kernel walks: diff_src backward, dst forward.
-fn output(op: &ResamplingOp) -> &Layout {
+/// The kernel's walk: over diff_src backward, dst forward; forward, 4
+/// outputs per work-item where `cl_walk::vec4_dim` allows it. On an H100
+/// (same-run copy): nearest up 2x 0.50 -> 0.97, linear up 2x 0.37 -> 0.61.
+fn walk(op: &ResamplingOp) -> OutputWalk<'_> {
     if op.is_backward() {
-        op.src_layout()
+        OutputWalk::new(op.src_layout(), false)
     } else {
-        op.dst_layout()
+        OutputWalk::new(op.dst_layout(), true)
     }
 }
 
@@ -43,13 +46,6 @@ pub(super) fn source(op: &ResamplingOp) -> String {
     )
 }
 
-/// Forward: the dimension whose outputs a work-item takes 4 at a time
-/// (`cl_walk::vec4_dim`). On an H100 (same-run copy): nearest up 2x
-/// 0.50 -> 0.97, linear up 2x 0.37 -> 0.61.
-fn vec4_dim(op: &ResamplingOp, out: &Layout, walker: &Walker) -> Option<usize> {
-    cl_walk::vec4_dim(out, walker).filter(|_| !op.is_backward())
-}
-
 /// Builds the implementation for `op` on `engine`.
 pub(super) fn create(op: &Arc<ResamplingOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
     let ocl = engine.gpu("resampling")?;
@@ -58,13 +54,10 @@ pub(super) fn create(op: &Arc<ResamplingOp>, engine: &Engine) -> Result<Arc<dyn 
     } else {
         "resampling_fwd"
     };
-    let kernel = ocl.kernel(&source(op), &options(op), name)?;
+    let walk = walk(op);
+    let kernel = ocl.kernel(&source(op), &options(op, &walk), name)?;
     let local = ocl.work_group_size(&kernel)?.clamp(1, LOCAL);
-    let vec = if vec4_dim(op, output(op), &Walker::new(output(op))).is_some() {
-        4
-    } else {
-        1
-    };
+    let vec = walk.per_item();
     Ok(Arc::new(OclResampling {
         op: op.clone(),
         kernel,
@@ -87,12 +80,12 @@ fn offset_of(l: &Layout, geo: &Geometry) -> String {
 }
 
 /// The build options of `op`'s kernel.
-pub(super) fn options(op: &ResamplingOp) -> String {
+fn options(op: &ResamplingOp, walk: &OutputWalk) -> String {
     let geo = op.geometry();
     let (sl, dl) = (op.src_layout(), op.dst_layout());
     // The output the work-items walk, and the input they read.
-    let (out, inp) = if op.is_backward() { (sl, dl) } else { (dl, sl) };
-    let walker = Walker::new(out);
+    let (out, walker) = (walk.out, &walk.walker);
+    let inp = if op.is_backward() { dl } else { sl };
     let wide = [sl, dl]
         .iter()
         .any(|l| l.offset0 + l.extent() >= i32::MAX as i64)
@@ -111,8 +104,8 @@ pub(super) fn options(op: &ResamplingOp) -> String {
     if op.is_backward() {
         o += " -DBWD";
     }
-    o += &cl_walk::walk_options(out, &walker, "OUT_OFF");
-    if let Some(d) = vec4_dim(op, out, &walker) {
+    o += &cl_walk::walk_options(out, walker, "OUT_OFF");
+    if let Some(d) = walk.vec4 {
         o += &cl_walk::vec4_options(d);
     }
     o += " -DN_POS=(p0) -DC_POS=(p1)";

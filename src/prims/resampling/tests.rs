@@ -134,6 +134,22 @@ fn forward_and_backward_on_every_engine() {
             sdt: dnnl_f32,
             ddt: dnnl_f32,
         },
+        // GPU forward, 4 outputs per work-item along the width, from a
+        // source narrower than 4 (first) and downsampling (second).
+        Case {
+            src: vec![1, 2, 3, 3],
+            dst: vec![1, 2, 4, 8],
+            tag: dnnl_abcd,
+            sdt: dnnl_f32,
+            ddt: dnnl_f32,
+        },
+        Case {
+            src: vec![1, 2, 2, 16],
+            dst: vec![1, 2, 3, 8],
+            tag: dnnl_abcd,
+            sdt: dnnl_f32,
+            ddt: dnnl_f32,
+        },
         Case {
             src: vec![2, 3, 4, 3],
             dst: vec![2, 3, 9, 2],
