@@ -11,7 +11,7 @@
 //!   `torch_anchors.py`, run beside this bench on the GPU machine).
 //!
 //! Run: `cargo bench --bench primitives [-- quick] [-- cpu|gpu]` (`quick`: small
-//! sizes, for a 2-core machine; `conv`: the convolution layers only; `kinds`: pooling, resampling, reduction, PReLU, shuffle, LRN and the normalizations only; `resampling`: resampling only). `-- check` instead times the execute-time
+//! sizes, for a 2-core machine; `conv`: the convolution layers only; `kinds`: pooling, resampling, reduction, PReLU, shuffle, LRN and the normalizations only; `resampling`: resampling only; `gemm`: matmul f32 (weights transposed), f16 and bf16 at 1024, 4096 and 8192). `-- check` instead times the execute-time
 //! argument check alone beside a whole execute of small primitives (the
 //! check's share of the call, which must stay in the noise). The OpenCL devices are the library's
 //! (`dnnl_engine_create(dnnl_gpu, i)`; `OCL_ICD_VENDORS` / `ONEDNN_OCL_DEVICES`
@@ -1204,6 +1204,7 @@ fn main() {
     // `kinds`: only the memory-bound kinds of pooling .. normalization.
     let kinds_only = args.iter().any(|a| a == "kinds");
     let resampling_only = args.iter().any(|a| a == "resampling");
+    let gemm_only = args.iter().any(|a| a == "gemm");
     let cpu = !args.iter().any(|a| a == "gpu");
     let gpu = !args.iter().any(|a| a == "cpu");
     if !check {
@@ -1260,6 +1261,15 @@ fn main() {
         } else {
             if conv_only {
                 conv_layers(&b, b.ocl.is_some() && !quick, quick);
+            } else if gemm_only {
+                let sizes: &[i64] = if b.ocl.is_some() && !quick {
+                    &[1024, 4096, 8192]
+                } else {
+                    &[256, 512]
+                };
+                for &m in sizes {
+                    matmul_variants(&b, m);
+                }
             } else if resampling_only {
                 resampling(&b, b.ocl.is_some() && !quick, quick);
             } else if kinds_only {

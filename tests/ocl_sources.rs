@@ -781,6 +781,52 @@ fn builds() -> Vec<Build> {
     v
 }
 
+/// The builds only NVIDIA devices of compute capability 8.0 or later take
+/// (inline PTX): the tensor-core GEMM (`common/gemm/ocl.rs` `mma_source()`,
+/// `new_mma` and `mma_variant` give the options).
+fn nvidia_builds() -> Vec<Build> {
+    let post_ops = PostOpsPlan::none().cl_source();
+    let source = format!(
+        "{}{post_ops}{}{}",
+        dt::CL_TYPES,
+        read("src/prims/common/gemm/gemm.cl"),
+        read("src/prims/common/gemm/gemm_mma.cl")
+    );
+    let files: &[&str] = &[
+        TYPES,
+        BINARY_ALG,
+        ELTWISE_ALG,
+        "src/prims/common/gemm/gemm.cl",
+        "src/prims/common/gemm/gemm_mma.cl",
+    ];
+    let mut v = Vec::new();
+    for (what, options, kernels) in [
+        (
+            "gemm_mma f16, 8-wide aligned loads, bias and scales",
+            "-DA_DT=F16 -DB_DT=F16 -DC_DT=F32 -DBIAS_DT=F32 -DWITH_BIAS=1 -DSRC_SCALES=1 \
+             -DWEI_SCALES=2 -DDST_SCALES=1 -DPO_ON=0 -DMMA_BF16=0 -DA_K_FAST=1 -DB_N_FAST=1 \
+             -DA_VEC8=1 -DB_VEC8=1 -DALIGNED=1",
+            &["gemm_mma", "mma_probe"][..],
+        ),
+        (
+            "gemm_mma bf16, transposed operands, post-ops over a batch",
+            "-DA_DT=BF16 -DB_DT=BF16 -DC_DT=BF16 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
+             -DWEI_SCALES=1 -DDST_SCALES=0 -DPO_ON=1 -DMMA_BF16=1 -DA_K_FAST=0 -DB_N_FAST=0 \
+             -DA_VEC8=0 -DB_VEC8=0 -DALIGNED=0 -DPO_NB=1 -DPO_BATCH_DIMS=2",
+            &["gemm_mma"][..],
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files,
+            source: source.clone(),
+            options: options.to_string(),
+            kernels,
+        });
+    }
+    v
+}
+
 /// Every `.cl` file under `src/` is part of some build, and each build holds
 /// the files it names.
 #[test]
@@ -788,7 +834,8 @@ fn every_cl_file_has_a_build() {
     let mut on_disk = BTreeSet::new();
     cl_files(&root().join("src"), &mut on_disk);
     assert!(!on_disk.is_empty(), "no .cl file found under src/");
-    let builds = builds();
+    let mut builds = builds();
+    builds.extend(nvidia_builds());
     let mut covered = BTreeSet::new();
     for b in &builds {
         for &file in b.files {
@@ -820,10 +867,24 @@ fn every_cl_file_builds_on_each_device() {
     let Some(devices) = ocl_common::test_devices("every_cl_file_builds_on_each_device") else {
         return;
     };
-    let builds = builds();
+    let (portable, nvidia) = (builds(), nvidia_builds());
     let mut failures = Vec::new();
     for device in &devices {
         let info = device.info().expect("device info");
+        let sm80 = info
+            .nv_compute_capability
+            .is_some_and(|(major, _)| major >= 8);
+        let mut builds: Vec<&Build> = portable.iter().collect();
+        if sm80 {
+            builds.extend(&nvidia);
+        } else {
+            println!(
+                "ocl_sources: {}: skipping the {} builds with inline PTX (NVIDIA compute \
+                 capability 8.0 or later only)",
+                info.name,
+                nvidia.len()
+            );
+        }
         println!(
             "ocl_sources: {} ({}, driver {}): {} builds",
             info.name,
@@ -832,7 +893,7 @@ fn every_cl_file_builds_on_each_device() {
             builds.len()
         );
         let context = Context::create(device).expect("context");
-        for b in &builds {
+        for b in builds {
             match Program::build_source(&context, device, &b.source, &b.options) {
                 Ok(program) => {
                     let names = program.kernel_names().expect("kernel names");

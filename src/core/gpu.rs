@@ -146,6 +146,16 @@ impl<'a> GpuEngine<'a> {
         }
     }
 
+    /// An NVIDIA OpenCL device's CUDA compute capability `(major, minor)`
+    /// (`cl_nv_device_attribute_query`); `None` elsewhere, Level Zero
+    /// included.
+    pub fn nv_compute_capability(&self) -> Option<(u32, u32)> {
+        match self {
+            GpuEngine::Ocl(ocl) => ocl.info().nv_compute_capability,
+            GpuEngine::Ze(_) => None,
+        }
+    }
+
     /// The device's name.
     pub fn device_name(&self) -> &str {
         match self {

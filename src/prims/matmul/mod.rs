@@ -424,6 +424,7 @@ impl Kind for MatmulOp {
     const NAME: &'static str = "matmul";
     const IMPLS: &'static [Impl<MatmulOp>] = &[
         Impl::cpu(c"cpu:gemm", any_op, cpu::create),
+        Impl::gpu(c"ocl:gemm_mma", ocl::accepts_mma, ocl::create_mma),
         Impl::gpu(c"ocl:gemm_tiled", any_op, ocl::create),
     ];
 

@@ -1,4 +1,5 @@
-//! Matmul on GPU engines (`ocl:gemm_tiled`): the shared GEMM engine's
+//! Matmul on GPU engines (`ocl:gemm_mma` on NVIDIA tensor cores where
+//! `gemm::mma` allows, else `ocl:gemm_tiled`): the shared GEMM engine's
 //! kernels (`prims::common::gemm::ocl`) on the problem `MatmulOp` describes.
 //! The launch code serves OpenCL and Level Zero engines through `core::gpu`.
 //!
@@ -13,26 +14,58 @@ use crate::core::error::Result;
 use crate::core::gpu::Event;
 use crate::core::primitive::{ExecContext, Implementation, OpDesc};
 use crate::prims::common::dt::Elem;
+use crate::prims::common::gemm::mma;
 use crate::prims::common::gemm::ocl::{GemmKernels, Tiles};
+
+/// The element type of `op`'s argument `arg` (f32 where it has none).
+fn elem(op: &MatmulOp, arg: i32) -> Elem {
+    op.arg_md(arg)
+        .and_then(|md| Elem::from_c(md.data_type()))
+        .unwrap_or(Elem::F32)
+}
+
+/// `ocl:gemm_mma`: whether `op` runs on `engine`'s tensor cores.
+pub(super) fn accepts_mma(op: &MatmulOp, engine: &Engine) -> Result<()> {
+    let (a, b) = (elem(op, DNNL_ARG_SRC), elem(op, DNNL_ARG_WEIGHTS));
+    mma::supported(engine.gpu("matmul")?, "matmul", a, b)
+}
+
+/// Builds the tensor-core implementation for `op` on `engine`.
+pub(super) fn create_mma(op: &Arc<MatmulOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
+    let bias = op.args().bias.map(|arg| elem(op, arg));
+    let kernels = GemmKernels::new_mma(
+        elem(op, DNNL_ARG_SRC),
+        elem(op, DNNL_ARG_DST),
+        bias,
+        op.epilogue(),
+    );
+    finish(op, engine, kernels)
+}
 
 /// Builds the implementation for `op` on `engine`.
 pub(super) fn create(op: &Arc<MatmulOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
     let ocl = engine.gpu("matmul")?;
-    let op = op.clone();
-    let md = |arg| {
-        op.arg_md(arg)
-            .and_then(|md| Elem::from_c(md.data_type()))
-            .unwrap_or(Elem::F32)
-    };
-    let bias = op.args().bias.map(&md);
+    let bias = op.args().bias.map(|arg| elem(op, arg));
     let kernels = GemmKernels::new(
-        md(DNNL_ARG_SRC),
-        md(DNNL_ARG_WEIGHTS),
-        md(DNNL_ARG_DST),
+        elem(op, DNNL_ARG_SRC),
+        elem(op, DNNL_ARG_WEIGHTS),
+        elem(op, DNNL_ARG_DST),
         bias,
         op.epilogue(),
         Tiles::for_device(ocl),
     );
+    finish(op, engine, kernels)
+}
+
+/// The implementation on `kernels`, built now for a problem known at
+/// creation.
+fn finish(
+    op: &Arc<MatmulOp>,
+    engine: &Engine,
+    kernels: GemmKernels,
+) -> Result<Arc<dyn Implementation>> {
+    let ocl = engine.gpu("matmul")?;
+    let op = op.clone();
     if let Some(g) = op.static_gemm() {
         kernels.kernel(ocl, g, false)?;
     }

@@ -237,6 +237,38 @@ fn half_types() {
     }
 }
 
+/// f16 and bf16 over several 128 x 128 blocks and 32-deep K steps of the
+/// tensor-core kernel (`ocl:gemm_mma` on NVIDIA GPUs): 8-wide loads (rows
+/// of a multiple of 8 elements), element loads (odd rows), transposed
+/// operands, a broadcast batch, edges in every dimension.
+#[test]
+fn half_types_over_several_blocks() {
+    for engine in engines() {
+        for dt in [dnnl_f16, dnnl_bf16] {
+            let (m, n, k) = (260i64, 264i64, 136i64);
+            let cases = [
+                case2(m, n, k, dt),
+                case2(257, 300, 129, dt),
+                Case {
+                    src: mds(&[m, k], dt, &[1, m]),
+                    wei: mds(&[k, n], dt, &[1, k]),
+                    bias: Some(md(&[1, n], dnnl_f32)),
+                    dst: md(&[m, n], dnnl_f32),
+                },
+                Case {
+                    src: md(&[2, 1, 130, 72], dt),
+                    wei: md(&[1, 2, 72, 136], dt),
+                    bias: Some(md(&[2, 2, 1, 136], dt)),
+                    dst: md(&[2, 2, 130, 136], dt),
+                },
+            ];
+            for (i, c) in cases.iter().enumerate() {
+                run_case(&engine, c, &format!("type {} block case {i}", dt.0));
+            }
+        }
+    }
+}
+
 #[test]
 fn format_any_resolves_to_row_major() {
     let any = |dims: &[i64]| MemoryDesc::with_tag(dims, dnnl_f32, dnnl_format_tag_any).unwrap();

@@ -109,6 +109,9 @@ pub struct DeviceInfo {
     pub il_version: String,
     /// The device is a sub-device (`CL_DEVICE_PARENT_DEVICE` is not NULL).
     pub is_sub_device: bool,
+    /// NVIDIA devices with `cl_nv_device_attribute_query`: the CUDA compute
+    /// capability `(major, minor)`.
+    pub nv_compute_capability: Option<(u32, u32)>,
 }
 
 impl DeviceInfo {
@@ -257,6 +260,13 @@ impl Device {
             0
         };
         let type_bits: cl_device_type = self.scalar(CL_DEVICE_TYPE)?;
+        let nv_compute_capability = if has("cl_nv_device_attribute_query") {
+            let major = self.scalar::<cl_uint>(CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV);
+            let minor = self.scalar::<cl_uint>(CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV);
+            major.ok().zip(minor.ok())
+        } else {
+            None
+        };
         Ok(DeviceInfo {
             name: self.string(CL_DEVICE_NAME)?,
             vendor: self.string(CL_DEVICE_VENDOR)?,
@@ -282,6 +292,7 @@ impl Device {
             is_sub_device: !self
                 .scalar::<cl_device_id>(CL_DEVICE_PARENT_DEVICE)?
                 .is_null(),
+            nv_compute_capability,
             extensions,
         })
     }

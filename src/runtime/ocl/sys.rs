@@ -86,6 +86,9 @@ pub const CL_PLATFORM_EXTENSIONS: cl_platform_info = 0x0904;
 // Device info.
 pub const CL_DEVICE_TYPE: cl_device_info = 0x1000;
 pub const CL_DEVICE_VENDOR_ID: cl_device_info = 0x1001;
+/// `cl_nv_device_attribute_query`: the CUDA compute capability.
+pub const CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV: cl_device_info = 0x4000;
+pub const CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV: cl_device_info = 0x4001;
 pub const CL_DEVICE_MAX_COMPUTE_UNITS: cl_device_info = 0x1002;
 pub const CL_DEVICE_MAX_WORK_GROUP_SIZE: cl_device_info = 0x1004;
 pub const CL_DEVICE_MAX_MEM_ALLOC_SIZE: cl_device_info = 0x1010;

@@ -15,6 +15,7 @@
 #![allow(non_upper_case_globals)]
 
 pub(crate) mod cpu;
+pub(crate) mod mma;
 pub(crate) mod ocl;
 
 use crate::abi::*;

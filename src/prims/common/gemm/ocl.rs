@@ -37,6 +37,12 @@ fn source(plan: &PostOpsPlan) -> String {
     format!("{TYPES}{}{GEMM_CL}", plan.cl_source())
 }
 
+/// The tensor-core kernel's source (`gemm_mma.cl` after `gemm.cl`, whose
+/// macros it uses) for a post-op chain.
+pub(crate) fn mma_source(plan: &PostOpsPlan) -> String {
+    format!("{}{}", source(plan), super::mma::GEMM_MMA_CL)
+}
+
 /// The kernels' source with `hooks` (definitions of `gemm.cl`'s hook
 /// macros, as `conv.cl` has) before the GEMM.
 pub(crate) fn source_with(plan: &PostOpsPlan, hooks: &str) -> String {
@@ -129,9 +135,15 @@ pub(crate) struct GemmKernels {
     source: String,
     options: String,
     tiles: Tiles,
+    /// `gemm_mma` (tensor cores, `mma.rs`) instead of `gemm_tiled`.
+    mma: bool,
     post_ops: bool,
     built: Mutex<HashMap<String, Arc<Kernel>>>,
 }
+
+/// The work-group of `gemm_mma` and the block of C it computes.
+const MMA_WG: usize = 256;
+const MMA_BLOCK: usize = 128;
 
 impl GemmKernels {
     /// Kernels for operands of types `a`, `b`, `c` (and `bias`) with
@@ -153,6 +165,25 @@ impl GemmKernels {
             source: source(&epi.post_ops),
             options,
             tiles,
+            mma: false,
+            post_ops: !epi.post_ops.is_empty(),
+            built: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Tensor-core kernels (`gemm_mma.cl`) for f16 or bf16 operands `a`
+    /// (see `mma::supported`), results of type `c`.
+    pub fn new_mma(a: Elem, c: Elem, bias: Option<Elem>, epi: &Epilogue) -> GemmKernels {
+        let options = format!(
+            "{} {}",
+            epilogue_options(a, a, c, bias, epi),
+            super::mma::type_option(a).unwrap_or_default()
+        );
+        GemmKernels {
+            source: mma_source(&epi.post_ops),
+            options,
+            tiles: Tiles::GPU,
+            mma: true,
             post_ops: !epi.post_ops.is_empty(),
             built: Mutex::new(HashMap::new()),
         }
@@ -161,6 +192,9 @@ impl GemmKernels {
     /// The load-variant options for `g`; `usm_misaligned`: a USM pointer
     /// of a 4-wide operand is not 16-byte aligned (buffers always are).
     fn variant(&self, g: &Gemm, usm_misaligned: bool) -> String {
+        if self.mma {
+            return self.mma_variant(g, usm_misaligned);
+        }
         let a_k_fast = g.a.rs != 1 || g.a.cs == 1;
         let b_n_fast = g.b.rs != 1 || g.b.cs == 1;
         let a_vec = a_k_fast && g.a.cs == 1 && g.k >= 4;
@@ -173,7 +207,7 @@ impl GemmKernels {
         let aligned_b = four(g.b.off) && four(g.b.rs) && g.batch.iter().all(|d| four(d.b));
         let aligned =
             (a_vec || b_vec) && (!a_vec || aligned_a) && (!b_vec || aligned_b) && !usm_misaligned;
-        let mut v = format!(
+        let v = format!(
             " -DA_K_FAST={} -DB_N_FAST={} -DA_VEC4={} -DB_VEC4={} -DALIGNED={}",
             u8::from(a_k_fast),
             u8::from(b_n_fast),
@@ -181,15 +215,40 @@ impl GemmKernels {
             u8::from(b_vec),
             u8::from(aligned)
         );
-        if self.post_ops && !g.batch.is_empty() {
-            let dims: Vec<String> = g.batch.iter().map(|d| d.size.to_string()).collect();
-            v += &format!(
-                " -DPO_NB={} -DPO_BATCH_DIMS={}",
-                g.batch.len(),
-                dims.join(",")
-            );
+        v + &self.batch_option(g)
+    }
+
+    /// The post-ops' batch dimensions.
+    fn batch_option(&self, g: &Gemm) -> String {
+        if !self.post_ops || g.batch.is_empty() {
+            return String::new();
         }
-        v
+        let dims: Vec<String> = g.batch.iter().map(|d| d.size.to_string()).collect();
+        format!(
+            " -DPO_NB={} -DPO_BATCH_DIMS={}",
+            g.batch.len(),
+            dims.join(",")
+        )
+    }
+
+    /// `gemm_mma`'s load variant: 8-wide loads where an operand's fast
+    /// index is contiguous and every row starts at a multiple of 8
+    /// elements (16 bytes).
+    fn mma_variant(&self, g: &Gemm, usm_misaligned: bool) -> String {
+        let eight = |v: i64| v % 8 == 0;
+        let a_vec =
+            g.a.cs == 1 && eight(g.a.off) && eight(g.a.rs) && g.batch.iter().all(|d| eight(d.a));
+        let b_vec =
+            g.b.cs == 1 && eight(g.b.off) && eight(g.b.rs) && g.batch.iter().all(|d| eight(d.b));
+        format!(
+            " -DA_K_FAST={} -DB_N_FAST={} -DA_VEC8={} -DB_VEC8={} -DALIGNED={}{}",
+            u8::from(g.a.rs != 1 || g.a.cs == 1),
+            u8::from(g.b.rs != 1 || g.b.cs == 1),
+            u8::from(a_vec),
+            u8::from(b_vec),
+            u8::from(!usm_misaligned),
+            self.batch_option(g)
+        )
     }
 
     /// The kernel for `g`, built on first need.
@@ -200,7 +259,8 @@ impl GemmKernels {
             return Ok(k.clone());
         }
         let options = format!("{}{variant}", self.options);
-        let kernel = Arc::new(ocl.kernel(&self.source, &options, "gemm_tiled")?);
+        let name = if self.mma { "gemm_mma" } else { "gemm_tiled" };
+        let kernel = Arc::new(ocl.kernel(&self.source, &options, name)?);
         built.insert(variant, kernel.clone());
         Ok(kernel)
     }
@@ -276,13 +336,23 @@ impl GemmKernels {
         let per_launch = d0.size * d1.size;
         let launches: i64 = outer.iter().map(|d| d.size).product();
         let t = self.tiles;
-        let (tm, tn) = (t.wg_m * t.rm, t.wg_n * t.rn);
-        let global = [
-            (g.n as usize).div_ceil(tn) * t.wg_n,
-            (g.m as usize).div_ceil(tm) * t.wg_m,
-            per_launch as usize,
-        ];
-        let local = [t.wg_n, t.wg_m, 1];
+        let (global, local) = if self.mma {
+            let blocks = |x: i64| (x as usize).div_ceil(MMA_BLOCK);
+            (
+                [blocks(g.n) * MMA_WG, blocks(g.m), per_launch as usize],
+                [MMA_WG, 1, 1],
+            )
+        } else {
+            let (tm, tn) = (t.wg_m * t.rm, t.wg_n * t.rn);
+            (
+                [
+                    (g.n as usize).div_ceil(tn) * t.wg_n,
+                    (g.m as usize).div_ceil(tm) * t.wg_m,
+                    per_launch as usize,
+                ],
+                [t.wg_n, t.wg_m, 1],
+            )
+        };
         let bias_op = g.bias.unwrap_or(g.c);
         let mut events = Vec::new();
         for o in 0..launches {
