@@ -11,7 +11,7 @@
 //!   `torch_anchors.py`, run beside this bench on the GPU machine).
 //!
 //! Run: `cargo bench --bench primitives [-- quick] [-- cpu|gpu]` (`quick`: small
-//! sizes, for a 2-core machine; `conv`: the convolution layers only; `kinds`: pooling, resampling, reduction, PReLU, shuffle, LRN and the normalizations only; `resampling`: resampling only; `gemm`: matmul f32 (weights transposed), f16 and bf16 at 1024, 4096 and 8192). `-- check` instead times the execute-time
+//! sizes, for a 2-core machine; `conv`: the convolution layers only; `kinds`: pooling, resampling, reduction, PReLU, shuffle, LRN and the normalizations only; `resampling`: resampling only; `gemm`: matmul f32 (weights transposed; and under fpmath mode tf32), f16 and bf16 at 1024, 4096 and 8192). `-- check` instead times the execute-time
 //! argument check alone beside a whole execute of small primitives (the
 //! check's share of the call, which must stay in the noise). The OpenCL devices are the library's
 //! (`dnnl_engine_create(dnnl_gpu, i)`; `OCL_ICD_VENDORS` / `ONEDNN_OCL_DEVICES`
@@ -1035,18 +1035,34 @@ fn conv_layers(b: &Bench, big: bool, quick: bool) {
 fn matmul_variants(b: &Bench, m: i64) {
     let e = b.engine;
     let reference = b.gemm_reference_seconds(m as usize, m as usize, m as usize);
+    let strict = dnnl_fpmath_mode_strict;
     let cases = [
-        ("matmul f32 wei^T", dnnl_f32, dnnl_ba),
-        ("matmul f16", dnnl_f16, dnnl_ab),
-        ("matmul bf16", dnnl_bf16, dnnl_ab),
+        ("matmul f32 wei^T", dnnl_f32, dnnl_ba, strict),
+        (
+            "matmul f32 fpmath tf32",
+            dnnl_f32,
+            dnnl_ab,
+            dnnl_fpmath_mode_tf32,
+        ),
+        ("matmul f16", dnnl_f16, dnnl_ab, strict),
+        ("matmul bf16", dnnl_bf16, dnnl_ab, strict),
     ];
-    for (op, dt, wtag) in cases {
+    for (op, dt, wtag, mode) in cases {
         let (sm, wm) = (md(&[m, m], dt, dnnl_ab), md(&[m, m], dt, wtag));
         let (ma, mb, mc) = (memory(e, sm), memory(e, wm), memory(e, sm));
-        // SAFETY: a valid out-pointer, a live engine and descriptors.
+        let mut attr = null_mut();
+        // SAFETY: valid out-pointers, a live attribute, a valid mode.
+        unsafe {
+            ok(dnnl_primitive_attr_create(&mut attr), "attr");
+            ok(dnnl_primitive_attr_set_fpmath_mode(attr, mode), "fpmath");
+        }
+        // SAFETY: a valid out-pointer, a live engine, descriptors and
+        // attribute (destroyed after).
         let pd = pd_of(|pd| unsafe {
-            dnnl_matmul_primitive_desc_create(pd, e, sm, wm, null_mut(), sm, null_mut())
+            dnnl_matmul_primitive_desc_create(pd, e, sm, wm, null_mut(), sm, attr)
         });
+        // SAFETY: the attribute is not used after.
+        unsafe { dnnl_primitive_attr_destroy(attr) };
         row(
             b,
             op,

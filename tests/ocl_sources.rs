@@ -804,7 +804,7 @@ fn nvidia_builds() -> Vec<Build> {
         (
             "gemm_mma f16, 8-wide aligned loads, bias and scales",
             "-DA_DT=F16 -DB_DT=F16 -DC_DT=F32 -DBIAS_DT=F32 -DWITH_BIAS=1 -DSRC_SCALES=1 \
-             -DWEI_SCALES=2 -DDST_SCALES=1 -DPO_ON=0 -DMMA_BF16=0 -DA_K_FAST=1 -DB_N_FAST=1 \
+             -DWEI_SCALES=2 -DDST_SCALES=1 -DPO_ON=0 -DMMA_BF16=0 -DMMA_TF32=0 -DA_K_FAST=1 -DB_N_FAST=1 \
              -DA_VEC8=1 -DB_VEC8=1 -DALIGNED=1",
             &["gemm_mma", "mma_probe"][..],
         ),
@@ -813,6 +813,20 @@ fn nvidia_builds() -> Vec<Build> {
             "-DA_DT=BF16 -DB_DT=BF16 -DC_DT=BF16 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
              -DWEI_SCALES=1 -DDST_SCALES=0 -DPO_ON=1 -DMMA_BF16=1 -DA_K_FAST=0 -DB_N_FAST=0 \
              -DA_VEC8=0 -DB_VEC8=0 -DALIGNED=0 -DPO_NB=1 -DPO_BATCH_DIMS=2",
+            &["gemm_mma"][..],
+        ),
+        (
+            "gemm_mma f32 through tf32, 16-byte loads, post-ops",
+            "-DA_DT=F32 -DB_DT=F32 -DC_DT=F32 -DBIAS_DT=F32 -DWITH_BIAS=1 -DSRC_SCALES=0 \
+             -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=1 -DMMA_BF16=0 -DMMA_TF32=1 -DA_K_FAST=1 \
+             -DB_N_FAST=1 -DA_VEC8=1 -DB_VEC8=1 -DALIGNED=1",
+            &["gemm_mma", "mma_probe"][..],
+        ),
+        (
+            "gemm_mma f32 through tf32, element loads",
+            "-DA_DT=F32 -DB_DT=F32 -DC_DT=F16 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
+             -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DMMA_BF16=0 -DMMA_TF32=1 -DA_K_FAST=0 \
+             -DB_N_FAST=1 -DA_VEC8=0 -DB_VEC8=0 -DALIGNED=0",
             &["gemm_mma"][..],
         ),
     ] {

@@ -23,14 +23,18 @@
 //!   `DNNL_ARG_ATTR_SCALES | DNNL_ARG_*`; post-ops (through `PostOpsPlan`).
 //!   The result is `(src_scale · wei_scale · acc + bias)`, then post-ops,
 //!   then divided by the dst scale, in oneDNN's order. Any floating-point
-//!   math mode is accepted (everything is computed in f32, which every mode
-//!   allows), as are the deterministic flag and the strict, relaxed, any and
-//!   f32 accumulation modes; zero points, other accumulation modes, rounding
+//!   math mode is accepted: under `strict` f32 operands are multiplied in
+//!   f32; under `tf32`, `bf16`, `f16` and `any` (each allows tf32) NVIDIA's
+//!   tensor cores multiply them as tf32 (`ocl:gemm_mma`), other devices
+//!   in f32. The deterministic flag and the strict, relaxed, any and
+//!   f32 accumulation modes are accepted too; zero points, other accumulation modes, rounding
 //!   modes, dropout and the rest are unimplemented.
 //!
 //! Implementations, best first: `cpu:gemm` (the `gemm` crate, see `cpu.rs`
-//! and `common/gemm/cpu.rs`) and `ocl:gemm_tiled` (`common/gemm/gemm.cl`,
-//! see `ocl.rs` and `common/gemm/ocl.rs`).
+//! and `common/gemm/cpu.rs`), `ocl:gemm_mma` (NVIDIA tensor cores,
+//! `common/gemm/gemm_mma.cl` and `mma.rs`: f16, bf16, f32 through tf32 where
+//! the math mode allows) and `ocl:gemm_tiled` (`common/gemm/gemm.cl`, see
+//! `ocl.rs` and `common/gemm/ocl.rs`).
 
 // The C enumerators are matched by their C names.
 #![allow(non_upper_case_globals)]
@@ -239,6 +243,8 @@ pub struct MatmulOp {
     bias: Option<Arc<MemoryDesc>>,
     dst: Arc<MemoryDesc>,
     epilogue: Epilogue,
+    /// The floating-point math mode (down-conversions f32 operands may take).
+    fpmath: dnnl_fpmath_mode_t,
     /// The GEMM, when nothing is left to execution.
     gemm: Option<Gemm>,
 }
@@ -307,8 +313,17 @@ impl MatmulOp {
             bias: bias.map(|b| Arc::new(b.clone())),
             dst: Arc::new(dst),
             epilogue,
+            fpmath: match attr {
+                Some(a) => a.fpmath.mode,
+                None => crate::core::settings::default_fpmath_mode(),
+            },
             gemm,
         })
+    }
+
+    /// The floating-point math mode.
+    pub(crate) fn fpmath(&self) -> dnnl_fpmath_mode_t {
+        self.fpmath
     }
 
     /// The epilogue.
@@ -414,7 +429,8 @@ impl OpDesc for MatmulOp {
             .put(&self.src)
             .put(&self.weights)
             .put(&self.bias)
-            .put(&self.dst);
+            .put(&self.dst)
+            .i32(self.fpmath.0 as i32);
         self.epilogue.cache_key(w);
         true
     }

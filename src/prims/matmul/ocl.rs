@@ -24,16 +24,22 @@ fn elem(op: &MatmulOp, arg: i32) -> Elem {
         .unwrap_or(Elem::F32)
 }
 
+/// What `op` would multiply on `engine`'s tensor cores.
+fn mma_type(op: &MatmulOp, engine: &Engine) -> Result<mma::MmaType> {
+    let (a, b) = (elem(op, DNNL_ARG_SRC), elem(op, DNNL_ARG_WEIGHTS));
+    mma::supported(engine.gpu("matmul")?, "matmul", a, b, op.fpmath())
+}
+
 /// `ocl:gemm_mma`: whether `op` runs on `engine`'s tensor cores.
 pub(super) fn accepts_mma(op: &MatmulOp, engine: &Engine) -> Result<()> {
-    let (a, b) = (elem(op, DNNL_ARG_SRC), elem(op, DNNL_ARG_WEIGHTS));
-    mma::supported(engine.gpu("matmul")?, "matmul", a, b)
+    mma_type(op, engine).map(|_| ())
 }
 
 /// Builds the tensor-core implementation for `op` on `engine`.
 pub(super) fn create_mma(op: &Arc<MatmulOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
     let bias = op.args().bias.map(|arg| elem(op, arg));
     let kernels = GemmKernels::new_mma(
+        mma_type(op, engine)?,
         elem(op, DNNL_ARG_SRC),
         elem(op, DNNL_ARG_DST),
         bias,

@@ -75,11 +75,16 @@ fn reference(
 
 /// Runs `c` on `engine` and compares with the reference.
 fn run_case(engine: &Arc<Engine>, c: &Case, what: &str) {
+    run_case_with(engine, c, None, what);
+}
+
+/// [`run_case`] with attributes.
+fn run_case_with(engine: &Arc<Engine>, c: &Case, attr: Option<&PrimitiveAttr>, what: &str) {
     let nel = |md: &MemoryDesc| md.dims().iter().product::<i64>() as usize;
     let s = values(nel(&c.src), 1);
     let w = values(nel(&c.wei), 2);
     let b = c.bias.as_ref().map(|b| values(nel(b), 3));
-    let op = Arc::new(MatmulOp::new(&c.src, &c.wei, c.bias.as_ref(), &c.dst, None).unwrap());
+    let op = Arc::new(MatmulOp::new(&c.src, &c.wei, c.bias.as_ref(), &c.dst, attr).unwrap());
     let sm = memory(engine, &op.src, &s);
     let wm = memory(engine, &op.weights, &w);
     let dm = memory(engine, &op.dst, &vec![7.0; nel(&c.dst)]);
@@ -264,6 +269,38 @@ fn half_types_over_several_blocks() {
             ];
             for (i, c) in cases.iter().enumerate() {
                 run_case(&engine, c, &format!("type {} block case {i}", dt.0));
+            }
+        }
+    }
+}
+
+/// f32 under every floating-point math mode that allows tf32 (the
+/// tensor-core kernel's tf32 path on NVIDIA GPUs; f32 elsewhere) over
+/// several blocks. The test values are exact in bf16, so tf32 rounding keeps
+/// them and the f32 tolerance holds.
+#[test]
+fn f32_under_fpmath_modes_over_several_blocks() {
+    let f = dnnl_f32;
+    for engine in engines() {
+        for mode in [
+            dnnl_fpmath_mode_tf32,
+            dnnl_fpmath_mode_bf16,
+            dnnl_fpmath_mode_any,
+        ] {
+            let mut attr = PrimitiveAttr::default();
+            attr.set_fpmath(mode, false).unwrap();
+            let cases = [
+                case2(260, 264, 136, f),
+                Case {
+                    src: mds(&[130, 70], f, &[1, 130]),
+                    wei: md(&[70, 300], f),
+                    bias: Some(md(&[1, 300], f)),
+                    dst: md(&[130, 300], f),
+                },
+            ];
+            for (i, c) in cases.iter().enumerate() {
+                let what = format!("fpmath {} case {i}", mode.0);
+                run_case_with(&engine, c, Some(&attr), &what);
             }
         }
     }

@@ -1,30 +1,37 @@
 /* GEMM on NVIDIA tensor cores (sm_80 and later) through inline PTX:
- * mma.sync.aligned.m16n8k16 with f16 or bf16 operands and f32
+ * mma.sync.aligned.m16n8k16 with f16 or bf16 operands, or (MMA_TF32, f32
+ * operands where the floating-point math mode allows tf32) m16n8k8 on
+ * tf32 values rounded from f32 (cvt.rna) as the fragments are read; f32
  * accumulation. Built after gemm.cl (its type macros, hooks' defaults and
  * epilogue switches), with the same kernel parameters as gemm_tiled, so the
  * host launches either with one argument list.
  *
  * Tiling: a work-group of 8 warps (256 work-items, local size (256, 1, 1))
- * computes a 128 x 128 block of C, walking K in steps of 32 through local
- * memory; warp w takes the 64 x 32 sub-block at rows (w / 4) * 64 and
- * columns (w % 4) * 32: 4 x 4 tiles of 16 x 8, each one mma per 16 K.
- * Local tiles hold raw 16-bit values: As[m][k] (k fastest) and Bs[k][n]
- * (n fastest), rows padded by 8 values so that the 8 rows an ldmatrix
- * phase reads hit distinct banks. With 8-wide loads of both operands
+ * computes a 128 x 128 block of C, walking K in steps of MMA_K (32 16-bit
+ * or 16 f32 values: 64 bytes) through local memory; warp w takes the 64 x
+ * 32 sub-block at rows (w / 4) * 64 and columns (w % 4) * 32: 4 x 4 tiles
+ * of 16 x 8, each one mma per 16 (tf32: 8) K. Local tiles hold the raw
+ * values: As[m][k] (k fastest) and Bs[k][n] (n fastest), rows padded by 16
+ * bytes so that the 8 rows an ldmatrix phase reads (16-bit) or a warp's
+ * fragment words (tf32) hit distinct banks. With 16-byte loads of both
+ * operands
  * (ASYNC) the tiles come by cp.async into two stages, the next K step's
  * copies in flight during the current one's products; otherwise the next
  * K step's global loads go to registers before the current step's
  * products (as gemm_tiled does).
  *
  * Operand loads: A_VEC8 (A's k index contiguous, rows and offsets multiples
- * of 8 elements) and B_VEC8 (B's n index contiguous, likewise) load 8
- * values at once; otherwise element by element, the fast index across
- * neighbouring work-items (A_K_FAST / B_N_FAST). Edges are zero-filled.
+ * of MMA_V elements, 16 bytes) and B_VEC8 (B's n index contiguous, likewise)
+ * load 16 bytes at once; otherwise element by element, the fast index
+ * across neighbouring work-items (A_K_FAST / B_N_FAST). Edges are
+ * zero-filled.
  *
  * Fragments (PTX ISA, mma.m16n8k16, lane = 4 * g + q):
  *   A: {(g, 2q..2q+1), (g+8, 2q..), (g, 2q+8..), (g+8, 2q+8..)}
  *   B: {(2q..2q+1, g), (2q+8.., g)}   (k, n)
- *   C: {(g, 2q), (g, 2q+1), (g+8, 2q), (g+8, 2q+1)}. */
+ *   C: {(g, 2q), (g, 2q+1), (g+8, 2q), (g+8, 2q+1)}
+ * and m16n8k8 (tf32): A {(g, q), (g+8, q), (g, q+4), (g+8, q+4)},
+ *   B {(q, g), (q+4, g)}, C as above. */
 
 #ifndef A_VEC8
 #define A_VEC8 0
@@ -32,25 +39,51 @@
 #ifndef B_VEC8
 #define B_VEC8 0
 #endif
-#if MMA_BF16
+#ifndef MMA_TF32
+#define MMA_TF32 0
+#endif
+#if MMA_TF32
+#define MMA_SHAPE "m16n8k8"
+#define MMA_TYPE "tf32"
+#elif MMA_BF16
+#define MMA_SHAPE "m16n8k16"
 #define MMA_TYPE "bf16"
 #else
+#define MMA_SHAPE "m16n8k16"
 #define MMA_TYPE "f16"
+#endif
+
+/* The raw element (MMA_ET, MMA_ES bytes), MMA_V of them per 16 bytes. */
+#if MMA_TF32
+#define MMA_ET uint
+#define MMA_ES 4
+#define MMA_V 4
+#else
+#define MMA_ET ushort
+#define MMA_ES 2
+#define MMA_V 8
 #endif
 
 #define MMA_M 128
 #define MMA_N 128
-#define MMA_K 32
+#define MMA_K (64 / MMA_ES)
 #define MMA_WG 256
-#define A_LD (MMA_K + 8)
+#define A_LD (MMA_K + MMA_V)
 #define B_LD (MMA_N + 8)
 
 /* d += a * b for one 16 x 8 tile (d: 4 floats, a: 4 words, b: 2 words). */
 #define MMA(d, a, b) \
-    __asm__ __volatile__("mma.sync.aligned.m16n8k16.row.col.f32." MMA_TYPE "." MMA_TYPE \
+    __asm__ __volatile__("mma.sync.aligned." MMA_SHAPE ".row.col.f32." MMA_TYPE "." MMA_TYPE \
                          ".f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};" \
                          : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]) \
                          : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
+
+/* f32 bits rounded to tf32 (nearest, ties away). */
+inline uint tf32(uint x) {
+    uint r;
+    __asm__("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(as_float(x)));
+    return r;
+}
 
 /* Fragments from local memory (PTX ldmatrix): 4 8x8 matrices of 16-bit
  * values, lane l giving the address of row l % 8 of matrix l / 8; .trans
@@ -74,22 +107,31 @@
 #define CP_COMMIT() __asm__ __volatile__("cp.async.commit_group;" ::: "memory")
 #define CP_WAIT(n) __asm__ __volatile__("cp.async.wait_group " #n ";" ::: "memory")
 
-/* Loads per work-item and K step: 8-wide or single. */
-#define A_L8 (MMA_M * MMA_K / 8 / MMA_WG)
-#define B_L8 (MMA_K * MMA_N / 8 / MMA_WG)
+/* Loads per work-item and K step: 16 bytes or single. */
+#define A_L8 (MMA_M * MMA_K / MMA_V / MMA_WG)
+#define B_L8 (MMA_K * MMA_N / MMA_V / MMA_WG)
 #define A_L1 (MMA_M * MMA_K / MMA_WG)
 #define B_L1 (MMA_K * MMA_N / MMA_WG)
 
-/* 8 values of a row from p (8-aligned when ALIGNED), the ones from lim on
- * zero. */
-inline uint4 load8(global const ushort *p, long lim) {
-    if (lim >= 8) {
+/* MMA_V values of a row from p (16-byte aligned when ALIGNED), the ones
+ * from lim on zero. */
+inline uint4 load8(global const MMA_ET *p, long lim) {
+    if (lim >= MMA_V) {
 #if ALIGNED
         return *(global const uint4 *)p;
+#elif MMA_TF32
+        return vload4(0, p);
 #else
         return as_uint4(vload8(0, p));
 #endif
     }
+#if MMA_TF32
+    uint4 v = (uint4)(0);
+    if (lim > 0) v.s0 = p[0];
+    if (lim > 1) v.s1 = p[1];
+    if (lim > 2) v.s2 = p[2];
+    return v;
+#else
     ushort8 v = (ushort8)(0);
     if (lim > 0) v.s0 = p[0];
     if (lim > 1) v.s1 = p[1];
@@ -99,6 +141,7 @@ inline uint4 load8(global const ushort *p, long lim) {
     if (lim > 5) v.s5 = p[5];
     if (lim > 6) v.s6 = p[6];
     return as_uint4(v);
+#endif
 }
 
 #if A_VEC8
@@ -106,18 +149,18 @@ inline uint4 load8(global const ushort *p, long lim) {
 #define FETCH_A8(k0) \
     _Pragma("unroll") for (int t = 0; t < A_L8; ++t) { \
         const int i = lid + t * MMA_WG; \
-        const int mm = i / (MMA_K / 8), kk = (i % (MMA_K / 8)) * 8; \
+        const int mm = i / (MMA_K / MMA_V), kk = (i % (MMA_K / MMA_V)) * MMA_V; \
         const long gm = m0 + mm, gk = (k0) + kk; \
         pa[t] = gm < M ? load8(a + a_base + gm * a_rs + gk, K - gk) : (uint4)(0); \
     }
 #define STORE_A8() \
     _Pragma("unroll") for (int t = 0; t < A_L8; ++t) { \
         const int i = lid + t * MMA_WG; \
-        const int mm = i / (MMA_K / 8), kk = (i % (MMA_K / 8)) * 8; \
+        const int mm = i / (MMA_K / MMA_V), kk = (i % (MMA_K / MMA_V)) * MMA_V; \
         *(local uint4 *)&As[0][mm * A_LD + kk] = pa[t]; \
     }
 #else
-#define A_REGS ushort pa[A_L1]
+#define A_REGS MMA_ET pa[A_L1]
 #if A_K_FAST
 #define A_AT(i) const int kk = (i) % MMA_K, mm = (i) / MMA_K
 #else
@@ -143,18 +186,18 @@ inline uint4 load8(global const ushort *p, long lim) {
 #define FETCH_B8(k0) \
     _Pragma("unroll") for (int t = 0; t < B_L8; ++t) { \
         const int i = lid + t * MMA_WG; \
-        const int kk = i / (MMA_N / 8), nn = (i % (MMA_N / 8)) * 8; \
+        const int kk = i / (MMA_N / MMA_V), nn = (i % (MMA_N / MMA_V)) * MMA_V; \
         const long gk = (k0) + kk, gn = n0 + nn; \
         pb[t] = gk < K ? load8(b + b_base + gk * b_rs + gn, N - gn) : (uint4)(0); \
     }
 #define STORE_B8() \
     _Pragma("unroll") for (int t = 0; t < B_L8; ++t) { \
         const int i = lid + t * MMA_WG; \
-        const int kk = i / (MMA_N / 8), nn = (i % (MMA_N / 8)) * 8; \
+        const int kk = i / (MMA_N / MMA_V), nn = (i % (MMA_N / MMA_V)) * MMA_V; \
         *(local uint4 *)&Bs[0][kk * B_LD + nn] = pb[t]; \
     }
 #else
-#define B_REGS ushort pb[B_L1]
+#define B_REGS MMA_ET pb[B_L1]
 #if B_N_FAST
 #define B_AT(i) const int nn = (i) % MMA_N, kk = (i) / MMA_N
 #else
@@ -176,8 +219,8 @@ inline uint4 load8(global const ushort *p, long lim) {
 #endif
 
 __attribute__((reqd_work_group_size(MMA_WG, 1, 1)))
-kernel void gemm_mma(global const ushort *a, long a_off, long a_rs, long a_cs,
-        long a_b0, long a_b1, global const ushort *b, long b_off, long b_rs,
+kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
+        long a_b0, long a_b1, global const MMA_ET *b, long b_off, long b_rs,
         long b_cs, long b_b0, long b_b1, global T_C *c, long c_off, long c_rs,
         long c_cs, long c_b0, long c_b1, global const T_BIAS *bias,
         long bias_off, long bias_rs, long bias_cs, long bias_b0, long bias_b1,
@@ -185,11 +228,11 @@ kernel void gemm_mma(global const ushort *a, long a_off, long a_rs, long a_cs,
         global const float *scales_src, global const float *scales_wei,
         global const float *scales_dst POST_OPS_PARAMS) {
 #if ASYNC
-    local ushort As[2][MMA_M * A_LD] __attribute__((aligned(16)));
-    local ushort Bs[2][MMA_K * B_LD] __attribute__((aligned(16)));
+    local MMA_ET As[2][MMA_M * A_LD] __attribute__((aligned(16)));
+    local MMA_ET Bs[2][MMA_K * B_LD] __attribute__((aligned(16)));
 #else
-    local ushort As[1][MMA_M * A_LD] __attribute__((aligned(16)));
-    local ushort Bs[1][MMA_K * B_LD] __attribute__((aligned(16)));
+    local MMA_ET As[1][MMA_M * A_LD] __attribute__((aligned(16)));
+    local MMA_ET Bs[1][MMA_K * B_LD] __attribute__((aligned(16)));
 #endif
 
     const int lid = get_local_id(0);
@@ -217,6 +260,27 @@ kernel void gemm_mma(global const ushort *a, long a_off, long a_rs, long a_cs,
                 acc[i][j][r] = 0.0f;
 
 /* The products of the local tiles of stage st. */
+#if MMA_TF32
+#define COMPUTE(st) \
+    _Pragma("unroll") for (int kk = 0; kk < MMA_K; kk += 8) { \
+        uint fa[4][4], fb[4][2]; \
+        _Pragma("unroll") for (int i = 0; i < 4; ++i) { \
+            local const uint *r0 = &As[st][(wm + i * 16 + g) * A_LD + kk + q]; \
+            fa[i][0] = tf32(r0[0]); \
+            fa[i][1] = tf32(r0[8 * A_LD]); \
+            fa[i][2] = tf32(r0[4]); \
+            fa[i][3] = tf32(r0[8 * A_LD + 4]); \
+        } \
+        _Pragma("unroll") for (int j = 0; j < 4; ++j) { \
+            local const uint *col = &Bs[st][(kk + q) * B_LD + wn + j * 8 + g]; \
+            fb[j][0] = tf32(col[0]); \
+            fb[j][1] = tf32(col[4 * B_LD]); \
+        } \
+        _Pragma("unroll") for (int i = 0; i < 4; ++i) \
+            _Pragma("unroll") for (int j = 0; j < 4; ++j) \
+                MMA(acc[i][j], fa[i], fb[j]); \
+    }
+#else
 #define COMPUTE(st) \
     _Pragma("unroll") for (int kk = 0; kk < MMA_K; kk += 16) { \
         uint fa[4][4], fb[4][2]; \
@@ -229,22 +293,23 @@ kernel void gemm_mma(global const ushort *a, long a_off, long a_rs, long a_cs,
             _Pragma("unroll") for (int j = 0; j < 4; ++j) \
                 MMA(acc[i][j], fa[i], fb[j]); \
     }
+#endif
 
 #if ASYNC
 /* Copies of the K step at k0 into stage st. */
 #define COPY_TILES(k0, st) \
     _Pragma("unroll") for (int t = 0; t < A_L8; ++t) { \
         const int i = lid + t * MMA_WG; \
-        const int mm = i / (MMA_K / 8), kk = (i % (MMA_K / 8)) * 8; \
+        const int mm = i / (MMA_K / MMA_V), kk = (i % (MMA_K / MMA_V)) * MMA_V; \
         const long gm = m0 + mm, gk = (k0) + kk; \
-        const int bytes = gm < M ? (int)clamp((K - gk) * 2, 0L, 16L) : 0; \
+        const int bytes = gm < M ? (int)clamp((K - gk) * MMA_ES, 0L, 16L) : 0; \
         CP_ASYNC16(&As[st][mm * A_LD + kk], bytes ? a + a_base + gm * a_rs + gk : a, bytes); \
     } \
     _Pragma("unroll") for (int t = 0; t < B_L8; ++t) { \
         const int i = lid + t * MMA_WG; \
-        const int kk = i / (MMA_N / 8), nn = (i % (MMA_N / 8)) * 8; \
+        const int kk = i / (MMA_N / MMA_V), nn = (i % (MMA_N / MMA_V)) * MMA_V; \
         const long gk = (k0) + kk, gn = n0 + nn; \
-        const int bytes = gk < K ? (int)clamp((N - gn) * 2, 0L, 16L) : 0; \
+        const int bytes = gk < K ? (int)clamp((N - gn) * MMA_ES, 0L, 16L) : 0; \
         CP_ASYNC16(&Bs[st][kk * B_LD + nn], bytes ? b + b_base + gk * b_rs + gn : b, bytes); \
     } \
     CP_COMMIT()

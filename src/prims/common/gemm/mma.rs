@@ -1,6 +1,7 @@
 //! Which GEMMs run on NVIDIA tensor cores (`gemm_mma.cl`, `ocl:gemm_mma`):
 //! OpenCL engines on NVIDIA devices of compute capability 8.0 or later
-//! (`cl_nv_device_attribute_query`), f16 or bf16 operands, where the driver
+//! (`cl_nv_device_attribute_query`), f16 or bf16 operands, or f32 ones
+//! through tf32 where the floating-point math mode allows it, where the driver
 //! builds the kernel's inline PTX (a probe kernel with one `mma.sync`, built
 //! once per device model, driver and type). Elsewhere the portable
 //! `gemm_tiled` runs; the reason shows under `ONEDNN_VERBOSE=dispatch`.
@@ -10,6 +11,7 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
+use crate::abi::*;
 use crate::base::verbose;
 use crate::core::error::{Error, Result};
 use crate::core::gpu::GpuEngine;
@@ -19,20 +21,65 @@ use crate::prims::common::post_ops::PostOpsPlan;
 /// `gemm_mma.cl`.
 pub(crate) const GEMM_MMA_CL: &str = include_str!("gemm_mma.cl");
 
-/// The `-D` option of the operand type (`Some` for f16 and bf16).
-pub(crate) fn type_option(a: Elem) -> Option<&'static str> {
-    match a {
-        Elem::F16 => Some("-DMMA_BF16=0"),
-        Elem::Bf16 => Some("-DMMA_BF16=1"),
-        _ => None,
+/// What the tensor cores multiply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MmaType {
+    F16,
+    Bf16,
+    /// f32 operands rounded to tf32 (the floating-point math mode allows
+    /// it).
+    Tf32,
+}
+
+impl MmaType {
+    /// The type for operands `a` and `b` under floating-point math mode
+    /// `fpmath`: f16 and bf16 as they are; f32 where the mode allows a
+    /// down-conversion at least as accurate as tf32 (`tf32`, `bf16`, `f16`
+    /// and `any`: tf32 has the exponent of bf16 and the mantissa of f16).
+    pub fn of(a: Elem, b: Elem, fpmath: dnnl_fpmath_mode_t) -> Result<MmaType> {
+        match (a, b) {
+            (Elem::F16, Elem::F16) => Ok(MmaType::F16),
+            (Elem::Bf16, Elem::Bf16) => Ok(MmaType::Bf16),
+            (Elem::F32, Elem::F32) if fpmath != dnnl_fpmath_mode_strict => Ok(MmaType::Tf32),
+            (Elem::F32, Elem::F32) => Err(Error::unimplemented(
+                "f32 operands under fpmath mode strict (tf32 needs tf32, bf16, f16 or any)",
+            )),
+            _ => Err(Error::unimplemented(format!(
+                "{a:?} x {b:?} operands (f16, bf16, or f32 through tf32)"
+            ))),
+        }
+    }
+
+    /// The kernel's `-D` options.
+    pub fn option(self) -> &'static str {
+        match self {
+            MmaType::F16 => "-DMMA_BF16=0 -DMMA_TF32=0",
+            MmaType::Bf16 => "-DMMA_BF16=1 -DMMA_TF32=0",
+            MmaType::Tf32 => "-DMMA_BF16=0 -DMMA_TF32=1",
+        }
+    }
+
+    /// Elements per 16 bytes (the kernel's vector loads).
+    pub fn per_16_bytes(self) -> i64 {
+        match self {
+            MmaType::Tf32 => 4,
+            _ => 8,
+        }
     }
 }
 
 /// Whether `kind` (a primitive kind's name) with operands of types `a` and
-/// `b` runs on the tensor cores of `ocl`'s device; `Err` says why not (and
-/// is printed under `ONEDNN_VERBOSE=dispatch`).
-pub(crate) fn supported(ocl: GpuEngine, kind: &str, a: Elem, b: Elem) -> Result<()> {
-    let r = check(ocl, a, b);
+/// `b` under floating-point math mode `fpmath` runs on the tensor cores of
+/// `ocl`'s device; `Err` says why not (and is printed under
+/// `ONEDNN_VERBOSE=dispatch`).
+pub(crate) fn supported(
+    ocl: GpuEngine,
+    kind: &str,
+    a: Elem,
+    b: Elem,
+    fpmath: dnnl_fpmath_mode_t,
+) -> Result<MmaType> {
+    let r = check(ocl, a, b, fpmath);
     if let Err(e) = &r {
         if verbose::enabled(verbose::flag::DISPATCH) {
             verbose::emit_line(
@@ -44,7 +91,7 @@ pub(crate) fn supported(ocl: GpuEngine, kind: &str, a: Elem, b: Elem) -> Result<
     r
 }
 
-fn check(ocl: GpuEngine, a: Elem, b: Elem) -> Result<()> {
+fn check(ocl: GpuEngine, a: Elem, b: Elem, fpmath: dnnl_fpmath_mode_t) -> Result<MmaType> {
     let GpuEngine::Ocl(engine) = ocl else {
         return Err(Error::unimplemented("tensor cores only through OpenCL"));
     };
@@ -53,14 +100,11 @@ fn check(ocl: GpuEngine, a: Elem, b: Elem) -> Result<()> {
     };
     if major < 8 {
         return Err(Error::unimplemented(format!(
-            "compute capability {major}.{minor}: mma.sync of f16/bf16 needs 8.0"
+            "compute capability {major}.{minor}: mma.sync of f16/bf16/tf32 needs 8.0"
         )));
     }
-    let Some(option) = type_option(a).filter(|_| a == b) else {
-        return Err(Error::unimplemented(format!(
-            "{a:?} x {b:?} operands (f16 or bf16 only)"
-        )));
-    };
+    let ty = MmaType::of(a, b, fpmath)?;
+    let option = ty.option();
     static PROBES: OnceLock<Mutex<HashMap<String, std::result::Result<(), String>>>> =
         OnceLock::new();
     let info = engine.info();
@@ -72,7 +116,7 @@ fn check(ocl: GpuEngine, a: Elem, b: Elem) -> Result<()> {
             .map(|_| ())
             .map_err(|e| e.to_string())
     });
-    result.clone().map_err(|e| {
+    result.clone().map(|_| ty).map_err(|e| {
         let first = e.lines().next().unwrap_or("").to_string();
         Error::unimplemented(format!("the driver rejected the PTX: {first}"))
     })

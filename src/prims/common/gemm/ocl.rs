@@ -20,6 +20,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use super::mma::MmaType;
 use super::{BatchDim, Epilogue, Gemm, GemmArgs, WeiScale};
 use crate::abi::*;
 use crate::core::error::Result;
@@ -135,8 +136,9 @@ pub(crate) struct GemmKernels {
     source: String,
     options: String,
     tiles: Tiles,
-    /// `gemm_mma` (tensor cores, `mma.rs`) instead of `gemm_tiled`.
-    mma: bool,
+    /// `gemm_mma` (tensor cores, `mma.rs`) instead of `gemm_tiled`, on
+    /// values of this type.
+    mma: Option<MmaType>,
     post_ops: bool,
     built: Mutex<HashMap<String, Arc<Kernel>>>,
 }
@@ -165,25 +167,27 @@ impl GemmKernels {
             source: source(&epi.post_ops),
             options,
             tiles,
-            mma: false,
+            mma: None,
             post_ops: !epi.post_ops.is_empty(),
             built: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Tensor-core kernels (`gemm_mma.cl`) for f16 or bf16 operands `a`
-    /// (see `mma::supported`), results of type `c`.
-    pub fn new_mma(a: Elem, c: Elem, bias: Option<Elem>, epi: &Epilogue) -> GemmKernels {
-        let options = format!(
-            "{} {}",
-            epilogue_options(a, a, c, bias, epi),
-            super::mma::type_option(a).unwrap_or_default()
-        );
+    /// Tensor-core kernels (`gemm_mma.cl`) multiplying `ty` values from
+    /// operands of type `a` (see `mma::supported`), results of type `c`.
+    pub fn new_mma(
+        ty: MmaType,
+        a: Elem,
+        c: Elem,
+        bias: Option<Elem>,
+        epi: &Epilogue,
+    ) -> GemmKernels {
+        let options = format!("{} {}", epilogue_options(a, a, c, bias, epi), ty.option());
         GemmKernels {
             source: mma_source(&epi.post_ops),
             options,
             tiles: Tiles::GPU,
-            mma: true,
+            mma: Some(ty),
             post_ops: !epi.post_ops.is_empty(),
             built: Mutex::new(HashMap::new()),
         }
@@ -192,8 +196,8 @@ impl GemmKernels {
     /// The load-variant options for `g`; `usm_misaligned`: a USM pointer
     /// of a 4-wide operand is not 16-byte aligned (buffers always are).
     fn variant(&self, g: &Gemm, usm_misaligned: bool) -> String {
-        if self.mma {
-            return self.mma_variant(g, usm_misaligned);
+        if let Some(ty) = self.mma {
+            return self.mma_variant(ty, g, usm_misaligned);
         }
         let a_k_fast = g.a.rs != 1 || g.a.cs == 1;
         let b_n_fast = g.b.rs != 1 || g.b.cs == 1;
@@ -231,11 +235,10 @@ impl GemmKernels {
         )
     }
 
-    /// `gemm_mma`'s load variant: 8-wide loads where an operand's fast
-    /// index is contiguous and every row starts at a multiple of 8
-    /// elements (16 bytes).
-    fn mma_variant(&self, g: &Gemm, usm_misaligned: bool) -> String {
-        let eight = |v: i64| v % 8 == 0;
+    /// `gemm_mma`'s load variant: 16-byte loads where an operand's fast
+    /// index is contiguous and every row starts at a multiple of 16 bytes.
+    fn mma_variant(&self, ty: MmaType, g: &Gemm, usm_misaligned: bool) -> String {
+        let eight = |v: i64| v % ty.per_16_bytes() == 0;
         let a_vec =
             g.a.cs == 1 && eight(g.a.off) && eight(g.a.rs) && g.batch.iter().all(|d| eight(d.a));
         let b_vec =
@@ -259,7 +262,11 @@ impl GemmKernels {
             return Ok(k.clone());
         }
         let options = format!("{}{variant}", self.options);
-        let name = if self.mma { "gemm_mma" } else { "gemm_tiled" };
+        let name = if self.mma.is_some() {
+            "gemm_mma"
+        } else {
+            "gemm_tiled"
+        };
         let kernel = Arc::new(ocl.kernel(&self.source, &options, name)?);
         built.insert(variant, kernel.clone());
         Ok(kernel)
@@ -336,7 +343,7 @@ impl GemmKernels {
         let per_launch = d0.size * d1.size;
         let launches: i64 = outer.iter().map(|d| d.size).product();
         let t = self.tiles;
-        let (global, local) = if self.mma {
+        let (global, local) = if self.mma.is_some() {
             let blocks = |x: i64| (x as usize).div_ceil(MMA_BLOCK);
             (
                 [blocks(g.n) * MMA_WG, blocks(g.m), per_launch as usize],
