@@ -11,7 +11,7 @@
  *     untouched.
  *
  * Usage: prelu_bad_input [cpu|gpu]; with gpu it skips (77) without an OpenCL device. */
-#include "../reduction/bad_input.h"
+#include "bad_input.h"
 
 static void create_checks(void) {
     const dnnl_dim_t s[] = {2, 3, 4}, c[] = {1, 3, 1}, one[] = {1, 1, 1}, bad_c[] = {1, 2, 1},

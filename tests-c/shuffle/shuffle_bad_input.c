@@ -12,7 +12,7 @@
  *     invalid_arguments, the dst untouched.
  *
  * Usage: shuffle_bad_input [cpu|gpu]; with gpu it skips (77) without an OpenCL device. */
-#include "../reduction/bad_input.h"
+#include "bad_input.h"
 
 static void create_checks(void) {
     const dnnl_dim_t s[] = {2, 12, 3, 5}, other[] = {2, 12, 3, 6}, zero_c[] = {2, 0, 3, 5},

@@ -1,4 +1,5 @@
-/* What the bad-input tests of reduction, PReLU, shuffle and LRN share: a status check
+/* What the bad-input tests (tests-c/<kind>/<kind>_bad_input.c of reduction, PReLU,
+ * shuffle, LRN and the batch, layer and group normalizations) share: a status check
  * that counts failures, a primitive descriptor output that must survive a refusal, and
  * memories whose bytes (and, on the CPU engine, the bytes after them) must stay as they
  * were after a refused execution. Set `engine`, `stream` and `on_gpu` first. */
@@ -19,7 +20,7 @@ static int on_gpu, failures;
 /* A value no library returns as a primitive descriptor: it must survive a refusal. */
 #define UNTOUCHED ((dnnl_primitive_desc_t)(uintptr_t)0x5eed)
 
-static void expect_status(const char *what, dnnl_status_t got, dnnl_status_t want) {
+static inline void expect_status(const char *what, dnnl_status_t got, dnnl_status_t want) {
     if (got == want) return;
     fflush(stdout);
     fprintf(stderr, "FAIL: %s: returned %s, want %s\n", what, check_status_str(got),
@@ -29,7 +30,7 @@ static void expect_status(const char *what, dnnl_status_t got, dnnl_status_t wan
 
 /* Checks a creation's status and that a refused one left *pd as it was; destroys a
  * created descriptor. */
-static void expect_pd(const char *what, dnnl_status_t got, dnnl_primitive_desc_t pd,
+static inline void expect_pd(const char *what, dnnl_status_t got, dnnl_primitive_desc_t pd,
         dnnl_status_t want) {
     expect_status(what, got, want);
     if (got != dnnl_success && pd != UNTOUCHED) {
@@ -43,7 +44,7 @@ static dnnl_memory_desc_t mds_made[64];
 static int n_mds_made;
 
 /* A plain (row-major) descriptor, destroyed at the end (free_mds). */
-static const_dnnl_memory_desc_t md(int ndims, const dnnl_dim_t *dims, dnnl_data_type_t dt) {
+static inline const_dnnl_memory_desc_t md(int ndims, const dnnl_dim_t *dims, dnnl_data_type_t dt) {
     static const dnnl_format_tag_t plain[] = {dnnl_a, dnnl_ab, dnnl_abc, dnnl_abcd, dnnl_abcde,
             dnnl_abcdef};
     dnnl_memory_desc_t m = NULL;
@@ -53,7 +54,7 @@ static const_dnnl_memory_desc_t md(int ndims, const dnnl_dim_t *dims, dnnl_data_
     return m;
 }
 
-static const_dnnl_memory_desc_t md_with_tag(int ndims, const dnnl_dim_t *dims,
+static inline const_dnnl_memory_desc_t md_with_tag(int ndims, const dnnl_dim_t *dims,
         dnnl_data_type_t dt, dnnl_format_tag_t tag) {
     dnnl_memory_desc_t m = NULL;
     CHECK(dnnl_memory_desc_create_with_tag(&m, ndims, dims, dt, tag));
@@ -62,7 +63,7 @@ static const_dnnl_memory_desc_t md_with_tag(int ndims, const dnnl_dim_t *dims,
     return m;
 }
 
-static void free_mds(void) {
+static inline void free_mds(void) {
     for (int i = 0; i < n_mds_made; i++)
         CHECK(dnnl_memory_desc_destroy(mds_made[i]));
     n_mds_made = 0;
@@ -70,7 +71,8 @@ static void free_mds(void) {
 
 /* A memory of m over `bytes` bytes (a user buffer on the CPU engine, so that the bytes
  * after m's size are watched; library memory on a GPU one), filled with 0xa5. */
-static dnnl_memory_t canary_memory(const_dnnl_memory_desc_t m, unsigned char **buf, size_t bytes) {
+static inline dnnl_memory_t canary_memory(
+        const_dnnl_memory_desc_t m, unsigned char **buf, size_t bytes) {
     dnnl_memory_t mem = NULL;
     *buf = NULL;
     if (!on_gpu) {
@@ -88,7 +90,7 @@ static dnnl_memory_t canary_memory(const_dnnl_memory_desc_t m, unsigned char **b
 }
 
 /* Whether every byte of mem (and, on the CPU, of the whole buffer) is still 0xa5. */
-static int untouched(dnnl_memory_t mem, const unsigned char *buf, size_t bytes) {
+static inline int untouched(dnnl_memory_t mem, const unsigned char *buf, size_t bytes) {
     const_dnnl_memory_desc_t m;
     CHECK(dnnl_memory_get_memory_desc(mem, &m));
     void *p = NULL;
@@ -103,31 +105,38 @@ static int untouched(dnnl_memory_t mem, const unsigned char *buf, size_t bytes) 
     return ok;
 }
 
-/* Executes prim with args, where args[out_index] is replaced in turn by each of the
- * undersized or mistyped `bad` descriptors: each execution must be refused with
- * invalid_arguments and leave that memory untouched. Ours only (Intel's library does
- * not check execution arguments). */
-static void expect_refused_outputs(dnnl_primitive_t prim, int nargs, dnnl_exec_arg_t *args,
+/* Executes prim with args, args[out_index] replaced by a memory of `bad` over canary
+ * bytes (`bytes` of them on the CPU engine): the execution must be refused with
+ * invalid_arguments and leave that memory (and the bytes after it) untouched. Ours
+ * only (Intel's library does not check execution arguments). */
+static inline void expect_refused_output(dnnl_primitive_t prim, int nargs, dnnl_exec_arg_t *args,
+        int out_index, const_dnnl_memory_desc_t bad, size_t bytes, const char *what) {
+    unsigned char *buf = NULL;
+    dnnl_memory_t dm = canary_memory(bad, &buf, bytes);
+    dnnl_memory_t keep = args[out_index].memory;
+    args[out_index].memory = dm;
+    dnnl_status_t st = dnnl_primitive_execute(prim, stream, nargs, args);
+    CHECK(dnnl_stream_wait(stream));
+    args[out_index].memory = keep;
+    expect_status(what, st, dnnl_invalid_arguments);
+    if (!untouched(dm, buf, bytes)) {
+        fprintf(stderr, "FAIL: %s wrote to it or past it\n", what);
+        failures++;
+    }
+    CHECK(dnnl_memory_destroy(dm));
+    free(buf);
+}
+
+/* expect_refused_output for each of the undersized or mistyped `bad` descriptors in
+ * turn, over the size of `good` and 64 bytes more. */
+static inline void expect_refused_outputs(dnnl_primitive_t prim, int nargs, dnnl_exec_arg_t *args,
         int out_index, const_dnnl_memory_desc_t good, int nbad,
         const const_dnnl_memory_desc_t *bad) {
     size_t full = dnnl_memory_desc_get_size(good) + 64;
     for (int i = 0; i < nbad; i++) {
-        unsigned char *buf = NULL;
-        dnnl_memory_t dm = canary_memory(bad[i], &buf, full);
-        dnnl_memory_t keep = args[out_index].memory;
-        args[out_index].memory = dm;
-        dnnl_status_t st = dnnl_primitive_execute(prim, stream, nargs, args);
-        CHECK(dnnl_stream_wait(stream));
-        args[out_index].memory = keep;
         char what[64];
         snprintf(what, sizeof what, "execution with bad output %d", i);
-        expect_status(what, st, dnnl_invalid_arguments);
-        if (!untouched(dm, buf, full)) {
-            fprintf(stderr, "FAIL: %s wrote to it or past it\n", what);
-            failures++;
-        }
-        CHECK(dnnl_memory_destroy(dm));
-        free(buf);
+        expect_refused_output(prim, nargs, args, out_index, bad[i], full, what);
     }
 }
 
