@@ -140,4 +140,46 @@ static inline void expect_refused_outputs(dnnl_primitive_t prim, int nargs, dnnl
     }
 }
 
+/* The execution checks of a primitive whose last argument (args[nargs - 1]) is its dst,
+ * a plain f32 tensor of `dims`: a dst one element short in its last dimension, one short
+ * in its first, and a bf16 one are refused and left untouched (expect_refused_outputs);
+ * an execution without a dst is refused. */
+static inline void expect_refused_dsts(dnnl_primitive_t prim, int nargs, dnnl_exec_arg_t *args,
+        int ndims, const dnnl_dim_t *dims) {
+    dnnl_dims_t last, first;
+    memcpy(last, dims, sizeof(dnnl_dim_t) * (size_t)ndims);
+    memcpy(first, dims, sizeof(dnnl_dim_t) * (size_t)ndims);
+    last[ndims - 1]--;
+    first[0]--;
+    const_dnnl_memory_desc_t bad[] = {
+            md(ndims, last, dnnl_f32), md(ndims, first, dnnl_f32), md(ndims, dims, dnnl_bf16)};
+    expect_refused_outputs(prim, nargs, args, nargs - 1, md(ndims, dims, dnnl_f32), 3, bad);
+    expect_status("execution without a dst", dnnl_primitive_execute(prim, stream, nargs - 1, args),
+            dnnl_invalid_arguments);
+}
+
+/* Opens the engine (and its stream) that argv[1] names: gpu, else the CPU; skips (77)
+ * on a GPU engine without an OpenCL device. */
+static inline void bad_input_open(int argc, char **argv) {
+    on_gpu = argc > 1 && strncmp(argv[1], "gpu", 3) == 0;
+    if (on_gpu && dnnl_engine_get_count(dnnl_gpu) == 0) SKIP("no OpenCL device");
+    CHECK(dnnl_engine_create(&engine, on_gpu ? dnnl_gpu : dnnl_cpu, 0));
+    CHECK(dnnl_stream_create(&stream, engine, dnnl_stream_default_flags));
+}
+
+/* Frees the descriptors, the stream and the engine and reports test `name`; the exit
+ * status. */
+static inline int bad_input_close(const char *name) {
+    free_mds();
+    CHECK(dnnl_stream_destroy(stream));
+    CHECK(dnnl_engine_destroy(engine));
+    if (failures) {
+        fprintf(stderr, "%s: %d failures\n", name, failures);
+        return 1;
+    }
+    printf("%s on %s: every bad input refused with upstream's status\n", name,
+            on_gpu ? "gpu" : "cpu");
+    return 0;
+}
+
 #endif

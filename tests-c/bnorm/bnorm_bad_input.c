@@ -157,19 +157,8 @@ static void execution(void) {
 }
 
 int main(int argc, char **argv) {
-    on_gpu = argc > 1 && strncmp(argv[1], "gpu", 3) == 0;
-    if (on_gpu && dnnl_engine_get_count(dnnl_gpu) == 0) SKIP("no OpenCL device");
-    CHECK(dnnl_engine_create(&engine, on_gpu ? dnnl_gpu : dnnl_cpu, 0));
-    CHECK(dnnl_stream_create(&stream, engine, dnnl_stream_default_flags));
+    bad_input_open(argc, argv);
     descriptors();
     execution();
-    free_mds();
-    CHECK(dnnl_stream_destroy(stream));
-    CHECK(dnnl_engine_destroy(engine));
-    if (failures) {
-        fprintf(stderr, "bnorm_bad_input: %d failures\n", failures);
-        return 1;
-    }
-    printf("bnorm_bad_input on %s: every bad input refused with upstream's status\n", on_gpu ? "gpu" : "cpu");
-    return 0;
+    return bad_input_close("bnorm_bad_input");
 }
