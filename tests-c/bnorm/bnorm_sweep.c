@@ -20,29 +20,7 @@
  *
  * Usage: bnorm_sweep [cpu|gpu]. Without an argument under ONEDNN_GPU_RUNTIME=ze it runs
  * on the Level Zero engine. On a GPU engine without a device: skip (77). */
-#include <stdarg.h>
-
-#include "prim_util.h"
-
-static const char *where;
-static int on_gpu, n_run, n_noted, failures;
-
-static inline void unused_helpers(void) {
-    (void)expect_tag;
-    (void)md_strides;
-    (void)rounded;
-}
-
-static void fail(const char *what, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fflush(stdout);
-    fprintf(stderr, "FAIL: %s: ", what);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-    failures++;
-}
+#include "norm_sweep.h"
 
 
 enum { F_GLOBAL = 1, F_SCALE = 2, F_SHIFT = 4, F_RELU = 8, F_ADD = 16 };
@@ -92,42 +70,6 @@ static const case_t cases[] = {
         {"nhwc f32 long stats", 4, {3, 35, 41, 7}, dnnl_nhwc, dnnl_f32, dnnl_forward_training, F_SHIFT, 0, 0, 0, 0, dnnl_backward, 1},
         {"nc f32 long stats relu", 2, {5000, 3}, dnnl_nc, dnnl_f32, dnnl_forward_training, F_RELU | F_SCALE, 0, 0, 0, 0, dnnl_backward, 1},
 };
-
-static dnnl_memory_t mem_of(dnnl_primitive_desc_t pd, int arg) {
-    const_dnnl_memory_desc_t md = dnnl_primitive_desc_query_md(pd, dnnl_query_exec_arg_md, arg);
-    if (!md || dnnl_memory_desc_get_size(md) == 0) return NULL;
-    return memory(md);
-}
-
-static void read_vec(dnnl_memory_t m, float *v) {
-    int ok = 1;
-    read_back(m, v, &ok);
-}
-
-static void check_vals(const char *what, const char *arg, dnnl_data_type_t dt, const float *got,
-        const double *want, int64_t n, double rel) {
-    for (int64_t i = 0; i < n; i++) {
-        double bound = rel * (1.0 + fabs(want[i]));
-        if (!matches(dt, got[i], want[i], bound)) {
-            fail(what, "%s[%lld] = %.7g, want %.7g", arg, (long long)i, got[i], want[i]);
-            return;
-        }
-    }
-}
-
-static void expect_md(const char *what, dnnl_primitive_desc_t pd, int arg, int present) {
-    const_dnnl_memory_desc_t md = dnnl_primitive_desc_query_md(pd, dnnl_query_exec_arg_md, arg);
-    int has = md && dnnl_memory_desc_get_size(md) > 0;
-    if (has != present) fail(what, "argument %d: descriptor %s", arg, has ? "present" : "missing");
-}
-
-static void execute(dnnl_primitive_desc_t pd, int nargs, dnnl_exec_arg_t *args) {
-    dnnl_primitive_t p = NULL;
-    CHECK(dnnl_primitive_create(&p, pd));
-    CHECK(dnnl_primitive_execute(p, stream, nargs, args));
-    CHECK(dnnl_stream_wait(stream));
-    CHECK(dnnl_primitive_destroy(p));
-}
 
 static void run_case(const case_t *k) {
     const char *what = k->name;
@@ -407,20 +349,8 @@ out:
 }
 
 int main(int argc, char **argv) {
-    const char *rt = getenv("ONEDNN_GPU_RUNTIME");
-    where = argc > 1 ? argv[1] : rt && strcmp(rt, "ze") == 0 ? "ze" : "cpu";
-    on_gpu = strcmp(where, "cpu") != 0;
-    if (on_gpu && dnnl_engine_get_count(dnnl_gpu) == 0)
-        SKIP(strcmp(where, "ze") == 0 ? "no Level Zero device" : "no OpenCL device");
-    CHECK(dnnl_engine_create(&engine, on_gpu ? dnnl_gpu : dnnl_cpu, 0));
-    CHECK(dnnl_stream_create(&stream, engine, dnnl_stream_default_flags));
-    rng_seed(7);
+    sweep_open(argc, argv, 7);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         if (!on_gpu || cases[i].gpu) run_case(&cases[i]);
-    CHECK(dnnl_stream_destroy(stream));
-    CHECK(dnnl_engine_destroy(engine));
-    printf("bnorm_sweep on %s%s: %d primitives run, %d noted (unimplemented by this library), "
-           "%d failures\n",
-            where, on_gpu ? " (the GPU subset)" : "", n_run, n_noted, failures);
-    return failures ? 1 : 0;
+    return sweep_close("bnorm_sweep");
 }

@@ -10,3 +10,7 @@ dnnl_c_test(matmul_matmul_ocl SOURCES matmul/matmul.c LABELS "api" OPENCL ARGS g
 foreach(t matmul_matmul matmul_matmul_ocl)
   target_link_libraries(${t} PRIVATE m)
 endforeach()
+
+# `any` resolved for shapes with dimensions of 1 and batch dimensions (strides checked).
+dnnl_c_test(matmul_any SOURCES matmul/matmul_any.c LABELS "api;cpu" ARGS cpu)
+dnnl_c_test(matmul_any_ocl SOURCES matmul/matmul_any.c LABELS "api" OPENCL ARGS gpu)

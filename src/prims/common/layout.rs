@@ -361,9 +361,10 @@ impl Walker {
     }
 }
 
-/// A descriptor with `reference`'s dimensions and element order (the same
+/// A descriptor of `dims` with `reference`'s element order (the same
 /// dimension order and inner blocks), dense, of type `dt`: how `any` is
-/// resolved. Without a reference (everything `any`), plain row-major.
+/// resolved (`reference` itself where it already is that descriptor).
+/// Without a reference (everything `any`), plain row-major.
 pub(crate) fn resolve_any(
     reference: Option<&MemoryDesc>,
     dims: &[i64],
@@ -373,7 +374,11 @@ pub(crate) fn resolve_any(
         return MemoryDesc::with_strides(dims, dt, None);
     };
     let layout = Layout::new(reference)?;
-    if reference.data_type() == dt && layout.is_compact() && reference.offset0() == 0 {
+    if reference.dims() == dims
+        && reference.data_type() == dt
+        && layout.is_compact()
+        && reference.offset0() == 0
+    {
         return Ok(reference.clone());
     }
     resolve_like(reference, dims, dt)
@@ -463,6 +468,16 @@ mod tests {
             assert!(l.is_compact() && l.is_non_overlapping());
             assert_eq!(l.extent(), l.padded_nelems());
         }
+    }
+
+    #[test]
+    fn resolve_any_takes_the_dims_it_is_given() {
+        let reference = MemoryDesc::with_tag(&[2, 3, 4, 5], dnnl_f32, dnnl_nhwc).unwrap();
+        let same = resolve_any(Some(&reference), &[2, 3, 4, 5], dnnl_f32).unwrap();
+        assert_eq!(same, reference, "a compact reference of these dims is kept");
+        let other = resolve_any(Some(&reference), &[2, 3, 6, 7], dnnl_f32).unwrap();
+        let want = MemoryDesc::with_tag(&[2, 3, 6, 7], dnnl_f32, dnnl_nhwc).unwrap();
+        assert_eq!(other, want, "other dims: the reference's order over them");
     }
 
     #[test]

@@ -306,22 +306,33 @@ inline void conv_pos(long *pos, long g, long m, long col) {
 #define EXTRA_PARAMS , global const int *zp_src, global const int *zp_dst
 
 /* The bias gradient: out[c] = sum over n and spatial positions of
- * t[n, c, ...] (t: X or Y, strides as arguments), one work-item per
- * channel. */
+ * t[n, c, ...] (t: X or Y, strides as arguments). One work-group per
+ * channel (the launch's local size a power of two, at most BIAS_WG): its
+ * work-items stride through the channel's elements (w fastest, so that
+ * neighbours load neighbours) and add their sums up in local memory. */
+#define BIAS_WG 256
 kernel void conv_bias_sum(global const CAT(T_, A_DT) *t, long t_off, long t_n, long t_c,
         long t_d, long t_h, long t_w, long mb, long sd, long sh, long sw,
         long channels, global CAT(T_, BS_DT) *out, long out_off, long out_s) {
-    const long c = get_global_id(0);
-    if (c >= channels) return;
+    const long c = get_group_id(0);
+    const int l = get_local_id(0), ln = get_local_size(0);
+    const long hw = sh * sw, per_n = sd * hw;
+    const long base = t_off + c * t_c;
     float s = 0.0f;
-    for (long n = 0; n < mb; ++n)
-        for (long d = 0; d < sd; ++d)
-            for (long h = 0; h < sh; ++h)
-                for (long w = 0; w < sw; ++w)
-                    s += CAT(LD_, A_DT)(t,
-                            t_off + n * t_n + c * t_c + d * t_d + h * t_h
-                                    + w * t_w);
-    CAT(ST_, BS_DT)(out, out_off + c * out_s, s);
+    for (long r = l; r < mb * per_n; r += ln) {
+        const long n = r / per_n, q = r % per_n;
+        s += CAT(LD_, A_DT)(t,
+                base + n * t_n + q / hw * t_d + q % hw / sw * t_h
+                        + q % sw * t_w);
+    }
+    local float red[BIAS_WG];
+    red[l] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = ln / 2; k > 0; k >>= 1) {
+        if (l < k) red[l] += red[l + k];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (l == 0 && c < channels) CAT(ST_, BS_DT)(out, out_off + c * out_s, red[0]);
 }
 
 #if SPLIT_K

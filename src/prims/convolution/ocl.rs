@@ -10,7 +10,8 @@
 //! weights in the layout `any` gives, the source of a 1x1 convolution, a
 //! channels-last result) keeps `gemm.cl`'s own strided (and 4-wide)
 //! loads, the others are gathered. The groups are the third NDRange
-//! dimension. The bias gradient of backward weights is `conv_bias_sum`.
+//! dimension. The bias gradient of backward weights is `conv_bias_sum`
+//! (a work-group per channel).
 
 use std::sync::Arc;
 
@@ -27,6 +28,8 @@ use crate::prims::common::gemm::ocl::{Tiles, epilogue_options, source_with};
 use crate::prims::common::gemm::{WeiScale, plain_strides};
 
 const CONV_CL: &str = include_str!("conv.cl");
+/// The most work-items of `conv_bias_sum`'s work-group (its local array).
+const BIAS_WG: usize = 256;
 
 /// The scratchpad: the partial sums of a backward weights split over
 /// depth (none otherwise).
@@ -54,7 +57,12 @@ pub(super) fn create(op: &Arc<ConvOp>, engine: &Engine) -> Result<Arc<dyn Implem
         None
     };
     let bias_sum = match (p.dir, op.role_args().bias) {
-        (Dir::W, Some(_)) => Some(ocl.kernel(&source, &plan.options, "conv_bias_sum")?),
+        (Dir::W, Some(_)) => {
+            let kernel = ocl.kernel(&source, &plan.options, "conv_bias_sum")?;
+            let most = ocl.work_group_size(&kernel)?.min(BIAS_WG);
+            // The largest power of two the kernel may run (the tree needs one).
+            Some((kernel, 1usize << most.max(1).ilog2()))
+        }
         _ => None,
     };
     Ok(Arc::new(OclConv {
@@ -244,7 +252,9 @@ struct OclConv {
     gemm: Kernel,
     /// Adds up the parts of a split backward weights.
     reduce: Option<Kernel>,
-    bias_sum: Option<Kernel>,
+    /// The bias gradient's sums, and the most work-items per work-group
+    /// they may run (a power of two, at most `BIAS_WG`).
+    bias_sum: Option<(Kernel, usize)>,
 }
 
 impl Implementation for OclConv {
@@ -382,7 +392,7 @@ impl Implementation for OclConv {
                 _ => events.push(event),
             }
         }
-        if let (Some(kernel), Some(arg)) = (&self.bias_sum, args.bias) {
+        if let (Some((kernel, most)), Some(arg)) = (&self.bias_sum, args.bias) {
             let md = op
                 .bias_md()
                 .ok_or_else(|| Error::invalid("no bias descriptor"))?;
@@ -411,8 +421,10 @@ impl Implementation for OclConv {
                 KernelArg::I64(md.offset0()),
                 KernelArg::I64(plain_strides(md, "diff_bias")?[0]),
             ];
-            let local = 64usize;
-            let global = (count as usize).div_ceil(local) * local;
+            // A work-group per channel, no wider than its elements.
+            let elements = (s.mb * per[0] * per[1] * per[2]).max(1) as usize;
+            let local = elements.next_power_of_two().min(*most);
+            let global = count as usize * local;
             events.push(queue.enqueue_kernel(
                 kernel,
                 &kargs,

@@ -26,6 +26,7 @@ use crate::prims::common::dt::Elem;
 use crate::prims::common::host::{self, Raw};
 use crate::prims::common::layout::Layout;
 use crate::prims::common::parallel;
+use crate::prims::common::post_ops::HostPostOps;
 
 /// Builds the implementation for `op`.
 pub(super) fn create(op: &Arc<PoolingOp>, _: &Engine) -> Result<Arc<dyn Implementation>> {
@@ -144,6 +145,18 @@ impl<'a> Locator<'a> {
     }
 }
 
+/// Forward's bound arguments (see `CpuPooling::forward_args`).
+struct ForwardArgs<'a> {
+    src: Raw,
+    out: Raw,
+    /// The workspace and its layout, where the primitive has one.
+    ws: Option<(Raw, &'a Layout)>,
+    post: HostPostOps<'a>,
+    /// The copy of src that `src` reads, when src overlapped dst (a move
+    /// leaves its heap bytes where they are).
+    _copy: Option<Vec<u8>>,
+}
+
 /// Elements per thread at least.
 const CHUNK: usize = 1 << 12;
 
@@ -158,13 +171,12 @@ impl Implementation for CpuPooling {
 }
 
 impl CpuPooling {
-    fn forward(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+    /// The forward arguments both paths start from, checked to hold their
+    /// layouts, src copied where it overlaps dst, the post-ops bound; `None`
+    /// when dst has no elements (nothing to do).
+    fn forward_args<'a>(&'a self, ctx: &ExecContext<'a>) -> Result<Option<ForwardArgs<'a>>> {
         let op = &self.op;
         let (sl, dl) = (op.src_layout(), op.dst_layout());
-        let plain = |l: &Layout| l.inner_blocks().is_empty() && !l.has_padding();
-        if plain(sl) && plain(dl) && op.ws_layout().is_none_or(plain) {
-            return self.forward_rows(ctx);
-        }
         let src_buf = Buffer::of(ctx.arg(DNNL_ARG_SRC)?)?;
         let dst_buf = Buffer::of(ctx.arg(DNNL_ARG_DST)?)?;
         let ws_buf = match op.ws_layout() {
@@ -181,6 +193,32 @@ impl CpuPooling {
         };
         let (src, _copy) = input(&src_buf, sl, &out, dl)?;
         let post = op.post_ops().bind(ctx)?;
+        Ok(Some(ForwardArgs {
+            src,
+            out,
+            ws,
+            post,
+            _copy,
+        }))
+    }
+
+    fn forward(&self, ctx: &ExecContext) -> Result<Option<Event>> {
+        let op = &self.op;
+        let (sl, dl) = (op.src_layout(), op.dst_layout());
+        let plain = |l: &Layout| l.inner_blocks().is_empty() && !l.has_padding();
+        if plain(sl) && plain(dl) && op.ws_layout().is_none_or(plain) {
+            return self.forward_rows(ctx);
+        }
+        let Some(ForwardArgs {
+            src,
+            out,
+            ws,
+            post,
+            _copy,
+        }) = self.forward_args(ctx)?
+        else {
+            return Ok(None);
+        };
         let geo = *op.geometry();
         let alg = op.alg();
         let start = lowest(sl.elem);
@@ -253,22 +291,16 @@ impl CpuPooling {
     fn forward_rows(&self, ctx: &ExecContext) -> Result<Option<Event>> {
         let op = &self.op;
         let (sl, dl) = (op.src_layout(), op.dst_layout());
-        let src_buf = Buffer::of(ctx.arg(DNNL_ARG_SRC)?)?;
-        let dst_buf = Buffer::of(ctx.arg(DNNL_ARG_DST)?)?;
-        let ws_buf = match op.ws_layout() {
-            Some(_) => Some(Buffer::of(ctx.arg(DNNL_ARG_WORKSPACE)?)?),
-            None => None,
-        };
-        if dl.nelems() == 0 {
+        let Some(ForwardArgs {
+            src,
+            out,
+            ws,
+            post,
+            _copy,
+        }) = self.forward_args(ctx)?
+        else {
             return Ok(None);
-        }
-        let out = Raw::of(&dst_buf, dl, "dst")?;
-        let ws = match (&ws_buf, op.ws_layout()) {
-            (Some(b), Some(l)) => Some((Raw::of(b, l, "workspace")?, l)),
-            _ => None,
         };
-        let (src, _copy) = input(&src_buf, sl, &out, dl)?;
-        let post = op.post_ops().bind(ctx)?;
         let with_post = !op.post_ops().is_empty();
         let geo = *op.geometry();
         let alg = op.alg();
