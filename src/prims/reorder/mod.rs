@@ -54,7 +54,7 @@ use crate::core::key::KeyWriter;
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::{Impl, Kind, OpDesc};
 use crate::prims::common::xfer::check_md;
-use crate::prims::common::xfer::ocl::{PlanOp, plan_impls};
+use crate::prims::common::xfer::ocl::{PlanOp, reorder_impls};
 use crate::prims::common::xfer::plan::{Pass, Plan, Quant, QuantArg};
 
 /// A reorder.
@@ -294,11 +294,12 @@ impl PlanOp for ReorderOp {
 
 impl Kind for ReorderOp {
     const NAME: &'static str = "reorder";
-    const IMPLS: &'static [Impl<ReorderOp>] = &plan_impls([
+    const IMPLS: &'static [Impl<ReorderOp>] = &reorder_impls([
         c"cpu:reorder",
         c"ocl:reorder_copy",
         c"ocl:reorder_generic",
         c"ocl:reorder_transpose",
+        c"ocl:reorder_blocked",
     ]);
 
     fn attr_support(&self) -> AttrSupport {

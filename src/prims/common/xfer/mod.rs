@@ -8,6 +8,7 @@
 //! Layer: prims. The kinds build a plan from their descriptors and list
 //! [`plan_impls`](ocl::plan_impls) as their implementations.
 
+pub(crate) mod blocked;
 pub(crate) mod ocl;
 pub(crate) mod plan;
 
