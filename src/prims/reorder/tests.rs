@@ -619,7 +619,12 @@ fn blocked_pairs() -> Vec<(MemoryDesc, MemoryDesc)> {
         (dnnl_OIhw16i16o, dnnl_OIhw4i16o4i),
         (dnnl_IOhw16o16i, dnnl_OIhw16i16o),
     ];
-    let wei_dims = [[32i64, 16, 3, 3], [17, 19, 2, 3], [5, 3, 1, 1], [35, 70, 3, 5]];
+    let wei_dims = [
+        [32i64, 16, 3, 3],
+        [17, 19, 2, 3],
+        [5, 3, 1, 1],
+        [35, 70, 3, 5],
+    ];
     let other = [
         ([2i64, 19, 45], dnnl_nCw16c, dnnl_ncw),
         ([2, 19, 45], dnnl_nwc, dnnl_nCw16c),

@@ -34,7 +34,7 @@
 
 use std::sync::Arc;
 
-use super::ocl::{PlanOp, buffers, find, fits_int, plan_limits, same_engine};
+use super::ocl::{PlanOp, buffers, find, fits_int, plan_limits, same_engine, transpose_loops};
 use super::plan::{Plan, Quant, QuantArg};
 use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
@@ -433,7 +433,9 @@ fn blk_bytes(launch: &Launch, total: i64, flags: i32) -> Vec<u8> {
 /// Whether the plan copies elements as stored (same type, no arithmetic).
 fn raw(plan: &Plan) -> bool {
     let pass = &plan.passes[0];
-    pass.src.as_ref().is_some_and(|(_, s)| s.elem == plan.dst.elem)
+    pass.src
+        .as_ref()
+        .is_some_and(|(_, s)| s.elem == plan.dst.elem)
         && pass.quant == Quant::default()
         && pass.alpha == 1.0
         && pass.beta == 0.0
@@ -441,7 +443,10 @@ fn raw(plan: &Plan) -> bool {
 
 /// The build options of `plan`'s kernels.
 fn options(plan: &Plan) -> String {
-    let src = plan.passes[0].src.as_ref().map_or(plan.dst.elem, |(_, s)| s.elem);
+    let src = plan.passes[0]
+        .src
+        .as_ref()
+        .map_or(plan.dst.elem, |(_, s)| s.elem);
     format!(
         "-DSDT={} -DDDT={} -DALIGNED=1 -DIDX_T={}{}",
         src.cl_name(),
@@ -453,7 +458,18 @@ fn options(plan: &Plan) -> String {
 
 pub(super) fn accepts<O: PlanOp>(op: &O, _: &Engine) -> Result<()> {
     same_engine(op)?;
-    plan_limits(op.plan())?;
+    let plan = op.plan();
+    plan_limits(plan)?;
+    let blocked = |l: &Layout| !l.inner_blocks().is_empty();
+    let src_blocked = plan
+        .passes
+        .iter()
+        .any(|p| p.src.as_ref().is_some_and(|(_, l)| blocked(l)));
+    if !src_blocked && !blocked(&plan.dst) && transpose_loops(plan).is_some() {
+        return Err(Error::unimplemented(
+            "a transposition of plain layouts (the transposing kernel's)",
+        ));
+    }
     launches(op.plan())
         .map(|_| ())
         .map_err(|why| Error::unimplemented(format!("not a blocked reorder: {why}")))

@@ -6,6 +6,9 @@
 //! - [`Copy`] (`ocl:*_copy`): one dense source, same type and layout as the
 //!   destination, no scaling: `clEnqueueCopyBuffer` (buffers), or the
 //!   generic kernel (USM);
+//! - for reorders only ([`reorder_impls`]), the blocked fast path
+//!   (`ocl:reorder_blocked`, `blocked.rs` over `blocked.cl`): layouts with
+//!   blocks, and plain ones the transposition does not take;
 //! - [`Transpose`] (`ocl:*_transpose`): one pass, both offsets linear in
 //!   the walk, no padding or quantization, the source most contiguous along
 //!   another loop than the destination's innermost (nchw to nhwc, ab to
@@ -358,15 +361,20 @@ pub const fn plan_impls<O: PlanOp>(names: [&'static CStr; 4]) -> [Impl<O>; 5] {
 }
 
 /// The implementations of a reorder's plan: [`plan_impls`] with the blocked
-/// fast path (`blocked.rs`, `names[4]`) after the transposition, before the
-/// generic kernel.
+/// fast path (`blocked.rs`, `names[4]`) after the copy: it leaves the
+/// transpositions of plain layouts to [`Transpose`](accepts_transpose).
 pub const fn reorder_impls<O: PlanOp>(names: [&'static CStr; 5]) -> [Impl<O>; 6] {
-    let [host, copy, transpose, generic, cross] = plan_impls([names[0], names[1], names[2], names[3]]);
+    let [host, copy, transpose, generic, cross] =
+        plan_impls([names[0], names[1], names[2], names[3]]);
     [
         host,
         copy,
+        Impl::gpu(
+            names[4],
+            super::blocked::accepts::<O>,
+            super::blocked::create::<O>,
+        ),
         transpose,
-        Impl::gpu(names[4], super::blocked::accepts::<O>, super::blocked::create::<O>),
         generic,
         cross,
     ]
@@ -435,7 +443,7 @@ impl Implementation for GenericImpl {
 /// The tile loops of a transposing plan: one pass, both offsets linear, no
 /// padding or quantization, and the source more contiguous along another
 /// loop than the destination's innermost; positions in `walk_t`'s arrays.
-fn transpose_loops(plan: &Plan) -> Option<(i32, i32)> {
+pub(super) fn transpose_loops(plan: &Plan) -> Option<(i32, i32)> {
     let [pass] = &plan.passes[..] else {
         return None;
     };

@@ -79,19 +79,77 @@ fn shapes_of_the_big_cases() {
     assert_eq!(
         x.loops,
         vec![
-            Loop { size: 512, ss: 16 * 3136, ds: 16 * 3136 },
-            Loop { size: 16, ss: 1, ds: 3136 },
-            Loop { size: 3136, ss: 16, ds: 1 },
+            Loop {
+                size: 512,
+                ss: 16 * 3136,
+                ds: 16 * 3136
+            },
+            Loop {
+                size: 16,
+                ss: 1,
+                ds: 3136
+            },
+            Loop {
+                size: 3136,
+                ss: 16,
+                ds: 1
+            },
         ]
     );
-    assert!(matches!(x.shape, Shape::Tiles { ka: 2, kb: 1, kv: None, lv: 0, lta: 8, ltb: 4, row: 17 }));
+    assert!(matches!(
+        x.shape,
+        Shape::Tiles {
+            ka: 2,
+            kb: 1,
+            kv: None,
+            lv: 0,
+            lta: 8,
+            ltb: 4,
+            row: 17
+        }
+    ));
     let x = one(dnnl_nchw, dnnl_nChw16c);
-    assert!(matches!(x.shape, Shape::Tiles { ka: 2, kb: 1, kv: None, lv: 0, lta: 4, ltb: 8, .. }));
+    assert!(matches!(
+        x.shape,
+        Shape::Tiles {
+            ka: 2,
+            kb: 1,
+            kv: None,
+            lv: 0,
+            lta: 4,
+            ltb: 8,
+            ..
+        }
+    ));
     // Blocked to channels-last: vectors of 16 between them.
     let x = one(dnnl_nChw16c, dnnl_nhwc);
-    assert!(matches!(x.shape, Shape::Tiles { ka: 2, kb: 1, kv: Some(3), lv: 4, lta: 4, ltb: 4, row: 272 }), "{x:?}");
+    assert!(
+        matches!(
+            x.shape,
+            Shape::Tiles {
+                ka: 2,
+                kb: 1,
+                kv: Some(3),
+                lv: 4,
+                lta: 4,
+                ltb: 4,
+                row: 272
+            }
+        ),
+        "{x:?}"
+    );
     let x = one(dnnl_nhwc, dnnl_nChw16c);
-    assert!(matches!(x.shape, Shape::Tiles { kv: Some(3), lv: 4, .. }), "{x:?}");
+    assert!(
+        matches!(
+            x.shape,
+            Shape::Tiles {
+                kv: Some(3),
+                lv: 4,
+                ..
+            }
+        ),
+        "{x:?}"
+    );
     // Weights, both ways.
     let x = one(dnnl_OIhw16i16o, dnnl_oihw);
     assert!(matches!(x.shape, Shape::Tiles { .. }), "{x:?}");
