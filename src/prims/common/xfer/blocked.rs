@@ -371,13 +371,23 @@ fn shape(loops: &[Loop], zero: bool, soff0: i64, doff0: i64) -> Shape {
             break;
         }
     }
-    // Rows of an odd number of vectors (under 32 elements a vector): the
-    // write phase walks a column, and its work-items then hit distinct banks.
-    let tb = 1i64 << ltb;
-    let row = (tb + i64::from(v < 32 && tb % 2 == 0)) * v;
-    while lta > 0 && (row << lta) > TILE_CAP {
+    // Rows padded so that the write phase, which walks columns, hits 32
+    // distinct banks per 32 work-items: with `TA x V` under 32 elements a
+    // warp spans `m` columns, and rows of `m x V` (mod 32) spread them;
+    // else rows of an odd number of vectors do (vectors under 32 elements).
+    let row = |lta: u32| {
+        let (tb, ta) = (1i64 << ltb, 1i64 << lta);
+        if ta * v < 32 {
+            let want = 32 / (ta * v) * v;
+            tb * v + (want - tb * v).rem_euclid(32)
+        } else {
+            (tb + i64::from(v < 32 && tb % 2 == 0)) * v
+        }
+    };
+    while lta > 0 && (row(lta) << lta) > TILE_CAP {
         lta -= 1;
     }
+    let row = row(lta);
     Shape::Tiles {
         ka,
         kb,
@@ -528,6 +538,10 @@ impl Implementation for BlockedImpl {
         let plan = &self.plan;
         let queue = ctx.queue()?;
         let bufs = buffers(plan, ctx)?;
+        if self.launches.iter().all(|l| l.elems() == 0) {
+            // An empty tensor: no source buffer was asked for.
+            return Ok(Some(queue.marker(ctx.deps)?));
+        }
         let pass = &plan.passes[0];
         let Some((src_arg, sl)) = &pass.src else {
             return Err(Error::Runtime("a blocked reorder without a source".into()));
