@@ -36,7 +36,7 @@ use std::sync::Arc;
 
 use super::ocl::{PlanOp, buffers, find, fits_int, plan_limits, same_engine, transpose_loops};
 use super::plan::{Plan, Quant, QuantArg};
-use crate::core::engine::Engine;
+use crate::core::engine::{Backend, Engine};
 use crate::core::error::{Error, Result};
 use crate::core::gpu::{Event, Kernel, KernelArg};
 use crate::core::memory_desc::MAX_NDIMS;
@@ -466,7 +466,16 @@ fn options(plan: &Plan) -> String {
     )
 }
 
-pub(super) fn accepts<O: PlanOp>(op: &O, _: &Engine) -> Result<()> {
+/// The largest work-group of the engine's device (0 on the CPU engine).
+fn max_group(engine: &Engine) -> usize {
+    match engine.backend() {
+        Backend::Ocl(ocl) => ocl.info().max_work_group_size,
+        Backend::Ze(ze) => ze.info().max_group_size,
+        Backend::Cpu => 0,
+    }
+}
+
+pub(super) fn accepts<O: PlanOp>(op: &O, engine: &Engine) -> Result<()> {
     same_engine(op)?;
     let plan = op.plan();
     plan_limits(plan)?;
@@ -480,9 +489,19 @@ pub(super) fn accepts<O: PlanOp>(op: &O, _: &Engine) -> Result<()> {
             "a transposition of plain layouts (the transposing kernel's)",
         ));
     }
-    launches(op.plan())
-        .map(|_| ())
-        .map_err(|why| Error::unimplemented(format!("not a blocked reorder: {why}")))
+    let launches = launches(plan)
+        .map_err(|why| Error::unimplemented(format!("not a blocked reorder: {why}")))?;
+    // Checked here, not when the kernel is built: a refusal now lets the
+    // next implementation take the reorder.
+    let tiled = launches
+        .iter()
+        .any(|l| matches!(l.shape, Shape::Tiles { .. }));
+    if tiled && max_group(engine) < GROUP {
+        return Err(Error::unimplemented(
+            "the tile kernel needs work-groups of 256",
+        ));
+    }
+    Ok(())
 }
 
 pub(super) fn create<O: PlanOp>(op: &Arc<O>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
