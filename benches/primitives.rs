@@ -11,7 +11,7 @@
 //!   `torch_anchors.py`, run beside this bench on the GPU machine).
 //!
 //! Run: `cargo bench --bench primitives [-- quick] [-- cpu|gpu]` (`quick`: small
-//! sizes, for a 2-core machine; `conv`: the convolution layers only; `kinds`: pooling, resampling, reduction, PReLU, shuffle, LRN and the normalizations only; `resampling`: resampling only; `gemm`: matmul f32 (weights transposed; and under fpmath mode tf32), f16 and bf16 at 1024, 4096 and 8192). `-- check` instead times the execute-time
+//! sizes, for a 2-core machine; `conv`: the convolution layers only; `kinds`: pooling, resampling, reduction, PReLU, shuffle, LRN and the normalizations only; `resampling`: resampling only; `gemm`: matmul f32 (weights transposed; and under fpmath mode tf32), f16 and bf16 at 1024, 4096 and 8192; `reorder`: blocked <-> plain reorders only). `-- check` instead times the execute-time
 //! argument check alone beside a whole execute of small primitives (the
 //! check's share of the call, which must stay in the noise). The OpenCL devices are the library's
 //! (`dnnl_engine_create(dnnl_gpu, i)`; `OCL_ICD_VENDORS` / `ONEDNN_OCL_DEVICES`
@@ -294,6 +294,116 @@ fn row(
             );
         }
         Err(why) => println!("{:<26} {:<22} {:<16} {why}", b.name, op, size),
+    }
+}
+
+/// Reorders between blocked and plain layouts (the `reorder` mode): f32
+/// activations (GPU: 32x256x56x56) and weights of as many elements
+/// (256x256x28x14), in GB/s of source read and destination written
+/// once, against a copy of the same bytes; the implementation last (the
+/// fast path is `ocl:reorder_blocked`).
+fn reorders(b: &Bench, big: bool, quick: bool) {
+    let e = b.engine;
+    // Activations, and OIhw weights of about as many elements.
+    let (act, wei): ([i64; 4], [i64; 4]) = if big {
+        ([32, 256, 56, 56], [256, 256, 28, 14])
+    } else if quick {
+        ([4, 64, 28, 28], [64, 64, 7, 7])
+    } else {
+        ([8, 256, 28, 28], [256, 256, 5, 5])
+    };
+    let elems: i64 = act.iter().product();
+    let rcopy = (b.copy_seconds(4 * elems as usize), "copy");
+    let wcopy = (
+        b.copy_seconds(4 * wei.iter().product::<i64>() as usize),
+        "copy",
+    );
+    let cases = [
+        (
+            "nChw16c>nchw",
+            act,
+            dnnl_nChw16c,
+            dnnl_nchw,
+            dnnl_f32,
+            rcopy,
+        ),
+        (
+            "nchw>nChw16c",
+            act,
+            dnnl_nchw,
+            dnnl_nChw16c,
+            dnnl_f32,
+            rcopy,
+        ),
+        (
+            "nChw16c>nhwc",
+            act,
+            dnnl_nChw16c,
+            dnnl_nhwc,
+            dnnl_f32,
+            rcopy,
+        ),
+        (
+            "nhwc>nChw16c",
+            act,
+            dnnl_nhwc,
+            dnnl_nChw16c,
+            dnnl_f32,
+            rcopy,
+        ),
+        ("nChw8c>nchw", act, dnnl_nChw8c, dnnl_nchw, dnnl_f32, rcopy),
+        (
+            "nChw16c>nChw8c",
+            act,
+            dnnl_nChw16c,
+            dnnl_nChw8c,
+            dnnl_f32,
+            rcopy,
+        ),
+        (
+            "OIhw16i16o>oihw",
+            wei,
+            dnnl_OIhw16i16o,
+            dnnl_oihw,
+            dnnl_f32,
+            wcopy,
+        ),
+        (
+            "oihw>OIhw16i16o",
+            wei,
+            dnnl_oihw,
+            dnnl_OIhw16i16o,
+            dnnl_f32,
+            wcopy,
+        ),
+        ("nchw>nhwc", act, dnnl_nchw, dnnl_nhwc, dnnl_f32, rcopy),
+        // Same layout, f32 to bf16 (6 bytes per element against 8 copied).
+        (
+            "nChw16c f32>bf16",
+            act,
+            dnnl_nChw16c,
+            dnnl_nChw16c,
+            dnnl_bf16,
+            rcopy,
+        ),
+    ];
+    for (name, dims, from, to, to_dt, copy) in cases {
+        let n: i64 = dims.iter().product();
+        let (a, bb) = (md(&dims, dnnl_f32, from), md(&dims, to_dt, to));
+        let (ra, rb) = (memory(e, a), memory(e, bb));
+        // SAFETY: a valid out-pointer, a live engine and descriptors.
+        let pd =
+            pd_of(|pd| unsafe { dnnl_reorder_primitive_desc_create(pd, a, e, bb, e, null_mut()) });
+        let moved = if to_dt == dnnl_bf16 { 6.0 } else { 8.0 } * n as f64;
+        row(
+            b,
+            &format!("reorder {name}"),
+            &format!("{dims:?}"),
+            b.time(pd, &[(DNNL_ARG_FROM, ra), (DNNL_ARG_TO, rb)]),
+            moved,
+            "GB/s",
+            copy,
+        );
     }
 }
 
@@ -1221,6 +1331,8 @@ fn main() {
     let kinds_only = args.iter().any(|a| a == "kinds");
     let resampling_only = args.iter().any(|a| a == "resampling");
     let gemm_only = args.iter().any(|a| a == "gemm");
+    // `reorder`: only the blocked <-> plain reorders.
+    let reorder_only = args.iter().any(|a| a == "reorder");
     let cpu = !args.iter().any(|a| a == "gpu");
     let gpu = !args.iter().any(|a| a == "cpu");
     if !check {
@@ -1288,6 +1400,8 @@ fn main() {
                 }
             } else if resampling_only {
                 resampling(&b, b.ocl.is_some() && !quick, quick);
+            } else if reorder_only {
+                reorders(&b, b.ocl.is_some() && !quick, quick);
             } else if kinds_only {
                 let big = b.ocl.is_some() && !quick;
                 pooling(&b, big, quick);

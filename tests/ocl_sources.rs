@@ -715,6 +715,45 @@ fn builds() -> Vec<Build> {
         });
     }
 
+    // The blocked reorder (`common/xfer/blocked.rs` `SOURCE`): types,
+    // `blocked.cl`; a type pair per build, copied as stored (RAW) or
+    // converted, int or long indices.
+    let blocked = format!(
+        "{}{}",
+        dt::CL_TYPES,
+        read("src/prims/common/xfer/blocked.cl")
+    );
+    for (what, options) in [
+        (
+            "blocked, f32 as stored",
+            "-DSDT=F32 -DDDT=F32 -DALIGNED=1 -DIDX_T=int -DRAW",
+        ),
+        (
+            "blocked, s8 as stored, long",
+            "-DSDT=S8 -DDDT=S8 -DALIGNED=1 -DIDX_T=long -DRAW",
+        ),
+        (
+            "blocked, f32 to bf16",
+            "-DSDT=F32 -DDDT=BF16 -DALIGNED=1 -DIDX_T=int",
+        ),
+        (
+            "blocked, f16 to u8, long",
+            "-DSDT=F16 -DDDT=U8 -DALIGNED=1 -DIDX_T=long",
+        ),
+        (
+            "blocked, s32 to f16",
+            "-DSDT=S32 -DDDT=F16 -DALIGNED=1 -DIDX_T=int",
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: &[TYPES, "src/prims/common/xfer/blocked.cl"],
+            source: blocked.clone(),
+            options: options.to_string(),
+            kernels: &["blk_runs", "blk_tiles"],
+        });
+    }
+
     // Shuffle (`shuffle/ocl.rs`): `shuffle.cl` alone. A 4x8 row-major tensor
     // shuffled along its rows (groups of 2), and along its 8 columns (groups
     // of 4), scalar and with vectors of 4.

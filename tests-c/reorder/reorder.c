@@ -4,6 +4,8 @@
  * nearest even once (integers also saturate, at both ends of s8 and u8, with ties):
  *   - every pair of f32/f16/bf16/s32/s8/u8 between plain and permuted layouts;
  *   - blocked layouts with padding (nChw16c: padding must be zeros), strided;
+ *   - blocked <-> plain and blocked <-> blocked pairs (activations 3D to 5D,
+ *     weights) of sizes that are not whole blocks;
  *   - scales and zero points for src and dst (mask 0 and per dimension) and
  *     the sum post-op;
  *   - queries (src/dst md, engines, inputs/outputs);
@@ -149,6 +151,48 @@ static void layouts(void) {
     CHECK(dnnl_memory_desc_destroy(blk));
     CHECK(dnnl_memory_desc_destroy(nhwc));
     CHECK(dnnl_memory_desc_destroy(strided));
+}
+
+/* Blocked <-> plain and blocked <-> blocked pairs (on GPU engines our
+ * ocl:reorder_blocked), channels and block-unaligned sizes, a few type pairs. */
+static void blocked_layouts(void) {
+    static const struct {
+        int ndims;
+        dnnl_dim_t dims[5];
+        dnnl_format_tag_t s, d;
+        dnnl_data_type_t sdt, ddt;
+    } cases[] = {
+            {4, {2, 19, 9, 11}, dnnl_nChw16c, dnnl_nchw, dnnl_f32, dnnl_f32},
+            {4, {2, 19, 9, 11}, dnnl_nchw, dnnl_nChw16c, dnnl_f32, dnnl_bf16},
+            {4, {3, 37, 5, 40}, dnnl_nChw16c, dnnl_nhwc, dnnl_f16, dnnl_f32},
+            {4, {3, 37, 5, 40}, dnnl_nhwc, dnnl_nChw16c, dnnl_s8, dnnl_s8},
+            {4, {2, 21, 7, 7}, dnnl_nChw8c, dnnl_nChw16c, dnnl_f32, dnnl_f16},
+            {4, {1, 3, 1, 1}, dnnl_nChw8c, dnnl_nchw, dnnl_u8, dnnl_f32},
+            {4, {17, 19, 3, 3}, dnnl_OIhw16i16o, dnnl_oihw, dnnl_f32, dnnl_f32},
+            {4, {17, 19, 3, 3}, dnnl_oihw, dnnl_OIhw16i16o, dnnl_f32, dnnl_s8},
+            {4, {35, 20, 1, 3}, dnnl_ohwi, dnnl_OIhw16i16o, dnnl_bf16, dnnl_bf16},
+            {4, {17, 19, 2, 3}, dnnl_OIhw16i16o, dnnl_ohwi, dnnl_f32, dnnl_s8},
+            {3, {2, 19, 45}, dnnl_nCw16c, dnnl_nwc, dnnl_f32, dnnl_f32},
+            {5, {2, 19, 3, 4, 5}, dnnl_ndhwc, dnnl_nCdhw16c, dnnl_f32, dnnl_f32},
+    };
+    enum { N = 3 * 37 * 5 * 40 };
+    static float v[N];
+    static double want[N];
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int64_t n = 1;
+        for (int d = 0; d < cases[c].ndims; d++)
+            n *= cases[c].dims[d];
+        dnnl_memory_desc_t s = md_tag(cases[c].ndims, cases[c].dims, cases[c].sdt, cases[c].s);
+        dnnl_memory_desc_t d = md_tag(cases[c].ndims, cases[c].dims, cases[c].ddt, cases[c].d);
+        values(v, n, cases[c].sdt, (int)c);
+        for (int64_t k = 0; k < n; k++)
+            want[k] = v[k];
+        char what[64];
+        snprintf(what, sizeof what, "blocked case %d", (int)c);
+        run(what, s, engine, d, engine, NULL, v, NULL, 0, NULL, want);
+        CHECK(dnnl_memory_desc_destroy(s));
+        CHECK(dnnl_memory_desc_destroy(d));
+    }
 }
 
 static dnnl_memory_t f32_array(dnnl_engine_t e, const float *v, int64_t n) {
@@ -309,6 +353,7 @@ int main(int argc, char **argv) {
     (void)memory; /* prim_util's helper; this test creates memory on either engine */
     type_pairs();
     layouts();
+    blocked_layouts();
     quantization(dnnl_s8, 0, 0);
     quantization(dnnl_s8, -1, 1);
     /* A sum with a destination zero point: the old value enters as stored (Intel's

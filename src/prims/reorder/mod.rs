@@ -10,11 +10,24 @@
 //!   [`run_host`](crate::prims::common::xfer::plan::run_host));
 //! - `ocl:reorder_copy`: same type, same dense layout, no scaling: a buffer
 //!   copy;
+//! - `ocl:reorder_blocked` (`prims::common::xfer::blocked`): a layout with
+//!   blocks on either side (nChw16c / nChw8c / nChw4c / nCw16c / nCdhw16c
+//!   against nchw / nhwc / ncdhw / another block size, OIhw16i16o /
+//!   OIhw8i8o / Ohwi16o / OIhw4i16o4i against oihw / hwio / each other),
+//!   and plain or strided layouts the transposing kernel does not take; any
+//!   type pair, padding and offsets (whole blocks), the sum post-op, and
+//!   scales and zero points with mask 0. Needs block sizes that divide one
+//!   another per dimension. Each position is split into digits at the block
+//!   boundaries so that both offsets are linear; a few launches (the full
+//!   blocks, the tail block, the padding's zeros) of a tiled transposition
+//!   through local memory or of 4-vector runs: no division per element;
 //! - `ocl:reorder_transpose`: a transposition (nchw to nhwc, ab to ba ...)
 //!   of plain or strided layouts without scaling: 32x32 tiles through local
 //!   memory, so that reads and writes both coalesce;
-//! - `ocl:reorder_generic`: any blocked layouts (up to 6 dimensions and 4
-//!   inner blocks per layout), any pair of f32/f16/bf16/s32/s8/u8; one
+//! - `ocl:reorder_generic`: what the others leave (scales and zero points
+//!   with a mask, block sizes that do not nest ...): any blocked layouts (up
+//!   to 6 dimensions and 4 inner blocks per layout), any pair of
+//!   f32/f16/bf16/s32/s8/u8; one
 //!   OpenCL program per engine for every problem (`xfer.cl`), its walk in
 //!   the destination's memory order so writes coalesce;
 //! - `ocl:cross_engine_host`: between a CPU and an OpenCL engine. The
@@ -54,7 +67,7 @@ use crate::core::key::KeyWriter;
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::{Impl, Kind, OpDesc};
 use crate::prims::common::xfer::check_md;
-use crate::prims::common::xfer::ocl::{PlanOp, plan_impls};
+use crate::prims::common::xfer::ocl::{PlanOp, reorder_impls};
 use crate::prims::common::xfer::plan::{Pass, Plan, Quant, QuantArg};
 
 /// A reorder.
@@ -294,11 +307,12 @@ impl PlanOp for ReorderOp {
 
 impl Kind for ReorderOp {
     const NAME: &'static str = "reorder";
-    const IMPLS: &'static [Impl<ReorderOp>] = &plan_impls([
+    const IMPLS: &'static [Impl<ReorderOp>] = &reorder_impls([
         c"cpu:reorder",
         c"ocl:reorder_copy",
         c"ocl:reorder_generic",
         c"ocl:reorder_transpose",
+        c"ocl:reorder_blocked",
     ]);
 
     fn attr_support(&self) -> AttrSupport {

@@ -366,6 +366,12 @@ fn implementations_chosen() {
         assert_eq!(got, vec![1.0; 20]);
         let b = md(&[4, 5], dnnl_f32, dnnl_ba);
         let (name, _) = run(&a, &e, &b, &e, &[1.0; 20], &[], None, &[]);
+        assert_eq!(name, "ocl:reorder_blocked");
+        // Per-channel scales are the generic kernel's.
+        let attr = quant_attr(Some(1), None, None, None, None);
+        let sc = array_f32(&e, &[1.0; 5]);
+        let extra = [(DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC, &sc)];
+        let (name, _) = run(&a, &e, &b, &e, &[1.0; 20], &[], Some(&attr), &extra);
         assert_eq!(name, "ocl:reorder_generic");
     }
 }
@@ -561,6 +567,184 @@ fn cpu_transposes_through_tiles() {
                 dst.data_type(),
                 &format!("cpu tiles {k} sum {sum}"),
             );
+        }
+    }
+}
+
+/// One case of the blocked sweep: source and destination descriptors.
+fn blocked_pairs() -> Vec<(MemoryDesc, MemoryDesc)> {
+    // Source and destination types, taken in turn by the cases.
+    let types = [
+        (dnnl_f32, dnnl_f32),
+        (dnnl_f32, dnnl_bf16),
+        (dnnl_f16, dnnl_f32),
+        (dnnl_s8, dnnl_s8),
+        (dnnl_u8, dnnl_f32),
+        (dnnl_bf16, dnnl_bf16),
+        (dnnl_f32, dnnl_s8),
+        (dnnl_f16, dnnl_f16),
+        (dnnl_s32, dnnl_u8),
+    ];
+    let act4 = [
+        (dnnl_nChw16c, dnnl_nchw),
+        (dnnl_nchw, dnnl_nChw16c),
+        (dnnl_nChw16c, dnnl_nhwc),
+        (dnnl_nhwc, dnnl_nChw16c),
+        (dnnl_nChw8c, dnnl_nchw),
+        (dnnl_nhwc, dnnl_nChw8c),
+        (dnnl_nChw4c, dnnl_nhwc),
+        (dnnl_nchw, dnnl_nChw4c),
+        (dnnl_nChw16c, dnnl_nChw8c),
+        (dnnl_nChw8c, dnnl_nChw16c),
+        (dnnl_nChw16c, dnnl_nChw16c),
+    ];
+    // (n, c, h, w): C a multiple of the blocks, not one, under one block;
+    // tiny and larger planes (several tiles, ragged edges).
+    let act_dims = [
+        [2i64, 32, 3, 5],
+        [2, 19, 9, 11],
+        [1, 3, 1, 1],
+        [3, 37, 17, 40],
+        [1, 48, 1, 70],
+    ];
+    let wei4 = [
+        (dnnl_OIhw16i16o, dnnl_oihw),
+        (dnnl_oihw, dnnl_OIhw16i16o),
+        (dnnl_OIhw8i8o, dnnl_hwio),
+        (dnnl_hwio, dnnl_OIhw8i8o),
+        (dnnl_Ohwi16o, dnnl_oihw),
+        (dnnl_oihw, dnnl_Ohwi16o),
+        (dnnl_OIhw4i16o4i, dnnl_oihw),
+        (dnnl_oihw, dnnl_OIhw4i16o4i),
+        (dnnl_OIhw16i16o, dnnl_OIhw4i16o4i),
+        (dnnl_IOhw16o16i, dnnl_OIhw16i16o),
+    ];
+    let wei_dims = [
+        [32i64, 16, 3, 3],
+        [17, 19, 2, 3],
+        [5, 3, 1, 1],
+        [35, 70, 3, 5],
+    ];
+    let other = [
+        ([2i64, 19, 45], dnnl_nCw16c, dnnl_ncw),
+        ([2, 19, 45], dnnl_nwc, dnnl_nCw16c),
+        ([3, 21, 64], dnnl_nCw8c, dnnl_nwc),
+        ([17, 35, 5], dnnl_OIw16i16o, dnnl_oiw),
+        ([35, 17, 5], dnnl_wio, dnnl_OIw16i16o),
+    ];
+    let other5 = [
+        ([2i64, 19, 3, 4, 5], dnnl_nCdhw16c, dnnl_ncdhw),
+        ([2, 19, 3, 4, 5], dnnl_ndhwc, dnnl_nCdhw16c),
+        ([1, 33, 2, 9, 10], dnnl_nCdhw8c, dnnl_ndhwc),
+        ([1, 33, 2, 9, 10], dnnl_ncdhw, dnnl_nCdhw8c),
+        ([19, 17, 2, 2, 3], dnnl_OIdhw16i16o, dnnl_oidhw),
+        ([19, 17, 2, 2, 3], dnnl_dhwio, dnnl_OIdhw16i16o),
+    ];
+    let mut out = Vec::new();
+    let mut k = 0;
+    let mut push = |dims: &[i64], s, d| {
+        let (sdt, mut ddt) = types[k % types.len()];
+        k += 1;
+        // One layout and type is a plain copy (ocl:reorder_copy).
+        if s == d && sdt == ddt {
+            ddt = if sdt == dnnl_f32 { dnnl_bf16 } else { dnnl_f32 };
+        }
+        out.push((md(dims, sdt, s), md(dims, ddt, d)));
+    };
+    for (i, &(s, d)) in act4.iter().enumerate() {
+        for j in 0..2 {
+            push(&act_dims[(2 * i + j) % act_dims.len()], s, d);
+        }
+    }
+    for (i, &(s, d)) in wei4.iter().enumerate() {
+        for j in 0..2 {
+            push(&wei_dims[(2 * i + j) % wei_dims.len()], s, d);
+        }
+    }
+    for (dims, s, d) in other {
+        push(&dims, s, d);
+    }
+    for (dims, s, d) in other5 {
+        push(&dims, s, d);
+    }
+    // Offsets: a channels-first region of a larger tensor (strided, offset)
+    // to blocks, and into a region of a blocked tensor that keeps the
+    // parent's padding (zeros from channel 24 to 32).
+    let parent = md(&[3, 40, 10, 12], dnnl_f32, dnnl_nchw);
+    let region = parent.submemory(&[2, 19, 9, 11], &[1, 3, 1, 1]).unwrap();
+    out.push((region, md(&[2, 19, 9, 11], dnnl_bf16, dnnl_nChw16c)));
+    let bparent = md(&[2, 40, 3, 5], dnnl_f32, dnnl_nChw16c);
+    let bregion = bparent.submemory(&[2, 24, 3, 5], &[0, 16, 0, 0]).unwrap();
+    out.push((md(&[2, 24, 3, 5], dnnl_f32, dnnl_nhwc), bregion));
+    out
+}
+
+/// Blocked <-> plain and blocked <-> blocked reorders of every family, odd
+/// sizes and type pairs, on the fast path (`ocl:reorder_blocked` on OpenCL
+/// engines), against the source values: with no attributes, and with the sum
+/// post-op and common scales and zero points.
+#[test]
+fn blocked_sweep() {
+    for e in engines() {
+        let gpu = !matches!(e.backend(), Backend::Cpu);
+        for (k, (src, dst)) in blocked_pairs().iter().enumerate() {
+            let n = src.dims().iter().product::<i64>() as usize;
+            let (sdt, ddt) = (src.data_type(), dst.data_type());
+            let vals = values(n, -60.0, 100.0, sdt, k as u64);
+            let what = |name: &str, with: &str| {
+                format!(
+                    "{} {name} case {k} {:?}->{:?} {sdt:?}->{ddt:?} {with}",
+                    engine_name(&e),
+                    src.dims(),
+                    dst.dims()
+                )
+            };
+            let (name, got) = run(src, &e, dst, &e, &vals, &[], None, &[]);
+            if gpu {
+                assert_eq!(name, "ocl:reorder_blocked", "{}", what(&name, ""));
+            }
+            let want: Vec<f64> = vals.iter().map(|&v| f64::from(v)).collect();
+            check(&got, &want, ddt, &what(&name, "plain"));
+            // Sum, then common scales and zero points (every third case).
+            let old = values(n, -8.0, 8.0, ddt, 7 + k as u64);
+            let quant = k % 3 == 0;
+            let attr = if quant {
+                quant_attr(Some(0), Some(0), Some(0), Some(0), Some(0.5))
+            } else {
+                quant_attr(None, None, None, None, Some(0.5))
+            };
+            let (ssc, dsc, szp, dzp) = (0.5f32, 2.0f32, 3i32, -2i32);
+            let m = [
+                array_f32(&e, &[ssc]),
+                array_f32(&e, &[dsc]),
+                array_s32(&e, &[szp]),
+                array_s32(&e, &[dzp]),
+            ];
+            let extra = [
+                (DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC, &m[0]),
+                (DNNL_ARG_ATTR_SCALES | DNNL_ARG_DST, &m[1]),
+                (DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, &m[2]),
+                (DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, &m[3]),
+            ];
+            let extra = if quant { &extra[..] } else { &[] };
+            let (name, got) = run(src, &e, dst, &e, &vals, &old, Some(&attr), extra);
+            if gpu {
+                assert_eq!(name, "ocl:reorder_blocked", "{}", what(&name, "attr"));
+            }
+            let want: Vec<f64> = vals
+                .iter()
+                .zip(&old)
+                .map(|(&v, &o)| {
+                    let (v, o) = (f64::from(v), f64::from(o));
+                    if quant {
+                        ((v - f64::from(szp)) * f64::from(ssc) + 0.5 * o) / f64::from(dsc)
+                            + f64::from(dzp)
+                    } else {
+                        v + 0.5 * o
+                    }
+                })
+                .collect();
+            check(&got, &want, ddt, &what(&name, "sum/quant"));
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The data movement reorder, sum and concat share: a transfer
 //! [`Plan`](plan::Plan) of passes (`plan.rs`), its implementations on the
-//! CPU engine and on GPU engines (`ocl.rs`, over `xfer.cl`), and the
+//! CPU engine and on GPU engines (`ocl.rs`, over `xfer.cl`; reorders also
+//! `blocked.rs`, over `blocked.cl`), and the
 //! descriptor helpers the three kinds use alike (checking a descriptor, the
 //! arguments of several sources; `any` is resolved by
 //! `layout::resolve_like`).
@@ -8,6 +9,7 @@
 //! Layer: prims. The kinds build a plan from their descriptors and list
 //! [`plan_impls`](ocl::plan_impls) as their implementations.
 
+pub(crate) mod blocked;
 pub(crate) mod ocl;
 pub(crate) mod plan;
 

@@ -6,6 +6,9 @@
 //! - [`Copy`] (`ocl:*_copy`): one dense source, same type and layout as the
 //!   destination, no scaling: `clEnqueueCopyBuffer` (buffers), or the
 //!   generic kernel (USM);
+//! - for reorders only ([`reorder_impls`]), the blocked fast path
+//!   (`ocl:reorder_blocked`, `blocked.rs` over `blocked.cl`): layouts with
+//!   blocks, and plain ones the transposition does not take;
 //! - [`Transpose`] (`ocl:*_transpose`): one pass, both offsets linear in
 //!   the walk, no padding or quantization, the source most contiguous along
 //!   another loop than the destination's innermost (nchw to nhwc, ab to
@@ -61,7 +64,7 @@ pub fn kernel_limits(layout: &Layout) -> Result<()> {
     Ok(())
 }
 
-fn plan_limits(plan: &Plan) -> Result<()> {
+pub(super) fn plan_limits(plan: &Plan) -> Result<()> {
     kernel_limits(&plan.dst)?;
     if !plan.dst.is_non_overlapping() {
         return Err(Error::unimplemented(
@@ -181,7 +184,7 @@ fn walk_bytes(pass: &Pass, dst: &Layout) -> (Vec<u8>, i32) {
 }
 
 /// Whether every index of `plan` fits the kernel's `int` build.
-fn fits_int(plan: &Plan) -> bool {
+pub(super) fn fits_int(plan: &Plan) -> bool {
     let limit = i64::from(i32::MAX) / 2;
     let ext = |l: &Layout| l.offset0 + l.extent() < limit && l.padded_nelems() < limit;
     ext(&plan.dst)
@@ -213,7 +216,7 @@ fn scratchpad_used(plan: &Plan) -> bool {
 
 /// The buffers of a plan's arguments, checked against what the plan reads
 /// and writes.
-fn buffers(plan: &Plan, ctx: &ExecContext) -> Result<Vec<(i32, Buffer)>> {
+pub(super) fn buffers(plan: &Plan, ctx: &ExecContext) -> Result<Vec<(i32, Buffer)>> {
     let mut out = Vec::new();
     for (arg, bytes) in plan_inputs(plan) {
         let memory = ctx.arg(arg)?;
@@ -240,7 +243,7 @@ fn is_quant(arg: i32) -> bool {
     arg & (DNNL_ARG_ATTR_SCALES | DNNL_ARG_ATTR_ZERO_POINTS) != 0
 }
 
-fn find(buffers: &[(i32, Buffer)], arg: i32) -> Result<&Buffer> {
+pub(super) fn find(buffers: &[(i32, Buffer)], arg: i32) -> Result<&Buffer> {
     buffers
         .iter()
         .find(|(a, _)| *a == arg)
@@ -357,6 +360,26 @@ pub const fn plan_impls<O: PlanOp>(names: [&'static CStr; 4]) -> [Impl<O>; 5] {
     ]
 }
 
+/// The implementations of a reorder's plan: [`plan_impls`] with the blocked
+/// fast path (`blocked.rs`, `names[4]`) after the copy: it leaves the
+/// transpositions of plain layouts to [`Transpose`](accepts_transpose).
+pub const fn reorder_impls<O: PlanOp>(names: [&'static CStr; 5]) -> [Impl<O>; 6] {
+    let [host, copy, transpose, generic, cross] =
+        plan_impls([names[0], names[1], names[2], names[3]]);
+    [
+        host,
+        copy,
+        Impl::gpu(
+            names[4],
+            super::blocked::accepts::<O>,
+            super::blocked::create::<O>,
+        ),
+        transpose,
+        generic,
+        cross,
+    ]
+}
+
 /// The bytes of the plan's f32 scratch tensor, if it has one.
 fn scratchpad<O: PlanOp>(op: &O) -> usize {
     op.plan()
@@ -367,7 +390,7 @@ fn scratchpad<O: PlanOp>(op: &O) -> usize {
 }
 
 /// GPU kernels run plans on one GPU engine (not between engines).
-fn same_engine<O: PlanOp>(op: &O) -> Result<()> {
+pub(super) fn same_engine<O: PlanOp>(op: &O) -> Result<()> {
     if op.cross() {
         return Err(Error::unimplemented("not an OpenCL engine on both sides"));
     }
@@ -420,7 +443,7 @@ impl Implementation for GenericImpl {
 /// The tile loops of a transposing plan: one pass, both offsets linear, no
 /// padding or quantization, and the source more contiguous along another
 /// loop than the destination's innermost; positions in `walk_t`'s arrays.
-fn transpose_loops(plan: &Plan) -> Option<(i32, i32)> {
+pub(super) fn transpose_loops(plan: &Plan) -> Option<(i32, i32)> {
     let [pass] = &plan.passes[..] else {
         return None;
     };
