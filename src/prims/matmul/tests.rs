@@ -478,15 +478,34 @@ fn descriptor_checks() {
     )
     .unwrap();
     assert!(op.arg_md(DNNL_ARG_BIAS).is_none());
-    // int8, mixed src/weights types, blocked layouts: unimplemented.
+    // Int8 src with float weights: invalid (as upstream); float src with
+    // int8 weights, mixed float types, blocked layouts: unimplemented.
     assert_eq!(
         status(new(
             &md(&[2, 3], dnnl_s8),
+            &md(&[3, 5], f),
+            None,
+            &md(&[2, 5], f)
+        )),
+        inv
+    );
+    assert_eq!(
+        status(new(
+            &md(&[2, 3], f),
             &md(&[3, 5], dnnl_s8),
             None,
             &md(&[2, 5], f)
         )),
         unimp
+    );
+    assert!(
+        new(
+            &md(&[2, 3], dnnl_s8),
+            &md(&[3, 5], dnnl_u8),
+            Some(&md(&[1, 5], dnnl_s32)),
+            &md(&[2, 5], dnnl_f16)
+        )
+        .is_ok()
     );
     assert_eq!(
         status(new(
