@@ -10,3 +10,12 @@ dnnl_c_test(matmul_matmul_ocl SOURCES matmul/matmul.c LABELS "api" OPENCL ARGS g
 foreach(t matmul_matmul matmul_matmul_ocl)
   target_link_libraries(${t} PRIVATE m)
 endforeach()
+
+# Int8 matmul: a sweep against an exact integer reference (matmul_int8.c).
+dnnl_c_test(matmul_matmul_int8 SOURCES matmul/matmul_int8.c LABELS "api;cpu" ARGS cpu
+            TIMEOUT 120)
+dnnl_c_test(matmul_matmul_int8_ocl SOURCES matmul/matmul_int8.c LABELS "api" OPENCL ARGS gpu
+            TIMEOUT 600)
+foreach(t matmul_matmul_int8 matmul_matmul_int8_ocl)
+  target_link_libraries(${t} PRIVATE m)
+endforeach()
