@@ -230,8 +230,8 @@ done:
     CHECK(dnnl_memory_desc_destroy(vmd));
 }
 
-/* s8 x s8 -> s32 with K = 2001 and every product 127 * 127: 32274129, odd and beyond
- * 2^24, which an f32 accumulation or store cannot hold. */
+/* s8 x s8 -> s32 with K = 2001, products 127 * 127 but one 127 * 125: 32273875, odd
+ * and beyond 2^24, which an f32 accumulation or store cannot hold (ours is exact). */
 static void beyond_f32(void) {
     int64_t m = 3, n = 5, k = 2001;
     dnnl_dims_t sd = {m, k}, wd = {k, n}, dd = {m, n};
@@ -242,15 +242,17 @@ static void beyond_f32(void) {
     CHECK(dnnl_matmul_primitive_desc_create(&pd, engine, smd, wmd, NULL, dmd, NULL));
     float *s = malloc((size_t)(m * k) * sizeof *s), *w = malloc((size_t)(k * n) * sizeof *w);
     for (int64_t i = 0; i < m * k; i++) s[i] = -127;
-    for (int64_t i = 0; i < k * n; i++) w[i] = (i / n) == 7 ? -126 : -127; /* one row off */
+    for (int64_t i = 0; i < k * n; i++) w[i] = (i / n) == 7 ? -125 : -127; /* one row off */
     dnnl_memory_t sm = filled(smd, s), wm = filled(wmd, w), dm = memory(dmd);
     dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, sm}, {DNNL_ARG_WEIGHTS, wm}, {DNNL_ARG_DST, dm}};
     run(pd, 3, args);
     int32_t *p = NULL;
     CHECK(dnnl_memory_map_data(dm, (void **)&p));
-    int32_t want = (int32_t)(127 * 127 * (k - 1) + 127 * 126);
+    int32_t want = (int32_t)(127 * 127 * (k - 1) + 127 * 125);
+    /* Intel's library (reference runs) goes through f32 here: 32273876. */
+    int32_t slack = library_is_ours() ? 0 : 2;
     for (int64_t i = 0; i < m * n; i++)
-        if (p[i] != want) {
+        if (p[i] < want - slack || p[i] > want + slack) {
             fprintf(stderr, "beyond f32: element %lld: got %d, want %d\n", (long long)i, p[i], want);
             failures++;
             break;
