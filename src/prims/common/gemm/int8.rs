@@ -30,7 +30,7 @@ use crate::prims::common::dt::{self, Elem};
 use crate::prims::common::parallel;
 
 /// Micro-kernel rows.
-pub(crate) const MR: usize = 4;
+pub(crate) const MR: usize = 6;
 /// Micro-kernel columns.
 pub(crate) const NR: usize = 16;
 /// Columns per packed block of B.
