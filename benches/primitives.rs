@@ -11,7 +11,7 @@
 //!   `torch_anchors.py`, run beside this bench on the GPU machine).
 //!
 //! Run: `cargo bench --bench primitives [-- quick] [-- cpu|gpu]` (`quick`: small
-//! sizes, for a 2-core machine; `conv`: the convolution layers only; `kinds`: pooling, resampling, reduction, PReLU, shuffle, LRN and the normalizations only; `resampling`: resampling only; `gemm`: matmul f32 (weights transposed; and under fpmath mode tf32), f16 and bf16 at 1024, 4096 and 8192; `reorder`: blocked <-> plain reorders only). `-- check` instead times the execute-time
+//! sizes, for a 2-core machine; `conv`: the convolution layers only; `matmul`: matmul f32, f16, bf16 and int8 (`u8 x s8 -> s32`, GOP/s) only, GPUs at 4096^3 and the CPU at 1024^3; `kinds`: pooling, resampling, reduction, PReLU, shuffle, LRN and the normalizations only; `resampling`: resampling only; `gemm`: matmul f32 (weights transposed; and under fpmath mode tf32), f16 and bf16 at 1024, 4096 and 8192; `reorder`: blocked <-> plain reorders only). `-- check` instead times the execute-time
 //! argument check alone beside a whole execute of small primitives (the
 //! check's share of the call, which must stay in the noise). The OpenCL devices are the library's
 //! (`dnnl_engine_create(dnnl_gpu, i)`; `OCL_ICD_VENDORS` / `ONEDNN_OCL_DEVICES`
@@ -1156,8 +1156,13 @@ fn matmul_variants(b: &Bench, m: i64) {
         ),
         ("matmul f16", dnnl_f16, dnnl_ab, strict),
         ("matmul bf16", dnnl_bf16, dnnl_ab, strict),
+        ("matmul u8*s8->s32", dnnl_s8, dnnl_ab, strict),
     ];
     for (op, dt, wtag, mode) in cases {
+        if dt == dnnl_s8 {
+            matmul_int8(b, m, reference);
+            continue;
+        }
         let (sm, wm) = (md(&[m, m], dt, dnnl_ab), md(&[m, m], dt, wtag));
         let (ma, mb, mc) = (memory(e, sm), memory(e, wm), memory(e, sm));
         let mut attr = null_mut();
@@ -1190,6 +1195,75 @@ fn matmul_variants(b: &Bench, m: i64) {
             reference,
         );
     }
+}
+
+/// Int8 matmul, `u8 x s8 -> s32` at `m^3`: GOP/s (2·M·N·K integer
+/// operations), against the f32 reference GEMM's seconds (`reference`).
+fn matmul_int8(b: &Bench, m: i64, reference: (f64, &'static str)) {
+    let e = b.engine;
+    let (sm, wm, dm) = (
+        md(&[m, m], dnnl_u8, dnnl_ab),
+        md(&[m, m], dnnl_s8, dnnl_ab),
+        md(&[m, m], dnnl_s32, dnnl_ab),
+    );
+    let (ma, mb, mc) = (memory(e, sm), memory(e, wm), memory(e, dm));
+    // SAFETY: a valid out-pointer, a live engine and descriptors.
+    let pd = pd_of(|pd| unsafe {
+        dnnl_matmul_primitive_desc_create(pd, e, sm, wm, null_mut(), dm, null_mut())
+    });
+    row(
+        b,
+        "matmul u8*s8->s32",
+        &format!("{m}^3"),
+        b.time(
+            pd,
+            &[
+                (DNNL_ARG_SRC, ma),
+                (DNNL_ARG_WEIGHTS, mb),
+                (DNNL_ARG_DST, mc),
+            ],
+        ),
+        2.0 * (m * m * m) as f64,
+        "GOP/s",
+        reference,
+    );
+}
+
+/// The `matmul` mode: f32 at the bench's sizes' largest (GPUs 4096, CPU
+/// 1024; `quick` 512), the other types and int8 beside it.
+fn matmul_only(b: &Bench, quick: bool) {
+    let e = b.engine;
+    let m: i64 = if quick {
+        512
+    } else if b.ocl.is_some() {
+        4096
+    } else {
+        1024
+    };
+    let sq = md(&[m, m], dnnl_f32, dnnl_ab);
+    let (ma, mb, mc) = (memory(e, sq), memory(e, sq), memory(e, sq));
+    // SAFETY: a valid out-pointer, a live engine and descriptors.
+    let pd = pd_of(|pd| unsafe {
+        dnnl_matmul_primitive_desc_create(pd, e, sq, sq, null_mut(), sq, null_mut())
+    });
+    let reference = b.gemm_reference_seconds(m as usize, m as usize, m as usize);
+    row(
+        b,
+        "matmul f32",
+        &format!("{m}^3"),
+        b.time(
+            pd,
+            &[
+                (DNNL_ARG_SRC, ma),
+                (DNNL_ARG_WEIGHTS, mb),
+                (DNNL_ARG_DST, mc),
+            ],
+        ),
+        2.0 * (m * m * m) as f64,
+        "GFLOP/s",
+        reference,
+    );
+    matmul_variants(b, m);
 }
 
 /// The execute-time argument check alone ([`Primitive::check_args`]) beside
@@ -1333,6 +1407,8 @@ fn main() {
     let gemm_only = args.iter().any(|a| a == "gemm");
     // `reorder`: only the blocked <-> plain reorders.
     let reorder_only = args.iter().any(|a| a == "reorder");
+    // `matmul`: f32 and int8 matmul only (GPUs 4096^3, CPU 1024^3).
+    let matmul_mode = args.iter().any(|a| a == "matmul");
     let cpu = !args.iter().any(|a| a == "gpu");
     let gpu = !args.iter().any(|a| a == "cpu");
     if !check {
@@ -1402,6 +1478,8 @@ fn main() {
                 resampling(&b, b.ocl.is_some() && !quick, quick);
             } else if reorder_only {
                 reorders(&b, b.ocl.is_some() && !quick, quick);
+            } else if matmul_mode {
+                matmul_only(&b, quick);
             } else if kinds_only {
                 let big = b.ocl.is_some() && !quick;
                 pooling(&b, big, quick);

@@ -499,6 +499,12 @@ static void make_config(cfg_t *c, uint64_t index, uint64_t seed) {
 static const char *excluded_by_version(const cfg_t *c);
 static int ref_major, ref_minor;
 static const char *excluded(const cfg_t *c) {
+    /* Int8 weights of `any`: Intel's picks a blocked layout whose extra part (the
+     * zero-point compensation) only its reorder writes; this harness stores the
+     * values alone, so Intel's result is not the problem's. */
+    if ((c->kind == K_MATMUL || c->kind == K_IP) && (c->t[0].dt == dnnl_s8 || c->t[0].dt == dnnl_u8)
+            && c->t[1].tag == dnnl_format_tag_any)
+        return "int8 weights of `any` (Intel's need its reorder's compensation)";
     if (ref_major > 3 || (ref_major == 3 && ref_minor >= 13)) return NULL;
     return excluded_by_version(c);
 }

@@ -6,8 +6,9 @@
  *   - the queries (src/weights/bias/dst memory descriptors, exec_arg_md,
  *     inputs and outputs, implementation);
  *   - bad input: K mismatch and wrong numbers of dimensions
- *     (dnnl_invalid_arguments), NULL handles, int8 and zero points
- *     (dnnl_unimplemented).
+ *     (dnnl_invalid_arguments), NULL handles, an s8 src with f32 weights
+ *     (dnnl_invalid_arguments), f32 src with s8 weights and zero points of a float
+ *     matmul (dnnl_unimplemented). Int8 is matmul_int8.c's.
  *
  * Usage: matmul_matmul [cpu|gpu]. With gpu, the test skips (77) when the
  * library sees no OpenCL device. */
@@ -252,10 +253,13 @@ static void bad_input(void) {
         CHECK_STATUS(dnnl_matmul_primitive_desc_create(&pd, engine, smd, wmd, NULL, NULL, NULL),
                 dnnl_invalid_arguments);
     }
-    /* int8 and zero points: not implemented by ours yet (upstream has them). */
-    if (library_is_ours()) {
-        CHECK_STATUS(dnnl_matmul_primitive_desc_create(&pd, engine, s8, w8, NULL, dmd, NULL),
-                dnnl_unimplemented);
+    /* Int8 src with f32 weights: invalid; f32 src with s8 weights and zero points of
+     * a float matmul: unimplemented (as upstream; matmul_int8.c tests int8). */
+    CHECK_STATUS(dnnl_matmul_primitive_desc_create(&pd, engine, s8, wmd, NULL, dmd, NULL),
+            dnnl_invalid_arguments);
+    CHECK_STATUS(dnnl_matmul_primitive_desc_create(&pd, engine, smd, w8, NULL, dmd, NULL),
+            dnnl_unimplemented);
+    {
         dnnl_primitive_attr_t attr = NULL;
         CHECK(dnnl_primitive_attr_create(&attr));
         CHECK(dnnl_primitive_attr_set_zero_points_mask(attr, DNNL_ARG_SRC, 0));

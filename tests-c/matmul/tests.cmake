@@ -14,3 +14,11 @@ endforeach()
 # `any` resolved for shapes with dimensions of 1 and batch dimensions (strides checked).
 dnnl_c_test(matmul_any SOURCES matmul/matmul_any.c LABELS "api;cpu" ARGS cpu)
 dnnl_c_test(matmul_any_ocl SOURCES matmul/matmul_any.c LABELS "api" OPENCL ARGS gpu)
+# Int8 matmul: a sweep against an exact integer reference (matmul_int8.c).
+dnnl_c_test(matmul_matmul_int8 SOURCES matmul/matmul_int8.c LABELS "api;cpu" ARGS cpu
+            TIMEOUT 120)
+dnnl_c_test(matmul_matmul_int8_ocl SOURCES matmul/matmul_int8.c LABELS "api" OPENCL ARGS gpu
+            TIMEOUT 600)
+foreach(t matmul_matmul_int8 matmul_matmul_int8_ocl)
+  target_link_libraries(${t} PRIVATE m)
+endforeach()

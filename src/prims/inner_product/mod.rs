@@ -22,10 +22,16 @@
 //!
 //! Types: f32, f16 and bf16; the two GEMM inputs of one type, outputs of any
 //! of the three, the bias f32 or of the destination's or source's type.
-//! Attributes: post-ops forward (through `PostOpsPlan`); anything else but
-//! the scratchpad mode, floating-point math modes (everything is computed
-//! in f32) and the deterministic flag is unimplemented. Run-time dimensions
-//! are unimplemented.
+//! Forward int8: u8 or s8 source, s8 weights, destination and bias f32,
+//! bf16, s32, s8 or u8 (as upstream, not f16), accumulated exactly in s32.
+//! Attributes: post-ops forward (through `PostOpsPlan`); int8 forward also
+//! takes scales of src (mask 0), weights (mask 0, or per output channel:
+//! mask 1) and dst (mask 0): `post_ops(src_scale · wei_scale · acc + bias) /
+//! dst_scale`, stored rounding half to even and saturating. Zero points are
+//! unimplemented, as upstream's. Anything else but the scratchpad mode,
+//! floating-point math modes (everything is computed in f32), s32
+//! accumulation (int8) and the deterministic flag is unimplemented.
+//! Run-time dimensions are unimplemented.
 
 // The C enumerators are matched by their C names.
 #![allow(non_upper_case_globals)]
@@ -48,7 +54,8 @@ use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
 use crate::prims::common::dt::{self, Elem};
 use crate::prims::common::gemm::ocl::{GemmKernels, Tiles, enqueue_col_sum};
 use crate::prims::common::gemm::{
-    Epilogue, Gemm, GemmArgs, Operand, cpu, epilogue, float_elem, plain_strides, span_bytes,
+    AttrRules, Epilogue, Gemm, GemmArgs, Operand, any_elem, cpu, epilogue, float_elem, int8_elem,
+    plain_strides, span_bytes,
 };
 
 use crate::prims::common::weighted::{Slots, check_given};
@@ -167,7 +174,7 @@ fn check_shapes(
 /// An operand over `md` with the given strides.
 fn operand(md: &MemoryDesc, rs: i64, cs: i64, what: &str) -> Result<Operand> {
     Ok(Operand {
-        elem: float_elem(md, what)?,
+        elem: any_elem(md, what)?,
         off: md.offset0(),
         rs,
         cs,
@@ -249,25 +256,59 @@ impl InnerProductOp {
             check_given(b, "bias")?;
         }
         check_shapes(src, weights, bias, dst)?;
-        let (s, w) = (float_elem(src, "src")?, float_elem(weights, "weights")?);
-        let d = float_elem(dst, "dst")?;
-        if s != w {
-            return Err(Error::unimplemented(
-                "src and weights of different data types are not supported",
-            ));
-        }
-        if let Some(b) = bias {
-            let e = float_elem(b, "bias")?;
-            if e != Elem::F32 && e != d && e != s {
+        let int8 = int8_elem(src).is_some();
+        if int8 {
+            // u8/s8 src, s8 weights; dst and bias f32, bf16, s32, s8 or u8.
+            match int8_elem(weights) {
+                Some(Elem::S8) => {}
+                // As upstream: u8 weights are unimplemented, others invalid.
+                Some(_) => {
+                    return Err(Error::unimplemented(
+                        "int8 inner product: u8 weights are not supported (s8 are)",
+                    ));
+                }
+                None => {
+                    return Err(Error::invalid(format!(
+                        "int8 inner product: weights of data type {} (s8 with a u8/s8 src)",
+                        weights.data_type().0
+                    )));
+                }
+            }
+            for md in std::iter::once(dst).chain(bias) {
+                let e = any_elem(md, "dst or bias")?;
+                if e == Elem::F16 {
+                    return Err(Error::unimplemented(
+                        "int8 inner product: f16 dst or bias is not supported",
+                    ));
+                }
+            }
+        } else {
+            let (s, w) = (float_elem(src, "src")?, float_elem(weights, "weights")?);
+            let d = float_elem(dst, "dst")?;
+            if s != w {
                 return Err(Error::unimplemented(
-                    "the bias must be f32, or of dst's or src's data type",
+                    "src and weights of different data types are not supported",
                 ));
+            }
+            if let Some(b) = bias {
+                let e = float_elem(b, "bias")?;
+                if e != Elem::F32 && e != d && e != s {
+                    return Err(Error::unimplemented(
+                        "the bias must be f32, or of dst's or src's data type",
+                    ));
+                }
             }
         }
         let (src, weights) = resolve_pair(src, weights)?;
         let dst = resolve_plain(dst)?;
         let bias = bias.map(resolve_plain).transpose()?;
-        let epilogue = epilogue(Some(attr), &dst, None, "inner product")?;
+        // Scales (int8 only): weights per output channel with mask 1.
+        let rules = AttrRules {
+            scales_ndims: int8.then_some(1),
+            zp_ndims: None,
+            int8,
+        };
+        let epilogue = epilogue(Some(attr), &dst, rules, "inner product")?;
         let [s0, sk, w0, wk] = flatten(&src, &weights, "src")?;
         let ds = plain_strides(&dst, "dst")?;
         let gemm = Gemm {
@@ -511,11 +552,16 @@ impl Kind for InnerProductOp {
 
     fn attr_support(&self) -> AttrSupport {
         match self.prop_kind {
-            dnnl_forward_training | dnnl_forward_inference => AttrSupport::parts(&[
-                AttrPart::PostOps,
-                AttrPart::Deterministic,
-                AttrPart::AccMode,
-            ]),
+            dnnl_forward_training | dnnl_forward_inference => AttrSupport {
+                parts: &[
+                    AttrPart::PostOps,
+                    AttrPart::Deterministic,
+                    AttrPart::AccMode,
+                    AttrPart::Scales,
+                ],
+                scales: |arg| matches!(arg, DNNL_ARG_SRC | DNNL_ARG_WEIGHTS | DNNL_ARG_DST),
+                zero_points: |_| false,
+            },
             _ => AttrSupport::parts(&[AttrPart::Deterministic]),
         }
     }

@@ -280,15 +280,43 @@ fn descriptor_checks() {
         )),
         unimp
     );
-    // int8.
+    // Int8: u8/s8 x s8 to f32 (and the rest); u8 weights and an f16 dst
+    // unimplemented, s32 weights invalid (all as upstream).
+    assert!(
+        fwd(
+            &md(&[2, 3], dnnl_u8),
+            &md(&[4, 3], dnnl_s8),
+            Some(&md(&[4], dnnl_s32)),
+            &md(&[2, 4], f)
+        )
+        .is_ok()
+    );
+    assert_eq!(
+        status(fwd(
+            &md(&[2, 3], dnnl_u8),
+            &md(&[4, 3], dnnl_u8),
+            None,
+            &md(&[2, 4], f)
+        )),
+        unimp
+    );
     assert_eq!(
         status(fwd(
             &md(&[2, 3], dnnl_u8),
             &md(&[4, 3], dnnl_s8),
             None,
-            &md(&[2, 4], f)
+            &md(&[2, 4], dnnl_f16)
         )),
         unimp
+    );
+    assert_eq!(
+        status(fwd(
+            &md(&[2, 3], dnnl_s8),
+            &md(&[4, 3], dnnl_s32),
+            None,
+            &md(&[2, 4], f)
+        )),
+        inv
     );
 }
 

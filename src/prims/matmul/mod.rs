@@ -13,28 +13,36 @@
 //!   `format_tag::any` resolves to plain row-major (`ab`, `abc`, ...) for
 //!   src, weights, dst and the bias alike;
 //! - types: src and weights of one type among f32, f16 and bf16; dst any of
-//!   those three; the bias f32, or dst's or src's type. Everything is
-//!   accumulated in f32;
+//!   those three; the bias f32, or dst's or src's type, accumulated in f32.
+//!   Int8: src u8 or s8, weights s8 or u8, dst and bias any of f32, f16,
+//!   bf16, s32, s8, u8, accumulated exactly in s32;
 //! - run-time values: any dimension or stride may be `DNNL_RUNTIME_DIM_VAL`
 //!   at creation; the memory objects' descriptors give the real ones at
 //!   execution, where they are checked (invalid arguments on a mismatch);
 //! - attributes: scales for src (mask 0), weights (mask 0, or per N: bit
 //!   `ndims - 1`) and dst (mask 0), f32 values passed as
-//!   `DNNL_ARG_ATTR_SCALES | DNNL_ARG_*`; post-ops (through `PostOpsPlan`).
-//!   The result is `(src_scale · wei_scale · acc + bias)`, then post-ops,
-//!   then divided by the dst scale, in oneDNN's order. Any floating-point
-//!   math mode is accepted: under `strict` f32 operands are multiplied in
-//!   f32; under `tf32`, `bf16`, `f16` and `any` (each allows tf32) NVIDIA's
-//!   tensor cores multiply them as tf32 (`ocl:gemm_mma`), other devices
-//!   in f32. The deterministic flag and the strict, relaxed, any and
-//!   f32 accumulation modes are accepted too; zero points, other accumulation modes, rounding
-//!   modes, dropout and the rest are unimplemented.
+//!   `DNNL_ARG_ATTR_SCALES | DNNL_ARG_*`; int8 only: s32 zero points of src
+//!   (mask 0, or per K: bit `ndims - 1`), weights (mask 0 or per N) and dst
+//!   (mask 0 or per N), passed as `DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_*`;
+//!   post-ops (through `PostOpsPlan`). The result is
+//!   `post_ops(src_scale · wei_scale · acc + bias) / dst_scale + zp_dst`,
+//!   `acc = Σ (src - zp_src)·(weights - zp_wei)` (s32 for int8), in
+//!   oneDNN's order, stored rounding half to even and saturating. Any
+//!   floating-point math mode is accepted: under `strict` f32 operands are
+//!   multiplied in f32; under `tf32`, `bf16`, `f16` and `any` (each allows
+//!   tf32) NVIDIA's tensor cores multiply them as tf32 (`ocl:gemm_mma`),
+//!   other devices in f32. The deterministic flag and the strict, relaxed,
+//!   any and f32 accumulation modes (and s32 for int8) are accepted too;
+//!   other zero-point masks (src per M x K, weights per K, grouped), other
+//!   accumulation modes, rounding modes, dropout and the rest are
+//!   unimplemented.
 //!
 //! Implementations, best first: `cpu:gemm` (the `gemm` crate, see `cpu.rs`
-//! and `common/gemm/cpu.rs`), `ocl:gemm_mma` (NVIDIA tensor cores,
-//! `common/gemm/gemm_mma.cl` and `mma.rs`: f16, bf16, f32 through tf32 where
-//! the math mode allows) and `ocl:gemm_tiled` (`common/gemm/gemm.cl`, see
-//! `ocl.rs` and `common/gemm/ocl.rs`).
+//! and `common/gemm/cpu.rs`; int8 in `common/gemm/int8.rs`), `ocl:gemm_mma`
+//! (NVIDIA tensor cores, `common/gemm/gemm_mma.cl` and `mma.rs`: f16, bf16,
+//! f32 through tf32 where the math mode allows) and `ocl:gemm_tiled`
+//! (`common/gemm/gemm.cl`, integer accumulation for int8, see `ocl.rs` and
+//! `common/gemm/ocl.rs`).
 
 // The C enumerators are matched by their C names.
 #![allow(non_upper_case_globals)]
@@ -55,7 +63,8 @@ use crate::core::memory_desc::{MemoryDesc, RUNTIME_DIM};
 use crate::core::primitive::{ExecContext, Impl, Kind, OpDesc, any_op};
 use crate::prims::common::dt::Elem;
 use crate::prims::common::gemm::{
-    BatchDim, Epilogue, Gemm, GemmArgs, Operand, epilogue, float_elem, plain_strides, span_bytes,
+    AttrRules, BatchDim, Epilogue, Gemm, GemmArgs, Operand, any_elem, epilogue, float_elem,
+    int8_elem, plain_strides, span_bytes,
 };
 use crate::prims::common::layout::Layout;
 
@@ -168,7 +177,7 @@ fn build_gemm(
             (bcast(md.dims(), s, n - 2), bcast(md.dims(), s, n - 1))
         };
         Ok(Operand {
-            elem: float_elem(md, what)?,
+            elem: any_elem(md, what)?,
             off: md.offset0(),
             rs: r,
             cs: c,
@@ -268,22 +277,39 @@ impl MatmulOp {
             }
         }
         check_shapes(src, weights, bias, dst)?;
-        let (s, w, d) = (
-            float_elem(src, "src")?,
-            float_elem(weights, "weights")?,
-            float_elem(dst, "dst")?,
-        );
-        if s != w {
-            return Err(Error::unimplemented(
-                "src and weights of different data types are not supported",
-            ));
-        }
-        if let Some(b) = bias {
-            let e = float_elem(b, "bias")?;
-            if e != Elem::F32 && e != d && e != s {
+        let int8 = int8_elem(src).is_some();
+        if int8 {
+            // u8/s8 src: u8/s8 weights; any dst and bias type.
+            if int8_elem(weights).is_none() {
+                // Upstream refuses these as invalid (its int8 matmul takes
+                // integer weights only).
+                return Err(Error::invalid(format!(
+                    "int8 matmul: weights of data type {} (s8 or u8 with a u8/s8 src)",
+                    weights.data_type().0
+                )));
+            }
+            any_elem(dst, "dst")?;
+            if let Some(b) = bias {
+                any_elem(b, "bias")?;
+            }
+        } else {
+            let (s, w, d) = (
+                float_elem(src, "src")?,
+                float_elem(weights, "weights")?,
+                float_elem(dst, "dst")?,
+            );
+            if s != w {
                 return Err(Error::unimplemented(
-                    "the bias must be f32, or of dst's or src's data type",
+                    "src and weights of different data types are not supported",
                 ));
+            }
+            if let Some(b) = bias {
+                let e = float_elem(b, "bias")?;
+                if e != Elem::F32 && e != d && e != s {
+                    return Err(Error::unimplemented(
+                        "the bias must be f32, or of dst's or src's data type",
+                    ));
+                }
             }
         }
         let src = resolve_any(src)?;
@@ -297,7 +323,12 @@ impl MatmulOp {
         if let Some(b) = bias {
             plain_strides(b, "bias")?;
         }
-        let epilogue = epilogue(attr, &dst, Some(dst.ndims()), "matmul")?;
+        let rules = AttrRules {
+            scales_ndims: Some(dst.ndims()),
+            zp_ndims: int8.then_some(dst.ndims()),
+            int8,
+        };
+        let epilogue = epilogue(attr, &dst, rules, "matmul")?;
         let runtime = [Some(&src), Some(&weights), bias, Some(&dst)]
             .into_iter()
             .flatten()
@@ -451,9 +482,10 @@ impl Kind for MatmulOp {
                 AttrPart::Deterministic,
                 AttrPart::AccMode,
                 AttrPart::Scales,
+                AttrPart::ZeroPoints,
             ],
             scales: |arg| matches!(arg, DNNL_ARG_SRC | DNNL_ARG_WEIGHTS | DNNL_ARG_DST),
-            zero_points: |_| false,
+            zero_points: |arg| matches!(arg, DNNL_ARG_SRC | DNNL_ARG_WEIGHTS | DNNL_ARG_DST),
         }
     }
 }

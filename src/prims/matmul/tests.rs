@@ -547,15 +547,34 @@ fn descriptor_checks() {
     )
     .unwrap();
     assert!(op.arg_md(DNNL_ARG_BIAS).is_none());
-    // int8, mixed src/weights types, blocked layouts: unimplemented.
+    // Int8 src with float weights: invalid (as upstream); float src with
+    // int8 weights, mixed float types, blocked layouts: unimplemented.
     assert_eq!(
         status(new(
             &md(&[2, 3], dnnl_s8),
+            &md(&[3, 5], f),
+            None,
+            &md(&[2, 5], f)
+        )),
+        inv
+    );
+    assert_eq!(
+        status(new(
+            &md(&[2, 3], f),
             &md(&[3, 5], dnnl_s8),
             None,
             &md(&[2, 5], f)
         )),
         unimp
+    );
+    assert!(
+        new(
+            &md(&[2, 3], dnnl_s8),
+            &md(&[3, 5], dnnl_u8),
+            Some(&md(&[1, 5], dnnl_s32)),
+            &md(&[2, 5], dnnl_f16)
+        )
+        .is_ok()
     );
     assert_eq!(
         status(new(
@@ -610,6 +629,60 @@ fn descriptor_checks() {
         ..Default::default()
     };
     assert!(with(&attr).is_ok());
+
+    // Int8 (3-D): zero points of src per tensor or per K (mask 4), weights
+    // and dst per tensor or per N (mask 4); src per M x K (6), weights per
+    // K (2) and dst per M (2) unimplemented; s32 accumulation allowed.
+    let int8 = |arg: i32, mask: i32| {
+        let mut attr = PrimitiveAttr {
+            accumulation: dnnl_accumulation_mode_s32,
+            ..Default::default()
+        };
+        attr.set_quant(
+            QuantKind::ZeroPoints,
+            arg,
+            QuantSpec::with_mask(QuantKind::ZeroPoints, mask).unwrap(),
+        )
+        .unwrap();
+        let op = attr_checked(
+            MatmulOp::new(
+                &md(&[2, 4, 3], dnnl_u8),
+                &md(&[1, 3, 5], dnnl_s8),
+                None,
+                &md(&[2, 4, 5], dnnl_s32),
+                Some(&attr),
+            ),
+            &attr,
+        );
+        op.map(|op| {
+            let e = op.epilogue();
+            (e.zp_src, e.zp_wei, e.zp_dst)
+        })
+    };
+    use crate::prims::common::gemm::Zp;
+    assert_eq!(
+        int8(DNNL_ARG_SRC, 0).ok(),
+        Some((Some(Zp::Common), None, None))
+    );
+    assert_eq!(
+        int8(DNNL_ARG_SRC, 4).ok(),
+        Some((Some(Zp::PerK), None, None))
+    );
+    assert_eq!(
+        int8(DNNL_ARG_WEIGHTS, 4).ok(),
+        Some((None, Some(Zp::PerN), None))
+    );
+    assert_eq!(
+        int8(DNNL_ARG_DST, 4).ok(),
+        Some((None, None, Some(Zp::PerN)))
+    );
+    for (arg, mask) in [(DNNL_ARG_SRC, 6), (DNNL_ARG_WEIGHTS, 2), (DNNL_ARG_DST, 2)] {
+        assert_eq!(
+            int8(arg, mask).err().map(|e| e.status()),
+            unimp,
+            "{arg} {mask}"
+        );
+    }
 }
 
 /// The GPU tile configuration (128 x 128 block tiles), run on whatever

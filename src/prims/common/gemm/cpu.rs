@@ -10,7 +10,8 @@
 //! threads are persistent workers (the crate keeps per-thread packing
 //! buffers). An f32 dst without a sum post-op is written in place. The
 //! epilogue (scales, bias, post-ops, conversion and store) runs in Rust on
-//! each thread's rows, which no other thread writes.
+//! each thread's rows, which no other thread writes. Int8 operands go to
+//! `int8.rs` (exact s32 accumulation).
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::mpsc::{self, Sender};
@@ -86,6 +87,9 @@ fn host(ctx: &ExecContext, arg: i32, op: &Operand, what: &str) -> Result<usize> 
 /// Runs `g` with epilogue `epi` on the CPU, reading and writing the
 /// execution arguments `args`.
 pub(crate) fn run(ctx: &ExecContext, g: &Gemm, epi: &Epilogue, args: GemmArgs) -> Result<()> {
+    if matches!(g.a.elem, Elem::U8 | Elem::S8) {
+        return super::int8::run(ctx, g, epi, args);
+    }
     let a = host(ctx, args.a, &g.a, "A")?;
     let b = host(ctx, args.b, &g.b, "B")?;
     let c = host(ctx, args.c, &g.c, "C")?;

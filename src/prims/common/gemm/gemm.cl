@@ -22,6 +22,15 @@
  * transposed operands and broadcast batches alike; stride 0 broadcasts).
  * Edges (any M, N, K) are handled by bounds checks on loads and stores.
  *
+ * Integer GEMMs (ACC_INT 1: u8/s8 operands) load, keep in local memory and
+ * accumulate ints, exactly: the zero points are subtracted as the tiles are
+ * loaded (GZP_A 0/1/2: none, one value, one per k; GZP_B 0/1/3: none, one
+ * value, one per n), so the accumulator is sum (a - zp_a)(b - zp_b) in
+ * wrapping 32-bit arithmetic; the epilogue converts it to float, then
+ * scales, bias, post-ops, dst scale, dst zero point (GZP_C 0/1/3) and the
+ * rounding, saturating store. C_EXACT: an s32 C with no epilogue stores the
+ * int accumulator itself.
+ *
  * Batches: the third NDRange dimension enumerates the two innermost
  * (merged) batch dimensions (nb1 the inner one's size); the host loops over
  * the outer ones, adding their offsets. batch_base is the row-major index of
@@ -58,6 +67,62 @@
 #endif
 #ifndef PO_NB
 #define PO_NB 0
+#endif
+
+#ifndef ACC_INT
+#define ACC_INT 0
+#endif
+#ifndef GZP_A
+#define GZP_A 0
+#endif
+#ifndef GZP_B
+#define GZP_B 0
+#endif
+#ifndef GZP_C
+#define GZP_C 0
+#endif
+#ifndef C_EXACT
+#define C_EXACT 0
+#endif
+
+/* The accumulator type and the operand loads into it. */
+#if ACC_INT
+#define ACC_T int
+#define ACC4_T int4
+#define LDK_A(p, i) convert_int((p)[i])
+#define LDK_B(p, i) convert_int((p)[i])
+#define LDK4_A(p, i) convert_int4(vload4((i), (p)))
+#define LDK4_B(p, i) convert_int4(vload4((i), (p)))
+#define MAD(a, b, c) ((a) * (b) + (c))
+#else
+#define ACC_T float
+#define ACC4_T float4
+#define LDK_A(p, i) LD_A(p, i)
+#define LDK_B(p, i) LD_B(p, i)
+#define LDK4_A(p, i) LD4_A(p, i)
+#define LDK4_B(p, i) LD4_B(p, i)
+#define MAD(a, b, c) fma(a, b, c)
+#endif
+/* Zero points of A (by k) and B (by n), subtracted at loads. */
+#if GZP_A == 2
+#define ZPA(gk) zp_a[gk]
+#define ZPA4(gk) vload4(0, zp_a + (gk))
+#elif GZP_A == 1
+#define ZPA(gk) zp_a[0]
+#define ZPA4(gk) ((int4)(zp_a[0]))
+#else
+#define ZPA(gk) 0
+#define ZPA4(gk) 0
+#endif
+#if GZP_B == 3
+#define ZPB(gn) zp_b[gn]
+#define ZPB4(gn) vload4(0, zp_b + (gn))
+#elif GZP_B == 1
+#define ZPB(gn) zp_b[0]
+#define ZPB4(gn) ((int4)(zp_b[0]))
+#else
+#define ZPB(gn) 0
+#define ZPB4(gn) 0
 #endif
 
 #ifndef WG_M
@@ -111,21 +176,21 @@
     if ((gm) < M) { \
         const long at = a_base + (gm) * a_rs + (gk); \
         if ((gk) + 3 < K) { \
-            v = LD4_A(a + at, 0); \
+            v = LDK4_A(a + at, 0) - ZPA4(gk); \
         } else { \
-            if ((gk) < K) v.s0 = LD_A(a, at); \
-            if ((gk) + 1 < K) v.s1 = LD_A(a, at + 1); \
-            if ((gk) + 2 < K) v.s2 = LD_A(a, at + 2); \
+            if ((gk) < K) v.s0 = LDK_A(a, at) - ZPA(gk); \
+            if ((gk) + 1 < K) v.s1 = LDK_A(a, at + 1) - ZPA((gk) + 1); \
+            if ((gk) + 2 < K) v.s2 = LDK_A(a, at + 2) - ZPA((gk) + 2); \
         } \
     }
 #endif
 #ifndef A_VALUE
 #define A_VALUE(gm, gk) \
-    ((gm) < M && (gk) < K ? LD_A(a, a_base + (gm) * a_rs + (gk) * a_cs) : 0.0f)
+    ((gm) < M && (gk) < K ? LDK_A(a, a_base + (gm) * a_rs + (gk) * a_cs) - ZPA(gk) : 0)
 #endif
 #ifndef B_VALUE
 #define B_VALUE(gk, gn) \
-    ((gk) < K && (gn) < N ? LD_B(b, b_base + (gk) * b_rs + (gn) * b_cs) : 0.0f)
+    ((gk) < K && (gn) < N ? LDK_B(b, b_base + (gk) * b_rs + (gn) * b_cs) - ZPB(gn) : 0)
 #endif
 #ifndef C_INDEX
 #define C_INDEX(gm, gn) (c_base + (gm) * c_rs + (gn) * c_cs)
@@ -133,11 +198,17 @@
 #ifndef CHANNEL
 #define CHANNEL(gn) (gn)
 #endif
+#if GZP_C == 3
+#define EPILOGUE_END(v, gn) v += (float)zp_c[gn]
+#elif GZP_C == 1
+#define EPILOGUE_END(v, gn) v += (float)zp_c[0]
+#endif
 #ifndef EPILOGUE_END
 #define EPILOGUE_END(v, gn)
 #endif
 #ifndef EXTRA_PARAMS
-#define EXTRA_PARAMS
+/* The integer GEMM's zero points (unused otherwise). */
+#define EXTRA_PARAMS , global const int *zp_a, global const int *zp_b, global const int *zp_c
 #endif
 
 #define TM (WG_M * RM)
@@ -193,7 +264,7 @@
     A_STEP(k0); \
     _Pragma("unroll") for (int t = 0; t < LA4; ++t) { \
         const int i = lid + t * WG; \
-        float4 v = (float4)(0.0f); \
+        ACC4_T v = (ACC4_T)(0); \
         if (i < TM * TK / 4) { \
             A_POS(i); \
             const long gm = m0 + mm, gk = (k0) + kk; \
@@ -216,7 +287,7 @@
 #define FETCH_A(k0) \
     _Pragma("unroll") for (int t = 0; t < LA; ++t) { \
         const int i = lid + t * WG; \
-        float v = 0.0f; \
+        ACC_T v = 0; \
         if (i < TM * TK) { \
             A_POS(i); \
             const long gm = m0 + mm, gk = (k0) + kk; \
@@ -239,18 +310,18 @@
 #define FETCH_B(k0) \
     _Pragma("unroll") for (int t = 0; t < LB4; ++t) { \
         const int i = lid + t * WG; \
-        float4 v = (float4)(0.0f); \
+        ACC4_T v = (ACC4_T)(0); \
         if (i < TK * TN / 4) { \
             B_POS(i); \
             const long gk = (k0) + kk, gn = n0 + nn; \
             if (gk < K) { \
                 const long at = b_base + gk * b_rs + gn; \
                 if (gn + 3 < N) { \
-                    v = LD4_B(b + at, 0); \
+                    v = LDK4_B(b + at, 0) - ZPB4(gn); \
                 } else { \
-                    if (gn < N) v.s0 = LD_B(b, at); \
-                    if (gn + 1 < N) v.s1 = LD_B(b, at + 1); \
-                    if (gn + 2 < N) v.s2 = LD_B(b, at + 2); \
+                    if (gn < N) v.s0 = LDK_B(b, at) - ZPB(gn); \
+                    if (gn + 1 < N) v.s1 = LDK_B(b, at + 1) - ZPB(gn + 1); \
+                    if (gn + 2 < N) v.s2 = LDK_B(b, at + 2) - ZPB(gn + 2); \
                 } \
             } \
         } \
@@ -268,7 +339,7 @@
 #define FETCH_B(k0) \
     _Pragma("unroll") for (int t = 0; t < LB; ++t) { \
         const int i = lid + t * WG; \
-        float v = 0.0f; \
+        ACC_T v = 0; \
         if (i < TK * TN) { \
             B_POS(i); \
             const long gk = (k0) + kk, gn = n0 + nn; \
@@ -295,8 +366,8 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
         long M, long N, long K, long nb1, long batch_base,
         global const float *scales_src, global const float *scales_wei,
         global const float *scales_dst EXTRA_PARAMS POST_OPS_PARAMS) {
-    local float As[TK][TM + PAD];
-    local float Bs[TK][TN + PAD];
+    local ACC_T As[TK][TM + PAD];
+    local ACC_T Bs[TK][TN + PAD];
 
     const int tx = get_local_id(0);
     const int ty = get_local_id(1);
@@ -308,25 +379,25 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
     const long a_base = a_off + i0 * a_b0 + i1 * a_b1;
     const long b_base = b_off + i0 * b_b0 + i1 * b_b1;
 
-    float acc[RM][RN];
+    ACC_T acc[RM][RN];
 #pragma unroll
     for (int i = 0; i < RM; ++i)
 #pragma unroll
         for (int j = 0; j < RN; ++j)
-            acc[i][j] = 0.0f;
+            acc[i][j] = 0;
 
     /* Tile loads go through registers: the next K step's global loads are
      * issued before the current step's products, so their latency hides
      * behind the arithmetic (one local buffer, two barriers per step). */
 #if A_VEC4
-    float4 pa[LA4];
+    ACC4_T pa[LA4];
 #else
-    float pa[LA];
+    ACC_T pa[LA];
 #endif
 #if B_VEC4
-    float4 pb[LB4];
+    ACC4_T pb[LB4];
 #else
-    float pb[LB];
+    ACC_T pb[LB];
 #endif
 #ifdef A_PREP
     /* Per load slot, what the rows need once (the caller's hook). */
@@ -352,7 +423,7 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
 
 #pragma unroll
         for (int kk = 0; kk < TK; ++kk) {
-            float ra[RM], rb[RN];
+            ACC_T ra[RM], rb[RN];
 #pragma unroll
             for (int i = 0; i < RM; ++i)
                 ra[i] = As[kk][ty + i * WG_M];
@@ -363,7 +434,7 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
             for (int i = 0; i < RM; ++i)
 #pragma unroll
                 for (int j = 0; j < RN; ++j)
-                    acc[i][j] = fma(ra[i], rb[j], acc[i][j]);
+                    acc[i][j] = MAD(ra[i], rb[j], acc[i][j]);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -404,14 +475,18 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
         for (int j = 0; j < RN; ++j) {
             const long gn = n0 + tx + j * WG_N;
             if (gn >= N) continue;
-            float v = acc[i][j] * common;
+            const long at = C_INDEX(gm, gn);
+#if C_EXACT
+            c[at] = acc[i][j];
+            continue;
+#endif
+            float v = (float)acc[i][j] * common;
 #if WEI_SCALES == 2
             v *= scales_wei[CHANNEL(gn)];
 #endif
 #if WITH_BIAS
             v += LD_BIAS(bias, bias_base + gm * bias_rs + gn * bias_cs);
 #endif
-            const long at = C_INDEX(gm, gn);
 #if PO_ON
 #ifdef PO_POSITION
             PO_POSITION(pos, gm, gn);

@@ -226,7 +226,7 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
         long bias_off, long bias_rs, long bias_cs, long bias_b0, long bias_b1,
         long M, long N, long K, long nb1, long batch_base,
         global const float *scales_src, global const float *scales_wei,
-        global const float *scales_dst POST_OPS_PARAMS) {
+        global const float *scales_dst EXTRA_PARAMS POST_OPS_PARAMS) {
 #if ASYNC
     local MMA_ET As[2][MMA_M * A_LD] __attribute__((aligned(16)));
     local MMA_ET Bs[2][MMA_K * B_LD] __attribute__((aligned(16)));
@@ -408,6 +408,7 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
 #if DST_SCALES
                 v *= dst_inv;
 #endif
+                EPILOGUE_END(v, gn);
                 ST_C(c, at, v);
             }
 }

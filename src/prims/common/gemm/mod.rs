@@ -15,6 +15,7 @@
 #![allow(non_upper_case_globals)]
 
 pub(crate) mod cpu;
+pub(crate) mod int8;
 pub(crate) mod mma;
 pub(crate) mod ocl;
 
@@ -94,12 +95,47 @@ pub(crate) enum WeiScale {
     PerN,
 }
 
-/// What happens to each accumulated value before it is stored.
+/// How a zero point of an int8 GEMM applies: one value, one per K index
+/// (src), or one per N index (weights, dst).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Zp {
+    Common,
+    PerK,
+    PerN,
+}
+
+impl Zp {
+    /// The number of values for a GEMM of depth `k` and width `n`.
+    pub fn count(self, k: i64, n: i64) -> usize {
+        match self {
+            Zp::Common => 1,
+            Zp::PerK => k.max(0) as usize,
+            Zp::PerN => n.max(0) as usize,
+        }
+    }
+
+    /// 0 for none, 1 common, 2 per K, 3 per N (key byte and `-D` value).
+    pub fn code(z: Option<Zp>) -> u8 {
+        match z {
+            None => 0,
+            Some(Zp::Common) => 1,
+            Some(Zp::PerK) => 2,
+            Some(Zp::PerN) => 3,
+        }
+    }
+}
+
+/// What happens to each accumulated value before it is stored. Int8 GEMMs
+/// (`u8`/`s8` operands) accumulate `Σ (a - zp_src)·(b - zp_wei)` exactly in
+/// s32 first.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Epilogue {
     pub src_scale: bool,
     pub wei_scale: Option<WeiScale>,
     pub dst_scale: bool,
+    pub zp_src: Option<Zp>,
+    pub zp_wei: Option<Zp>,
+    pub zp_dst: Option<Zp>,
     pub post_ops: PostOpsPlan,
 }
 
@@ -115,12 +151,15 @@ impl StableKey for WeiScale {
 
 impl Epilogue {
     /// Writes what distinguishes it in a cache key: tag `"epilogue"`, the
-    /// three scales, the post-ops.
+    /// three scales, the three zero points, the post-ops.
     pub fn cache_key(&self, w: &mut KeyWriter) {
         w.tag("epilogue")
             .bool(self.src_scale)
             .put(&self.wei_scale)
-            .bool(self.dst_scale);
+            .bool(self.dst_scale)
+            .u8(Zp::code(self.zp_src))
+            .u8(Zp::code(self.zp_wei))
+            .u8(Zp::code(self.zp_dst));
         self.post_ops.cache_key(w);
     }
 }
@@ -163,24 +202,56 @@ pub(crate) fn float_elem(md: &MemoryDesc, what: &str) -> Result<Elem> {
     }
 }
 
+/// The element type of an int8 GEMM input: u8 or s8, else None.
+pub(crate) fn int8_elem(md: &MemoryDesc) -> Option<Elem> {
+    match Elem::from_c(md.data_type()) {
+        Some(e @ (Elem::U8 | Elem::S8)) => Some(e),
+        _ => None,
+    }
+}
+
+/// The element type of an int8 GEMM's dst or bias: f32, f16, bf16, s32, s8
+/// or u8 (all the library computes with), else unimplemented.
+pub(crate) fn any_elem(md: &MemoryDesc, what: &str) -> Result<Elem> {
+    Elem::from_c(md.data_type()).ok_or_else(|| {
+        Error::unimplemented(format!(
+            "{what}: data type {} is not supported",
+            md.data_type().0
+        ))
+    })
+}
+
+/// Which attributes a GEMM kind takes: scales (`Some(ndims)`: the per-N
+/// weights mask is bit `ndims - 1`), zero points (int8 matmul: `Some(ndims)`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AttrRules {
+    pub scales_ndims: Option<usize>,
+    pub zp_ndims: Option<usize>,
+    /// Int8 inputs: s32 accumulation is the mode.
+    pub int8: bool,
+}
+
 /// Checks the attributes matmul and inner product take, and builds the
-/// epilogue. `scales_ndims` is `Some(ndims)` where scales are allowed.
+/// epilogue.
 pub(crate) fn epilogue(
     attr: Option<&PrimitiveAttr>,
     dst: &MemoryDesc,
-    scales_ndims: Option<usize>,
+    rules: AttrRules,
     kind: &str,
 ) -> Result<Epilogue> {
     let Some(attr) = attr else {
         return Ok(Epilogue::default());
     };
-    if !matches!(
-        attr.accumulation,
-        dnnl_accumulation_mode_strict
-            | dnnl_accumulation_mode_relaxed
-            | dnnl_accumulation_mode_any
-            | dnnl_accumulation_mode_f32
-    ) {
+    let s32_ok = rules.int8 && attr.accumulation == dnnl_accumulation_mode_s32;
+    if !s32_ok
+        && !matches!(
+            attr.accumulation,
+            dnnl_accumulation_mode_strict
+                | dnnl_accumulation_mode_relaxed
+                | dnnl_accumulation_mode_any
+                | dnnl_accumulation_mode_f32
+        )
+    {
         return Err(Error::unimplemented(format!(
             "{kind} accumulates in f32: accumulation mode {} is not supported",
             attr.accumulation.0
@@ -188,15 +259,64 @@ pub(crate) fn epilogue(
     }
     let mut epi = Epilogue::default();
     if !attr.scales.is_empty() {
-        let Some(n) = scales_ndims else {
+        let Some(n) = rules.scales_ndims else {
             return Err(Error::unimplemented(format!(
-                "{kind} does not apply scales"
+                "{kind} applies scales to int8 problems only"
             )));
         };
         scales_into(&mut epi, attr, 1 << (n - 1), kind)?;
     }
+    if !attr.zero_points.is_empty() {
+        let Some(n) = rules.zp_ndims else {
+            return Err(Error::unimplemented(format!(
+                "{kind}: zero points are not supported here (int8 matmul takes them)"
+            )));
+        };
+        zero_points_into(&mut epi, attr, n, kind)?;
+    }
     epi.post_ops = PostOpsPlan::new(&attr.post_ops, dst)?;
     Ok(epi)
+}
+
+/// The zero points of an int8 matmul of `ndims` dimensions: src common
+/// (mask 0) or per K (bit `ndims - 1`), weights common or per N (bit
+/// `ndims - 1`), dst common or per N; s32 values in device memory.
+fn zero_points_into(
+    epi: &mut Epilogue,
+    attr: &PrimitiveAttr,
+    ndims: usize,
+    kind: &str,
+) -> Result<()> {
+    let last = 1 << (ndims - 1);
+    for (&arg, spec) in &attr.zero_points {
+        if spec.data_type != dnnl_s32 || spec.groups.is_some() || spec.on_host {
+            return Err(Error::unimplemented(
+                "zero points: only s32 values in device memory, without groups, are supported",
+            ));
+        }
+        let zp = match (arg, spec.mask) {
+            (_, 0) => Zp::Common,
+            (DNNL_ARG_SRC, m) if m == last => Zp::PerK,
+            (DNNL_ARG_WEIGHTS | DNNL_ARG_DST, m) if m == last => Zp::PerN,
+            (_, m) => {
+                return Err(Error::unimplemented(format!(
+                    "{kind}: zero points of argument {arg} with mask {m} are not supported \
+                     (0, and {last}: per K for src, per N for weights and dst)"
+                )));
+            }
+        };
+        match arg {
+            DNNL_ARG_SRC => epi.zp_src = Some(zp),
+            DNNL_ARG_WEIGHTS => epi.zp_wei = Some(zp),
+            DNNL_ARG_DST => epi.zp_dst = Some(zp),
+            _ => {
+                return Err(Error::unimplemented(format!(
+                    "{kind}: zero points of argument {arg} are not supported"
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The scales of `attr` into `epi`: src and dst with mask 0, weights with

@@ -11,6 +11,8 @@
 //! are arguments, so one build serves every shape of a configuration. Which
 //! index of each operand runs fastest in memory picks one of a few load
 //! variants (built on first use and kept with the implementation).
+//! Int8 operands get the same kernel with integer accumulation
+//! ([`GemmKernels::new_int8`]).
 //!
 //! Batches: dst's batch dimensions are merged where every operand allows it
 //! (and dimensions of 1 dropped); the two innermost go to the kernel's third
@@ -21,7 +23,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::mma::MmaType;
-use super::{BatchDim, Epilogue, Gemm, GemmArgs, WeiScale};
+use super::{BatchDim, Epilogue, Gemm, GemmArgs, WeiScale, Zp};
 use crate::abi::*;
 use crate::core::error::Result;
 use crate::core::gpu::{Event, GpuEngine, Kernel, KernelArg, Queue};
@@ -149,7 +151,7 @@ const MMA_BLOCK: usize = 128;
 
 impl GemmKernels {
     /// Kernels for operands of types `a`, `b`, `c` (and `bias`) with
-    /// epilogue `epi`, tiled as `tiles`.
+    /// epilogue `epi`, tiled as `tiles`; int8 `a` gives [`Self::new_int8`].
     pub fn new(
         a: Elem,
         b: Elem,
@@ -158,8 +160,53 @@ impl GemmKernels {
         epi: &Epilogue,
         tiles: Tiles,
     ) -> GemmKernels {
+        if matches!(a, Elem::U8 | Elem::S8) {
+            return GemmKernels::new_int8(a, b, c, bias, epi, tiles);
+        }
+        GemmKernels::with_options(a, b, c, bias, epi, tiles, "")
+    }
+
+    /// The integer GEMM: `u8`/`s8` operands `a` and `b`, accumulated
+    /// exactly in 32-bit ints (zero points subtracted at tile loads), then
+    /// the float epilogue, the dst zero point and the store to `c`; an s32
+    /// `c` without any epilogue gets the accumulator itself. The kernel is
+    /// `gemm.cl`'s tiling with `ACC_INT`.
+    pub fn new_int8(
+        a: Elem,
+        b: Elem,
+        c: Elem,
+        bias: Option<Elem>,
+        epi: &Epilogue,
+        tiles: Tiles,
+    ) -> GemmKernels {
+        let exact = c == Elem::S32
+            && bias.is_none()
+            && !epi.src_scale
+            && epi.wei_scale.is_none()
+            && !epi.dst_scale
+            && epi.zp_dst.is_none()
+            && epi.post_ops.is_empty();
+        let int = format!(
+            "-DACC_INT=1 -DGZP_A={} -DGZP_B={} -DGZP_C={} -DC_EXACT={}",
+            Zp::code(epi.zp_src),
+            Zp::code(epi.zp_wei),
+            Zp::code(epi.zp_dst),
+            u8::from(exact)
+        );
+        GemmKernels::with_options(a, b, c, bias, epi, tiles, &int)
+    }
+
+    fn with_options(
+        a: Elem,
+        b: Elem,
+        c: Elem,
+        bias: Option<Elem>,
+        epi: &Epilogue,
+        tiles: Tiles,
+        extra: &str,
+    ) -> GemmKernels {
         let options = format!(
-            "{} {}",
+            "{} {} {extra}",
             epilogue_options(a, b, c, bias, epi),
             tiles.options()
         );
@@ -319,6 +366,21 @@ impl GemmKernels {
             Some(WeiScale::PerN) => scale(true, DNNL_ARG_WEIGHTS, g.n)?,
         };
         let s_dst = scale(epi.dst_scale, DNNL_ARG_DST, 1)?;
+        let zp = |z: Option<Zp>, arg: i32| -> Result<Buffer> {
+            match z {
+                None => Ok(Buffer::None),
+                Some(z) => Buffer::values(
+                    ctx.arg(DNNL_ARG_ATTR_ZERO_POINTS | arg)?,
+                    z.count(g.k, g.n) * 4,
+                    "zero points",
+                ),
+            }
+        };
+        let zps = [
+            zp(epi.zp_src, DNNL_ARG_SRC)?,
+            zp(epi.zp_wei, DNNL_ARG_WEIGHTS)?,
+            zp(epi.zp_dst, DNNL_ARG_DST)?,
+        ];
         let po_buffers = epi.post_ops.cl_buffers(ctx)?;
         let misaligned = [&a, &b]
             .iter()
@@ -406,6 +468,9 @@ impl GemmKernels {
                 s_src.kernel_arg()?,
                 s_wei.kernel_arg()?,
                 s_dst.kernel_arg()?,
+                zps[0].kernel_arg()?,
+                zps[1].kernel_arg()?,
+                zps[2].kernel_arg()?,
             ];
             for p in &po_buffers {
                 kargs.push(p.kernel_arg()?);

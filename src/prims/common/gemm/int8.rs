@@ -1,0 +1,509 @@
+//! The GEMM engine's int8 CPU run: [`run`] computes a [`Gemm`] of `u8`/`s8`
+//! operands with its epilogue on the CPU engine, accumulating exactly in
+//! s32 (matmul's and inner product's `cpu:gemm` for int8 problems).
+//!
+//! Layer: prims. Blocked as a classic packed GEMM: the output rows are split
+//! over the persistent GEMM workers (`cpu::run_pooled`); each worker walks
+//! N in blocks of [`NC`] and K in blocks of [`KC`], packs the block of B
+//! into panels of [`NR`] columns and its rows of A into panels of [`MR`]
+//! rows, both as i16 with K in pairs (`[k/2][col][2]`, zero padded), and a
+//! register-blocked `MR x NR` micro-kernel accumulates products into i32
+//! tiles: with AVX2 through `vpmaddwd` (one instruction multiplies and adds
+//! a K pair for 8 columns), elsewhere a plain loop the compiler vectorises.
+//! A later VNNI kernel (K in fours) slots in beside it.
+//!
+//! Zero points are compensated in s32 (wrapping, so the result equals
+//! `Σ (a - za)·(b - zb)` modulo 2^32, as s32 arithmetic gives):
+//! `Σ a·b - Σ_k za_k·b_kn - zb_n·Σ_k a_mk + zb_n·Σ_k za_k`. Then, in f32 as
+//! upstream documents: src and weights scales, bias, post-ops, 1 / dst
+//! scale, dst zero point, and a rounding (half to even), saturating store.
+//! An s32 dst with none of those is stored from the integer accumulator
+//! (exact at any magnitude).
+
+use super::cpu::{Scales, run_pooled};
+use super::{Epilogue, Gemm, GemmArgs, Operand, Zp};
+use crate::abi::*;
+use crate::core::error::{Error, Result};
+use crate::core::primitive::ExecContext;
+use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
+use crate::prims::common::dt::{self, Elem};
+use crate::prims::common::parallel;
+
+/// Micro-kernel rows.
+pub(crate) const MR: usize = 6;
+/// Micro-kernel columns.
+pub(crate) const NR: usize = 16;
+/// Columns per packed block of B.
+pub(crate) const NC: usize = 256;
+/// Depth per packed block (even).
+pub(crate) const KC: usize = 512;
+
+/// Reads `count` s32 zero points of argument `arg`.
+fn zero_points(ctx: &ExecContext, arg: i32, count: usize) -> Result<Vec<i32>> {
+    let buffer = Buffer::values(
+        ctx.arg(DNNL_ARG_ATTR_ZERO_POINTS | arg)?,
+        count * 4,
+        "zero points",
+    )?;
+    if !matches!(buffer, Buffer::Host { .. }) {
+        return Err(Error::invalid("the zero points memory is not host memory"));
+    }
+    // SAFETY: the memory holds `count` s32 values (checked where the library
+    // allocated it; a user pointer is trusted, as upstream).
+    let bytes = unsafe { host_bytes(buffer.host_addr(), count * 4) };
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| i32::from_ne_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
+/// The zero points of one execution (empty: none).
+struct ZeroPoints {
+    src: Vec<i32>,
+    src_kind: Option<Zp>,
+    wei: Vec<i32>,
+    dst: Vec<i32>,
+}
+
+impl ZeroPoints {
+    fn read(ctx: &ExecContext, epi: &Epilogue, k: usize, n: usize) -> Result<ZeroPoints> {
+        let read = |z: Option<Zp>, arg: i32| -> Result<Vec<i32>> {
+            match z {
+                None => Ok(Vec::new()),
+                Some(z) => zero_points(ctx, arg, z.count(k as i64, n as i64)),
+            }
+        };
+        // Weights and dst: one per N (repeated when common).
+        let per_n = |v: Vec<i32>, z: Option<Zp>| match z {
+            Some(Zp::Common) => vec![v[0]; n],
+            _ => v,
+        };
+        let wei = per_n(read(epi.zp_wei, DNNL_ARG_WEIGHTS)?, epi.zp_wei);
+        let dst = per_n(read(epi.zp_dst, DNNL_ARG_DST)?, epi.zp_dst);
+        Ok(ZeroPoints {
+            src: read(epi.zp_src, DNNL_ARG_SRC)?,
+            src_kind: epi.zp_src,
+            wei,
+            dst,
+        })
+    }
+
+    /// The src zero point of depth index `kk` (0 without one).
+    fn src_at(&self, kk: usize) -> i32 {
+        match self.src_kind {
+            None => 0,
+            Some(Zp::PerK) => self.src[kk],
+            Some(_) => self.src[0],
+        }
+    }
+}
+
+/// A host buffer checked to hold what the operand spans.
+fn host(ctx: &ExecContext, arg: i32, op: &Operand, what: &str) -> Result<usize> {
+    let buffer = Buffer::of(ctx.arg(arg)?)?;
+    if op.bytes == 0 {
+        return Ok(buffer.host_addr());
+    }
+    buffer.check_holds(op.bytes, what)?;
+    match buffer {
+        Buffer::Host { addr, .. } => Ok(addr),
+        _ => Err(Error::invalid(format!(
+            "the {what} memory is not host memory"
+        ))),
+    }
+}
+
+/// Element `index` of an int8 buffer as i16.
+#[inline(always)]
+fn int8_at(elem: Elem, bytes: &[u8], index: i64) -> i16 {
+    let b = bytes[index as usize];
+    if elem == Elem::S8 {
+        b as i8 as i16
+    } else {
+        b as i16
+    }
+}
+
+/// An int8 matrix view: element `(r, c)` at `first + r * rs + c * cs`.
+#[derive(Clone, Copy)]
+struct View<'a> {
+    bytes: &'a [u8],
+    elem: Elem,
+    first: i64,
+    rs: i64,
+    cs: i64,
+}
+
+impl View<'_> {
+    #[inline(always)]
+    fn at(&self, r: usize, c: usize) -> i16 {
+        int8_at(
+            self.elem,
+            self.bytes,
+            self.first + r as i64 * self.rs + c as i64 * self.cs,
+        )
+    }
+}
+
+/// Packs rows `r0..r0 + rows` (at most MR), depths `k0..k0 + kc` of A into
+/// `out` as `[kc/2][MR][2]` i16 (zero padded).
+fn pack_a(a: &View, r0: usize, rows: usize, k0: usize, kc: usize, out: &mut [i16]) {
+    let pairs = kc.div_ceil(2);
+    out[..pairs * 2 * MR].fill(0);
+    for i in 0..rows {
+        for kk in 0..kc {
+            out[(kk / 2) * 2 * MR + i * 2 + kk % 2] = a.at(r0 + i, k0 + kk);
+        }
+    }
+}
+
+/// Packs depths `k0..k0 + kc`, columns `n0..n0 + cols` of B into panels of
+/// NR columns, each `[kc/2][NR][2]` i16 (zero padded).
+fn pack_b(b: &View, k0: usize, kc: usize, n0: usize, cols: usize, out: &mut [i16]) {
+    let pairs = kc.div_ceil(2);
+    let panel = pairs * 2 * NR;
+    out[..cols.div_ceil(NR) * panel].fill(0);
+    for p in 0..cols.div_ceil(NR) {
+        let dst = &mut out[p * panel..(p + 1) * panel];
+        let width = NR.min(cols - p * NR);
+        for kk in 0..kc {
+            let row = &mut dst[(kk / 2) * 2 * NR..];
+            for j in 0..width {
+                row[j * 2 + kk % 2] = b.at(k0 + kk, n0 + p * NR + j);
+            }
+        }
+    }
+}
+
+/// `acc += A_panel · B_panel` over `pairs` K pairs (portable: the compiler
+/// vectorises the column loop).
+#[inline(always)]
+fn kernel_generic(pairs: usize, a: &[i16], b: &[i16], acc: &mut [[i32; NR]; MR]) {
+    for p in 0..pairs {
+        let bp: &[i16; 2 * NR] = b[p * 2 * NR..][..2 * NR].try_into().unwrap_or(&[0; 2 * NR]);
+        let ap: &[i16; 2 * MR] = a[p * 2 * MR..][..2 * MR].try_into().unwrap_or(&[0; 2 * MR]);
+        for i in 0..MR {
+            let (a0, a1) = (ap[2 * i] as i32, ap[2 * i + 1] as i32);
+            for j in 0..NR {
+                let prod = (bp[2 * j] as i32 * a0).wrapping_add(bp[2 * j + 1] as i32 * a1);
+                acc[i][j] = acc[i][j].wrapping_add(prod);
+            }
+        }
+    }
+}
+
+/// The AVX2 micro-kernel: per K pair, 2 vectors of B (8 columns x 2 depths
+/// each), MR broadcasts of A's pair, `vpmaddwd` + `vpaddd` into 2·MR
+/// accumulators.
+///
+/// # Safety
+/// The CPU has AVX2; `a` holds `pairs * 2 * MR` and `b` `pairs * 2 * NR`
+/// values.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn kernel_avx2(pairs: usize, a: &[i16], b: &[i16], acc: &mut [[i32; NR]; MR]) {
+    use std::arch::x86_64::*;
+    debug_assert!(a.len() >= pairs * 2 * MR && b.len() >= pairs * 2 * NR);
+    let mut c = [[_mm256_setzero_si256(); 2]; MR];
+    let (ap, bp) = (a.as_ptr(), b.as_ptr());
+    for p in 0..pairs {
+        // SAFETY: within the panels (the caller's contract); unaligned loads.
+        unsafe {
+            let b0 = _mm256_loadu_si256(bp.add(p * 2 * NR) as *const __m256i);
+            let b1 = _mm256_loadu_si256(bp.add(p * 2 * NR + 16) as *const __m256i);
+            for (i, ci) in c.iter_mut().enumerate() {
+                let pair = (ap.add(p * 2 * MR + 2 * i) as *const i32).read_unaligned();
+                let av = _mm256_set1_epi32(pair);
+                ci[0] = _mm256_add_epi32(ci[0], _mm256_madd_epi16(av, b0));
+                ci[1] = _mm256_add_epi32(ci[1], _mm256_madd_epi16(av, b1));
+            }
+        }
+    }
+    for (row, ci) in acc.iter_mut().zip(&c) {
+        let mut out = [0i32; NR];
+        // SAFETY: `out` holds 16 i32, two unaligned 32-byte stores.
+        unsafe {
+            _mm256_storeu_si256(out.as_mut_ptr() as *mut __m256i, ci[0]);
+            _mm256_storeu_si256(out.as_mut_ptr().add(8) as *mut __m256i, ci[1]);
+        }
+        for (x, y) in row.iter_mut().zip(out) {
+            *x = x.wrapping_add(y);
+        }
+    }
+}
+
+/// Whether the AVX2 micro-kernel may run.
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// `acc += A_panel · B_panel` with the best micro-kernel.
+#[inline]
+fn micro(avx2: bool, pairs: usize, a: &[i16], b: &[i16], acc: &mut [[i32; NR]; MR]) {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 && a.len() >= pairs * 2 * MR && b.len() >= pairs * 2 * NR {
+        // SAFETY: AVX2 was detected; the panels hold `pairs` K pairs.
+        unsafe { kernel_avx2(pairs, a, b, acc) };
+        return;
+    }
+    let _ = avx2;
+    kernel_generic(pairs, a, b, acc);
+}
+
+/// The exact s32 products `C[r, n] = Σ_k A[r, k]·B[k, n]` of `rows` rows
+/// from `a` (rows x k) and `b` (k x n) into `out` (rows x n, row-major).
+fn products(a: &View, b: &View, rows: usize, n: usize, k: usize, out: &mut [i32]) {
+    out[..rows * n].fill(0);
+    let avx2 = has_avx2();
+    let kc_max = KC.min(k.max(2).next_multiple_of(2));
+    let mut bpack = vec![0i16; kc_max * NC.min(n.next_multiple_of(NR))];
+    let mut apack = vec![0i16; kc_max * MR];
+    for n0 in (0..n).step_by(NC) {
+        let nc = NC.min(n - n0);
+        for k0 in (0..k).step_by(KC) {
+            let kc = KC.min(k - k0);
+            let pairs = kc.div_ceil(2);
+            pack_b(b, k0, kc, n0, nc, &mut bpack);
+            for r0 in (0..rows).step_by(MR) {
+                let mr = MR.min(rows - r0);
+                pack_a(a, r0, mr, k0, kc, &mut apack);
+                for p in 0..nc.div_ceil(NR) {
+                    let panel = &bpack[p * pairs * 2 * NR..(p + 1) * pairs * 2 * NR];
+                    let mut acc = [[0i32; NR]; MR];
+                    micro(avx2, pairs, &apack[..pairs * 2 * MR], panel, &mut acc);
+                    let cols = NR.min(nc - p * NR);
+                    for (i, row) in acc.iter().enumerate().take(mr) {
+                        let o = &mut out[(r0 + i) * n + n0 + p * NR..][..cols];
+                        for (x, y) in o.iter_mut().zip(row) {
+                            *x = x.wrapping_add(*y);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Runs the int8 GEMM `g` with epilogue `epi` on the CPU, reading and
+/// writing the execution arguments `args`.
+pub(crate) fn run(ctx: &ExecContext, g: &Gemm, epi: &Epilogue, args: GemmArgs) -> Result<()> {
+    let a = host(ctx, args.a, &g.a, "A")?;
+    let b = host(ctx, args.b, &g.b, "B")?;
+    let c = host(ctx, args.c, &g.c, "C")?;
+    let bias = match (args.bias, &g.bias) {
+        (Some(arg), Some(op)) => Some((host(ctx, arg, op, "bias")?, *op)),
+        _ => None,
+    };
+    let (m, n, k) = (g.m as usize, g.n as usize, g.k as usize);
+    let batches = g.batches() as usize;
+    if m == 0 || n == 0 || batches == 0 {
+        return Ok(());
+    }
+    let scales = Scales::read(ctx, epi, n)?;
+    let zps = ZeroPoints::read(ctx, epi, k, n)?;
+    let post = epi.post_ops.bind(ctx)?;
+    let sum_elem = epi.post_ops.sum_elem(g.c.elem);
+    let with_post = !epi.post_ops.is_empty();
+    // An s32 dst with nothing after the products: stored as integers.
+    let exact = g.c.elem == Elem::S32
+        && !with_post
+        && bias.is_none()
+        && !epi.src_scale
+        && epi.wei_scale.is_none()
+        && !epi.dst_scale
+        && epi.zp_dst.is_none();
+    // SAFETY: the buffers hold what the operands span (checked above, or
+    // trusted user pointers); inputs are only read.
+    let a_bytes = unsafe { host_bytes(a, g.a.bytes) };
+    // SAFETY: as above.
+    let b_bytes = unsafe { host_bytes(b, g.b.bytes) };
+    let bias_bytes = bias.map(|(addr, op)| {
+        // SAFETY: as above.
+        (unsafe { host_bytes(addr, op.bytes) }, op)
+    });
+    let zsum: i32 = (0..k).fold(0i32, |s, kk| s.wrapping_add(zps.src_at(kk)));
+    let ndims = g.batch.len() + 2;
+    let min_rows = ((1usize << 20) / (n * k.max(1)).max(1)).max(MR);
+    let ranges = parallel::split(batches * m, min_rows);
+    run_pooled(ranges, |range| {
+        let mut row = range.start;
+        let mut acc: Vec<i32> = Vec::new();
+        let mut col_comp: Option<(i64, Vec<i32>)> = None;
+        let mut pos = vec![0i64; ndims];
+        let mut values = vec![0f32; n];
+        while row < range.end {
+            let batch = row / m;
+            let m0 = row % m;
+            let rows = (m - m0).min(range.end - row);
+            let offs = g.batch_offsets(batch as i64);
+            let av = View {
+                bytes: a_bytes,
+                elem: g.a.elem,
+                first: g.a.off + offs[0] + m0 as i64 * g.a.rs,
+                rs: g.a.rs,
+                cs: g.a.cs,
+            };
+            let bv = View {
+                bytes: b_bytes,
+                elem: g.b.elem,
+                first: g.b.off + offs[1],
+                rs: g.b.rs,
+                cs: g.b.cs,
+            };
+            acc.resize(rows * n, 0);
+            products(&av, &bv, rows, n, k, &mut acc);
+            // Zero-point compensation, in wrapping s32.
+            if epi.zp_src.is_some() && col_comp.as_ref().is_none_or(|(at, _)| *at != bv.first) {
+                let mut v = vec![0i32; n];
+                for kk in 0..k {
+                    let z = zps.src_at(kk);
+                    if z != 0 {
+                        for (nn, x) in v.iter_mut().enumerate() {
+                            *x = x.wrapping_add(z.wrapping_mul(bv.at(kk, nn) as i32));
+                        }
+                    }
+                }
+                col_comp = Some((bv.first, v));
+            }
+            for r in 0..rows {
+                let out = &mut acc[r * n..(r + 1) * n];
+                if let Some((_, comp)) = &col_comp {
+                    for (x, y) in out.iter_mut().zip(comp) {
+                        *x = x.wrapping_sub(*y);
+                    }
+                }
+                if epi.zp_wei.is_some() {
+                    let rsum = (0..k).fold(0i32, |s, kk| s.wrapping_add(av.at(r, kk) as i32));
+                    let rsum = rsum.wrapping_sub(zsum);
+                    for (x, zw) in out.iter_mut().zip(&zps.wei) {
+                        *x = x.wrapping_sub(zw.wrapping_mul(rsum));
+                    }
+                }
+            }
+            if with_post {
+                let mut rest = batch;
+                for d in (0..ndims - 2).rev() {
+                    let size = g.batch[d].size as usize;
+                    pos[d] = (rest % size) as i64;
+                    rest /= size;
+                }
+            }
+            let esize = g.c.elem.size();
+            for r in 0..rows {
+                let mm = m0 + r;
+                let c_row = g.c.off + offs[2] + mm as i64 * g.c.rs;
+                let ints = &acc[r * n..(r + 1) * n];
+                if exact {
+                    for (nn, v) in ints.iter().enumerate() {
+                        let at = (c_row + nn as i64 * g.c.cs) as usize;
+                        // SAFETY: one element of dst, written by this thread only.
+                        let out = unsafe { host_bytes_mut(c + at * 4, 4) };
+                        out.copy_from_slice(&v.to_ne_bytes());
+                    }
+                    continue;
+                }
+                for (nn, (v, &x)) in values.iter_mut().zip(ints).enumerate() {
+                    let mut f = x as f32 * scales.src * scales.wei[nn];
+                    if let Some((bytes, op)) = &bias_bytes {
+                        let idx = op.off + offs[3] + mm as i64 * op.rs + nn as i64 * op.cs;
+                        f += dt::load(op.elem, bytes, idx as usize);
+                    }
+                    *v = f;
+                }
+                if with_post {
+                    pos[ndims - 2] = mm as i64;
+                    for (nn, v) in values.iter_mut().enumerate() {
+                        pos[ndims - 1] = nn as i64;
+                        let old = match sum_elem {
+                            Some(e) => {
+                                let at = (c_row + nn as i64 * g.c.cs) as usize;
+                                // SAFETY: one element of dst, which only this
+                                // thread touches (dst does not overlap itself).
+                                let cell = unsafe { host_bytes(c + at * esize, e.size()) };
+                                dt::load(e, cell, 0)
+                            }
+                            None => 0.0,
+                        };
+                        *v = post.apply(*v, old, &pos);
+                    }
+                }
+                for (nn, v) in values.iter_mut().enumerate() {
+                    *v *= scales.dst_inv;
+                    if let Some(z) = zps.dst.get(nn) {
+                        *v += *z as f32;
+                    }
+                }
+                for (nn, v) in values.iter().enumerate() {
+                    let at = (c_row + nn as i64 * g.c.cs) as usize;
+                    // SAFETY: one element of dst, written by this thread only.
+                    let out = unsafe { host_bytes_mut(c + at * esize, esize) };
+                    dt::store(g.c.elem, out, 0, *v);
+                }
+            }
+            row += rows;
+        }
+    });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The packed products equal a naive sum, for every micro-kernel, at
+    /// edges of every block size and with K odd.
+    #[test]
+    fn products_match_naive() {
+        for &(rows, n, k) in &[
+            (1, 1, 1),
+            (5, 17, 3),
+            (9, 300, 515),
+            (4, 16, 1024),
+            (7, 33, 1),
+        ] {
+            let a: Vec<u8> = (0..rows * k).map(|i| (i * 37 % 256) as u8).collect();
+            let b: Vec<u8> = (0..k * n).map(|i| (i * 91 % 256) as u8).collect();
+            let av = View {
+                bytes: &a,
+                elem: Elem::U8,
+                first: 0,
+                rs: k as i64,
+                cs: 1,
+            };
+            // B transposed in memory (n x k), read as k x n.
+            let bt: Vec<u8> = (0..n * k).map(|i| b[(i % k) * n + i / k]).collect();
+            let bv = View {
+                bytes: &bt,
+                elem: Elem::S8,
+                first: 0,
+                rs: 1,
+                cs: k as i64,
+            };
+            let mut out = vec![0i32; rows * n];
+            products(&av, &bv, rows, n, k, &mut out);
+            for r in 0..rows {
+                for j in 0..n {
+                    let want: i32 = (0..k)
+                        .map(|kk| a[r * k + kk] as i32 * b[kk * n + j] as i8 as i32)
+                        .sum();
+                    assert_eq!(out[r * n + j], want, "({r}, {j}) of {rows}x{n}x{k}");
+                }
+            }
+            // The portable kernel agrees with the AVX2 one.
+            let mut acc1 = [[0i32; NR]; MR];
+            let mut acc2 = [[0i32; NR]; MR];
+            let pa: Vec<i16> = (0..8 * MR).map(|i| (i as i16 * 13) % 255).collect();
+            let pb: Vec<i16> = (0..8 * NR).map(|i| (i as i16 * 7) % 255 - 128).collect();
+            kernel_generic(4, &pa, &pb, &mut acc1);
+            micro(has_avx2(), 4, &pa, &pb, &mut acc2);
+            assert_eq!(acc1, acc2);
+        }
+    }
+}
