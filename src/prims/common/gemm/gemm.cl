@@ -357,6 +357,72 @@
     }
 #endif
 
+/* The epilogue's parts every GEMM kernel shares (gemm_tiled here,
+ * gemm_mma in gemm_mma.cl). The factor every value takes: the common src
+ * and weights scales. */
+inline float epilogue_common(global const float *scales_src, global const float *scales_wei) {
+    float common = 1.0f;
+#if SRC_SCALES
+    common *= scales_src[0];
+#endif
+#if WEI_SCALES == 1
+    common *= scales_wei[0];
+#endif
+    return common;
+}
+
+/* The post-ops' batch positions pos[0..PO_NB) of launch batch g2 (a
+ * caller with its own PO_POSITION sets them itself). */
+inline void epilogue_batch_pos(long *pos, long batch_base, long g2) {
+#if PO_ON && PO_NB > 0 && !defined(PO_POSITION)
+    const long bd[PO_NB] = {PO_BATCH_DIMS};
+    long rest = batch_base + g2;
+    for (int d = PO_NB - 1; d >= 0; --d) {
+        pos[d] = rest % bd[d];
+        rest /= bd[d];
+    }
+#endif
+}
+
+/* One value v (the accumulator times epilogue_common) through the rest:
+ * the per-column weights scale ws (WEI_SCALES 2), the bias element at
+ * bias_at, the post-ops at pos (the sum reading C's element at), the dst
+ * scale (dst_inv: its inverse). The caller ends with EPILOGUE_END and the
+ * store. */
+inline float epilogue_value(float v, float ws, global const T_BIAS *bias, long bias_at,
+        global T_C *c, long at, float dst_inv, const long *pos POST_OPS_PARAMS) {
+#if WEI_SCALES == 2
+    v *= ws;
+#endif
+#if WITH_BIAS
+    v += LD_BIAS(bias, bias_at);
+#endif
+#if PO_ON
+#if POST_OPS_SUM
+    const float old = CAT(LD_, PO_SUM_DT)((global CAT(T_, PO_SUM_DT) *)c, at);
+#else
+    const float old = 0.0f;
+#endif
+    v = post_ops(v, old, pos POST_OPS_ARGS);
+#endif
+#if DST_SCALES
+    v *= dst_inv;
+#endif
+    return v;
+}
+
+/* The weights scale of column gn, the post-ops' position array. */
+#if WEI_SCALES == 2
+#define WEI_SCALE_OF(gn) scales_wei[CHANNEL(gn)]
+#else
+#define WEI_SCALE_OF(gn) 1.0f
+#endif
+#if PO_ON
+#define PO_POS pos
+#else
+#define PO_POS 0
+#endif
+
 __attribute__((reqd_work_group_size(WG_N, WG_M, 1)))
 kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
         long a_b0, long a_b1, global const T_B *b, long b_off, long b_rs,
@@ -441,30 +507,13 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
 
     /* The epilogue. */
     const long c_base = c_off + i0 * c_b0 + i1 * c_b1;
-#if WITH_BIAS
     const long bias_base = bias_off + i0 * bias_b0 + i1 * bias_b1;
-#endif
-    float common = 1.0f;
-#if SRC_SCALES
-    common *= scales_src[0];
-#endif
-#if WEI_SCALES == 1
-    common *= scales_wei[0];
-#endif
-#if DST_SCALES
-    const float dst_inv = 1.0f / scales_dst[0];
-#endif
+    const float common = epilogue_common(scales_src, scales_wei);
+    const float dst_inv = DST_SCALES ? 1.0f / scales_dst[0] : 1.0f;
 #if PO_ON
     long pos[PO_NB + 2];
-#if PO_NB > 0 && !defined(PO_POSITION)
-    {
-        const long bd[PO_NB] = {PO_BATCH_DIMS};
-        long rest = batch_base + g2;
-        for (int d = PO_NB - 1; d >= 0; --d) {
-            pos[d] = rest % bd[d];
-            rest /= bd[d];
-        }
-    }
+#ifndef PO_POSITION
+    epilogue_batch_pos(pos, batch_base, g2);
 #endif
 #endif
 #pragma unroll
@@ -480,13 +529,6 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
             c[at] = acc[i][j];
             continue;
 #endif
-            float v = (float)acc[i][j] * common;
-#if WEI_SCALES == 2
-            v *= scales_wei[CHANNEL(gn)];
-#endif
-#if WITH_BIAS
-            v += LD_BIAS(bias, bias_base + gm * bias_rs + gn * bias_cs);
-#endif
 #if PO_ON
 #ifdef PO_POSITION
             PO_POSITION(pos, gm, gn);
@@ -494,17 +536,10 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
             pos[PO_NB] = gm;
             pos[PO_NB + 1] = gn;
 #endif
-#if POST_OPS_SUM
-            const float old = CAT(LD_, PO_SUM_DT)(
-                    (global CAT(T_, PO_SUM_DT) *)c, at);
-#else
-            const float old = 0.0f;
 #endif
-            v = post_ops(v, old, pos POST_OPS_ARGS);
-#endif
-#if DST_SCALES
-            v *= dst_inv;
-#endif
+            float v = epilogue_value((float)acc[i][j] * common, WEI_SCALE_OF(gn), bias,
+                    bias_base + gm * bias_rs + gn * bias_cs, c, at, dst_inv,
+                    PO_POS POST_OPS_ARGS);
             EPILOGUE_END(v, gn);
             ST_C(c, at, v);
         }

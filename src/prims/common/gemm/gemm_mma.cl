@@ -350,33 +350,14 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
     }
 #endif
 
-    /* The epilogue, element by element as gemm_tiled's. */
+    /* The epilogue, element by element as gemm_tiled's (gemm.cl). */
     const long c_base = c_off + i0 * c_b0 + i1 * c_b1;
-#if WITH_BIAS
     const long bias_base = bias_off + i0 * bias_b0 + i1 * bias_b1;
-#endif
-    float common = 1.0f;
-#if SRC_SCALES
-    common *= scales_src[0];
-#endif
-#if WEI_SCALES == 1
-    common *= scales_wei[0];
-#endif
-#if DST_SCALES
-    const float dst_inv = 1.0f / scales_dst[0];
-#endif
+    const float common = epilogue_common(scales_src, scales_wei);
+    const float dst_inv = DST_SCALES ? 1.0f / scales_dst[0] : 1.0f;
 #if PO_ON
     long pos[PO_NB + 2];
-#if PO_NB > 0
-    {
-        const long bd[PO_NB] = {PO_BATCH_DIMS};
-        long rest = batch_base + g2;
-        for (int d = PO_NB - 1; d >= 0; --d) {
-            pos[d] = rest % bd[d];
-            rest /= bd[d];
-        }
-    }
-#endif
+    epilogue_batch_pos(pos, batch_base, g2);
 #endif
 #pragma unroll
     for (int i = 0; i < 4; ++i)
@@ -387,27 +368,14 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
                 const long gm = m0 + wm + i * 16 + g + (r / 2) * 8;
                 const long gn = n0 + wn + j * 8 + 2 * q + (r % 2);
                 if (gm >= M || gn >= N) continue;
-                float v = acc[i][j][r] * common;
-#if WEI_SCALES == 2
-                v *= scales_wei[gn];
-#endif
-#if WITH_BIAS
-                v += LD_BIAS(bias, bias_base + gm * bias_rs + gn * bias_cs);
-#endif
                 const long at = c_base + gm * c_rs + gn * c_cs;
 #if PO_ON
                 pos[PO_NB] = gm;
                 pos[PO_NB + 1] = gn;
-#if POST_OPS_SUM
-                const float old = CAT(LD_, PO_SUM_DT)((global CAT(T_, PO_SUM_DT) *)c, at);
-#else
-                const float old = 0.0f;
 #endif
-                v = post_ops(v, old, pos POST_OPS_ARGS);
-#endif
-#if DST_SCALES
-                v *= dst_inv;
-#endif
+                float v = epilogue_value(acc[i][j][r] * common, WEI_SCALE_OF(gn), bias,
+                        bias_base + gm * bias_rs + gn * bias_cs, c, at, dst_inv,
+                        PO_POS POST_OPS_ARGS);
                 EPILOGUE_END(v, gn);
                 ST_C(c, at, v);
             }
