@@ -24,6 +24,7 @@ use crate::core::primitive::ExecContext;
 use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
 use crate::prims::common::dt::{self, Elem};
 use crate::prims::common::parallel;
+use crate::prims::common::post_ops::HostPostOps;
 
 /// Reads the f32 scales of argument `arg` (`count` values).
 fn scales(ctx: &ExecContext, arg: i32, count: usize) -> Result<Vec<f32>> {
@@ -66,6 +67,68 @@ impl Scales {
             1.0
         };
         Ok(Scales { src, wei, dst_inv })
+    }
+}
+
+/// The part of the epilogue the float and int8 GEMMs share, row by row:
+/// each value times the src and weights scales, plus the bias, through the
+/// post-ops (a sum reading dst's previous value), times the dst scale's
+/// inverse.
+pub(crate) struct RowEpilogue<'a> {
+    pub g: &'a Gemm,
+    pub scales: &'a Scales,
+    /// The bias bytes and operand.
+    pub bias: Option<(&'a [u8], Operand)>,
+    pub post: &'a HostPostOps<'a>,
+    /// The type of a sum post-op's previous dst value.
+    pub sum_elem: Option<Elem>,
+    pub with_post: bool,
+    /// dst's host address.
+    pub c: usize,
+}
+
+impl RowEpilogue<'_> {
+    /// Row `mm` of the batch at offsets `offs` (`Gemm::batch_offsets`),
+    /// whose dst row starts at element `c_row`; `pos` holds the batch's
+    /// position (its last two entries are set here).
+    pub fn apply(
+        &self,
+        values: &mut [f32],
+        mm: usize,
+        offs: &[i64; 4],
+        c_row: i64,
+        pos: &mut [i64],
+    ) {
+        let (g, scales) = (self.g, self.scales);
+        for (nn, v) in values.iter_mut().enumerate() {
+            let mut x = *v * scales.src * scales.wei[nn];
+            if let Some((bytes, op)) = &self.bias {
+                let idx = op.off + offs[3] + mm as i64 * op.rs + nn as i64 * op.cs;
+                x += dt::load(op.elem, bytes, idx as usize);
+            }
+            *v = x;
+        }
+        if self.with_post {
+            let ndims = pos.len();
+            pos[ndims - 2] = mm as i64;
+            for (nn, v) in values.iter_mut().enumerate() {
+                pos[ndims - 1] = nn as i64;
+                let old = match self.sum_elem {
+                    Some(e) => {
+                        let at = (c_row + nn as i64 * g.c.cs) as usize;
+                        // SAFETY: one element of dst, which only this
+                        // thread touches (dst does not overlap itself).
+                        let cell = unsafe { host_bytes(self.c + at * g.c.elem.size(), e.size()) };
+                        dt::load(e, cell, 0)
+                    }
+                    None => 0.0,
+                };
+                *v = self.post.apply(*v, old, pos);
+            }
+        }
+        for v in values.iter_mut() {
+            *v *= scales.dst_inv;
+        }
     }
 }
 
@@ -125,6 +188,15 @@ pub(crate) fn run(ctx: &ExecContext, g: &Gemm, epi: &Epilogue, args: GemmArgs) -
         && !epi.src_scale
         && epi.wei_scale.is_none()
         && !epi.dst_scale;
+    let row_epi = RowEpilogue {
+        g,
+        scales: &scales,
+        bias: bias_bytes,
+        post: &post,
+        sum_elem,
+        with_post,
+        c,
+    };
     run_pooled(ranges, |range| {
         let mut row = range.start;
         let mut b_panel: Option<(usize, Vec<f32>)> = None;
@@ -261,34 +333,7 @@ pub(crate) fn run(ctx: &ExecContext, g: &Gemm, epi: &Epilogue, args: GemmArgs) -
                 let mm = m0 + r;
                 let c_row = g.c.off + offs[2] + mm as i64 * g.c.rs;
                 let values = &mut acc[r * n..(r + 1) * n];
-                for (nn, v) in values.iter_mut().enumerate() {
-                    let mut x = *v * scales.src * scales.wei[nn];
-                    if let Some((bytes, op)) = &bias_bytes {
-                        let idx = op.off + offs[3] + mm as i64 * op.rs + nn as i64 * op.cs;
-                        x += dt::load(op.elem, bytes, idx as usize);
-                    }
-                    *v = x;
-                }
-                if with_post {
-                    pos[ndims - 2] = mm as i64;
-                    for (nn, v) in values.iter_mut().enumerate() {
-                        pos[ndims - 1] = nn as i64;
-                        let old = match sum_elem {
-                            Some(e) => {
-                                let at = (c_row + nn as i64 * g.c.cs) as usize;
-                                // SAFETY: one element of dst, which only this
-                                // thread touches (dst does not overlap itself).
-                                let cell = unsafe { host_bytes(c + at * esize, e.size()) };
-                                dt::load(e, cell, 0)
-                            }
-                            None => 0.0,
-                        };
-                        *v = post.apply(*v, old, &pos);
-                    }
-                }
-                for v in values.iter_mut() {
-                    *v *= scales.dst_inv;
-                }
+                row_epi.apply(values, mm, &offs, c_row, &mut pos);
                 if g.c.cs == 1 || n == 1 {
                     // SAFETY: this row of dst is written by this thread only.
                     let out = unsafe { host_bytes_mut(c + c_row as usize * esize, n * esize) };

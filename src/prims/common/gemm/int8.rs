@@ -20,7 +20,7 @@
 //! An s32 dst with none of those is stored from the integer accumulator
 //! (exact at any magnitude).
 
-use super::cpu::{Scales, run_pooled};
+use super::cpu::{RowEpilogue, Scales, run_pooled};
 use super::{Epilogue, Gemm, GemmArgs, Operand, Zp};
 use crate::abi::*;
 use crate::core::error::{Error, Result};
@@ -332,6 +332,15 @@ pub(crate) fn run(ctx: &ExecContext, g: &Gemm, epi: &Epilogue, args: GemmArgs) -
     let ndims = g.batch.len() + 2;
     let min_rows = ((1usize << 20) / (n * k.max(1)).max(1)).max(MR);
     let ranges = parallel::split(batches * m, min_rows);
+    let row_epi = RowEpilogue {
+        g,
+        scales: &scales,
+        bias: bias_bytes,
+        post: &post,
+        sum_elem,
+        with_post,
+        c,
+    };
     run_pooled(ranges, |range| {
         let mut row = range.start;
         let mut acc: Vec<i32> = Vec::new();
@@ -409,36 +418,12 @@ pub(crate) fn run(ctx: &ExecContext, g: &Gemm, epi: &Epilogue, args: GemmArgs) -
                     }
                     continue;
                 }
-                for (nn, (v, &x)) in values.iter_mut().zip(ints).enumerate() {
-                    let mut f = x as f32 * scales.src * scales.wei[nn];
-                    if let Some((bytes, op)) = &bias_bytes {
-                        let idx = op.off + offs[3] + mm as i64 * op.rs + nn as i64 * op.cs;
-                        f += dt::load(op.elem, bytes, idx as usize);
-                    }
-                    *v = f;
+                for (v, &x) in values.iter_mut().zip(ints) {
+                    *v = x as f32;
                 }
-                if with_post {
-                    pos[ndims - 2] = mm as i64;
-                    for (nn, v) in values.iter_mut().enumerate() {
-                        pos[ndims - 1] = nn as i64;
-                        let old = match sum_elem {
-                            Some(e) => {
-                                let at = (c_row + nn as i64 * g.c.cs) as usize;
-                                // SAFETY: one element of dst, which only this
-                                // thread touches (dst does not overlap itself).
-                                let cell = unsafe { host_bytes(c + at * esize, e.size()) };
-                                dt::load(e, cell, 0)
-                            }
-                            None => 0.0,
-                        };
-                        *v = post.apply(*v, old, &pos);
-                    }
-                }
-                for (nn, v) in values.iter_mut().enumerate() {
-                    *v *= scales.dst_inv;
-                    if let Some(z) = zps.dst.get(nn) {
-                        *v += *z as f32;
-                    }
+                row_epi.apply(&mut values, mm, &offs, c_row, &mut pos);
+                for (v, z) in values.iter_mut().zip(&zps.dst) {
+                    *v += *z as f32;
                 }
                 for (nn, v) in values.iter().enumerate() {
                     let at = (c_row + nn as i64 * g.c.cs) as usize;
