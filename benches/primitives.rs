@@ -1155,6 +1155,7 @@ fn matmul_variants(b: &Bench, m: i64) {
             dnnl_fpmath_mode_tf32,
         ),
         ("matmul f16", dnnl_f16, dnnl_ab, strict),
+        ("matmul f16 wei^T", dnnl_f16, dnnl_ba, strict),
         ("matmul bf16", dnnl_bf16, dnnl_ab, strict),
         ("matmul u8*s8->s32", dnnl_s8, dnnl_ab, strict),
     ];
@@ -1200,10 +1201,22 @@ fn matmul_variants(b: &Bench, m: i64) {
 /// Int8 matmul, `u8 x s8 -> s32` at `m^3`: GOP/s (2·M·N·K integer
 /// operations), against the f32 reference GEMM's seconds (`reference`).
 fn matmul_int8(b: &Bench, m: i64, reference: (f64, &'static str)) {
+    matmul_int8_weights(b, m, dnnl_ab, "matmul u8*s8->s32", reference);
+    matmul_int8_weights(b, m, dnnl_ba, "matmul u8*s8^T->s32", reference);
+}
+
+/// [`matmul_int8`] with weights of layout `wtag`, in rows named `op`.
+fn matmul_int8_weights(
+    b: &Bench,
+    m: i64,
+    wtag: dnnl_format_tag_t,
+    op: &str,
+    reference: (f64, &'static str),
+) {
     let e = b.engine;
     let (sm, wm, dm) = (
         md(&[m, m], dnnl_u8, dnnl_ab),
-        md(&[m, m], dnnl_s8, dnnl_ab),
+        md(&[m, m], dnnl_s8, wtag),
         md(&[m, m], dnnl_s32, dnnl_ab),
     );
     let (ma, mb, mc) = (memory(e, sm), memory(e, wm), memory(e, dm));
@@ -1213,7 +1226,7 @@ fn matmul_int8(b: &Bench, m: i64, reference: (f64, &'static str)) {
     });
     row(
         b,
-        "matmul u8*s8->s32",
+        op,
         &format!("{m}^3"),
         b.time(
             pd,
@@ -1466,7 +1479,11 @@ fn main() {
             if conv_only {
                 conv_layers(&b, b.ocl.is_some() && !quick, quick);
             } else if gemm_only {
-                let sizes: &[i64] = if b.ocl.is_some() && !quick {
+                // Sizes named on the command line, or the defaults.
+                let named: Vec<i64> = args.iter().filter_map(|a| a.parse().ok()).collect();
+                let sizes: &[i64] = if !named.is_empty() {
+                    &named
+                } else if b.ocl.is_some() && !quick {
                     &[1024, 4096, 8192]
                 } else {
                     &[256, 512]

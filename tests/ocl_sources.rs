@@ -844,8 +844,35 @@ fn nvidia_builds() -> Vec<Build> {
             "gemm_mma f16, 8-wide aligned loads, bias and scales",
             "-DA_DT=F16 -DB_DT=F16 -DC_DT=F32 -DBIAS_DT=F32 -DWITH_BIAS=1 -DSRC_SCALES=1 \
              -DWEI_SCALES=2 -DDST_SCALES=1 -DPO_ON=0 -DMMA_BF16=0 -DMMA_TF32=0 -DA_K_FAST=1 -DB_N_FAST=1 \
-             -DA_VEC8=1 -DB_VEC8=1 -DALIGNED=1",
+             -DA_VEC8=1 -DB_VEC8=1 -DALIGNED=1 -DMMA_WARPS_M=2 -DMMA_WARPS_N=2 -DMMA_WN=64 \
+             -DMMA_STAGES=3",
             &["gemm_mma", "mma_probe"][..],
+        ),
+        (
+            "gemm_mma f16, k-fastest B tiles, cp.async",
+            "-DA_DT=F16 -DB_DT=F16 -DC_DT=F16 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
+             -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DMMA_BF16=0 -DMMA_TF32=0 -DA_K_FAST=1 -DB_N_FAST=0 \
+             -DA_VEC8=1 -DB_VEC8=1 -DB_KN=1 -DALIGNED=1 -DMMA_WARPS_M=2 -DMMA_WARPS_N=2 -DMMA_WN=64 \
+             -DMMA_STAGES=3",
+            &["gemm_mma"][..],
+        ),
+        (
+            "gemm_mma u8 x s8 -> s32, k-fastest B tiles, cp.async",
+            "-DA_DT=U8 -DB_DT=S8 -DC_DT=S32 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
+             -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DMMA_INT8=1 -DMMA_A_U8=1 -DMMA_B_U8=0 \
+             -DACC_INT=1 -DGZP_A=0 -DGZP_B=0 -DGZP_C=0 -DC_EXACT=1 -DA_K_FAST=1 -DB_N_FAST=0 \
+             -DA_VEC8=1 -DB_VEC8=1 -DB_KN=1 -DALIGNED=1 -DMMA_WARPS_M=2 -DMMA_WARPS_N=2 -DMMA_WN=64 \
+             -DMMA_STAGES=3",
+            &["gemm_mma", "mma_probe"][..],
+        ),
+        (
+            "gemm_mma s8 x u8 -> s8, element loads, scales and a dst zero point",
+            "-DA_DT=S8 -DB_DT=U8 -DC_DT=S8 -DBIAS_DT=F32 -DWITH_BIAS=1 -DSRC_SCALES=1 \
+             -DWEI_SCALES=2 -DDST_SCALES=1 -DPO_ON=0 -DMMA_INT8=1 -DMMA_A_U8=0 -DMMA_B_U8=1 \
+             -DACC_INT=1 -DGZP_A=0 -DGZP_B=0 -DGZP_C=1 -DC_EXACT=0 -DA_K_FAST=1 -DB_N_FAST=1 \
+             -DA_VEC8=1 -DB_VEC8=0 -DB_KN=1 -DALIGNED=1 -DMMA_WARPS_M=2 -DMMA_WARPS_N=4 -DMMA_WN=32 \
+             -DMMA_STAGES=2",
+            &["gemm_mma"][..],
         ),
         (
             "gemm_mma bf16, transposed operands, post-ops over a batch",
@@ -858,7 +885,8 @@ fn nvidia_builds() -> Vec<Build> {
             "gemm_mma f32 through tf32, 16-byte loads, post-ops",
             "-DA_DT=F32 -DB_DT=F32 -DC_DT=F32 -DBIAS_DT=F32 -DWITH_BIAS=1 -DSRC_SCALES=0 \
              -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=1 -DMMA_BF16=0 -DMMA_TF32=1 -DA_K_FAST=1 \
-             -DB_N_FAST=1 -DA_VEC8=1 -DB_VEC8=1 -DALIGNED=1",
+             -DB_N_FAST=1 -DA_VEC8=1 -DB_VEC8=1 -DALIGNED=1 -DMMA_WARPS_M=2 -DMMA_WARPS_N=2 \
+             -DMMA_WN=64 -DMMA_STAGES=3",
             &["gemm_mma", "mma_probe"][..],
         ),
         (

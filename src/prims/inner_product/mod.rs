@@ -52,6 +52,7 @@ use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::{ExecContext, Impl, Implementation, Kind, OpDesc, any_op};
 use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
 use crate::prims::common::dt::{self, Elem};
+use crate::prims::common::gemm::mma;
 use crate::prims::common::gemm::ocl::{GemmKernels, Tiles, enqueue_col_sum};
 use crate::prims::common::gemm::{
     AttrRules, Epilogue, Gemm, GemmArgs, Operand, any_elem, cpu, epilogue, float_elem, int8_elem,
@@ -89,6 +90,9 @@ pub struct InnerProductOp {
     epilogue: Epilogue,
     gemm: Gemm,
     bias_sum: Option<BiasSum>,
+    /// The floating-point math mode: the attribute's (forward) or the
+    /// default one (`dnnl_set_default_fpmath_mode`).
+    fpmath: dnnl_fpmath_mode_t,
 }
 
 /// The order of the `C x spatial…` dimensions of `md` (those larger than
@@ -334,6 +338,7 @@ impl InnerProductOp {
             epilogue,
             gemm,
             bias_sum: None,
+            fpmath: attr.fpmath.mode,
         })
     }
 
@@ -381,6 +386,7 @@ impl InnerProductOp {
             epilogue: Epilogue::default(),
             gemm,
             bias_sum: None,
+            fpmath: crate::core::settings::default_fpmath_mode(),
         })
     }
 
@@ -445,6 +451,7 @@ impl InnerProductOp {
             epilogue: Epilogue::default(),
             gemm,
             bias_sum,
+            fpmath: crate::core::settings::default_fpmath_mode(),
         })
     }
 
@@ -535,7 +542,8 @@ impl OpDesc for InnerProductOp {
             .put(&self.src)
             .put(&self.weights)
             .put(&self.bias)
-            .put(&self.dst);
+            .put(&self.dst)
+            .i32(self.fpmath.0 as i32);
         self.epilogue.cache_key(w);
         true
     }
@@ -547,6 +555,7 @@ impl Kind for InnerProductOp {
         Impl::cpu(c"cpu:gemm", any_op, |op, _| {
             Ok(Arc::new(CpuIp { op: op.clone() }))
         }),
+        Impl::gpu(c"ocl:gemm_mma", accepts_mma, create_mma),
         Impl::gpu(c"ocl:gemm_tiled", any_op, create_ocl),
     ];
 
@@ -580,6 +589,43 @@ fn create_ocl(op: &Arc<InnerProductOp>, engine: &Engine) -> Result<Arc<dyn Imple
         g.bias.map(|b| b.elem),
         &op.epilogue,
         Tiles::for_device(ocl),
+    );
+    kernels.kernel(ocl, g, false)?;
+    Ok(Arc::new(OclIp { op, kernels }))
+}
+
+/// What `op` would multiply on `engine`'s tensor cores.
+fn mma_type(op: &InnerProductOp, engine: &Engine) -> Result<mma::MmaType> {
+    let g = &op.gemm;
+    let ocl = engine.gpu("inner product")?;
+    mma::supported(
+        ocl,
+        "inner_product",
+        g.a.elem,
+        g.b.elem,
+        op.fpmath,
+        &op.epilogue,
+    )
+}
+
+/// `ocl:gemm_mma`: whether `op` runs on `engine`'s tensor cores.
+fn accepts_mma(op: &InnerProductOp, engine: &Engine) -> Result<()> {
+    mma_type(op, engine).map(|_| ())
+}
+
+/// The tensor-core implementation (NVIDIA): `gemm_mma` over the flattened
+/// tensors.
+fn create_mma(op: &Arc<InnerProductOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
+    let op = op.clone();
+    let ocl = engine.gpu("inner product")?;
+    let g = &op.gemm;
+    let kernels = GemmKernels::new_mma(
+        mma_type(&op, engine)?,
+        g.a.elem,
+        g.b.elem,
+        g.c.elem,
+        g.bias.map(|b| b.elem),
+        &op.epilogue,
     );
     kernels.kernel(ocl, g, false)?;
     Ok(Arc::new(OclIp { op, kernels }))

@@ -27,7 +27,14 @@ fn elem(op: &MatmulOp, arg: i32) -> Elem {
 /// What `op` would multiply on `engine`'s tensor cores.
 fn mma_type(op: &MatmulOp, engine: &Engine) -> Result<mma::MmaType> {
     let (a, b) = (elem(op, DNNL_ARG_SRC), elem(op, DNNL_ARG_WEIGHTS));
-    mma::supported(engine.gpu("matmul")?, "matmul", a, b, op.fpmath())
+    mma::supported(
+        engine.gpu("matmul")?,
+        "matmul",
+        a,
+        b,
+        op.fpmath(),
+        op.epilogue(),
+    )
 }
 
 /// `ocl:gemm_mma`: whether `op` runs on `engine`'s tensor cores.
@@ -41,6 +48,7 @@ pub(super) fn create_mma(op: &Arc<MatmulOp>, engine: &Engine) -> Result<Arc<dyn 
     let kernels = GemmKernels::new_mma(
         mma_type(op, engine)?,
         elem(op, DNNL_ARG_SRC),
+        elem(op, DNNL_ARG_WEIGHTS),
         elem(op, DNNL_ARG_DST),
         bias,
         op.epilogue(),

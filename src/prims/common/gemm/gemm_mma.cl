@@ -1,37 +1,40 @@
 /* GEMM on NVIDIA tensor cores (sm_80 and later) through inline PTX:
  * mma.sync.aligned.m16n8k16 with f16 or bf16 operands, or (MMA_TF32, f32
  * operands where the floating-point math mode allows tf32) m16n8k8 on
- * tf32 values rounded from f32 (cvt.rna) as the fragments are read; f32
+ * tf32 values rounded from f32 (cvt.rna) as the fragments are read, with
+ * f32 accumulation; or (MMA_INT8) m16n8k32 with u8/s8 operands and s32
  * accumulation. Built after gemm.cl (its type macros, hooks' defaults and
  * epilogue switches), with the same kernel parameters as gemm_tiled, so the
  * host launches either with one argument list.
  *
- * Tiling: a work-group of 8 warps (256 work-items, local size (256, 1, 1))
- * computes a 128 x 128 block of C, walking K in steps of MMA_K (32 16-bit
- * or 16 f32 values: 64 bytes) through local memory; warp w takes the 64 x
- * 32 sub-block at rows (w / 4) * 64 and columns (w % 4) * 32: 4 x 4 tiles
- * of 16 x 8, each one mma per 16 (tf32: 8) K. Local tiles hold the raw
- * values: As[m][k] (k fastest) and Bs[k][n] (n fastest), rows padded by 16
- * bytes so that the 8 rows an ldmatrix phase reads (16-bit) or a warp's
- * fragment words (tf32) hit distinct banks. With 16-byte loads of both
- * operands
- * (ASYNC) the tiles come by cp.async into two stages, the next K step's
- * copies in flight during the current one's products; otherwise the next
- * K step's global loads go to registers before the current step's
- * products (as gemm_tiled does).
+ * Tiling: a work-group of MMA_WARPS_M x MMA_WARPS_N warps computes a block
+ * of C, each warp a 64 x MMA_WN sub-block (4 x MMA_TJ tiles of 16 x 8),
+ * walking K in steps of MMA_K (64 bytes: 32 16-bit values, 16 f32, 64
+ * int8) through local memory. Local tiles hold the raw values, As[m][k]
+ * (k fastest) and Bs[k][n] (n fastest) or, with B_KN, Bs[n][k]; rows are
+ * unpadded and their 16-byte chunks swizzled so that fragment reads
+ * (ldmatrix, 8 rows at a time) hit distinct banks. With 16-byte loads of
+ * both operands (ASYNC) the tiles come by cp.async into MMA_STAGES stages,
+ * MMA_STAGES - 1 K steps in flight during the current one's products (the
+ * host picks 128 x 128 blocks of 4 warps and 3 stages: the 48 KiB of local
+ * memory OpenCL gives); otherwise the next K step's global loads go to
+ * registers before the current step's products (as gemm_tiled does).
  *
  * Operand loads: A_VEC8 (A's k index contiguous, rows and offsets multiples
- * of MMA_V elements, 16 bytes) and B_VEC8 (B's n index contiguous, likewise)
- * load 16 bytes at once; otherwise element by element, the fast index
- * across neighbouring work-items (A_K_FAST / B_N_FAST). Edges are
- * zero-filled.
+ * of 16 bytes) and B_VEC8 (B's n index, or with B_KN its k index,
+ * likewise) load 16 bytes at once; otherwise element by element, the fast
+ * index across neighbouring work-items (A_K_FAST / B_N_FAST). Edges are
+ * zero-filled; blocks inside C take copies without bounds checks.
  *
  * Fragments (PTX ISA, mma.m16n8k16, lane = 4 * g + q):
  *   A: {(g, 2q..2q+1), (g+8, 2q..), (g, 2q+8..), (g+8, 2q+8..)}
  *   B: {(2q..2q+1, g), (2q+8.., g)}   (k, n)
  *   C: {(g, 2q), (g, 2q+1), (g+8, 2q), (g+8, 2q+1)}
- * and m16n8k8 (tf32): A {(g, q), (g+8, q), (g, q+4), (g+8, q+4)},
- *   B {(q, g), (q+4, g)}, C as above. */
+ * m16n8k8 (tf32): A {(g, q), (g+8, q), (g, q+4), (g+8, q+4)},
+ *   B {(q, g), (q+4, g)}, C as above;
+ * m16n8k32 (int8, 4 bytes a word): A {(g, 4q..4q+3), (g+8, 4q..),
+ *   (g, 4q+16..), (g+8, 4q+16..)}, B {(4q..4q+3, g), (4q+16.., g)}, C as
+ *   above. */
 
 #ifndef A_VEC8
 #define A_VEC8 0
@@ -42,7 +45,12 @@
 #ifndef MMA_TF32
 #define MMA_TF32 0
 #endif
-#if MMA_TF32
+#ifndef MMA_INT8
+#define MMA_INT8 0
+#endif
+#if MMA_INT8
+#define MMA_SHAPE "m16n8k32"
+#elif MMA_TF32
 #define MMA_SHAPE "m16n8k8"
 #define MMA_TYPE "tf32"
 #elif MMA_BF16
@@ -53,30 +61,101 @@
 #define MMA_TYPE "f16"
 #endif
 
-/* The raw element (MMA_ET, MMA_ES bytes), MMA_V of them per 16 bytes. */
-#if MMA_TF32
+/* The raw element (MMA_ET, MMA_ES bytes), MMA_V of them per 16 bytes;
+ * MMA_KS: the k of one mma. */
+#if MMA_INT8
+#define MMA_ET uchar
+#define MMA_ES 1
+#define MMA_V 16
+#define MMA_KS 32
+#elif MMA_TF32
 #define MMA_ET uint
 #define MMA_ES 4
 #define MMA_V 4
+#define MMA_KS 8
 #else
 #define MMA_ET ushort
 #define MMA_ES 2
 #define MMA_V 8
+#define MMA_KS 16
 #endif
 
-#define MMA_M 128
-#define MMA_N 128
+/* The block: MMA_WARPS_M x MMA_WARPS_N warps, each computing a 64 x MMA_WN
+ * sub-block (4 x MMA_TJ tiles of 16 x 8); MMA_STAGES local stages with
+ * cp.async (ASYNC), one register-staged stage otherwise. */
+#ifndef MMA_WARPS_M
+#define MMA_WARPS_M 2
+#endif
+#ifndef MMA_WARPS_N
+#define MMA_WARPS_N 4
+#endif
+#ifndef MMA_WN
+#define MMA_WN 32
+#endif
+#ifndef MMA_STAGES
+#define MMA_STAGES 2
+#endif
+#define MMA_TJ (MMA_WN / 8)
+#define MMA_M (MMA_WARPS_M * 64)
+#define MMA_N (MMA_WARPS_N * MMA_WN)
 #define MMA_K (64 / MMA_ES)
-#define MMA_WG 256
-#define A_LD (MMA_K + MMA_V)
-#define B_LD (MMA_N + 8)
+#define MMA_WG (32 * MMA_WARPS_M * MMA_WARPS_N)
+
+/* Local tiles without padding, their 16-byte chunks swizzled so that the
+ * rows one ldmatrix phase (or a warp's tf32 fragment words) reads hit
+ * distinct banks: As[m][k] (4 chunks a row, chunk ^ (m / 2) % 4) and
+ * Bs[k][n] (chunk ^ k % 8; tf32: ^ 2 (k % 4)). */
+#define A_IDX(m, k) ((m) * MMA_K + ((((k) / MMA_V) ^ (((m) >> 1) & 3)) * MMA_V) + (k) % MMA_V)
+#if MMA_TF32
+#define B_SWZ(k) (((k) & 3) << 1)
+#define B_SWZ_ROWS 4
+#else
+#define B_SWZ(k) ((k) & 7)
+#define B_SWZ_ROWS 8
+#endif
+/* B_KN: B's tile is Bs[n][k] (k fastest, as A's), for a B whose k index
+ * is contiguous, and always for integers (their fragment packs 4 k of one
+ * n in a word, and ldmatrix transposes only 16-bit elements). */
+#ifndef B_KN
+#define B_KN MMA_INT8
+#endif
+#if MMA_INT8 && !B_KN
+#error "integers need B_KN"
+#endif
+#if B_KN
+#define B_IDX(k, n) A_IDX(n, k)
+#undef B_SWZ_ROWS
+#define B_SWZ_ROWS 8
+#else
+#define B_IDX(k, n) ((k) * MMA_N + ((((n) / MMA_V) ^ B_SWZ(k)) * MMA_V) + (n) % MMA_V)
+#endif
 
 /* d += a * b for one 16 x 8 tile (d: 4 floats, a: 4 words, b: 2 words). */
+#if MMA_INT8
+/* Integers: s32 accumulators (wrapping), u8 or s8 operands. */
+#if MMA_A_U8 && MMA_B_U8
+#define MMA_TYPES "u8.u8"
+#elif MMA_A_U8
+#define MMA_TYPES "u8.s8"
+#elif MMA_B_U8
+#define MMA_TYPES "s8.u8"
+#else
+#define MMA_TYPES "s8.s8"
+#endif
+#define MMA_ACC_T int
+#define MMA(d, a, b) \
+    __asm__ __volatile__("mma.sync.aligned." MMA_SHAPE ".row.col.s32." MMA_TYPES \
+                         ".s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};" \
+                         : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]) \
+                         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
+#else
+#define MMA_ACC_T float
 #define MMA(d, a, b) \
     __asm__ __volatile__("mma.sync.aligned." MMA_SHAPE ".row.col.f32." MMA_TYPE "." MMA_TYPE \
                          ".f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};" \
                          : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]) \
                          : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
+#endif
 
 /* f32 bits rounded to tf32 (nearest, ties away). */
 inline uint tf32(uint x) {
@@ -101,11 +180,27 @@ inline uint tf32(uint x) {
  * cp.async (16 bytes, the bytes past `bytes` zero-filled), two stages: the
  * next K step's copies run while the current one's products do. */
 #define ASYNC (A_VEC8 && B_VEC8)
+#if B_KN && !ASYNC && B_VEC8
+#error "B_KN: 16-byte loads of B only with cp.async"
+#endif
 #define CP_ASYNC16(dst, src, bytes) \
     __asm__ __volatile__("cp.async.cg.shared.global [%0], [%1], 16, %2;" \
                          :: "r"((uint)(ulong)(dst)), "l"((ulong)(src)), "r"(bytes) : "memory")
+#define CP_ASYNC16_FULL(dst, src) \
+    __asm__ __volatile__("cp.async.cg.shared.global [%0], [%1], 16;" \
+                         :: "r"((uint)(ulong)(dst)), "l"((ulong)(src)) : "memory")
 #define CP_COMMIT() __asm__ __volatile__("cp.async.commit_group;" ::: "memory")
 #define CP_WAIT(n) __asm__ __volatile__("cp.async.wait_group " #n ";" ::: "memory")
+/* Wait until at most MMA_STAGES - 2 groups are in flight. */
+#if MMA_STAGES == 2
+#define CP_WAIT_AHEAD() CP_WAIT(0)
+#elif MMA_STAGES == 3
+#define CP_WAIT_AHEAD() CP_WAIT(1)
+#elif MMA_STAGES == 4
+#define CP_WAIT_AHEAD() CP_WAIT(2)
+#else
+#error "MMA_STAGES: 2 to 4"
+#endif
 
 /* Loads per work-item and K step: 16 bytes or single. */
 #define A_L8 (MMA_M * MMA_K / MMA_V / MMA_WG)
@@ -116,6 +211,13 @@ inline uint tf32(uint x) {
 /* MMA_V values of a row from p (16-byte aligned when ALIGNED), the ones
  * from lim on zero. */
 inline uint4 load8(global const MMA_ET *p, long lim) {
+#if MMA_INT8
+    if (lim >= MMA_V) return as_uint4(vload16(0, p));
+    uchar16 v = (uchar16)(0);
+    for (int i = 0; i < MMA_V; ++i)
+        if (i < lim) ((uchar *)&v)[i] = p[i];
+    return as_uint4(v);
+#else
     if (lim >= MMA_V) {
 #if ALIGNED
         return *(global const uint4 *)p;
@@ -142,6 +244,7 @@ inline uint4 load8(global const MMA_ET *p, long lim) {
     if (lim > 6) v.s6 = p[6];
     return as_uint4(v);
 #endif
+#endif
 }
 
 #if A_VEC8
@@ -157,7 +260,7 @@ inline uint4 load8(global const MMA_ET *p, long lim) {
     _Pragma("unroll") for (int t = 0; t < A_L8; ++t) { \
         const int i = lid + t * MMA_WG; \
         const int mm = i / (MMA_K / MMA_V), kk = (i % (MMA_K / MMA_V)) * MMA_V; \
-        *(local uint4 *)&As[0][mm * A_LD + kk] = pa[t]; \
+        *(local uint4 *)&As[0][A_IDX(mm, kk)] = pa[t]; \
     }
 #else
 #define A_REGS MMA_ET pa[A_L1]
@@ -177,7 +280,7 @@ inline uint4 load8(global const MMA_ET *p, long lim) {
     _Pragma("unroll") for (int t = 0; t < A_L1; ++t) { \
         const int i = lid + t * MMA_WG; \
         A_AT(i); \
-        As[0][mm * A_LD + kk] = pa[t]; \
+        As[0][A_IDX(mm, kk)] = pa[t]; \
     }
 #endif
 
@@ -194,7 +297,7 @@ inline uint4 load8(global const MMA_ET *p, long lim) {
     _Pragma("unroll") for (int t = 0; t < B_L8; ++t) { \
         const int i = lid + t * MMA_WG; \
         const int kk = i / (MMA_N / MMA_V), nn = (i % (MMA_N / MMA_V)) * MMA_V; \
-        *(local uint4 *)&Bs[0][kk * B_LD + nn] = pb[t]; \
+        *(local uint4 *)&Bs[0][B_IDX(kk, nn)] = pb[t]; \
     }
 #else
 #define B_REGS MMA_ET pb[B_L1]
@@ -214,7 +317,7 @@ inline uint4 load8(global const MMA_ET *p, long lim) {
     _Pragma("unroll") for (int t = 0; t < B_L1; ++t) { \
         const int i = lid + t * MMA_WG; \
         B_AT(i); \
-        Bs[0][kk * B_LD + nn] = pb[t]; \
+        Bs[0][B_IDX(kk, nn)] = pb[t]; \
     }
 #endif
 
@@ -228,17 +331,17 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
         global const float *scales_src, global const float *scales_wei,
         global const float *scales_dst EXTRA_PARAMS POST_OPS_PARAMS) {
 #if ASYNC
-    local MMA_ET As[2][MMA_M * A_LD] __attribute__((aligned(16)));
-    local MMA_ET Bs[2][MMA_K * B_LD] __attribute__((aligned(16)));
+#define STAGES MMA_STAGES
 #else
-    local MMA_ET As[1][MMA_M * A_LD] __attribute__((aligned(16)));
-    local MMA_ET Bs[1][MMA_K * B_LD] __attribute__((aligned(16)));
+#define STAGES 1
 #endif
+    local MMA_ET As[STAGES][MMA_M * MMA_K] __attribute__((aligned(16)));
+    local MMA_ET Bs[STAGES][MMA_K * MMA_N] __attribute__((aligned(16)));
 
     const int lid = get_local_id(0);
     const int warp = lid / 32, lane = lid % 32;
     const int g = lane / 4, q = lane % 4;
-    const int wm = (warp / 4) * 64, wn = (warp % 4) * 32;
+    const int wm = (warp / MMA_WARPS_N) * 64, wn = (warp % MMA_WARPS_N) * MMA_WN;
     const long n0 = (long)get_group_id(0) * MMA_N;
     const long m0 = (long)get_group_id(1) * MMA_M;
     const long g2 = get_global_id(2);
@@ -246,54 +349,69 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
     const long a_base = a_off + i0 * a_b0 + i1 * a_b1;
     const long b_base = b_off + i0 * b_b0 + i1 * b_b1;
     /* This lane's ldmatrix rows: A's (row, k offset) within a 16 x 16
-     * tile, B's (k, n offset) within a 16 x 16 pair of tiles. */
-    const int a_row = (lane % 8) + ((lane / 8) % 2) * 8, a_kof = (lane / 16) * 8;
+     * tile (tf32: 16 x 8), B's (k, n offset) within a 16 x 16 pair of
+     * tiles. */
+    const int a_row = (lane % 8) + ((lane / 8) % 2) * 8, a_kof = (lane / 16) * MMA_V;
     const int b_k = (lane % 8) + ((lane / 8) % 2) * 8, b_nof = (lane / 16) * 8;
+    /* B_KN: B's (n, k offset) within a pair of n tiles. */
+    const int bn_row = (lane % 8) + (lane / 16) * 8, bk_kof = ((lane / 8) % 2) * MMA_V;
 
-    float acc[4][4][4];
+    MMA_ACC_T acc[4][MMA_TJ][4];
 #pragma unroll
     for (int i = 0; i < 4; ++i)
 #pragma unroll
-        for (int j = 0; j < 4; ++j)
+        for (int j = 0; j < MMA_TJ; ++j)
 #pragma unroll
             for (int r = 0; r < 4; ++r)
-                acc[i][j][r] = 0.0f;
+                acc[i][j][r] = 0;
 
-/* The products of the local tiles of stage st. */
+/* The products of the local tiles As[st], Bs[st], MMA_KS of k at a time.
+ * A's fragments come by ldmatrix (tf32: 32-bit elements in 8 x 4
+ * matrices, which ldmatrix moves as 8 x 8 16-bit ones; integers: 8 x 16
+ * bytes), so do B's from Bs[n][k] (B_KN), or transposed from Bs[k][n]
+ * (16-bit), or word by word (tf32 from Bs[k][n]); tf32 values are rounded
+ * from f32 (cvt.rna) once read. */
 #if MMA_TF32
-#define COMPUTE(st) \
-    _Pragma("unroll") for (int kk = 0; kk < MMA_K; kk += 8) { \
-        uint fa[4][4], fb[4][2]; \
-        _Pragma("unroll") for (int i = 0; i < 4; ++i) { \
-            local const uint *r0 = &As[st][(wm + i * 16 + g) * A_LD + kk + q]; \
-            fa[i][0] = tf32(r0[0]); \
-            fa[i][1] = tf32(r0[8 * A_LD]); \
-            fa[i][2] = tf32(r0[4]); \
-            fa[i][3] = tf32(r0[8 * A_LD + 4]); \
-        } \
-        _Pragma("unroll") for (int j = 0; j < 4; ++j) { \
-            local const uint *col = &Bs[st][(kk + q) * B_LD + wn + j * 8 + g]; \
-            fb[j][0] = tf32(col[0]); \
-            fb[j][1] = tf32(col[4 * B_LD]); \
-        } \
-        _Pragma("unroll") for (int i = 0; i < 4; ++i) \
-            _Pragma("unroll") for (int j = 0; j < 4; ++j) \
-                MMA(acc[i][j], fa[i], fb[j]); \
+#define TO_MMA(x) tf32(x)
+#else
+#define TO_MMA(x) (x)
+#endif
+#define LOAD_A_FRAGS(st, kk) \
+    _Pragma("unroll") for (int i = 0; i < 4; ++i) { \
+        LDSM_X4(fa[i], &As[st][A_IDX(wm + i * 16 + a_row, (kk) + a_kof)]); \
+        _Pragma("unroll") for (int r = 0; r < 4; ++r) fa[i][r] = TO_MMA(fa[i][r]); \
+    }
+#if B_KN
+#define LOAD_B_FRAGS(st, kk) \
+    _Pragma("unroll") for (int j = 0; j < MMA_TJ; j += 2) { \
+        uint r_[4]; \
+        LDSM_X4(r_, &Bs[st][B_IDX((kk) + bk_kof, wn + j * 8 + bn_row)]); \
+        fb[j][0] = TO_MMA(r_[0]); \
+        fb[j][1] = TO_MMA(r_[1]); \
+        fb[j + 1][0] = TO_MMA(r_[2]); \
+        fb[j + 1][1] = TO_MMA(r_[3]); \
+    }
+#elif MMA_TF32
+#define LOAD_B_FRAGS(st, kk) \
+    _Pragma("unroll") for (int j = 0; j < MMA_TJ; ++j) { \
+        fb[j][0] = tf32(Bs[st][B_IDX((kk) + q, wn + j * 8 + g)]); \
+        fb[j][1] = tf32(Bs[st][B_IDX((kk) + q + 4, wn + j * 8 + g)]); \
     }
 #else
+#define LOAD_B_FRAGS(st, kk) \
+    _Pragma("unroll") for (int j = 0; j < MMA_TJ; j += 2) \
+        LDSM_X4_T(fb[j][0], fb[j][1], fb[j + 1][0], fb[j + 1][1], \
+                  &Bs[st][B_IDX((kk) + b_k, wn + j * 8 + b_nof)]);
+#endif
 #define COMPUTE(st) \
-    _Pragma("unroll") for (int kk = 0; kk < MMA_K; kk += 16) { \
-        uint fa[4][4], fb[4][2]; \
+    _Pragma("unroll") for (int kk = 0; kk < MMA_K; kk += MMA_KS) { \
+        uint fa[4][4], fb[MMA_TJ][2]; \
+        LOAD_A_FRAGS(st, kk); \
+        LOAD_B_FRAGS(st, kk); \
         _Pragma("unroll") for (int i = 0; i < 4; ++i) \
-            LDSM_X4(fa[i], &As[st][(wm + i * 16 + a_row) * A_LD + kk + a_kof]); \
-        _Pragma("unroll") for (int j = 0; j < 4; j += 2) \
-            LDSM_X4_T(fb[j][0], fb[j][1], fb[j + 1][0], fb[j + 1][1], \
-                      &Bs[st][(kk + b_k) * B_LD + wn + j * 8 + b_nof]); \
-        _Pragma("unroll") for (int i = 0; i < 4; ++i) \
-            _Pragma("unroll") for (int j = 0; j < 4; ++j) \
+            _Pragma("unroll") for (int j = 0; j < MMA_TJ; ++j) \
                 MMA(acc[i][j], fa[i], fb[j]); \
     }
-#endif
 
 #if ASYNC
 /* Copies of the K step at k0 into stage st. */
@@ -303,34 +421,96 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
         const int mm = i / (MMA_K / MMA_V), kk = (i % (MMA_K / MMA_V)) * MMA_V; \
         const long gm = m0 + mm, gk = (k0) + kk; \
         const int bytes = gm < M ? (int)clamp((K - gk) * MMA_ES, 0L, 16L) : 0; \
-        CP_ASYNC16(&As[st][mm * A_LD + kk], bytes ? a + a_base + gm * a_rs + gk : a, bytes); \
+        CP_ASYNC16(&As[st][A_IDX(mm, kk)], bytes ? a + a_base + gm * a_rs + gk : a, bytes); \
     } \
+    COPY_B(k0, st)
+#if B_KN
+#define COPY_B(k0, st) \
+    _Pragma("unroll") for (int t = 0; t < B_L8; ++t) { \
+        const int i = lid + t * MMA_WG; \
+        const int nn = i / (MMA_K / MMA_V), kk = (i % (MMA_K / MMA_V)) * MMA_V; \
+        const long gk = (k0) + kk, gn = n0 + nn; \
+        const int bytes = gn < N ? (int)clamp((K - gk) * MMA_ES, 0L, 16L) : 0; \
+        CP_ASYNC16(&Bs[st][B_IDX(kk, nn)], bytes ? b + b_base + gn * b_cs + gk : b, bytes); \
+    }
+#else
+#define COPY_B(k0, st) \
     _Pragma("unroll") for (int t = 0; t < B_L8; ++t) { \
         const int i = lid + t * MMA_WG; \
         const int kk = i / (MMA_N / MMA_V), nn = (i % (MMA_N / MMA_V)) * MMA_V; \
         const long gk = (k0) + kk, gn = n0 + nn; \
         const int bytes = gk < K ? (int)clamp((N - gn) * MMA_ES, 0L, 16L) : 0; \
-        CP_ASYNC16(&Bs[st][kk * B_LD + nn], bytes ? b + b_base + gk * b_rs + gn : b, bytes); \
-    } \
-    CP_COMMIT()
+        CP_ASYNC16(&Bs[st][B_IDX(kk, nn)], bytes ? b + b_base + gk * b_rs + gn : b, bytes); \
+    }
+#endif
 
-    COPY_TILES(0, 0);
-    int st = 0;
-    for (long k0 = 0; k0 < K; k0 += MMA_K) {
-        if (k0 + MMA_K < K) {
-            COPY_TILES(k0 + MMA_K, st ^ 1);
-            CP_WAIT(1);
-        } else {
-            CP_WAIT(0);
-        }
+/* The same for a K step inside A and B where the block is inside C: no
+ * bounds, this work-item's addresses set up once. Chunk t of A is row
+ * t * MMA_WG / A_CPR further down, of B row t * MMA_WG / B_CPR; both
+ * keep the rows' swizzle (multiples of its period). */
+#define A_CPR (MMA_K / MMA_V)
+#if B_KN
+#define B_CPR (MMA_K / MMA_V)
+#else
+#define B_CPR (MMA_N / MMA_V)
+#endif
+#if (MMA_WG / B_CPR) % B_SWZ_ROWS != 0 || (MMA_WG / A_CPR) % 8 != 0
+#error "the copy rows must keep the swizzle"
+#endif
+    const bool interior = m0 + MMA_M <= M && n0 + MMA_N <= N;
+    global const MMA_ET *const a_row0 =
+            a + a_base + (m0 + lid / A_CPR) * a_rs + (lid % A_CPR) * MMA_V;
+#if B_KN
+    global const MMA_ET *const b_row0 =
+            b + b_base + (n0 + lid / B_CPR) * b_cs + (lid % B_CPR) * MMA_V;
+    const long b_tstride = (MMA_WG / B_CPR) * b_cs;
+    const int b_dst = B_IDX((lid % B_CPR) * MMA_V, lid / B_CPR);
+#define B_STEP(k0) (k0)
+#define B_TROWS MMA_K
+#else
+    global const MMA_ET *const b_row0 =
+            b + b_base + (lid / B_CPR) * b_rs + n0 + (lid % B_CPR) * MMA_V;
+    const long b_tstride = (MMA_WG / B_CPR) * b_rs;
+    const int b_dst = B_IDX(lid / B_CPR, (lid % B_CPR) * MMA_V);
+#define B_STEP(k0) ((k0) * b_rs)
+#define B_TROWS MMA_N
+#endif
+    const long a_tstride = (MMA_WG / A_CPR) * a_rs;
+    const int a_dst = A_IDX(lid / A_CPR, (lid % A_CPR) * MMA_V);
+#define COPY_FAST(k0, st) \
+    { \
+        global const MMA_ET *pa_ = a_row0 + (k0); \
+        _Pragma("unroll") for (int t = 0; t < A_L8; ++t) \
+            CP_ASYNC16_FULL(&As[st][a_dst + t * (MMA_WG / A_CPR) * MMA_K], pa_ + t * a_tstride); \
+        global const MMA_ET *pb_ = b_row0 + B_STEP(k0); \
+        _Pragma("unroll") for (int t = 0; t < B_L8; ++t) \
+            CP_ASYNC16_FULL(&Bs[st][b_dst + t * (MMA_WG / B_CPR) * B_TROWS], pb_ + t * b_tstride); \
+    }
+#define COPY_STEP(k0, st) \
+    if (interior && (k0) + MMA_K <= K) { \
+        COPY_FAST(k0, st); \
+    } else { \
+        COPY_TILES(k0, st); \
+    }
+
+    /* STAGES - 1 K steps in flight ahead of the one multiplied; one
+     * barrier per step both publishes the step's tiles and frees the
+     * stage the next copies overwrite (multiplied the step before). */
+    const long steps = (K + MMA_K - 1) / MMA_K;
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {
+        if (s < steps) COPY_STEP(s * MMA_K, s);
+        CP_COMMIT();
+    }
+    int rd = 0, wr = STAGES - 1;
+    for (long kt = 0; kt < steps; ++kt) {
+        CP_WAIT_AHEAD();
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (st) {
-            COMPUTE(1);
-        } else {
-            COMPUTE(0);
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        st ^= 1;
+        if (kt + STAGES - 1 < steps) COPY_STEP((kt + STAGES - 1) * MMA_K, wr);
+        CP_COMMIT();
+        COMPUTE(rd);
+        rd = rd == STAGES - 1 ? 0 : rd + 1;
+        wr = wr == STAGES - 1 ? 0 : wr + 1;
     }
 #else
     A_REGS;
@@ -362,7 +542,7 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
 #pragma unroll
     for (int i = 0; i < 4; ++i)
 #pragma unroll
-        for (int j = 0; j < 4; ++j)
+        for (int j = 0; j < MMA_TJ; ++j)
 #pragma unroll
             for (int r = 0; r < 4; ++r) {
                 const long gm = m0 + wm + i * 16 + g + (r / 2) * 8;
@@ -373,7 +553,11 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
                 pos[PO_NB] = gm;
                 pos[PO_NB + 1] = gn;
 #endif
-                float v = epilogue_value(acc[i][j][r] * common, WEI_SCALE_OF(gn), bias,
+#if C_EXACT
+                c[at] = acc[i][j][r];
+                continue;
+#endif
+                float v = epilogue_value((float)acc[i][j][r] * common, WEI_SCALE_OF(gn), bias,
                         bias_base + gm * bias_rs + gn * bias_cs, c, at, dst_inv,
                         PO_POS POST_OPS_ARGS);
                 EPILOGUE_END(v, gn);
@@ -384,9 +568,9 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
 /* One mma of the configured type: builds only where the driver takes the
  * PTX (the host's probe before choosing this kernel). */
 kernel void mma_probe(global float *out) {
-    float d[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    MMA_ACC_T d[4] = {0, 0, 0, 0};
     const uint x[4] = {0x3c003c00u, 0x3c003c00u, 0x3c003c00u, 0x3c003c00u};
     const uint y[2] = {0x3c003c00u, 0x3c003c00u};
     MMA(d, x, y);
-    out[get_global_id(0)] = d[0];
+    out[get_global_id(0)] = (float)d[0];
 }

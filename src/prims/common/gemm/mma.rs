@@ -18,6 +18,8 @@ use crate::core::gpu::GpuEngine;
 use crate::prims::common::dt::Elem;
 use crate::prims::common::post_ops::PostOpsPlan;
 
+use super::Epilogue;
+
 /// `gemm_mma.cl`.
 pub(crate) const GEMM_MMA_CL: &str = include_str!("gemm_mma.cl");
 
@@ -29,6 +31,11 @@ pub(crate) enum MmaType {
     /// f32 operands rounded to tf32 (the floating-point math mode allows
     /// it).
     Tf32,
+    /// u8 or s8 operands (`true`: unsigned), s32 accumulators.
+    Int8 {
+        a_u8: bool,
+        b_u8: bool,
+    },
 }
 
 impl MmaType {
@@ -40,6 +47,10 @@ impl MmaType {
         match (a, b) {
             (Elem::F16, Elem::F16) => Ok(MmaType::F16),
             (Elem::Bf16, Elem::Bf16) => Ok(MmaType::Bf16),
+            (Elem::U8 | Elem::S8, Elem::U8 | Elem::S8) => Ok(MmaType::Int8 {
+                a_u8: a == Elem::U8,
+                b_u8: b == Elem::U8,
+            }),
             (Elem::F32, Elem::F32) if fpmath != dnnl_fpmath_mode_strict => Ok(MmaType::Tf32),
             (Elem::F32, Elem::F32) => Err(Error::unimplemented(
                 "f32 operands under fpmath mode strict (tf32 needs tf32, bf16, f16 or any)",
@@ -51,11 +62,16 @@ impl MmaType {
     }
 
     /// The kernel's `-D` options.
-    pub fn option(self) -> &'static str {
+    pub fn option(self) -> String {
         match self {
-            MmaType::F16 => "-DMMA_BF16=0 -DMMA_TF32=0",
-            MmaType::Bf16 => "-DMMA_BF16=1 -DMMA_TF32=0",
-            MmaType::Tf32 => "-DMMA_BF16=0 -DMMA_TF32=1",
+            MmaType::F16 => "-DMMA_BF16=0 -DMMA_TF32=0".into(),
+            MmaType::Bf16 => "-DMMA_BF16=1 -DMMA_TF32=0".into(),
+            MmaType::Tf32 => "-DMMA_BF16=0 -DMMA_TF32=1".into(),
+            MmaType::Int8 { a_u8, b_u8 } => format!(
+                "-DMMA_INT8=1 -DMMA_A_U8={} -DMMA_B_U8={}",
+                u8::from(a_u8),
+                u8::from(b_u8)
+            ),
         }
     }
 
@@ -63,13 +79,20 @@ impl MmaType {
     pub fn per_16_bytes(self) -> i64 {
         match self {
             MmaType::Tf32 => 4,
+            MmaType::Int8 { .. } => 16,
             _ => 8,
         }
+    }
+
+    /// Whether B's tile is k-fastest (integers), so that 16-byte loads of
+    /// B run along k, not n.
+    pub fn b_k_fast(self) -> bool {
+        matches!(self, MmaType::Int8 { .. })
     }
 }
 
 /// Whether `kind` (a primitive kind's name) with operands of types `a` and
-/// `b` under floating-point math mode `fpmath` runs on the tensor cores of
+/// `b` under floating-point math mode `fpmath`, epilogue `epi`, runs on the tensor cores of
 /// `ocl`'s device; `Err` says why not (and is printed under
 /// `ONEDNN_VERBOSE=dispatch`).
 pub(crate) fn supported(
@@ -78,8 +101,19 @@ pub(crate) fn supported(
     a: Elem,
     b: Elem,
     fpmath: dnnl_fpmath_mode_t,
+    epi: &Epilogue,
 ) -> Result<MmaType> {
-    let r = check(ocl, a, b, fpmath);
+    let r = check(ocl, a, b, fpmath).and_then(|ty| match ty {
+        // The kernel multiplies the raw integers: no zero points
+        // subtracted at loads as gemm_tiled does (a dst one is added in
+        // the epilogue).
+        MmaType::Int8 { .. } if epi.zp_src.is_some() || epi.zp_wei.is_some() => {
+            Err(Error::unimplemented(
+                "int8 with src or weights zero points (gemm_tiled subtracts them)",
+            ))
+        }
+        _ => Ok(ty),
+    });
     if let Err(e) = &r {
         if verbose::enabled(verbose::flag::DISPATCH) {
             verbose::emit_line(
@@ -100,7 +134,7 @@ fn check(ocl: GpuEngine, a: Elem, b: Elem, fpmath: dnnl_fpmath_mode_t) -> Result
     };
     if major < 8 {
         return Err(Error::unimplemented(format!(
-            "compute capability {major}.{minor}: mma.sync of f16/bf16/tf32 needs 8.0"
+            "compute capability {major}.{minor}: mma.sync of f16/bf16/tf32/int8 needs 8.0"
         )));
     }
     let ty = MmaType::of(a, b, fpmath)?;
@@ -112,7 +146,7 @@ fn check(ocl: GpuEngine, a: Elem, b: Elem, fpmath: dnnl_fpmath_mode_t) -> Result
     let mut probes = PROBES.get_or_init(Default::default).lock()?;
     let result = probes.entry(key).or_insert_with(|| {
         let source = super::ocl::mma_source(&PostOpsPlan::none());
-        ocl.kernel(&source, option, "mma_probe")
+        ocl.kernel(&source, &option, "mma_probe")
             .map(|_| ())
             .map_err(|e| e.to_string())
     });

@@ -145,9 +145,57 @@ pub(crate) struct GemmKernels {
     built: Mutex<HashMap<String, Arc<Kernel>>>,
 }
 
-/// The work-group of `gemm_mma` and the block of C it computes.
-const MMA_WG: usize = 256;
-const MMA_BLOCK: usize = 128;
+/// `gemm_mma`'s block of C: `warps_m` x `warps_n` warps of 64 x `wn`
+/// each, K steps through `stages` local stages (cp.async; 1: register
+/// staged).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct MmaTiles {
+    warps_m: usize,
+    warps_n: usize,
+    wn: usize,
+    stages: usize,
+}
+
+impl MmaTiles {
+    /// The tiles for a GEMM whose operands both load 16 bytes at a time
+    /// (`async_copies`: cp.async stages) or not (register-staged loads).
+    fn of(async_copies: bool) -> MmaTiles {
+        if async_copies {
+            MmaTiles {
+                warps_m: 2,
+                warps_n: 2,
+                wn: 64,
+                stages: 3,
+            }
+        } else {
+            MmaTiles {
+                warps_m: 2,
+                warps_n: 4,
+                wn: 32,
+                stages: 1,
+            }
+        }
+    }
+
+    fn work_group(self) -> usize {
+        32 * self.warps_m * self.warps_n
+    }
+
+    /// Rows and columns of C per work-group.
+    fn block(self) -> (usize, usize) {
+        (64 * self.warps_m, self.wn * self.warps_n)
+    }
+
+    fn options(self) -> String {
+        format!(
+            " -DMMA_WARPS_M={} -DMMA_WARPS_N={} -DMMA_WN={} -DMMA_STAGES={}",
+            self.warps_m,
+            self.warps_n,
+            self.wn,
+            self.stages.max(2)
+        )
+    }
+}
 
 impl GemmKernels {
     /// Kernels for operands of types `a`, `b`, `c` (and `bias`) with
@@ -179,20 +227,7 @@ impl GemmKernels {
         epi: &Epilogue,
         tiles: Tiles,
     ) -> GemmKernels {
-        let exact = c == Elem::S32
-            && bias.is_none()
-            && !epi.src_scale
-            && epi.wei_scale.is_none()
-            && !epi.dst_scale
-            && epi.zp_dst.is_none()
-            && epi.post_ops.is_empty();
-        let int = format!(
-            "-DACC_INT=1 -DGZP_A={} -DGZP_B={} -DGZP_C={} -DC_EXACT={}",
-            Zp::code(epi.zp_src),
-            Zp::code(epi.zp_wei),
-            Zp::code(epi.zp_dst),
-            u8::from(exact)
-        );
+        let int = int_options(c, bias, epi);
         GemmKernels::with_options(a, b, c, bias, epi, tiles, &int)
     }
 
@@ -225,11 +260,15 @@ impl GemmKernels {
     pub fn new_mma(
         ty: MmaType,
         a: Elem,
+        b: Elem,
         c: Elem,
         bias: Option<Elem>,
         epi: &Epilogue,
     ) -> GemmKernels {
-        let options = format!("{} {}", epilogue_options(a, a, c, bias, epi), ty.option());
+        let mut options = format!("{} {}", epilogue_options(a, b, c, bias, epi), ty.option());
+        if matches!(ty, MmaType::Int8 { .. }) {
+            options = format!("{options} {}", int_options(c, bias, epi));
+        }
         GemmKernels {
             source: mma_source(&epi.post_ops),
             options,
@@ -282,21 +321,43 @@ impl GemmKernels {
         )
     }
 
-    /// `gemm_mma`'s load variant: 16-byte loads where an operand's fast
-    /// index is contiguous and every row starts at a multiple of 16 bytes.
-    fn mma_variant(&self, ty: MmaType, g: &Gemm, usm_misaligned: bool) -> String {
-        let eight = |v: i64| v % ty.per_16_bytes() == 0;
+    /// How `gemm_mma` loads `g`'s A and B: (A 16 bytes at a time, B 16
+    /// bytes at a time, B's tile k-fastest). An operand loads 16 bytes at
+    /// a time where its fast index is contiguous and every row starts at a
+    /// multiple of 16 bytes; B's fast index is k where k is contiguous
+    /// and n is not, and for integers always. `usm_misaligned`: a USM
+    /// pointer is not 16-byte aligned (then neither operand loads 16 bytes
+    /// at a time: cp.async needs it). B's tile k-fastest takes 16-byte
+    /// loads of B only with A's too (cp.async).
+    fn mma_loads(ty: MmaType, g: &Gemm, usm_misaligned: bool) -> (bool, bool, bool) {
+        let whole = |v: i64| v % ty.per_16_bytes() == 0;
+        let b_kn = ty.b_k_fast() || (g.b.rs == 1 && g.b.cs != 1);
         let a_vec =
-            g.a.cs == 1 && eight(g.a.off) && eight(g.a.rs) && g.batch.iter().all(|d| eight(d.a));
-        let b_vec =
-            g.b.cs == 1 && eight(g.b.off) && eight(g.b.rs) && g.batch.iter().all(|d| eight(d.b));
+            g.a.cs == 1 && whole(g.a.off) && whole(g.a.rs) && g.batch.iter().all(|d| whole(d.a));
+        let b_vec = if b_kn {
+            g.b.rs == 1 && whole(g.b.cs)
+        } else {
+            g.b.cs == 1 && whole(g.b.rs)
+        } && whole(g.b.off)
+            && g.batch.iter().all(|d| whole(d.b));
+        if usm_misaligned {
+            return (false, false, b_kn);
+        }
+        (a_vec, b_vec && (a_vec || !b_kn), b_kn)
+    }
+
+    /// `gemm_mma`'s load variant and tiles for `g`.
+    fn mma_variant(&self, ty: MmaType, g: &Gemm, usm_misaligned: bool) -> String {
+        let (a_vec, b_vec, b_kn) = Self::mma_loads(ty, g, usm_misaligned);
         format!(
-            " -DA_K_FAST={} -DB_N_FAST={} -DA_VEC8={} -DB_VEC8={} -DALIGNED={}{}",
+            " -DA_K_FAST={} -DB_N_FAST={} -DA_VEC8={} -DB_VEC8={} -DB_KN={} -DALIGNED={}{}{}",
             u8::from(g.a.rs != 1 || g.a.cs == 1),
             u8::from(g.b.rs != 1 || g.b.cs == 1),
             u8::from(a_vec),
             u8::from(b_vec),
+            u8::from(b_kn),
             u8::from(!usm_misaligned),
+            MmaTiles::of(a_vec && b_vec).options(),
             self.batch_option(g)
         )
     }
@@ -405,11 +466,18 @@ impl GemmKernels {
         let per_launch = d0.size * d1.size;
         let launches: i64 = outer.iter().map(|d| d.size).product();
         let t = self.tiles;
-        let (global, local) = if self.mma.is_some() {
-            let blocks = |x: i64| (x as usize).div_ceil(MMA_BLOCK);
+        let (global, local) = if let Some(ty) = self.mma {
+            let (a_vec, b_vec, _) = Self::mma_loads(ty, g, misaligned);
+            let tiles = MmaTiles::of(a_vec && b_vec);
+            let (bm, bn) = tiles.block();
+            let wg = tiles.work_group();
             (
-                [blocks(g.n) * MMA_WG, blocks(g.m), per_launch as usize],
-                [MMA_WG, 1, 1],
+                [
+                    (g.n as usize).div_ceil(bn) * wg,
+                    (g.m as usize).div_ceil(bm),
+                    per_launch as usize,
+                ],
+                [wg, 1, 1],
             )
         } else {
             let (tm, tn) = (t.wg_m * t.rm, t.wg_n * t.rn);
@@ -533,4 +601,23 @@ pub(crate) fn enqueue_col_sum(
         KernelArg::I64(out.3),
     ];
     queue.enqueue_kernel(&kernel, &args, &[global], Some(&[local]), deps)
+}
+
+/// The integer GEMM's options (`ACC_INT`, zero points, exact s32 C) for
+/// results of type `c`, `bias` and epilogue `epi`.
+fn int_options(c: Elem, bias: Option<Elem>, epi: &Epilogue) -> String {
+    let exact = c == Elem::S32
+        && bias.is_none()
+        && !epi.src_scale
+        && epi.wei_scale.is_none()
+        && !epi.dst_scale
+        && epi.zp_dst.is_none()
+        && epi.post_ops.is_empty();
+    format!(
+        "-DACC_INT=1 -DGZP_A={} -DGZP_B={} -DGZP_C={} -DC_EXACT={}",
+        Zp::code(epi.zp_src),
+        Zp::code(epi.zp_wei),
+        Zp::code(epi.zp_dst),
+        u8::from(exact)
+    )
 }
