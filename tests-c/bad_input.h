@@ -1,5 +1,6 @@
-/* What the bad-input tests (tests-c/<kind>/<kind>_bad_input.c of reduction, PReLU,
- * shuffle, LRN and the batch, layer and group normalizations) share: a status check
+/* What the bad-input tests (tests-c/<kind>/<kind>_bad_input.c of convolution, pooling,
+ * resampling, reduction, PReLU, shuffle, LRN and the batch, layer and group
+ * normalizations) share: a status check
  * that counts failures, a primitive descriptor output that must survive a refusal, and
  * memories whose bytes (and, on the CPU engine, the bytes after them) must stay as they
  * were after a refused execution. Set `engine`, `stream` and `on_gpu` first. */

@@ -16,16 +16,7 @@
  *
  * Usage: conv_bad_input [cpu|gpu]. With gpu, the test skips (77) when the library sees
  * no OpenCL device. */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "check.h"
-
-static dnnl_engine_t engine;
-static dnnl_stream_t stream;
-static int on_gpu, failures;
+#include "bad_input.h"
 
 enum { FWD, BWD_D, BWD_W };
 
@@ -61,17 +52,6 @@ static dnnl_status_t create(dnnl_primitive_desc_t *pd, dnnl_engine_t eng, const 
                                d->pr, NULL, NULL);
 }
 
-static void expect_status(const char *what, dnnl_status_t got, dnnl_status_t want) {
-    if (got == want) return;
-    fflush(stdout);
-    fprintf(stderr, "FAIL: %s: returned %s, want %s\n", what, check_status_str(got),
-            check_status_str(want));
-    failures++;
-}
-
-/* A value no library returns as a primitive descriptor: it must survive a refusal. */
-#define UNTOUCHED ((dnnl_primitive_desc_t)(uintptr_t)0x5eed)
-
 /* d must get `want`; a refused one leaves the output untouched. On success the primitive
  * descriptor is returned (the caller destroys it), else NULL. */
 static dnnl_primitive_desc_t expect(const char *what, const desc_t *d, dnnl_status_t want) {
@@ -86,17 +66,6 @@ static dnnl_primitive_desc_t expect(const char *what, const desc_t *d, dnnl_stat
     if (st == dnnl_success && pd != UNTOUCHED && want == dnnl_success) return pd;
     if (st == dnnl_success && pd != UNTOUCHED) CHECK(dnnl_primitive_desc_destroy(pd));
     return NULL;
-}
-
-static dnnl_memory_desc_t mds[64];
-static int n_mds;
-
-/* A descriptor, destroyed at the end. */
-static const_dnnl_memory_desc_t md(int nd, const dnnl_dim_t *dims, dnnl_data_type_t dt) {
-    static const dnnl_format_tag_t plain[] = {dnnl_a, dnnl_ab, dnnl_abc, dnnl_abcd, dnnl_abcde, dnnl_abcdef};
-    EXPECT(n_mds < (int)(sizeof mds / sizeof *mds));
-    CHECK(dnnl_memory_desc_create_with_tag(&mds[n_mds], nd, dims, dt, plain[nd - 1]));
-    return mds[n_mds++];
 }
 
 static void expect_dims(const char *what, const_dnnl_primitive_desc_t pd, dnnl_query_t q,
@@ -401,41 +370,6 @@ static void deconvolution(void) {
 
 /* ---- execution (ours: upstream does not check execution arguments) ------------------ */
 
-/* A memory of md over `bytes` bytes (a user buffer on the CPU engine, so that the bytes
- * after md's size are ours to watch; library memory on a GPU one), filled with 0xa5. */
-static dnnl_memory_t canary_memory(const_dnnl_memory_desc_t m, unsigned char **buf, size_t bytes) {
-    dnnl_memory_t mem = NULL;
-    *buf = NULL;
-    if (!on_gpu) {
-        *buf = malloc(bytes);
-        memset(*buf, 0xa5, bytes);
-        CHECK(dnnl_memory_create(&mem, m, engine, *buf));
-        return mem;
-    }
-    CHECK(dnnl_memory_create(&mem, m, engine, DNNL_MEMORY_ALLOCATE));
-    void *p = NULL;
-    CHECK(dnnl_memory_map_data(mem, &p));
-    memset(p, 0xa5, dnnl_memory_desc_get_size(m));
-    CHECK(dnnl_memory_unmap_data(mem, p));
-    return mem;
-}
-
-/* Whether every byte of mem (and, on the CPU, of the whole buffer) is still 0xa5. */
-static int untouched(dnnl_memory_t mem, const unsigned char *buf, size_t bytes) {
-    const_dnnl_memory_desc_t m;
-    CHECK(dnnl_memory_get_memory_desc(mem, &m));
-    void *p = NULL;
-    CHECK(dnnl_memory_map_data(mem, &p));
-    size_t n = dnnl_memory_desc_get_size(m);
-    int ok = 1;
-    for (size_t i = 0; i < n; i++)
-        ok &= ((unsigned char *)p)[i] == 0xa5;
-    CHECK(dnnl_memory_unmap_data(mem, p));
-    for (size_t i = 0; buf && i < bytes; i++)
-        ok &= buf[i] == 0xa5;
-    return ok;
-}
-
 static void execution(void) {
     if (!library_is_ours()) {
         printf("note: execution arguments: not checked here (Intel's library does not check "
@@ -506,8 +440,7 @@ int main(int argc, char **argv) {
     convolution();
     deconvolution();
     execution();
-    for (int i = 0; i < n_mds; i++)
-        CHECK(dnnl_memory_desc_destroy(mds[i]));
+    free_mds();
     CHECK(dnnl_stream_destroy(stream));
     CHECK(dnnl_engine_destroy(engine));
     if (failures) {

@@ -20,40 +20,11 @@
  *
  * Usage: pooling_bad_input [cpu|gpu]. With gpu, the test skips (77) when the library sees
  * no OpenCL device. */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "bad_input.h"
 
-#include "check.h"
-
-static dnnl_engine_t engine;
-static dnnl_stream_t stream;
-static int on_gpu, failures;
-
-static dnnl_memory_desc_t mds[64];
-static int n_mds;
-
-/* A descriptor of dims (nchw-like plain tag, or `tag`), destroyed at the end. */
+/* A descriptor of dims (the plain tag, or `tag`), destroyed at the end. */
 static const_dnnl_memory_desc_t md_t(int nd, const dnnl_dim_t *dims, dnnl_data_type_t dt, dnnl_format_tag_t tag) {
-    static const dnnl_format_tag_t plain[] = {dnnl_a, dnnl_ab, dnnl_abc, dnnl_abcd, dnnl_abcde, dnnl_abcdef};
-    dnnl_memory_desc_t m = NULL;
-    CHECK(dnnl_memory_desc_create_with_tag(&m, nd, dims, dt, tag ? tag : plain[nd - 1]));
-    EXPECT(n_mds < 64);
-    mds[n_mds++] = m;
-    return m;
-}
-
-static const_dnnl_memory_desc_t md(int nd, const dnnl_dim_t *dims, dnnl_data_type_t dt) {
-    return md_t(nd, dims, dt, 0);
-}
-
-static void expect_status(const char *what, dnnl_status_t got, dnnl_status_t want) {
-    if (got != want) {
-        fprintf(stderr, "FAIL: %s: returned %s, want %s\n", what, check_status_str(got),
-                check_status_str(want));
-        failures++;
-    }
+    return tag ? md_with_tag(nd, dims, dt, tag) : md(nd, dims, dt);
 }
 
 static const dnnl_dim_t s2[] = {2, 2}, k2[] = {2, 2}, z[] = {0, 0}, one[] = {1, 1};
@@ -183,41 +154,6 @@ static void descriptors(void) {
 
 /* ---- execution (ours: upstream does not check execution arguments) ------------------ */
 
-/* A memory of md over `bytes` bytes (a user buffer on the CPU engine, so that the bytes
- * after md's size are ours to watch; library memory on a GPU one), filled with 0xa5. */
-static dnnl_memory_t canary_memory(const_dnnl_memory_desc_t m, unsigned char **buf, size_t bytes) {
-    dnnl_memory_t mem = NULL;
-    *buf = NULL;
-    if (!on_gpu) {
-        *buf = malloc(bytes);
-        memset(*buf, 0xa5, bytes);
-        CHECK(dnnl_memory_create(&mem, m, engine, *buf));
-        return mem;
-    }
-    CHECK(dnnl_memory_create(&mem, m, engine, DNNL_MEMORY_ALLOCATE));
-    void *p = NULL;
-    CHECK(dnnl_memory_map_data(mem, &p));
-    memset(p, 0xa5, dnnl_memory_desc_get_size(m));
-    CHECK(dnnl_memory_unmap_data(mem, p));
-    return mem;
-}
-
-/* Whether every byte of mem (and, on the CPU, of the whole buffer) is still 0xa5. */
-static int untouched(dnnl_memory_t mem, const unsigned char *buf, size_t bytes) {
-    const_dnnl_memory_desc_t m;
-    CHECK(dnnl_memory_get_memory_desc(mem, &m));
-    void *p = NULL;
-    CHECK(dnnl_memory_map_data(mem, &p));
-    size_t n = dnnl_memory_desc_get_size(m);
-    int ok = 1;
-    for (size_t i = 0; i < n; i++)
-        ok &= ((unsigned char *)p)[i] == 0xa5;
-    CHECK(dnnl_memory_unmap_data(mem, p));
-    for (size_t i = 0; buf && i < bytes; i++)
-        ok &= buf[i] == 0xa5;
-    return ok;
-}
-
 static void execution(void) {
     if (!library_is_ours()) {
         printf("note: execution arguments: not checked here (Intel's library does not check "
@@ -288,8 +224,7 @@ int main(int argc, char **argv) {
     CHECK(dnnl_stream_create(&stream, engine, dnnl_stream_default_flags));
     descriptors();
     execution();
-    for (int i = 0; i < n_mds; i++)
-        CHECK(dnnl_memory_desc_destroy(mds[i]));
+    free_mds();
     CHECK(dnnl_stream_destroy(stream));
     CHECK(dnnl_engine_destroy(engine));
     if (failures) {
