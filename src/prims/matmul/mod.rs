@@ -11,7 +11,9 @@
 //! - layouts: plain strided ones (any strides, so transposed operands such as
 //!   weights in `ba` cost nothing); blocked layouts are unimplemented.
 //!   `format_tag::any` resolves to plain row-major (`ab`, `abc`, ...) for
-//!   src, weights, dst and the bias alike;
+//!   src, dst and the bias, and for weights but int8 ones, which get K
+//!   innermost (`ba`, `acb`, ...: the layout the tensor cores' int8
+//!   fragments read, `gemm_mma.cl`; the CPU packs either);
 //! - types: src and weights of one type among f32, f16 and bf16; dst any of
 //!   those three; the bias f32, or dst's or src's type, accumulated in f32.
 //!   Int8: src u8 or s8, weights s8 or u8, dst and bias any of f32, f16,
@@ -215,6 +217,26 @@ fn resolve_any(md: &MemoryDesc) -> Result<MemoryDesc> {
     MemoryDesc::with_strides(dims, md.data_type(), None)
 }
 
+/// Resolves int8 weights' `any` to K innermost (N next, the batch
+/// dimensions outside in order); other descriptors, and ones with run-time
+/// dimensions (row-major then), as [`resolve_any`].
+fn resolve_any_k_inner(md: &MemoryDesc) -> Result<MemoryDesc> {
+    let dims = md.dims();
+    if !md.is_any_format() || dims.contains(&RUNTIME_DIM) {
+        return resolve_any(md);
+    }
+    let n = dims.len();
+    let mut strides = vec![0; n];
+    strides[n - 2] = 1;
+    strides[n - 1] = dims[n - 2].max(1);
+    let mut step = strides[n - 1] * dims[n - 1].max(1);
+    for d in (0..n - 2).rev() {
+        strides[d] = step;
+        step *= dims[d].max(1);
+    }
+    MemoryDesc::with_strides(dims, md.data_type(), Some(&strides))
+}
+
 /// Whether descriptor `given` (at execution) fits `declared` (at creation,
 /// maybe with run-time values).
 fn fits(declared: &MemoryDesc, given: &MemoryDesc) -> bool {
@@ -313,7 +335,11 @@ impl MatmulOp {
             }
         }
         let src = resolve_any(src)?;
-        let weights = resolve_any(weights)?;
+        let weights = if int8 {
+            resolve_any_k_inner(weights)?
+        } else {
+            resolve_any(weights)?
+        };
         let dst = resolve_any(dst)?;
         let bias = bias.map(resolve_any).transpose()?;
         let bias = bias.as_ref();

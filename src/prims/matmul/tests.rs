@@ -338,6 +338,34 @@ fn format_any_resolves_to_row_major() {
 }
 
 #[test]
+fn format_any_gives_int8_weights_k_innermost() {
+    let any = |dims: &[i64], dt| MemoryDesc::with_tag(dims, dt, dnnl_format_tag_any).unwrap();
+    let strided = |dims: &[i64], dt, strides: &[i64]| {
+        MemoryDesc::with_strides(dims, dt, Some(strides)).unwrap()
+    };
+    let op = MatmulOp::new(
+        &any(&[3, 4], dnnl_u8),
+        &any(&[4, 5], dnnl_s8),
+        None,
+        &any(&[3, 5], dnnl_s32),
+        None,
+    )
+    .unwrap();
+    assert_eq!(*op.src, md(&[3, 4], dnnl_u8));
+    assert_eq!(*op.weights, strided(&[4, 5], dnnl_s8, &[1, 4]));
+    let op = MatmulOp::new(
+        &any(&[2, 3, 4], dnnl_s8),
+        &any(&[2, 4, 5], dnnl_s8),
+        None,
+        &any(&[2, 3, 5], dnnl_f32),
+        None,
+    )
+    .unwrap();
+    assert_eq!(*op.weights, strided(&[2, 4, 5], dnnl_s8, &[20, 1, 4]));
+    assert_eq!(*op.dst, md(&[2, 3, 5], dnnl_f32));
+}
+
+#[test]
 fn runtime_dimensions() {
     let r = RUNTIME_DIM;
     let f = dnnl_f32;
