@@ -10,3 +10,8 @@ dnnl_c_test(rnn_sweep SOURCES rnn/rnn_sweep.c LABELS "api;cpu" ARGS cpu TIMEOUT 
 dnnl_c_test(rnn_sweep_ocl SOURCES rnn/rnn_sweep.c LABELS "api" OPENCL ARGS gpu TIMEOUT 300)
 target_link_libraries(rnn_sweep PRIVATE m)
 target_link_libraries(rnn_sweep_ocl PRIVATE m)
+
+# rnn_bad_input: bad descriptors get upstream's status and leave the output untouched
+# (its @ref run proves the statuses); execution arguments are checked on ours only.
+dnnl_c_test(rnn_bad_input SOURCES rnn/rnn_bad_input.c LABELS "api;cpu" ARGS cpu TIMEOUT 60)
+dnnl_c_test(rnn_bad_input_ocl SOURCES rnn/rnn_bad_input.c LABELS "api" OPENCL ARGS gpu TIMEOUT 120)
