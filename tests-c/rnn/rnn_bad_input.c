@@ -11,7 +11,8 @@
  *   - AUGRU right to left and bidirectional (left to right only); without its
  *     attention descriptor (which Intel's library accepts);
  *   - backward with a forward prop kind; without a forward hint and with an inference
- *     hint (which Intel's library accepts).
+ *     hint (which Intel's library accepts); diff descriptors unlike the forward ones;
+ *   - LSTM peephole and projection shapes.
  * On this library, execution: a dst_layer one element short and a missing workspace at
  * backward are refused, leaving the memory (and the bytes after it) untouched (Intel's
  * library does not check execution arguments).
@@ -60,6 +61,13 @@ static void expect_vanilla(const char *what, const vanilla_t *v, dnnl_status_t w
     dnnl_primitive_desc_t pd = UNTOUCHED;
     dnnl_status_t st = create(v, &pd);
     expect_pd(what, st, pd, want);
+}
+
+/* LSTM's c state: N x DHC, whatever the h state's channels. */
+static const_dnnl_memory_desc_t s_c_of(const_dnnl_memory_desc_t h) {
+    (void)h;
+    dnnl_dims_t sc = {L, D, N, DHC};
+    return md(4, sc, dnnl_f32);
 }
 
 static void descriptors(void) {
@@ -196,7 +204,37 @@ static void descriptors(void) {
         expect_pd(lstm[k].what, st, pd, lstm[k].want);
     }
 
+    /* LSTM peephole (3 gates: i, f, o) and projection (DHC x DIC) shapes */
+    enum { DIC = 3 };
+    dnnl_dims_t p3 = {L, D, 3, DHC}, p4 = {L, D, 4, DHC}, r_ok = {L, D, DHC, DIC}, r_bad = {L, D, DHC + 1, DIC},
+                pwi = {L, D, DIC, 4, DHC}, psi = {L, D, N, DIC}, pdl = {T, N, DIC};
+    struct {
+        const char *what;
+        const_dnnl_memory_desc_t wp, wr, wi, si, dl;
+        dnnl_status_t want;
+    } shapes[] = {
+            {"lstm peephole of 3 gates", md(4, p3, dnnl_f32), NULL, w_i, s_i, d_l, dnnl_success},
+            {"lstm peephole of 4 gates", md(4, p4, dnnl_f32), NULL, w_i, s_i, d_l, dnnl_invalid_arguments},
+            {"lstm projection DHC x DIC", NULL, md(4, r_ok, dnnl_f32), md(5, pwi, dnnl_f32), md(4, psi, dnnl_f32),
+                    md(3, pdl, dnnl_f32), dnnl_success},
+            {"lstm projection (DHC + 1) x DIC", NULL, md(4, r_bad, dnnl_f32), md(5, pwi, dnnl_f32),
+                    md(4, psi, dnnl_f32), md(3, pdl, dnnl_f32), dnnl_invalid_arguments},
+            {"lstm projection with dst_layer of DHC channels", NULL, md(4, r_ok, dnnl_f32), md(5, pwi, dnnl_f32),
+                    md(4, psi, dnnl_f32), d_l, dnnl_invalid_arguments},
+    };
+    for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
+        dnnl_primitive_desc_t pd = UNTOUCHED;
+        dnnl_status_t st = dnnl_lstm_forward_primitive_desc_create(&pd, engine, dnnl_forward_inference,
+                dnnl_unidirectional_left2right, s_l, shapes[k].si, s_c_of(shapes[k].si), w_l, shapes[k].wi,
+                shapes[k].wp, shapes[k].wr, bias, shapes[k].dl, shapes[k].si, s_c_of(shapes[k].si), 0, NULL);
+        expect_pd(shapes[k].what, st, pd, shapes[k].want);
+    }
+    free_mds();
+
     /* AUGRU: left to right only */
+    s_l = md(3, sl, dnnl_f32);
+    s_i = md(4, si, dnnl_f32);
+    d_l = md(3, dl, dnnl_f32);
     dnnl_dims_t gwl = {L, D, SLC, 3, DHC}, gwi = {L, D, DHC, 3, DHC}, gb = {L, D, 3, DHC}, at = {T, N, 1};
     const_dnnl_memory_desc_t att = md(3, at, dnnl_f32), gw_l = md(5, gwl, dnnl_f32), gw_i = md(5, gwi, dnnl_f32),
                              g_b = md(4, gb, dnnl_f32);
@@ -256,8 +294,29 @@ static void backward_hints(void) {
                 0, 0.f, 0.f, cases[k].hint, NULL);
         expect_pd(cases[k].what, st, pd, cases[k].want);
     }
+
+    /* diff descriptors that disagree with the forward ones */
+    dnnl_dims_t sl_t = {T + 1, N, SLC}, wl_slc = {L, D, SLC + 1, 1, DHC}, dl_c = {T, N, DHC + 1};
+    struct {
+        const char *what;
+        const_dnnl_memory_desc_t dsl, dwl, ddl;
+    } diffs[] = {
+            {"diff_src_layer with T + 1", md(3, sl_t, dnnl_f32), wl_any, v.dst_layer},
+            {"diff_weights_layer with SLC + 1", v.src_layer, md_with_tag(5, wl_slc, dnnl_f32, dnnl_format_tag_any),
+                    v.dst_layer},
+            {"diff_dst_layer with DHC + 1", v.src_layer, wl_any, md(3, dl_c, dnnl_f32)},
+    };
+    for (size_t k = 0; k < sizeof diffs / sizeof *diffs; k++) {
+        dnnl_primitive_desc_t pd = UNTOUCHED;
+        dnnl_status_t st = dnnl_vanilla_rnn_backward_primitive_desc_create(&pd, engine, dnnl_backward,
+                dnnl_eltwise_tanh, dnnl_unidirectional_left2right, v.src_layer, v.src_iter, wl_any, wi_any, v.bias,
+                v.dst_layer, v.dst_iter, diffs[k].dsl, v.src_iter, diffs[k].dwl, wi_any, v.bias, diffs[k].ddl,
+                v.dst_iter, 0, 0.f, 0.f, fwd_train, NULL);
+        expect_pd(diffs[k].what, st, pd, dnnl_invalid_arguments);
+    }
     CHECK(dnnl_primitive_desc_destroy(fwd_train));
     CHECK(dnnl_primitive_desc_destroy(fwd_inf));
+    free_mds();
 }
 
 /* Execution. On this library only (Intel's does not check execution arguments): an
