@@ -1633,7 +1633,7 @@ int main(int argc, char **argv) {
 
     CHECK(dnnl_stream_destroy(stream));
     CHECK(dnnl_engine_destroy(engine));
-    printf("rnn_sweep on %s%s: %d runs (forward inference, training, backward) done, %d skipped (unimplemented by this library), %d failures\n", where,
+    printf("rnn_sweep on %s%s: %d runs (forward inference, training, backward) done, %d skipped (unimplemented by this library, or an Intel bug: see the notes), %d failures\n", where,
             full ? "" : " (the GPU subset; RNN_SWEEP_FULL=1 runs all)", n_run, n_skipped, failures);
     return failures ? 1 : 0;
 }
