@@ -908,12 +908,16 @@ impl LayerBwd<'_> {
                             let (u, r, o) = (ws[g + j], ws[g + dhc + j], ws[g + 2 * dhc + j]);
                             let hp = ws[hp_at + i * w + j];
                             let dv = dhh[i * dhc + j];
-                            let ut = (1.0 - a) * u;
-                            let dut = dv * (hp - o);
-                            da_sum -= dut * u;
-                            let du_pre = dut * (1.0 - a) * u * (1.0 - u);
-                            let do_pre = dv * (1.0 - ut) * (1.0 - o * o);
-                            dhp[i * w + j] = dv * ut;
+                            // AUGRU as upstream computes it (checked against
+                            // Intel's library): the attention scales the
+                            // update gate's gradient and has its own, but
+                            // h_prev's and o's gradients take u, not the
+                            // attended (1 - a) u of the forward pass.
+                            let dg0 = dv * (hp - o) * u * (1.0 - u);
+                            da_sum -= dg0 * u;
+                            let du_pre = dg0 * (1.0 - a);
+                            let do_pre = dv * (1.0 - u) * (1.0 - o * o);
+                            dhp[i * w + j] = dv * u;
                             let row = &mut das[i * gw..];
                             row[j] = du_pre;
                             row[2 * dhc + j] = do_pre;

@@ -25,8 +25,8 @@
 //! answers the same on each rule): `DLC = DIC` (twice that for
 //! bidirectional_concat), with `L > 1` `DLC = SLC` (times 2 for concat),
 //! with `T > 1` `SIC = DIC`, GRU-family cells `SIC = DHC`, AUGRU one layer
-//! only, LSTM src_iter and src_iter_c given together (dst_iter and
-//! dst_iter_c too). Directions run independently through all layers
+//! and left2right only, LSTM src_iter and src_iter_c given together
+//! (dst_iter and dst_iter_c too). Directions run independently through all layers
 //! (rnn.md); bidirectional_concat puts direction 0 in the first `DIC`
 //! channels of dst_layer, bidirectional_sum adds the two.
 //!
@@ -57,6 +57,13 @@
 //! Backward accumulates into diff_weights_* and diff_bias (rnn.md) unless
 //! the flag `dnnl_rnn_flags_diff_weights_overwrite` is set; diff_src_*,
 //! diff_attention are overwritten.
+//!
+//! AUGRU backward computes what upstream computes, which is not the exact
+//! gradient of its forward: the attention scales the update gate's
+//! gradient (and gets `-sum(dG0 * u)`), but h_prev's and o's gradients take
+//! `u` where the forward has `(1 - a) u` (found by running Intel's library;
+//! every other cell matches the exact gradient, and so does AUGRU with zero
+//! attention).
 
 // The C enumerators are matched by their C names; the descriptor tables
 // pair each argument with its descriptor and rule.
@@ -491,6 +498,11 @@ impl RnnOp {
                 "AUGRU takes one layer, not {}",
                 d.l
             )));
+        }
+        if cell.augru() && p.direction != dnnl_unidirectional_left2right {
+            return Err(Error::invalid(
+                "AUGRU takes the unidirectional_left2right direction only (as upstream)",
+            ));
         }
         let layer_dims = [d.l, d.d, d.n];
         let iter_dims = |ch: i64| [layer_dims[0], layer_dims[1], layer_dims[2], ch];
