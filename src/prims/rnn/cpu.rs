@@ -25,6 +25,7 @@ use crate::core::gpu::Event;
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, Implementation, OpDesc};
 use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
+use crate::prims::common::dt::{bf16_to_f32, f32_to_bf16};
 use crate::prims::common::host::Raw;
 use crate::prims::common::layout::Layout;
 use crate::prims::common::parallel;
@@ -637,6 +638,14 @@ fn forward_layer(
                         let hp = here[hp_at + i * w + j];
                         here[h_at + i * w + j] = ut * hp + (1.0 - ut) * o;
                     }
+                }
+            }
+        }
+        if op.data_type() == dnnl_bf16 {
+            // The states are kept in bf16, as upstream keeps them.
+            for i in 0..n {
+                for v in &mut here[h_at + i * w..h_at + i * w + sh.dic] {
+                    *v = bf16_to_f32(f32_to_bf16(*v));
                 }
             }
         }

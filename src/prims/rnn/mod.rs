@@ -36,8 +36,13 @@
 //! weights_peephole, weights_projection. Backward: each diff tensor is
 //! given exactly when its forward tensor is.
 //!
-//! Types: f32 everywhere (other types: `unimplemented`, said under
-//! ONEDNN_VERBOSE=dispatch). Attributes: the defaults only (the RNN
+//! Types: f32 everywhere, or bf16 layer and iteration data and weights
+//! with f32 or bf16 bias, cell states and peephole weights, f32 gradients
+//! (bf16 LSTMP is unimplemented, as upstream's CPU). Computation in f32;
+//! with bf16 data the hidden states are rounded to bf16 after each step,
+//! as upstream keeps them. Other types (f16 and int8, which upstream's
+//! CPU runs for some cells) are `unimplemented`, said under
+//! ONEDNN_VERBOSE=dispatch. Attributes: the defaults only (the RNN
 //! quantization parameters apply to int8, which is not implemented).
 //!
 //! `any` resolves to: src_layer, dst_layer, attention and their diffs
@@ -273,6 +278,8 @@ pub struct RnnOp {
     alpha: f32,
     beta: f32,
     dims: Dims,
+    /// The data type of src_layer (f32 or bf16).
+    data_type: dnnl_data_type_t,
     /// The descriptors by execution argument, resolved.
     mds: Vec<(i32, Arc<MemoryDesc>)>,
     /// The arguments the user gave as `any`.
@@ -303,13 +310,96 @@ fn check_md(md: &MemoryDesc, what: &str, ndims: usize) -> Result<()> {
             "{what}: only blocked memory formats are supported"
         )));
     }
-    if md.data_type() != dnnl_f32 {
+    if md.padded_dims() != md.dims() {
         return Err(Error::unimplemented(format!(
-            "{what}: data type {} is not implemented (f32 only)",
-            names::enum_str(dnnl_data_type_t::ALL, md.data_type(), "dnnl_", "?")
+            "{what}: layouts with padding are not supported"
         )));
     }
     Ok(())
+}
+
+fn dt_name(dt: dnnl_data_type_t) -> &'static str {
+    names::enum_str(dnnl_data_type_t::ALL, dt, "dnnl_", "?")
+}
+
+/// Upstream's data type configurations the CPU implementation runs: all
+/// f32, or bf16 data with f32 (or bf16) bias, cell states and peephole
+/// weights and f32 gradients. Anything else is unimplemented.
+fn check_types(descs: &RnnDescs, backward: bool) -> Result<dnnl_data_type_t> {
+    let dt = present(&descs.src_layer).map_or(dnnl_f32, |m| m.data_type());
+    if dt != dnnl_f32 && dt != dnnl_bf16 {
+        return Err(Error::unimplemented(format!(
+            "RNN with {} data is not implemented (f32 and bf16 are)",
+            dt_name(dt)
+        )));
+    }
+    let data = [
+        (&descs.src_layer, "src_layer"),
+        (&descs.src_iter, "src_iter"),
+        (&descs.attention, "attention"),
+        (&descs.weights_layer, "weights_layer"),
+        (&descs.weights_iter, "weights_iter"),
+        (&descs.weights_projection, "weights_projection"),
+        (&descs.dst_layer, "dst_layer"),
+        (&descs.dst_iter, "dst_iter"),
+    ];
+    let flexible = [
+        (&descs.bias, "bias"),
+        (&descs.src_iter_c, "src_iter_c"),
+        (&descs.dst_iter_c, "dst_iter_c"),
+        (&descs.weights_peephole, "weights_peephole"),
+    ];
+    let diffs = [
+        (&descs.diff_src_layer, "diff_src_layer"),
+        (&descs.diff_src_iter, "diff_src_iter"),
+        (&descs.diff_src_iter_c, "diff_src_iter_c"),
+        (&descs.diff_attention, "diff_attention"),
+        (&descs.diff_weights_layer, "diff_weights_layer"),
+        (&descs.diff_weights_iter, "diff_weights_iter"),
+        (&descs.diff_weights_peephole, "diff_weights_peephole"),
+        (&descs.diff_weights_projection, "diff_weights_projection"),
+        (&descs.diff_bias, "diff_bias"),
+        (&descs.diff_dst_layer, "diff_dst_layer"),
+        (&descs.diff_dst_iter, "diff_dst_iter"),
+        (&descs.diff_dst_iter_c, "diff_dst_iter_c"),
+    ];
+    let wrong = |what: &str, got: dnnl_data_type_t, want: &str| {
+        Err(Error::unimplemented(format!(
+            "{what} is {} in an RNN of {} data ({want} expected, as upstream)",
+            dt_name(got),
+            dt_name(dt)
+        )))
+    };
+    for (md, what) in data {
+        if let Some(m) = present(md)
+            && m.data_type() != dt
+        {
+            return wrong(what, m.data_type(), dt_name(dt));
+        }
+    }
+    for (md, what) in flexible {
+        if let Some(m) = present(md)
+            && m.data_type() != dnnl_f32
+            && m.data_type() != dt
+        {
+            return wrong(what, m.data_type(), "f32 or the data type");
+        }
+    }
+    if backward {
+        for (md, what) in diffs {
+            if let Some(m) = present(md)
+                && m.data_type() != dnnl_f32
+            {
+                return wrong(what, m.data_type(), "f32");
+            }
+        }
+    }
+    if dt == dnnl_bf16 && present(&descs.weights_projection).is_some() {
+        return Err(Error::unimplemented(
+            "LSTM projection with bf16 data is not supported (as upstream's CPU)",
+        ));
+    }
+    Ok(dt)
 }
 
 fn expect_dims(md: &MemoryDesc, what: &str, want: &[i64], rule: &str) -> Result<()> {
@@ -554,6 +644,8 @@ impl RnnOp {
             return Err(Error::invalid("AUGRU needs the attention descriptor"));
         }
 
+        let data_type = check_types(descs, backward)?;
+
         // The forward tensors, resolved.
         let wtag = if backward { dnnl_ldgoi } else { dnnl_ldigo };
         let ptag = if backward { dnnl_ldoi } else { dnnl_ldio };
@@ -748,6 +840,7 @@ impl RnnOp {
             alpha: p.alpha,
             beta: p.beta,
             dims: d,
+            data_type,
             mds,
             any,
             ws,
@@ -791,6 +884,11 @@ impl RnnOp {
 
     pub fn direction(&self) -> dnnl_rnn_direction_t {
         self.direction
+    }
+
+    /// The data type of the layer and iteration data (f32 or bf16).
+    pub fn data_type(&self) -> dnnl_data_type_t {
+        self.data_type
     }
 
     pub fn dims(&self) -> &Dims {

@@ -18,7 +18,8 @@ use super::*;
 use crate::core::engine::{Engine, EngineKind};
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::PrimitiveDesc;
-use crate::prims::common::testutil::{TestMem, exec, md, memory, read};
+use crate::prims::common::dt::Elem;
+use crate::prims::common::testutil::{TestMem, exec, md, memory, read, rounded};
 
 /// A problem.
 #[derive(Clone, Debug)]
@@ -40,6 +41,8 @@ struct P {
     src_iter: bool,
     dst_iter: bool,
     bias: bool,
+    /// The type of the layer and iteration data and weights.
+    dt: dnnl_data_type_t,
 }
 
 impl P {
@@ -70,6 +73,7 @@ impl P {
             src_iter: true,
             dst_iter: true,
             bias: true,
+            dt: dnnl_f32,
         }
     }
     fn d(&self) -> usize {
@@ -151,6 +155,23 @@ fn rand(n: usize, seed: u64, scale: f64) -> Vec<f64> {
 }
 
 fn values(p: &P) -> Vals {
+    let mut v = values_f32(p);
+    if p.dt == dnnl_bf16 {
+        let round = |a: &mut Vec<f64>| {
+            for x in a.iter_mut() {
+                *x = f64::from(rounded(Elem::Bf16, *x as f32));
+            }
+        };
+        round(&mut v.src_layer);
+        round(&mut v.src_iter);
+        round(&mut v.att);
+        round(&mut v.wl);
+        round(&mut v.wi);
+    }
+    v
+}
+
+fn values_f32(p: &P) -> Vals {
     let (l, d, n, t, g) = (p.l, p.d(), p.n, p.t, p.g());
     Vals {
         src_layer: rand(t * n * p.slc, 1, 1.0),
@@ -565,19 +586,20 @@ fn dims(v: &[usize]) -> Vec<i64> {
 fn descs(p: &P, backward: bool) -> RnnDescs {
     let (l, d, n, t, g) = (p.l, p.d(), p.n, p.t, p.g());
     let m = |dv: &[usize], tag| Some(Arc::new(md(&dims(dv), dnnl_f32, tag)));
+    let x = |dv: &[usize], tag| Some(Arc::new(md(&dims(dv), p.dt, tag)));
     let lstm = p.lstm();
     let mut r = RnnDescs {
-        src_layer: m(&[t, n, p.slc], dnnl_tnc),
+        src_layer: x(&[t, n, p.slc], dnnl_tnc),
         src_iter: p
             .src_iter
-            .then(|| m(&[l, d, n, p.sic], dnnl_ldnc))
+            .then(|| x(&[l, d, n, p.sic], dnnl_ldnc))
             .flatten(),
         src_iter_c: (p.src_iter && lstm)
             .then(|| m(&[l, d, n, p.dhc], dnnl_ldnc))
             .flatten(),
-        attention: p.cell.augru().then(|| m(&[t, n, 1], dnnl_tnc)).flatten(),
-        weights_layer: m(&[l, d, p.slc, g, p.dhc], dnnl_ldigo),
-        weights_iter: m(&[l, d, p.sic, g, p.dhc], dnnl_ldigo),
+        attention: p.cell.augru().then(|| x(&[t, n, 1], dnnl_tnc)).flatten(),
+        weights_layer: x(&[l, d, p.slc, g, p.dhc], dnnl_ldigo),
+        weights_iter: x(&[l, d, p.sic, g, p.dhc], dnnl_ldigo),
         weights_peephole: p
             .peephole
             .then(|| m(&[l, d, 3, p.dhc], dnnl_ldgo))
@@ -590,10 +612,10 @@ fn descs(p: &P, backward: bool) -> RnnDescs {
             .bias
             .then(|| m(&[l, d, p.bg(), p.dhc], dnnl_ldgo))
             .flatten(),
-        dst_layer: m(&[t, n, p.dlc()], dnnl_tnc),
+        dst_layer: x(&[t, n, p.dlc()], dnnl_tnc),
         dst_iter: p
             .dst_iter
-            .then(|| m(&[l, d, n, p.dic], dnnl_ldnc))
+            .then(|| x(&[l, d, n, p.dic], dnnl_ldnc))
             .flatten(),
         dst_iter_c: (p.dst_iter && lstm)
             .then(|| m(&[l, d, n, p.dhc], dnnl_ldnc))
@@ -601,20 +623,28 @@ fn descs(p: &P, backward: bool) -> RnnDescs {
         ..RnnDescs::default()
     };
     if backward {
-        r.diff_src_layer = r.src_layer.clone();
-        r.diff_src_iter = r.src_iter.clone();
+        // The gradients are f32 whatever the data type.
+        let f32_of = |m: &Option<Arc<MemoryDesc>>| {
+            m.as_ref().map(|m| {
+                Arc::new(md(
+                    m.dims(),
+                    dnnl_f32,
+                    if m.ndims() == 3 { dnnl_tnc } else { dnnl_ldnc },
+                ))
+            })
+        };
+        r.diff_src_layer = f32_of(&r.src_layer);
+        r.diff_src_iter = f32_of(&r.src_iter);
         r.diff_src_iter_c = r.src_iter_c.clone();
-        r.diff_attention = r.attention.clone();
-        r.diff_weights_layer = r.weights_layer.clone();
-        r.diff_weights_iter = r.weights_iter.clone();
+        r.diff_attention = f32_of(&r.attention);
+        r.diff_weights_layer = m(&[l, d, p.slc, g, p.dhc], dnnl_ldigo);
+        r.diff_weights_iter = m(&[l, d, p.sic, g, p.dhc], dnnl_ldigo);
         r.diff_weights_peephole = r.weights_peephole.clone();
         r.diff_weights_projection = r.weights_projection.clone();
         r.diff_bias = r.bias.clone();
-        r.diff_dst_layer = r.dst_layer.clone();
-        r.diff_dst_iter = r.dst_iter.clone();
+        r.diff_dst_layer = f32_of(&r.dst_layer);
+        r.diff_dst_iter = f32_of(&r.dst_iter);
         r.diff_dst_iter_c = r.dst_iter_c.clone();
-        // Backward weights are ldgoi as `any` resolves them; give them plain
-        // ldigo through `any`-free descriptors: the op accepts any layout.
     }
     r
 }
@@ -669,6 +699,11 @@ fn mem_of(e: &Arc<Engine>, op: &RnnOp, arg: i32, values: &[f64]) -> TestMem {
 /// Runs forward training and backward on the CPU engine and checks every
 /// output against the reference.
 fn run(p: &P, overwrite: bool) {
+    let (tol_f, tol_b) = if p.dt == dnnl_bf16 {
+        (2e-2, 4e-2)
+    } else {
+        (2e-5, 2e-4)
+    };
     let e = cpu();
     let v = values(p);
     let want = reference(p, &v);
@@ -723,17 +758,23 @@ fn run(p: &P, overwrite: bool) {
     check(
         &get(DNNL_ARG_DST_LAYER),
         &want.dst_layer,
-        2e-5,
+        tol_f,
         "dst_layer",
         p,
     );
     if p.dst_iter {
-        check(&get(DNNL_ARG_DST_ITER), &want.dst_iter, 2e-5, "dst_iter", p);
+        check(
+            &get(DNNL_ARG_DST_ITER),
+            &want.dst_iter,
+            tol_f,
+            "dst_iter",
+            p,
+        );
         if p.lstm() {
             check(
                 &get(DNNL_ARG_DST_ITER_C),
                 &want.dst_iter_c,
-                2e-5,
+                tol_f,
                 "dst_iter_c",
                 p,
             );
@@ -751,7 +792,7 @@ fn run(p: &P, overwrite: bool) {
     check(
         &get(DNNL_ARG_DST_LAYER),
         &want.dst_layer,
-        2e-5,
+        tol_f,
         "dst_layer (inference)",
         p,
     );
@@ -842,7 +883,7 @@ fn run(p: &P, overwrite: bool) {
     exec(&e, Arc::new(bop), &b);
     for (arg, want) in expected {
         let got = read(&bargs.iter().find(|(k, _)| *k == arg).unwrap().1);
-        check(&got, &want, 2e-4, &format!("diff arg {arg}"), p);
+        check(&got, &want, tol_b, &format!("diff arg {arg}"), p);
     }
 }
 
@@ -1328,7 +1369,7 @@ fn any_layouts_workspace_and_queries() {
     assert_eq!(pd.impl_name().to_str().unwrap(), "cpu:rnn_gemm");
 }
 
-/// Backward weights in their `any` layout (ldgoi) and ntc data give the
+/// Weights in ldgoi (the backward `any` layout) and ntc data give the
 /// same results as plain ones.
 #[test]
 fn other_layouts() {
@@ -1418,4 +1459,25 @@ fn augru_reference_without_attention_is_exact() {
             }
         }
     }
+}
+
+/// bf16 data (f32 bias, cell state and gradients): every cell and
+/// direction, forward and backward, within bf16's precision.
+#[test]
+fn bf16_data() {
+    for cell in CELLS {
+        for dir in DIRS {
+            if cell.augru() && dir != dnnl_unidirectional_left2right {
+                continue;
+            }
+            let l = if cell.augru() { 1 } else { 2 };
+            let mut p = P::new(cell, dir, l, 3, 3, 5, 5, 5);
+            p.dt = dnnl_bf16;
+            run(&p, false);
+        }
+    }
+    let mut p = P::new(Cell::Lstm, dnnl_bidirectional_sum, 1, 3, 2, 4, 4, 4);
+    p.dt = dnnl_bf16;
+    p.peephole = true;
+    run(&p, true);
 }
