@@ -50,6 +50,33 @@ impl Implementation for CpuRnn {
     }
 }
 
+/// When the last dimension of `l` is contiguous (no inner blocks, stride
+/// 1): the element offset of each logical row, in row-major order.
+fn row_offsets(l: &Layout) -> Option<Vec<i64>> {
+    let nd = l.ndims;
+    if !l.inner_blocks().is_empty() || nd == 0 || l.outer_strides()[nd - 1] != 1 {
+        return None;
+    }
+    let rows: i64 = l.dims[..nd - 1].iter().product();
+    let mut out = Vec::with_capacity(rows.max(0) as usize);
+    let mut idx = [0i64; MAX_NDIMS];
+    for _ in 0..rows {
+        let mut off = l.offset0;
+        for d in 0..nd {
+            off += (idx[d] + l.padded_offsets[d]) * l.outer_strides()[d];
+        }
+        out.push(off);
+        for d in (0..nd - 1).rev() {
+            idx[d] += 1;
+            if idx[d] < l.dims[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+    Some(out)
+}
+
 /// Calls `f(flat, offset)` for every logical element of `l` (row-major
 /// flat index, element offset from the buffer start).
 fn for_each_offset(l: &Layout, mut f: impl FnMut(usize, i64)) {
@@ -101,7 +128,16 @@ impl Io<'_> {
         }
         let (layout, raw) = self.layout(arg)?;
         let mut out = vec![0f32; layout.nelems() as usize];
-        for_each_offset(&layout, |i, off| out[i] = raw.load(off));
+        if let Some(rows) = row_offsets(&layout) {
+            let len = layout.dims[layout.ndims - 1] as usize;
+            if len > 0 {
+                for (chunk, off) in out.chunks_exact_mut(len).zip(rows) {
+                    raw.load_run(off, chunk);
+                }
+            }
+        } else {
+            for_each_offset(&layout, |i, off| out[i] = raw.load(off));
+        }
         Ok(Some(out))
     }
 
@@ -111,7 +147,16 @@ impl Io<'_> {
             return Ok(());
         }
         let (layout, raw) = self.layout(arg)?;
-        for_each_offset(&layout, |i, off| raw.store(off, values[i]));
+        if let Some(rows) = row_offsets(&layout) {
+            let len = layout.dims[layout.ndims - 1] as usize;
+            if len > 0 {
+                for (chunk, off) in values.chunks_exact(len).zip(rows) {
+                    raw.store_run(off, chunk);
+                }
+            }
+        } else {
+            for_each_offset(&layout, |i, off| raw.store(off, values[i]));
+        }
         Ok(())
     }
 
