@@ -61,11 +61,10 @@ fn row_offsets(l: &Layout) -> Option<Vec<i64>> {
     let mut out = Vec::with_capacity(rows.max(0) as usize);
     let mut idx = [0i64; MAX_NDIMS];
     for _ in 0..rows {
-        let mut off = l.offset0;
-        for d in 0..nd {
-            off += (idx[d] + l.padded_offsets[d]) * l.outer_strides()[d];
-        }
-        out.push(off);
+        let off: i64 = (0..nd)
+            .map(|d| (idx[d] + l.padded_offsets[d]) * l.outer_strides()[d])
+            .sum();
+        out.push(l.offset0 + off);
         for d in (0..nd - 1).rev() {
             idx[d] += 1;
             if idx[d] < l.dims[d] {
