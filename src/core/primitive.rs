@@ -126,6 +126,13 @@ pub trait OpDesc: Send + Sync {
     fn src_arg(&self, _index: i32) -> Option<i32> {
         None
     }
+    /// The argument a memory descriptor query (`what`, `index`) names where
+    /// it is not the one `DNNL_ARG_*_0 + index` gives (RNN counts its
+    /// present weights: the bias follows the optional peephole and
+    /// projection).
+    fn md_query_arg(&self, _what: dnnl_query_t, _index: i32) -> Option<i32> {
+        None
+    }
     /// The engine an engine query other than `dnnl_query_engine` names
     /// (`dnnl_query_reorder_src_engine` / `_dst_engine`), if the op has one.
     fn query_engine(&self, _what: dnnl_query_t) -> Option<Arc<Engine>> {

@@ -77,6 +77,7 @@ fn has_own_names(kind: &str) -> bool {
             | "concat"
             | "sum"
             | "binary"
+            | "rnn"
     )
 }
 
@@ -135,6 +136,7 @@ fn verbose_arg(kind: &str, arg: i32) -> Option<(&'static str, u8)> {
         "layer_normalization" => norm(arg),
         // Group normalization's statistics are not shown, as upstream.
         "group_normalization" => norm(arg).filter(|(name, _)| *name != "stats"),
+        "rnn" => rnn_arg(arg),
         "concat" | "sum" | "binary" => match arg {
             a if (DNNL_ARG_MULTIPLE_SRC..DNNL_ARG_MULTIPLE_DST).contains(&a) => Some(("src", 0)),
             a if (DNNL_ARG_SRC_0..DNNL_ARG_DST_0).contains(&a) => Some(("src", 0)),
@@ -143,6 +145,32 @@ fn verbose_arg(kind: &str, arg: i32) -> Option<(&'static str, u8)> {
         },
         _ => None,
     }
+}
+
+/// RNN's names and order (its workspace and cell states are not shown,
+/// as upstream).
+fn rnn_arg(arg: i32) -> Option<(&'static str, u8)> {
+    Some(match arg {
+        DNNL_ARG_SRC_LAYER => ("src_layer", 0),
+        DNNL_ARG_SRC_ITER => ("src_iter", 1),
+        DNNL_ARG_WEIGHTS_LAYER => ("wei_layer", 2),
+        DNNL_ARG_WEIGHTS_ITER => ("wei_iter", 3),
+        DNNL_ARG_WEIGHTS_PEEPHOLE => ("wei_peephole", 4),
+        DNNL_ARG_WEIGHTS_PROJECTION => ("wei_proj", 5),
+        DNNL_ARG_BIAS => ("bias", 6),
+        DNNL_ARG_DST_LAYER => ("dst_layer", 7),
+        DNNL_ARG_DST_ITER => ("dst_iter", 8),
+        DNNL_ARG_DIFF_SRC_LAYER => ("diff_src_layer", 9),
+        DNNL_ARG_DIFF_SRC_ITER => ("diff_src_iter", 10),
+        DNNL_ARG_DIFF_WEIGHTS_LAYER => ("diff_wei_layer", 11),
+        DNNL_ARG_DIFF_WEIGHTS_ITER => ("diff_wei_iter", 12),
+        DNNL_ARG_DIFF_WEIGHTS_PEEPHOLE => ("diff_wei_peephole", 13),
+        DNNL_ARG_DIFF_WEIGHTS_PROJECTION => ("diff_wei_proj", 14),
+        DNNL_ARG_DIFF_BIAS => ("diff_bias", 15),
+        DNNL_ARG_DIFF_DST_LAYER => ("diff_dst_layer", 16),
+        DNNL_ARG_DIFF_DST_ITER => ("diff_dst_iter", 17),
+        _ => return None,
+    })
 }
 
 /// The `extra` field of argument `arg`'s descriptor: `f0`, and for matmul's

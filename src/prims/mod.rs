@@ -17,6 +17,7 @@ pub mod prelu;
 pub mod reduction;
 pub mod reorder;
 pub mod resampling;
+pub mod rnn;
 pub mod shuffle;
 pub mod softmax;
 pub mod sum;

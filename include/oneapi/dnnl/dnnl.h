@@ -1417,6 +1417,306 @@ dnnl_status_t dnnl_resampling_backward_primitive_desc_create(dnnl_primitive_desc
                                                              const_dnnl_primitive_desc_t hint_fwd_pd,
                                                              const_dnnl_primitive_attr_t attr);
 
+/// Creates a primitive descriptor for vanilla rnn forward (shapes, rules and
+/// layouts: `prims::rnn`). `prop_kind` is `dnnl_forward_training` (which
+/// writes a workspace) or `dnnl_forward_inference`.
+/// On success the caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_vanilla_rnn_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                             dnnl_engine_t engine,
+                                                             dnnl_prop_kind_t prop_kind,
+                                                             dnnl_alg_kind_t activation,
+                                                             dnnl_rnn_direction_t direction,
+                                                             const_dnnl_memory_desc_t src_layer_desc,
+                                                             const_dnnl_memory_desc_t src_iter_desc,
+                                                             const_dnnl_memory_desc_t weights_layer_desc,
+                                                             const_dnnl_memory_desc_t weights_iter_desc,
+                                                             const_dnnl_memory_desc_t bias_desc,
+                                                             const_dnnl_memory_desc_t dst_layer_desc,
+                                                             const_dnnl_memory_desc_t dst_iter_desc,
+                                                             unsigned int flags,
+                                                             float alpha,
+                                                             float beta,
+                                                             const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for vanilla rnn backward (shapes, rules and
+/// layouts: `prims::rnn`). `prop_kind` must be `dnnl_backward`; `hint_fwd_pd`
+/// is the forward training descriptor whose workspace this one reads.
+/// On success the caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_vanilla_rnn_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                              dnnl_engine_t engine,
+                                                              dnnl_prop_kind_t prop_kind,
+                                                              dnnl_alg_kind_t activation,
+                                                              dnnl_rnn_direction_t direction,
+                                                              const_dnnl_memory_desc_t src_layer_desc,
+                                                              const_dnnl_memory_desc_t src_iter_desc,
+                                                              const_dnnl_memory_desc_t weights_layer_desc,
+                                                              const_dnnl_memory_desc_t weights_iter_desc,
+                                                              const_dnnl_memory_desc_t bias_desc,
+                                                              const_dnnl_memory_desc_t dst_layer_desc,
+                                                              const_dnnl_memory_desc_t dst_iter_desc,
+                                                              const_dnnl_memory_desc_t diff_src_layer_desc,
+                                                              const_dnnl_memory_desc_t diff_src_iter_desc,
+                                                              const_dnnl_memory_desc_t diff_weights_layer_desc,
+                                                              const_dnnl_memory_desc_t diff_weights_iter_desc,
+                                                              const_dnnl_memory_desc_t diff_bias_desc,
+                                                              const_dnnl_memory_desc_t diff_dst_layer_desc,
+                                                              const_dnnl_memory_desc_t diff_dst_iter_desc,
+                                                              unsigned int flags,
+                                                              float alpha,
+                                                              float beta,
+                                                              const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                              const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for lstm forward (shapes, rules and
+/// layouts: `prims::rnn`). `prop_kind` is `dnnl_forward_training` (which
+/// writes a workspace) or `dnnl_forward_inference`.
+/// On success the caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_lstm_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                      dnnl_engine_t engine,
+                                                      dnnl_prop_kind_t prop_kind,
+                                                      dnnl_rnn_direction_t direction,
+                                                      const_dnnl_memory_desc_t src_layer_desc,
+                                                      const_dnnl_memory_desc_t src_iter_desc,
+                                                      const_dnnl_memory_desc_t src_iter_c_desc,
+                                                      const_dnnl_memory_desc_t weights_layer_desc,
+                                                      const_dnnl_memory_desc_t weights_iter_desc,
+                                                      const_dnnl_memory_desc_t weights_peephole_desc,
+                                                      const_dnnl_memory_desc_t weights_projection_desc,
+                                                      const_dnnl_memory_desc_t bias_desc,
+                                                      const_dnnl_memory_desc_t dst_layer_desc,
+                                                      const_dnnl_memory_desc_t dst_iter_desc,
+                                                      const_dnnl_memory_desc_t dst_iter_c_desc,
+                                                      unsigned int flags,
+                                                      const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for lstm backward (shapes, rules and
+/// layouts: `prims::rnn`). `prop_kind` must be `dnnl_backward`; `hint_fwd_pd`
+/// is the forward training descriptor whose workspace this one reads.
+/// On success the caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_lstm_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                       dnnl_engine_t engine,
+                                                       dnnl_prop_kind_t prop_kind,
+                                                       dnnl_rnn_direction_t direction,
+                                                       const_dnnl_memory_desc_t src_layer_desc,
+                                                       const_dnnl_memory_desc_t src_iter_desc,
+                                                       const_dnnl_memory_desc_t src_iter_c_desc,
+                                                       const_dnnl_memory_desc_t weights_layer_desc,
+                                                       const_dnnl_memory_desc_t weights_iter_desc,
+                                                       const_dnnl_memory_desc_t weights_peephole_desc,
+                                                       const_dnnl_memory_desc_t weights_projection_desc,
+                                                       const_dnnl_memory_desc_t bias_desc,
+                                                       const_dnnl_memory_desc_t dst_layer_desc,
+                                                       const_dnnl_memory_desc_t dst_iter_desc,
+                                                       const_dnnl_memory_desc_t dst_iter_c_desc,
+                                                       const_dnnl_memory_desc_t diff_src_layer_desc,
+                                                       const_dnnl_memory_desc_t diff_src_iter_desc,
+                                                       const_dnnl_memory_desc_t diff_src_iter_c_desc,
+                                                       const_dnnl_memory_desc_t diff_weights_layer_desc,
+                                                       const_dnnl_memory_desc_t diff_weights_iter_desc,
+                                                       const_dnnl_memory_desc_t diff_weights_peephole_desc,
+                                                       const_dnnl_memory_desc_t diff_weights_projection_desc,
+                                                       const_dnnl_memory_desc_t diff_bias_desc,
+                                                       const_dnnl_memory_desc_t diff_dst_layer_desc,
+                                                       const_dnnl_memory_desc_t diff_dst_iter_desc,
+                                                       const_dnnl_memory_desc_t diff_dst_iter_c_desc,
+                                                       unsigned int flags,
+                                                       const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                       const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for gru forward (shapes, rules and
+/// layouts: `prims::rnn`). `prop_kind` is `dnnl_forward_training` (which
+/// writes a workspace) or `dnnl_forward_inference`.
+/// On success the caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_gru_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                     dnnl_engine_t engine,
+                                                     dnnl_prop_kind_t prop_kind,
+                                                     dnnl_rnn_direction_t direction,
+                                                     const_dnnl_memory_desc_t src_layer_desc,
+                                                     const_dnnl_memory_desc_t src_iter_desc,
+                                                     const_dnnl_memory_desc_t weights_layer_desc,
+                                                     const_dnnl_memory_desc_t weights_iter_desc,
+                                                     const_dnnl_memory_desc_t bias_desc,
+                                                     const_dnnl_memory_desc_t dst_layer_desc,
+                                                     const_dnnl_memory_desc_t dst_iter_desc,
+                                                     unsigned int flags,
+                                                     const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for gru backward (shapes, rules and
+/// layouts: `prims::rnn`). `prop_kind` must be `dnnl_backward`; `hint_fwd_pd`
+/// is the forward training descriptor whose workspace this one reads.
+/// On success the caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_gru_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                      dnnl_engine_t engine,
+                                                      dnnl_prop_kind_t prop_kind,
+                                                      dnnl_rnn_direction_t direction,
+                                                      const_dnnl_memory_desc_t src_layer_desc,
+                                                      const_dnnl_memory_desc_t src_iter_desc,
+                                                      const_dnnl_memory_desc_t weights_layer_desc,
+                                                      const_dnnl_memory_desc_t weights_iter_desc,
+                                                      const_dnnl_memory_desc_t bias_desc,
+                                                      const_dnnl_memory_desc_t dst_layer_desc,
+                                                      const_dnnl_memory_desc_t dst_iter_desc,
+                                                      const_dnnl_memory_desc_t diff_src_layer_desc,
+                                                      const_dnnl_memory_desc_t diff_src_iter_desc,
+                                                      const_dnnl_memory_desc_t diff_weights_layer_desc,
+                                                      const_dnnl_memory_desc_t diff_weights_iter_desc,
+                                                      const_dnnl_memory_desc_t diff_bias_desc,
+                                                      const_dnnl_memory_desc_t diff_dst_layer_desc,
+                                                      const_dnnl_memory_desc_t diff_dst_iter_desc,
+                                                      unsigned int flags,
+                                                      const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                      const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for lbr gru forward (shapes, rules and
+/// layouts: `prims::rnn`). `prop_kind` is `dnnl_forward_training` (which
+/// writes a workspace) or `dnnl_forward_inference`.
+/// On success the caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_lbr_gru_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                         dnnl_engine_t engine,
+                                                         dnnl_prop_kind_t prop_kind,
+                                                         dnnl_rnn_direction_t direction,
+                                                         const_dnnl_memory_desc_t src_layer_desc,
+                                                         const_dnnl_memory_desc_t src_iter_desc,
+                                                         const_dnnl_memory_desc_t weights_layer_desc,
+                                                         const_dnnl_memory_desc_t weights_iter_desc,
+                                                         const_dnnl_memory_desc_t bias_desc,
+                                                         const_dnnl_memory_desc_t dst_layer_desc,
+                                                         const_dnnl_memory_desc_t dst_iter_desc,
+                                                         unsigned int flags,
+                                                         const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for lbr gru backward (shapes, rules and
+/// layouts: `prims::rnn`). `prop_kind` must be `dnnl_backward`; `hint_fwd_pd`
+/// is the forward training descriptor whose workspace this one reads.
+/// On success the caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_lbr_gru_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                          dnnl_engine_t engine,
+                                                          dnnl_prop_kind_t prop_kind,
+                                                          dnnl_rnn_direction_t direction,
+                                                          const_dnnl_memory_desc_t src_layer_desc,
+                                                          const_dnnl_memory_desc_t src_iter_desc,
+                                                          const_dnnl_memory_desc_t weights_layer_desc,
+                                                          const_dnnl_memory_desc_t weights_iter_desc,
+                                                          const_dnnl_memory_desc_t bias_desc,
+                                                          const_dnnl_memory_desc_t dst_layer_desc,
+                                                          const_dnnl_memory_desc_t dst_iter_desc,
+                                                          const_dnnl_memory_desc_t diff_src_layer_desc,
+                                                          const_dnnl_memory_desc_t diff_src_iter_desc,
+                                                          const_dnnl_memory_desc_t diff_weights_layer_desc,
+                                                          const_dnnl_memory_desc_t diff_weights_iter_desc,
+                                                          const_dnnl_memory_desc_t diff_bias_desc,
+                                                          const_dnnl_memory_desc_t diff_dst_layer_desc,
+                                                          const_dnnl_memory_desc_t diff_dst_iter_desc,
+                                                          unsigned int flags,
+                                                          const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                          const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for augru forward (shapes, rules and
+/// layouts: `prims::rnn`). `prop_kind` is `dnnl_forward_training` (which
+/// writes a workspace) or `dnnl_forward_inference`.
+/// On success the caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_augru_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                       dnnl_engine_t engine,
+                                                       dnnl_prop_kind_t prop_kind,
+                                                       dnnl_rnn_direction_t direction,
+                                                       const_dnnl_memory_desc_t src_layer_desc,
+                                                       const_dnnl_memory_desc_t src_iter_desc,
+                                                       const_dnnl_memory_desc_t attention_desc,
+                                                       const_dnnl_memory_desc_t weights_layer_desc,
+                                                       const_dnnl_memory_desc_t weights_iter_desc,
+                                                       const_dnnl_memory_desc_t bias_desc,
+                                                       const_dnnl_memory_desc_t dst_layer_desc,
+                                                       const_dnnl_memory_desc_t dst_iter_desc,
+                                                       unsigned int flags,
+                                                       const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for augru backward (shapes, rules and
+/// layouts: `prims::rnn`). `prop_kind` must be `dnnl_backward`; `hint_fwd_pd`
+/// is the forward training descriptor whose workspace this one reads.
+/// On success the caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_augru_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                        dnnl_engine_t engine,
+                                                        dnnl_prop_kind_t prop_kind,
+                                                        dnnl_rnn_direction_t direction,
+                                                        const_dnnl_memory_desc_t src_layer_desc,
+                                                        const_dnnl_memory_desc_t src_iter_desc,
+                                                        const_dnnl_memory_desc_t attention_desc,
+                                                        const_dnnl_memory_desc_t weights_layer_desc,
+                                                        const_dnnl_memory_desc_t weights_iter_desc,
+                                                        const_dnnl_memory_desc_t bias_desc,
+                                                        const_dnnl_memory_desc_t dst_layer_desc,
+                                                        const_dnnl_memory_desc_t dst_iter_desc,
+                                                        const_dnnl_memory_desc_t diff_src_layer_desc,
+                                                        const_dnnl_memory_desc_t diff_src_iter_desc,
+                                                        const_dnnl_memory_desc_t diff_attention_desc,
+                                                        const_dnnl_memory_desc_t diff_weights_layer_desc,
+                                                        const_dnnl_memory_desc_t diff_weights_iter_desc,
+                                                        const_dnnl_memory_desc_t diff_bias_desc,
+                                                        const_dnnl_memory_desc_t diff_dst_layer_desc,
+                                                        const_dnnl_memory_desc_t diff_dst_iter_desc,
+                                                        unsigned int flags,
+                                                        const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                        const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for lbr augru forward (shapes, rules and
+/// layouts: `prims::rnn`). `prop_kind` is `dnnl_forward_training` (which
+/// writes a workspace) or `dnnl_forward_inference`.
+/// On success the caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_lbr_augru_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                           dnnl_engine_t engine,
+                                                           dnnl_prop_kind_t prop_kind,
+                                                           dnnl_rnn_direction_t direction,
+                                                           const_dnnl_memory_desc_t src_layer_desc,
+                                                           const_dnnl_memory_desc_t src_iter_desc,
+                                                           const_dnnl_memory_desc_t attention_desc,
+                                                           const_dnnl_memory_desc_t weights_layer_desc,
+                                                           const_dnnl_memory_desc_t weights_iter_desc,
+                                                           const_dnnl_memory_desc_t bias_desc,
+                                                           const_dnnl_memory_desc_t dst_layer_desc,
+                                                           const_dnnl_memory_desc_t dst_iter_desc,
+                                                           unsigned int flags,
+                                                           const_dnnl_primitive_attr_t attr);
+
+/// Creates a primitive descriptor for lbr augru backward (shapes, rules and
+/// layouts: `prims::rnn`). `prop_kind` must be `dnnl_backward`; `hint_fwd_pd`
+/// is the forward training descriptor whose workspace this one reads.
+/// On success the caller owns `*primitive_desc`.
+DNNL_API
+dnnl_status_t dnnl_lbr_augru_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
+                                                            dnnl_engine_t engine,
+                                                            dnnl_prop_kind_t prop_kind,
+                                                            dnnl_rnn_direction_t direction,
+                                                            const_dnnl_memory_desc_t src_layer_desc,
+                                                            const_dnnl_memory_desc_t src_iter_desc,
+                                                            const_dnnl_memory_desc_t attention_desc,
+                                                            const_dnnl_memory_desc_t weights_layer_desc,
+                                                            const_dnnl_memory_desc_t weights_iter_desc,
+                                                            const_dnnl_memory_desc_t bias_desc,
+                                                            const_dnnl_memory_desc_t dst_layer_desc,
+                                                            const_dnnl_memory_desc_t dst_iter_desc,
+                                                            const_dnnl_memory_desc_t diff_src_layer_desc,
+                                                            const_dnnl_memory_desc_t diff_src_iter_desc,
+                                                            const_dnnl_memory_desc_t diff_attention_desc,
+                                                            const_dnnl_memory_desc_t diff_weights_layer_desc,
+                                                            const_dnnl_memory_desc_t diff_weights_iter_desc,
+                                                            const_dnnl_memory_desc_t diff_bias_desc,
+                                                            const_dnnl_memory_desc_t diff_dst_layer_desc,
+                                                            const_dnnl_memory_desc_t diff_dst_iter_desc,
+                                                            unsigned int flags,
+                                                            const_dnnl_primitive_desc_t hint_fwd_pd,
+                                                            const_dnnl_primitive_attr_t attr);
+
 /// Returns the size in bytes of one element of `data_type`; the 4-bit types
 /// report 1. For `dnnl_data_type_undef` and values that are not data types it
 /// returns `(size_t)-1`, as upstream does.
@@ -1528,270 +1828,6 @@ dnnl_status_t dnnl_concat_primitive_desc_create(dnnl_primitive_desc_t *concat_pr
                                                 int concat_dimension,
                                                 const const_dnnl_memory_desc_t *src_descs,
                                                 const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_vanilla_rnn_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                             dnnl_engine_t engine,
-                                                             dnnl_prop_kind_t prop_kind,
-                                                             dnnl_alg_kind_t activation,
-                                                             dnnl_rnn_direction_t direction,
-                                                             const_dnnl_memory_desc_t src_layer_desc,
-                                                             const_dnnl_memory_desc_t src_iter_desc,
-                                                             const_dnnl_memory_desc_t weights_layer_desc,
-                                                             const_dnnl_memory_desc_t weights_iter_desc,
-                                                             const_dnnl_memory_desc_t bias_desc,
-                                                             const_dnnl_memory_desc_t dst_layer_desc,
-                                                             const_dnnl_memory_desc_t dst_iter_desc,
-                                                             unsigned int flags,
-                                                             float alpha,
-                                                             float beta,
-                                                             const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_vanilla_rnn_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                              dnnl_engine_t engine,
-                                                              dnnl_prop_kind_t prop_kind,
-                                                              dnnl_alg_kind_t activation,
-                                                              dnnl_rnn_direction_t direction,
-                                                              const_dnnl_memory_desc_t src_layer_desc,
-                                                              const_dnnl_memory_desc_t src_iter_desc,
-                                                              const_dnnl_memory_desc_t weights_layer_desc,
-                                                              const_dnnl_memory_desc_t weights_iter_desc,
-                                                              const_dnnl_memory_desc_t bias_desc,
-                                                              const_dnnl_memory_desc_t dst_layer_desc,
-                                                              const_dnnl_memory_desc_t dst_iter_desc,
-                                                              const_dnnl_memory_desc_t diff_src_layer_desc,
-                                                              const_dnnl_memory_desc_t diff_src_iter_desc,
-                                                              const_dnnl_memory_desc_t diff_weights_layer_desc,
-                                                              const_dnnl_memory_desc_t diff_weights_iter_desc,
-                                                              const_dnnl_memory_desc_t diff_bias_desc,
-                                                              const_dnnl_memory_desc_t diff_dst_layer_desc,
-                                                              const_dnnl_memory_desc_t diff_dst_iter_desc,
-                                                              unsigned int flags,
-                                                              float alpha,
-                                                              float beta,
-                                                              const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                              const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_lstm_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                      dnnl_engine_t engine,
-                                                      dnnl_prop_kind_t prop_kind,
-                                                      dnnl_rnn_direction_t direction,
-                                                      const_dnnl_memory_desc_t src_layer_desc,
-                                                      const_dnnl_memory_desc_t src_iter_desc,
-                                                      const_dnnl_memory_desc_t src_iter_c_desc,
-                                                      const_dnnl_memory_desc_t weights_layer_desc,
-                                                      const_dnnl_memory_desc_t weights_iter_desc,
-                                                      const_dnnl_memory_desc_t weights_peephole_desc,
-                                                      const_dnnl_memory_desc_t weights_projection_desc,
-                                                      const_dnnl_memory_desc_t bias_desc,
-                                                      const_dnnl_memory_desc_t dst_layer_desc,
-                                                      const_dnnl_memory_desc_t dst_iter_desc,
-                                                      const_dnnl_memory_desc_t dst_iter_c_desc,
-                                                      unsigned int flags,
-                                                      const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_lstm_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                       dnnl_engine_t engine,
-                                                       dnnl_prop_kind_t prop_kind,
-                                                       dnnl_rnn_direction_t direction,
-                                                       const_dnnl_memory_desc_t src_layer_desc,
-                                                       const_dnnl_memory_desc_t src_iter_desc,
-                                                       const_dnnl_memory_desc_t src_iter_c_desc,
-                                                       const_dnnl_memory_desc_t weights_layer_desc,
-                                                       const_dnnl_memory_desc_t weights_iter_desc,
-                                                       const_dnnl_memory_desc_t weights_peephole_desc,
-                                                       const_dnnl_memory_desc_t weights_projection_desc,
-                                                       const_dnnl_memory_desc_t bias_desc,
-                                                       const_dnnl_memory_desc_t dst_layer_desc,
-                                                       const_dnnl_memory_desc_t dst_iter_desc,
-                                                       const_dnnl_memory_desc_t dst_iter_c_desc,
-                                                       const_dnnl_memory_desc_t diff_src_layer_desc,
-                                                       const_dnnl_memory_desc_t diff_src_iter_desc,
-                                                       const_dnnl_memory_desc_t diff_src_iter_c_desc,
-                                                       const_dnnl_memory_desc_t diff_weights_layer_desc,
-                                                       const_dnnl_memory_desc_t diff_weights_iter_desc,
-                                                       const_dnnl_memory_desc_t diff_weights_peephole_desc,
-                                                       const_dnnl_memory_desc_t diff_weights_projection_desc,
-                                                       const_dnnl_memory_desc_t diff_bias_desc,
-                                                       const_dnnl_memory_desc_t diff_dst_layer_desc,
-                                                       const_dnnl_memory_desc_t diff_dst_iter_desc,
-                                                       const_dnnl_memory_desc_t diff_dst_iter_c_desc,
-                                                       unsigned int flags,
-                                                       const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                       const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_gru_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                     dnnl_engine_t engine,
-                                                     dnnl_prop_kind_t prop_kind,
-                                                     dnnl_rnn_direction_t direction,
-                                                     const_dnnl_memory_desc_t src_layer_desc,
-                                                     const_dnnl_memory_desc_t src_iter_desc,
-                                                     const_dnnl_memory_desc_t weights_layer_desc,
-                                                     const_dnnl_memory_desc_t weights_iter_desc,
-                                                     const_dnnl_memory_desc_t bias_desc,
-                                                     const_dnnl_memory_desc_t dst_layer_desc,
-                                                     const_dnnl_memory_desc_t dst_iter_desc,
-                                                     unsigned int flags,
-                                                     const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_gru_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                      dnnl_engine_t engine,
-                                                      dnnl_prop_kind_t prop_kind,
-                                                      dnnl_rnn_direction_t direction,
-                                                      const_dnnl_memory_desc_t src_layer_desc,
-                                                      const_dnnl_memory_desc_t src_iter_desc,
-                                                      const_dnnl_memory_desc_t weights_layer_desc,
-                                                      const_dnnl_memory_desc_t weights_iter_desc,
-                                                      const_dnnl_memory_desc_t bias_desc,
-                                                      const_dnnl_memory_desc_t dst_layer_desc,
-                                                      const_dnnl_memory_desc_t dst_iter_desc,
-                                                      const_dnnl_memory_desc_t diff_src_layer_desc,
-                                                      const_dnnl_memory_desc_t diff_src_iter_desc,
-                                                      const_dnnl_memory_desc_t diff_weights_layer_desc,
-                                                      const_dnnl_memory_desc_t diff_weights_iter_desc,
-                                                      const_dnnl_memory_desc_t diff_bias_desc,
-                                                      const_dnnl_memory_desc_t diff_dst_layer_desc,
-                                                      const_dnnl_memory_desc_t diff_dst_iter_desc,
-                                                      unsigned int flags,
-                                                      const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                      const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_lbr_gru_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                         dnnl_engine_t engine,
-                                                         dnnl_prop_kind_t prop_kind,
-                                                         dnnl_rnn_direction_t direction,
-                                                         const_dnnl_memory_desc_t src_layer_desc,
-                                                         const_dnnl_memory_desc_t src_iter_desc,
-                                                         const_dnnl_memory_desc_t weights_layer_desc,
-                                                         const_dnnl_memory_desc_t weights_iter_desc,
-                                                         const_dnnl_memory_desc_t bias_desc,
-                                                         const_dnnl_memory_desc_t dst_layer_desc,
-                                                         const_dnnl_memory_desc_t dst_iter_desc,
-                                                         unsigned int flags,
-                                                         const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_lbr_gru_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                          dnnl_engine_t engine,
-                                                          dnnl_prop_kind_t prop_kind,
-                                                          dnnl_rnn_direction_t direction,
-                                                          const_dnnl_memory_desc_t src_layer_desc,
-                                                          const_dnnl_memory_desc_t src_iter_desc,
-                                                          const_dnnl_memory_desc_t weights_layer_desc,
-                                                          const_dnnl_memory_desc_t weights_iter_desc,
-                                                          const_dnnl_memory_desc_t bias_desc,
-                                                          const_dnnl_memory_desc_t dst_layer_desc,
-                                                          const_dnnl_memory_desc_t dst_iter_desc,
-                                                          const_dnnl_memory_desc_t diff_src_layer_desc,
-                                                          const_dnnl_memory_desc_t diff_src_iter_desc,
-                                                          const_dnnl_memory_desc_t diff_weights_layer_desc,
-                                                          const_dnnl_memory_desc_t diff_weights_iter_desc,
-                                                          const_dnnl_memory_desc_t diff_bias_desc,
-                                                          const_dnnl_memory_desc_t diff_dst_layer_desc,
-                                                          const_dnnl_memory_desc_t diff_dst_iter_desc,
-                                                          unsigned int flags,
-                                                          const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                          const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_augru_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                       dnnl_engine_t engine,
-                                                       dnnl_prop_kind_t prop_kind,
-                                                       dnnl_rnn_direction_t direction,
-                                                       const_dnnl_memory_desc_t src_layer_desc,
-                                                       const_dnnl_memory_desc_t src_iter_desc,
-                                                       const_dnnl_memory_desc_t attention_desc,
-                                                       const_dnnl_memory_desc_t weights_layer_desc,
-                                                       const_dnnl_memory_desc_t weights_iter_desc,
-                                                       const_dnnl_memory_desc_t bias_desc,
-                                                       const_dnnl_memory_desc_t dst_layer_desc,
-                                                       const_dnnl_memory_desc_t dst_iter_desc,
-                                                       unsigned int flags,
-                                                       const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_augru_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                        dnnl_engine_t engine,
-                                                        dnnl_prop_kind_t prop_kind,
-                                                        dnnl_rnn_direction_t direction,
-                                                        const_dnnl_memory_desc_t src_layer_desc,
-                                                        const_dnnl_memory_desc_t src_iter_desc,
-                                                        const_dnnl_memory_desc_t attention_desc,
-                                                        const_dnnl_memory_desc_t weights_layer_desc,
-                                                        const_dnnl_memory_desc_t weights_iter_desc,
-                                                        const_dnnl_memory_desc_t bias_desc,
-                                                        const_dnnl_memory_desc_t dst_layer_desc,
-                                                        const_dnnl_memory_desc_t dst_iter_desc,
-                                                        const_dnnl_memory_desc_t diff_src_layer_desc,
-                                                        const_dnnl_memory_desc_t diff_src_iter_desc,
-                                                        const_dnnl_memory_desc_t diff_attention_desc,
-                                                        const_dnnl_memory_desc_t diff_weights_layer_desc,
-                                                        const_dnnl_memory_desc_t diff_weights_iter_desc,
-                                                        const_dnnl_memory_desc_t diff_bias_desc,
-                                                        const_dnnl_memory_desc_t diff_dst_layer_desc,
-                                                        const_dnnl_memory_desc_t diff_dst_iter_desc,
-                                                        unsigned int flags,
-                                                        const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                        const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_lbr_augru_forward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                           dnnl_engine_t engine,
-                                                           dnnl_prop_kind_t prop_kind,
-                                                           dnnl_rnn_direction_t direction,
-                                                           const_dnnl_memory_desc_t src_layer_desc,
-                                                           const_dnnl_memory_desc_t src_iter_desc,
-                                                           const_dnnl_memory_desc_t attention_desc,
-                                                           const_dnnl_memory_desc_t weights_layer_desc,
-                                                           const_dnnl_memory_desc_t weights_iter_desc,
-                                                           const_dnnl_memory_desc_t bias_desc,
-                                                           const_dnnl_memory_desc_t dst_layer_desc,
-                                                           const_dnnl_memory_desc_t dst_iter_desc,
-                                                           unsigned int flags,
-                                                           const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_lbr_augru_backward_primitive_desc_create(dnnl_primitive_desc_t *primitive_desc,
-                                                            dnnl_engine_t engine,
-                                                            dnnl_prop_kind_t prop_kind,
-                                                            dnnl_rnn_direction_t direction,
-                                                            const_dnnl_memory_desc_t src_layer_desc,
-                                                            const_dnnl_memory_desc_t src_iter_desc,
-                                                            const_dnnl_memory_desc_t attention_desc,
-                                                            const_dnnl_memory_desc_t weights_layer_desc,
-                                                            const_dnnl_memory_desc_t weights_iter_desc,
-                                                            const_dnnl_memory_desc_t bias_desc,
-                                                            const_dnnl_memory_desc_t dst_layer_desc,
-                                                            const_dnnl_memory_desc_t dst_iter_desc,
-                                                            const_dnnl_memory_desc_t diff_src_layer_desc,
-                                                            const_dnnl_memory_desc_t diff_src_iter_desc,
-                                                            const_dnnl_memory_desc_t diff_attention_desc,
-                                                            const_dnnl_memory_desc_t diff_weights_layer_desc,
-                                                            const_dnnl_memory_desc_t diff_weights_iter_desc,
-                                                            const_dnnl_memory_desc_t diff_bias_desc,
-                                                            const_dnnl_memory_desc_t diff_dst_layer_desc,
-                                                            const_dnnl_memory_desc_t diff_dst_iter_desc,
-                                                            unsigned int flags,
-                                                            const_dnnl_primitive_desc_t hint_fwd_pd,
-                                                            const_dnnl_primitive_attr_t attr);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API dnnl_status_t dnnl_set_jit_dump(int enable);

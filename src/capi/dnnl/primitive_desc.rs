@@ -140,7 +140,8 @@ fn query_md(pd: &PrimitiveDesc, what: dnnl_query_t, index: c_int) -> Option<Arc<
     let custom = match what {
         dnnl_query_src_md => pd.op().src_arg(index),
         _ => None,
-    };
+    }
+    .or_else(|| pd.op().md_query_arg(what, index));
     let arg = custom.or_else(|| md_query_arg(what, index))?;
     if arg == DNNL_ARG_SCRATCHPAD {
         return Some(pd.scratchpad_md().clone());
