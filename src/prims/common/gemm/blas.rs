@@ -201,7 +201,8 @@ impl COffset {
         }
     }
 
-    #[inline]
+    /// The offset of element (i, j) (the tests' reference).
+    #[cfg(test)]
     fn at(self, co: &[i32], i: usize, j: usize) -> i32 {
         match self {
             COffset::Fixed => co[0],
@@ -230,25 +231,17 @@ unsafe impl<T> Send for Out<T> {}
 // SAFETY: as above.
 unsafe impl<T> Sync for Out<T> {}
 
-impl<T: Copy> Out<T> {
-    /// Element `at` of C.
+impl<T> Out<T> {
+    /// `len` elements of C from element `at`.
     ///
     /// # Safety
-    /// `at` is inside C, and no other tile touches that element.
+    /// They are inside C, and no other tile touches them while the slice
+    /// lives.
     #[inline]
-    unsafe fn get(self, at: usize) -> T {
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn row(&self, at: usize, len: usize) -> &mut [T] {
         // SAFETY: the caller's contract.
-        unsafe { self.0.add(at).read() }
-    }
-
-    /// Sets element `at` of C.
-    ///
-    /// # Safety
-    /// As [`Out::get`].
-    #[inline]
-    unsafe fn set(self, at: usize, v: T) {
-        // SAFETY: the caller's contract.
-        unsafe { self.0.add(at).write(v) }
+        unsafe { std::slice::from_raw_parts_mut(self.0.add(at), len) }
     }
 }
 
@@ -304,13 +297,11 @@ pub(crate) fn sgemm(p: &Problem, alpha: f32, a: &[f32], b: &[f32], beta: f32, c:
     run_pooled(tiles(p.m, p.n, k), |(rows, cols)| {
         if alpha == 0.0 {
             for i in rows {
-                for j in cols.clone() {
-                    let at = i * ldc + j;
-                    // SAFETY: (i, j) is inside C and in this tile only.
-                    unsafe {
-                        let v = if beta == 0.0 { 0.0 } else { beta * out.get(at) };
-                        out.set(at, v);
-                    }
+                // SAFETY: row i, columns `cols` of C: inside C (checked
+                // spans) and this tile's alone.
+                let c_row = unsafe { out.row(i * ldc + cols.start, cols.len()) };
+                for c in c_row {
+                    *c = if beta == 0.0 { 0.0 } else { beta * *c };
                 }
             }
             return;
@@ -413,16 +404,19 @@ pub(crate) fn gemm_x8(p: &Problem, args: &IntArgs, c: &mut [i32]) {
             cs: b_cs as i64,
         };
         let bv = b_view(0);
-        // Σ_k b(k, j) of this tile's columns, for A's offset.
-        let col_sums: Vec<i64> = if ao != 0 && products_needed {
-            (0..nc)
-                .map(|j| (0..k).map(|kk| bv.at(kk, j) as i64).sum())
-                .collect()
-        } else {
-            Vec::new()
-        };
-        // Rows at a time, so that the products stay a few MiB.
-        let block = ((1usize << 19) / nc.max(1)).max(MR).next_multiple_of(MR);
+        // -ao·Σ_k b(k, j) for this tile's columns (A's offset).
+        let col_comp: Vec<i64> = (0..nc)
+            .map(|j| match ao != 0 && products_needed {
+                true => -ao * (0..k).map(|kk| bv.at(kk, j) as i64).sum::<i64>(),
+                false => 0,
+            })
+            .collect();
+        let single_pass = k <= K_PASS;
+        let int_path = args.alpha == 1.0 && (args.beta == 0.0 || args.beta == 1.0);
+        // Rows at a time, so that the products stay within 16 MiB (each
+        // call packs B again: few calls).
+        let block = ((1usize << 22) / nc.max(1)).max(MR).next_multiple_of(MR);
+        // The products: exact in `part` (one pass), or in `acc` (several).
         let mut part: Vec<i32> = Vec::new();
         let mut acc: Vec<i64> = Vec::new();
         for r0 in rows.clone().step_by(block) {
@@ -435,10 +429,14 @@ pub(crate) fn gemm_x8(p: &Problem, args: &IntArgs, c: &mut [i32]) {
                 rs: a_rs as i64,
                 cs: a_cs as i64,
             };
-            acc.clear();
-            acc.resize(nr * nc, 0);
             part.resize(nr * nc, 0);
-            if products_needed {
+            if !products_needed {
+                part.fill(0);
+            } else if single_pass {
+                products(&a_view(0), &b_view(0), nr, nc, k, &mut part);
+            } else {
+                acc.clear();
+                acc.resize(nr * nc, 0);
                 for k0 in (0..k).step_by(K_PASS) {
                     let kc = K_PASS.min(k - k0);
                     products(&a_view(k0), &b_view(k0), nr, nc, kc, &mut part);
@@ -446,30 +444,57 @@ pub(crate) fn gemm_x8(p: &Problem, args: &IntArgs, c: &mut [i32]) {
                         *x += y as i64;
                     }
                 }
+                // The low 32 bits, for the wrapping results.
+                for (x, &y) in part.iter_mut().zip(&acc) {
+                    *x = y as i32;
+                }
             }
             let av = a_view(0);
             for (ri, i) in (r0..r1).enumerate() {
-                // Σ_k a(i, k), for B's offset.
-                let row_sum: i64 = if bo != 0 && products_needed {
-                    (0..k).map(|kk| av.at(ri, kk) as i64).sum()
-                } else {
-                    0
-                };
-                for (cj, j) in cols.clone().enumerate() {
-                    let mut x = acc[ri * nc + cj];
-                    if products_needed {
-                        if ao != 0 {
-                            x -= ao * col_sums[cj];
-                        }
-                        x += bo * (k as i64 * ao - row_sum);
+                // bo·(K·ao - Σ_k a(i, k)) (B's offset, and the constant term).
+                let row_comp: i64 = match bo != 0 && products_needed {
+                    true => {
+                        bo * (k as i64 * ao - (0..k).map(|kk| av.at(ri, kk) as i64).sum::<i64>())
                     }
-                    let at = i * ldc + j;
-                    // SAFETY: (i, j) is inside C and in this tile only.
-                    let old = || unsafe { out.get(at) };
-                    let co = args.offsetc.at(args.co, i, j);
-                    let v = int_result(x, args.alpha, args.beta, old, co);
-                    // SAFETY: as above.
-                    unsafe { out.set(at, v) };
+                    false => 0,
+                };
+                // SAFETY: row i, columns `cols` of C: inside C (checked
+                // spans) and this tile's alone.
+                let c_row = unsafe { out.row(i * ldc + cols.start, nc) };
+                let sums = &part[ri * nc..(ri + 1) * nc];
+                let co_row = match args.offsetc {
+                    COffset::Fixed => args.co[0],
+                    COffset::Column => args.co[i],
+                    COffset::Row => 0,
+                };
+                let co_cols = match args.offsetc {
+                    COffset::Row => &args.co[cols.clone()],
+                    _ => &[][..],
+                };
+                if int_path {
+                    // Wrapping s32: only the low 32 bits of each term count.
+                    let base = (row_comp as i32).wrapping_add(co_row);
+                    let keep = args.beta == 1.0;
+                    for (cj, c) in c_row.iter_mut().enumerate() {
+                        let old = if keep { *c } else { 0 };
+                        *c = sums[cj]
+                            .wrapping_add(col_comp[cj] as i32)
+                            .wrapping_add(base)
+                            .wrapping_add(old);
+                    }
+                    for (c, &co) in c_row.iter_mut().zip(co_cols) {
+                        *c = c.wrapping_add(co);
+                    }
+                    continue;
+                }
+                for (cj, c) in c_row.iter_mut().enumerate() {
+                    let exact = match single_pass {
+                        true => sums[cj] as i64,
+                        false => acc[ri * nc + cj],
+                    };
+                    let x = exact + col_comp[cj] + row_comp;
+                    let co = co_row.wrapping_add(co_cols.get(cj).copied().unwrap_or(0));
+                    *c = int_result(x, args.alpha, args.beta, || *c, co);
                 }
             }
         }
