@@ -353,15 +353,13 @@ pub(crate) struct IntArgs<'a> {
     pub co: &'a [i32],
 }
 
-/// One result of the integer GEMM from the exact `acc = Σ (a - ao)(b - bo)`,
-/// C's previous value (read only where beta is not 0) and the C offset, as
-/// Intel's library computes it.
+/// One result of the integer GEMM where alpha or beta scale (not the
+/// wrapping case of alpha 1 and beta 0 or 1), from the exact `acc = Σ (a -
+/// ao)(b - bo)`, C's previous value (read only where beta is not 0) and the
+/// C offset: `alpha·acc + beta·C` rounded half away from zero and saturated,
+/// then plus `co` (wrapping), as Intel's library computes it.
 #[inline]
-fn int_result(acc: i64, alpha: f32, beta: f32, old: impl FnOnce() -> i32, co: i32) -> i32 {
-    if alpha == 1.0 && (beta == 0.0 || beta == 1.0) {
-        let c = if beta == 0.0 { 0 } else { old() };
-        return (acc as i32).wrapping_add(c).wrapping_add(co);
-    }
+fn scaled_result(acc: i64, alpha: f32, beta: f32, old: impl FnOnce() -> i32, co: i32) -> i32 {
     let mut v = alpha as f64 * acc as f64;
     if beta != 0.0 {
         v += beta as f64 * old() as f64;
@@ -494,7 +492,7 @@ pub(crate) fn gemm_x8(p: &Problem, args: &IntArgs, c: &mut [i32]) {
                     };
                     let x = exact + col_comp[cj] + row_comp;
                     let co = co_row.wrapping_add(co_cols.get(cj).copied().unwrap_or(0));
-                    *c = int_result(x, args.alpha, args.beta, || *c, co);
+                    *c = scaled_result(x, args.alpha, args.beta, || *c, co);
                 }
             }
         }
@@ -672,8 +670,8 @@ mod tests {
     }
 
     #[test]
-    fn integer_results_round_and_saturate_as_upstream() {
-        let r = |acc, alpha, beta, old, co| int_result(acc, alpha, beta, || old, co);
+    fn scaled_results_round_and_saturate_as_upstream() {
+        let r = |acc, alpha, beta, old, co| scaled_result(acc, alpha, beta, || old, co);
         // Ties away from zero.
         assert_eq!(r(1, 0.5, 0.0, 0, 0), 1);
         assert_eq!(r(-1, 0.5, 0.0, 0, 0), -1);
@@ -681,17 +679,51 @@ mod tests {
         assert_eq!(r(0, 1.0, 0.5, -3, 0), -2);
         // The C offset after the rounding: -0.5 -> -1, then + 1.
         assert_eq!(r(-1, 0.5, 0.0, 0, 1), 0);
-        // Saturation where alpha or beta scales, wrapping where they do not.
+        // Saturation, then the offset (wrapping).
         assert_eq!(r(0, 1.0, 2.0, 2_000_000_000, 0), i32::MAX);
+        assert_eq!(r(0, 1.0, 2.0, 2_000_000_000, -5), i32::MAX - 5);
         assert_eq!(r(2_258_060_000, 0.5, 0.0, 0, 0), 1_129_030_000);
-        assert_eq!(r(2_258_060_000, 1.0, 0.0, 0, 0), -2_036_907_296);
         assert_eq!(r(0, 1.0, -1.0, i32::MIN, 0), i32::MAX);
         assert_eq!(r(1_500_000_000, -2.0, 0.0, 0, 0), i32::MIN);
-        assert_eq!(r(10, 1.0, 1.0, i32::MAX - 5, 0), i32::MIN + 4);
-        assert_eq!(r(10, 1.0, 0.0, 0, i32::MAX - 5), i32::MIN + 4);
+        assert_eq!(r(5, 2.0, 0.0, 0, i32::MAX), i32::MIN + 9);
         // beta 0 reads nothing.
-        assert_eq!(int_result(7, 1.0, 0.0, || unreachable!(), 0), 7);
-        assert_eq!(int_result(7, 2.0, 0.0, || unreachable!(), 0), 14);
+        assert_eq!(scaled_result(7, 2.0, 0.0, || unreachable!(), 0), 14);
+    }
+
+    /// alpha 1 with beta 0 or 1 wraps in s32 (C, the sums and the offset).
+    #[test]
+    fn unscaled_results_wrap_as_upstream() {
+        let p = Problem::new(b'N', b'N', 1, 2, 1, 1, 2, 2).unwrap();
+        let (a, b) = ([10u8], [1u8, 0xff]);
+        for (beta, old, co, want) in [
+            (
+                1.0f32,
+                [i32::MAX - 5, i32::MIN + 5],
+                0,
+                [i32::MIN + 4, i32::MAX - 4],
+            ),
+            (0.0, [77, 77], i32::MAX - 5, [i32::MIN + 4, i32::MAX - 15]),
+        ] {
+            let mut c = old;
+            let args = IntArgs {
+                alpha: 1.0,
+                a: Int8 {
+                    bytes: &a,
+                    elem: Elem::U8,
+                },
+                ao: 0,
+                b: Int8 {
+                    bytes: &b,
+                    elem: Elem::S8,
+                },
+                bo: 0,
+                beta,
+                offsetc: COffset::Fixed,
+                co: &[co],
+            };
+            gemm_x8(&p, &args, &mut c);
+            assert_eq!(c, want, "beta {beta}");
+        }
     }
 
     /// Sums past s32 stay exact: more than one pass of [`K_PASS`] in i64.
