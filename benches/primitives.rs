@@ -11,7 +11,7 @@
 //!   `torch_anchors.py`, run beside this bench on the GPU machine).
 //!
 //! Run: `cargo bench --bench primitives [-- quick] [-- cpu|gpu]` (`quick`: small
-//! sizes, for a 2-core machine; `conv`: the convolution layers only; `matmul`: matmul f32, f16, bf16 and int8 (`u8 x s8 -> s32`, GOP/s) only, GPUs at 4096^3 and the CPU at 1024^3; `kinds`: pooling, resampling, reduction, PReLU, shuffle, LRN and the normalizations only; `resampling`: resampling only; `gemm`: matmul f32 (weights transposed; and under fpmath mode tf32), f16 and bf16 at 1024, 4096 and 8192; `reorder`: blocked <-> plain reorders only). `-- check` instead times the execute-time
+//! sizes, for a 2-core machine; `conv`: the convolution layers only; `matmul`: matmul f32, f16, bf16 and int8 (`u8 x s8 -> s32`, GOP/s) only, GPUs at 4096^3 and the CPU at 1024^3; `kinds`: pooling, resampling, reduction, PReLU, shuffle, LRN and the normalizations only; `resampling`: resampling only; `gemm`: matmul f32 (weights transposed; and under fpmath mode tf32), f16 and bf16 at 1024, 4096 and 8192; `reorder`: blocked <-> plain reorders only; `blas`: `dnnl_sgemm` (1024, 1536, 2048, A plain and transposed) and `dnnl_gemm_u8s8s32` beside matmul of the same shape, CPU engine). `-- check` instead times the execute-time
 //! argument check alone beside a whole execute of small primitives (the
 //! check's share of the call, which must stay in the noise). The OpenCL devices are the library's
 //! (`dnnl_engine_create(dnnl_gpu, i)`; `OCL_ICD_VENDORS` / `ONEDNN_OCL_DEVICES`
@@ -1279,6 +1279,144 @@ fn matmul_only(b: &Bench, quick: bool) {
     matmul_variants(b, m);
 }
 
+/// The `blas` mode (CPU engine only): `dnnl_sgemm` at 1024, 1536 and 2048
+/// (`quick`: 256, 512) square, A plain (NN) and transposed (TN), beside our
+/// f32 matmul of the same shape (src `ab`, or `ba` for Aᵀ) timed in the same
+/// run; then `dnnl_gemm_u8s8s32` beside the `u8 x s8 -> s32` matmul.
+fn blas(b: &Bench, quick: bool) {
+    if b.ocl.is_some() {
+        return;
+    }
+    let e = b.engine;
+    let sizes: &[i64] = if quick {
+        &[256, 512]
+    } else {
+        &[1024, 1536, 2048]
+    };
+    for &m in sizes {
+        let len = (m * m) as usize;
+        let a: Vec<f32> = (0..len).map(|i| (i % 97) as f32 / 97.0 - 0.5).collect();
+        let bm: Vec<f32> = (0..len).map(|i| (i % 89) as f32 / 89.0 - 0.5).collect();
+        let mut c = vec![0f32; len];
+        for (op, ta, src_tag) in [("NN", b'N', dnnl_ab), ("TN", b'T', dnnl_ba)] {
+            let (sm, wm) = (
+                md(&[m, m], dnnl_f32, src_tag),
+                md(&[m, m], dnnl_f32, dnnl_ab),
+            );
+            let (ma, mb, mc) = (memory(e, sm), memory(e, wm), memory(e, wm));
+            // SAFETY: a valid out-pointer, a live engine and descriptors.
+            let pd = pd_of(|pd| unsafe {
+                dnnl_matmul_primitive_desc_create(pd, e, sm, wm, null_mut(), wm, null_mut())
+            });
+            let matmul = b.time(
+                pd,
+                &[
+                    (DNNL_ARG_SRC, ma),
+                    (DNNL_ARG_WEIGHTS, mb),
+                    (DNNL_ARG_DST, mc),
+                ],
+            );
+            let t = seconds(|n| {
+                for _ in 0..n {
+                    // SAFETY: A, B and C hold m x m floats.
+                    let st = unsafe {
+                        dnnl_sgemm(
+                            ta as std::ffi::c_char,
+                            b'N' as std::ffi::c_char,
+                            m,
+                            m,
+                            m,
+                            1.0,
+                            a.as_ptr(),
+                            m,
+                            bm.as_ptr(),
+                            m,
+                            0.0,
+                            c.as_mut_ptr(),
+                            m,
+                        )
+                    };
+                    ok(st, "dnnl_sgemm");
+                }
+            });
+            let flops = 2.0 * (m * m * m) as f64;
+            match matmul {
+                Ok((t_ref, _)) => row(
+                    b,
+                    &format!("sgemm {op}"),
+                    &format!("{m}^3"),
+                    Ok((t, "dnnl_sgemm".into())),
+                    flops,
+                    "GFLOP/s",
+                    (t_ref, "matmul f32, same shape"),
+                ),
+                Err(why) => println!("{:<26} matmul f32 {op} {m}^3: {why}", b.name),
+            }
+        }
+        // Int8: dnnl_gemm_u8s8s32 beside the u8 x s8 -> s32 matmul.
+        let (sm, wm, dm) = (
+            md(&[m, m], dnnl_u8, dnnl_ab),
+            md(&[m, m], dnnl_s8, dnnl_ab),
+            md(&[m, m], dnnl_s32, dnnl_ab),
+        );
+        let (ma, mb, mc) = (memory(e, sm), memory(e, wm), memory(e, dm));
+        // SAFETY: a valid out-pointer, a live engine and descriptors.
+        let pd = pd_of(|pd| unsafe {
+            dnnl_matmul_primitive_desc_create(pd, e, sm, wm, null_mut(), dm, null_mut())
+        });
+        let matmul = b.time(
+            pd,
+            &[
+                (DNNL_ARG_SRC, ma),
+                (DNNL_ARG_WEIGHTS, mb),
+                (DNNL_ARG_DST, mc),
+            ],
+        );
+        let ua: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+        let sb: Vec<i8> = (0..len).map(|i| (i % 255) as i8).collect();
+        let mut ic = vec![0i32; len];
+        let co = [0i32];
+        let t = seconds(|n| {
+            for _ in 0..n {
+                // SAFETY: A, B and C hold m x m elements, co one.
+                let st = unsafe {
+                    dnnl_gemm_u8s8s32(
+                        b'N' as std::ffi::c_char,
+                        b'N' as std::ffi::c_char,
+                        b'F' as std::ffi::c_char,
+                        m,
+                        m,
+                        m,
+                        1.0,
+                        ua.as_ptr(),
+                        m,
+                        0,
+                        sb.as_ptr(),
+                        m,
+                        0,
+                        0.0,
+                        ic.as_mut_ptr(),
+                        m,
+                        co.as_ptr(),
+                    )
+                };
+                ok(st, "dnnl_gemm_u8s8s32");
+            }
+        });
+        if let Ok((t_ref, _)) = matmul {
+            row(
+                b,
+                "gemm_u8s8s32 NN",
+                &format!("{m}^3"),
+                Ok((t, "dnnl_gemm_u8s8s32".into())),
+                2.0 * (m * m * m) as f64,
+                "GOP/s",
+                (t_ref, "matmul u8*s8->s32"),
+            );
+        }
+    }
+}
+
 /// The execute-time argument check alone ([`Primitive::check_args`]) beside
 /// `dnnl_primitive_execute` of the same small primitive (enqueue only, the
 /// wait amortised over the loop): the check's cost and share of the call.
@@ -1422,6 +1560,8 @@ fn main() {
     let reorder_only = args.iter().any(|a| a == "reorder");
     // `matmul`: f32 and int8 matmul only (GPUs 4096^3, CPU 1024^3).
     let matmul_mode = args.iter().any(|a| a == "matmul");
+    // `blas`: dnnl_sgemm and dnnl_gemm_u8s8s32 beside matmul (CPU engine).
+    let blas_mode = args.iter().any(|a| a == "blas");
     let cpu = !args.iter().any(|a| a == "gpu");
     let gpu = !args.iter().any(|a| a == "cpu");
     if !check {
@@ -1497,6 +1637,8 @@ fn main() {
                 reorders(&b, b.ocl.is_some() && !quick, quick);
             } else if matmul_mode {
                 matmul_only(&b, quick);
+            } else if blas_mode {
+                blas(&b, quick);
             } else if kinds_only {
                 let big = b.ocl.is_some() && !quick;
                 pooling(&b, big, quick);

@@ -354,6 +354,71 @@ dnnl_status_t dnnl_binary_primitive_desc_create_v2(dnnl_primitive_desc_t *primit
                                                    const_dnnl_memory_desc_t dst_desc,
                                                    const_dnnl_primitive_attr_t attr);
 
+/// Performs `C = alpha·op(A)·op(B) + beta·C` in single precision, the
+/// matrices row-major (`op(A)` M x K, `op(B)` K x N, C M x N; `transa` and
+/// `transb` 'N'/'n' or 'T'/'t'). As Intel's library: M, N or K of 0 leaves C
+/// as it is; `alpha` 0 reads neither A nor B; `beta` 0 reads no C.
+/// Multi-threaded on the host's cores.
+DNNL_API
+dnnl_status_t dnnl_sgemm(char transa,
+                         char transb,
+                         dnnl_dim_t M,
+                         dnnl_dim_t N,
+                         dnnl_dim_t K,
+                         float alpha,
+                         const float *A,
+                         dnnl_dim_t lda,
+                         const float *B,
+                         dnnl_dim_t ldb,
+                         float beta,
+                         float *C,
+                         dnnl_dim_t ldc);
+
+/// Performs `C = alpha·(op(A) - ao)·(op(B) - bo) + beta·C + co` with u8 A,
+/// s8 B and s32 C, row-major. `offsetc` 'F' adds `co[0]` everywhere, 'C'
+/// `co[i]` to row i (M values), 'R' `co[j]` to column j (N values); either
+/// case. As Intel's library: with `alpha` 1 and `beta` 0 or 1 the result
+/// wraps in s32; otherwise `alpha·acc + beta·C` is rounded half away from
+/// zero and saturated, then `co` added. M, N or K of 0 leaves C as it is.
+DNNL_API
+dnnl_status_t dnnl_gemm_u8s8s32(char transa,
+                                char transb,
+                                char offsetc,
+                                dnnl_dim_t M,
+                                dnnl_dim_t N,
+                                dnnl_dim_t K,
+                                float alpha,
+                                const uint8_t *A,
+                                dnnl_dim_t lda,
+                                uint8_t ao,
+                                const int8_t *B,
+                                dnnl_dim_t ldb,
+                                int8_t bo,
+                                float beta,
+                                int32_t *C,
+                                dnnl_dim_t ldc,
+                                const int32_t *co);
+
+/// As `dnnl_gemm_u8s8s32`, with s8 A and an s8 offset `ao`.
+DNNL_API
+dnnl_status_t dnnl_gemm_s8s8s32(char transa,
+                                char transb,
+                                char offsetc,
+                                dnnl_dim_t M,
+                                dnnl_dim_t N,
+                                dnnl_dim_t K,
+                                float alpha,
+                                const int8_t *A,
+                                dnnl_dim_t lda,
+                                int8_t ao,
+                                const int8_t *B,
+                                dnnl_dim_t ldb,
+                                int8_t bo,
+                                float beta,
+                                int32_t *C,
+                                dnnl_dim_t ldc,
+                                const int32_t *co);
+
 /// Creates a primitive descriptor for convolution forward (`prop_kind`
 /// `dnnl_forward_training` or `dnnl_forward_inference`, `alg_kind`
 /// `dnnl_convolution_direct` or `dnnl_convolution_auto`). `bias_desc` may be
@@ -1849,62 +1914,6 @@ DNNL_API dnnl_status_t dnnl_set_cpu_isa_hints(dnnl_cpu_isa_hints_t isa_hints);
 
 /// Not implemented yet: returns 0 (the neutral value of its type).
 DNNL_API dnnl_cpu_isa_hints_t dnnl_get_cpu_isa_hints(void);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_sgemm(char transa,
-                         char transb,
-                         dnnl_dim_t M,
-                         dnnl_dim_t N,
-                         dnnl_dim_t K,
-                         float alpha,
-                         const float *A,
-                         dnnl_dim_t lda,
-                         const float *B,
-                         dnnl_dim_t ldb,
-                         float beta,
-                         float *C,
-                         dnnl_dim_t ldc);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_gemm_u8s8s32(char transa,
-                                char transb,
-                                char offsetc,
-                                dnnl_dim_t M,
-                                dnnl_dim_t N,
-                                dnnl_dim_t K,
-                                float alpha,
-                                const uint8_t *A,
-                                dnnl_dim_t lda,
-                                uint8_t ao,
-                                const int8_t *B,
-                                dnnl_dim_t ldb,
-                                int8_t bo,
-                                float beta,
-                                int32_t *C,
-                                dnnl_dim_t ldc,
-                                const int32_t *co);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_gemm_s8s8s32(char transa,
-                                char transb,
-                                char offsetc,
-                                dnnl_dim_t M,
-                                dnnl_dim_t N,
-                                dnnl_dim_t K,
-                                float alpha,
-                                const int8_t *A,
-                                dnnl_dim_t lda,
-                                int8_t ao,
-                                const int8_t *B,
-                                dnnl_dim_t ldb,
-                                int8_t bo,
-                                float beta,
-                                int32_t *C,
-                                dnnl_dim_t ldc,
-                                const int32_t *co);
 
 #ifdef __cplusplus
 }  // extern "C"

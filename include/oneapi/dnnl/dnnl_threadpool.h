@@ -14,24 +14,29 @@
 extern "C" {
 #endif // __cplusplus
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Returns `dnnl_unimplemented`: this is not a threadpool build; `*stream`
+/// is not written.
 DNNL_API
 dnnl_status_t dnnl_threadpool_interop_stream_create(dnnl_stream_t *stream,
                                                     dnnl_engine_t engine,
                                                     void *threadpool);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Returns `dnnl_unimplemented`: this is not a threadpool build;
+/// `*threadpool` is not written.
 DNNL_API
 dnnl_status_t dnnl_threadpool_interop_stream_get_threadpool(dnnl_stream_t astream,
                                                             void **threadpool);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Returns `dnnl_unimplemented`: this is not a threadpool build; nothing
+/// changes.
 DNNL_API dnnl_status_t dnnl_threadpool_interop_set_max_concurrency(int max_concurrency);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Returns `dnnl_unimplemented`: this is not a threadpool build;
+/// `*max_concurrency` is not written.
 DNNL_API dnnl_status_t dnnl_threadpool_interop_get_max_concurrency(int *max_concurrency);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Returns `dnnl_unimplemented`: this is not a threadpool build; C is not
+/// written (`dnnl_sgemm` computes the same on the library's threads).
 DNNL_API
 dnnl_status_t dnnl_threadpool_interop_sgemm(char transa,
                                             char transb,
@@ -48,7 +53,8 @@ dnnl_status_t dnnl_threadpool_interop_sgemm(char transa,
                                             dnnl_dim_t ldc,
                                             void *threadpool);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Returns `dnnl_unimplemented`: this is not a threadpool build; C is not
+/// written (`dnnl_gemm_u8s8s32` computes the same on the library's threads).
 DNNL_API
 dnnl_status_t dnnl_threadpool_interop_gemm_u8s8s32(char transa,
                                                    char transb,
@@ -69,7 +75,8 @@ dnnl_status_t dnnl_threadpool_interop_gemm_u8s8s32(char transa,
                                                    const int32_t *co,
                                                    void *threadpool);
 
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Returns `dnnl_unimplemented`: this is not a threadpool build; C is not
+/// written (`dnnl_gemm_s8s8s32` computes the same on the library's threads).
 DNNL_API
 dnnl_status_t dnnl_threadpool_interop_gemm_s8s8s32(char transa,
                                                    char transb,

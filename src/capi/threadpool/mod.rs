@@ -1,5 +1,5 @@
 //! Entry points of `dnnl_threadpool.h`.
 
-pub mod unimplemented;
+pub mod interop;
 
-pub use unimplemented::*;
+pub use interop::*;

@@ -126,17 +126,17 @@ fn int8_at(elem: Elem, bytes: &[u8], index: i64) -> i16 {
 
 /// An int8 matrix view: element `(r, c)` at `first + r * rs + c * cs`.
 #[derive(Clone, Copy)]
-struct View<'a> {
-    bytes: &'a [u8],
-    elem: Elem,
-    first: i64,
-    rs: i64,
-    cs: i64,
+pub(crate) struct View<'a> {
+    pub bytes: &'a [u8],
+    pub elem: Elem,
+    pub first: i64,
+    pub rs: i64,
+    pub cs: i64,
 }
 
 impl View<'_> {
     #[inline(always)]
-    fn at(&self, r: usize, c: usize) -> i16 {
+    pub(crate) fn at(&self, r: usize, c: usize) -> i16 {
         int8_at(
             self.elem,
             self.bytes,
@@ -259,7 +259,7 @@ fn micro(avx2: bool, pairs: usize, a: &[i16], b: &[i16], acc: &mut [[i32; NR]; M
 
 /// The exact s32 products `C[r, n] = Σ_k A[r, k]·B[k, n]` of `rows` rows
 /// from `a` (rows x k) and `b` (k x n) into `out` (rows x n, row-major).
-fn products(a: &View, b: &View, rows: usize, n: usize, k: usize, out: &mut [i32]) {
+pub(crate) fn products(a: &View, b: &View, rows: usize, n: usize, k: usize, out: &mut [i32]) {
     out[..rows * n].fill(0);
     let avx2 = has_avx2();
     let kc_max = KC.min(k.max(2).next_multiple_of(2));
