@@ -946,14 +946,28 @@ static dnnl_status_t create_bwd(dnnl_primitive_desc_t *pd, const case_t *c, dnnl
     }
 }
 
-/* The first creation on ours: unimplemented means the whole kind is missing (skip). */
-static int creation_refused(dnnl_status_t st, const char *what) {
+/* What ours does not implement yet in case c (NULL: everything it covers). */
+static const char *ours_gap(const case_t *c) {
+    if (c->dt == dnnl_u8) return "int8 RNN";
+    if (c->dt == dnnl_f16) return "f16 RNN";
+    return NULL;
+}
+
+/* The first creation on ours: unimplemented means the whole kind is missing (skip).
+ * `ours_gap` names a part ours does not implement yet (f16, int8: issue 17): its cases
+ * are skipped on ours with a note and counted, as Intel's gaps are. */
+static int creation_refused(dnnl_status_t st, const char *what, const char *ours_gap) {
     if (st == dnnl_success) {
         created_once = 1;
         return 0;
     }
     if (st == dnnl_unimplemented) {
         if (library_is_ours() && !created_once) SKIP("rnn not implemented by this library");
+        if (library_is_ours() && ours_gap) {
+            printf("note: %s: %s not implemented by this library yet\n", what, ours_gap);
+            n_skipped++;
+            return 1;
+        }
         if (!library_is_ours()) {
             printf("note: %s: unimplemented by this library\n", what);
             n_skipped++;
@@ -1220,7 +1234,7 @@ static int run_forward(const case_t *c, const geo_t *g, ref_t *r, int prop, cons
     dnnl_primitive_desc_t pd = NULL;
     dnnl_status_t st = create_fwd(&pd, c, prop, mds, 0, attr);
     free_mds(mds, N_FWD_ARGS);
-    if (creation_refused(st, what)) {
+    if (creation_refused(st, what, ours_gap(c))) {
         if (attr) CHECK(dnnl_primitive_attr_destroy(attr));
         free(wscales);
         return 0;
@@ -1348,7 +1362,7 @@ static void run_backward(const case_t *c, const geo_t *g, ref_t *r, const tensor
         if (!run_forward(c, g, r, TRAIN, ts, in, &fr, fwhat)) break;
         dnnl_primitive_desc_t pd = NULL;
         dnnl_status_t st = create_bwd(&pd, c, mds, dmds, flags, fr.pd);
-        if (creation_refused(st, rwhat)) {
+        if (creation_refused(st, rwhat, ours_gap(c))) {
             free_fwd_run(&fr);
             break;
         }

@@ -55,9 +55,9 @@
 //!
 //! Workspace (forward training writes it, backward reads it): a byte vector
 //! whose layout is ours (`cpu.rs`, [`WsLayout`]); its size comes from the
-//! workspace query. Backward needs `hint_fwd_pd`, a forward training
-//! descriptor of the same problem (its workspace descriptor must be this
-//! one's): `unimplemented` otherwise, as pooling does.
+//! workspace query. Backward takes no `hint_fwd_pd`, or one of the same
+//! problem (training or inference, as upstream): the workspace layout is
+//! the problem's; a hint of another problem is `unimplemented`.
 //!
 //! Backward accumulates into diff_weights_* and diff_bias (rnn.md) unless
 //! the flag `dnnl_rnn_flags_diff_weights_overwrite` is set; diff_src_*,
@@ -640,9 +640,8 @@ impl RnnOp {
                 ));
             }
         }
-        if cell.augru() && present(&descs.attention).is_none() {
-            return Err(Error::invalid("AUGRU needs the attention descriptor"));
-        }
+        // AUGRU without the attention descriptor: accepted, as upstream;
+        // the attention then reads as zero (a GRU).
 
         let data_type = check_types(descs, backward)?;
 
@@ -847,19 +846,20 @@ impl RnnOp {
             ws_layout,
         };
         if backward {
-            let fits = hint.is_some_and(|h| {
+            // The workspace layout is the problem's, whatever the hint:
+            // upstream accepts no hint or an inference one; a hint of
+            // another problem is refused.
+            let fits = hint.is_none_or(|h| {
                 !h.backward
-                    && h.prop_kind == dnnl_forward_training
                     && h.cell == op.cell
                     && h.direction == op.direction
                     && h.activation == op.activation
                     && h.dims == op.dims
-                    && h.ws == op.ws
             });
             if !fits {
                 return Err(Error::unimplemented(
-                    "RNN backward reads the workspace of a forward training descriptor: \
-                     hint_fwd_pd must be one of the same cell, direction and shapes",
+                    "hint_fwd_pd is a descriptor of another RNN problem \
+                     (cell, direction, activation or shapes)",
                 ));
             }
         }
@@ -996,7 +996,6 @@ impl OpDesc for RnnOp {
     fn query_f32(&self, what: dnnl_query_t) -> Option<f32> {
         match what {
             dnnl_query_alpha_f32 => Some(self.alpha),
-            dnnl_query_beta_f32 => Some(self.beta),
             _ => None,
         }
     }
