@@ -257,6 +257,32 @@ fn status_name(s: dnnl_status_t) -> String {
     }
 }
 
+/// Times a matmul `src · weights -> dst` (no bias) under `attr` (NULL: the
+/// default) on `b`'s engine, on memories it creates for the descriptors.
+fn time_matmul(
+    b: &Bench,
+    src: dnnl_memory_desc_t,
+    weights: dnnl_memory_desc_t,
+    dst: dnnl_memory_desc_t,
+    attr: dnnl_primitive_attr_t,
+) -> Result<(f64, String), String> {
+    let e = b.engine;
+    let (ma, mb, mc) = (memory(e, src), memory(e, weights), memory(e, dst));
+    // SAFETY: a valid out-pointer, a live engine, descriptors and attribute
+    // (or NULL).
+    let pd = pd_of(|pd| unsafe {
+        dnnl_matmul_primitive_desc_create(pd, e, src, weights, null_mut(), dst, attr)
+    });
+    b.time(
+        pd,
+        &[
+            (DNNL_ARG_SRC, ma),
+            (DNNL_ARG_WEIGHTS, mb),
+            (DNNL_ARG_DST, mc),
+        ],
+    )
+}
+
 fn pd_of(
     f: impl FnOnce(*mut dnnl_primitive_desc_t) -> dnnl_status_t,
 ) -> Result<dnnl_primitive_desc_t, dnnl_status_t> {
@@ -687,24 +713,12 @@ fn run(b: &Bench, quick: bool) {
     };
     for &m in sizes {
         let sq = md(&[m, m], dnnl_f32, dnnl_ab);
-        let (ma, mb, mc) = (memory(e, sq), memory(e, sq), memory(e, sq));
-        // SAFETY: a valid out-pointer, a live engine and descriptors.
-        let pd = pd_of(|pd| unsafe {
-            dnnl_matmul_primitive_desc_create(pd, e, sq, sq, null_mut(), sq, null_mut())
-        });
         let reference = b.gemm_reference_seconds(m as usize, m as usize, m as usize);
         row(
             b,
             "matmul f32",
             &format!("{m}^3"),
-            b.time(
-                pd,
-                &[
-                    (DNNL_ARG_SRC, ma),
-                    (DNNL_ARG_WEIGHTS, mb),
-                    (DNNL_ARG_DST, mc),
-                ],
-            ),
+            time_matmul(b, sq, sq, sq, null_mut()),
             2.0 * (m * m * m) as f64,
             "GFLOP/s",
             reference,
@@ -1033,21 +1047,7 @@ fn conv_layers(b: &Bench, big: bool, quick: bool) {
             md(&[kk, n], dnnl_f32, dnnl_ab),
             md(&[m, n], dnnl_f32, dnnl_ab),
         );
-        let (ma, mb_, mc) = (memory(e, am), memory(e, bm), memory(e, cm));
-        // SAFETY: a valid out-pointer, a live engine and descriptors.
-        let mm = pd_of(|pd| unsafe {
-            dnnl_matmul_primitive_desc_create(pd, e, am, bm, null_mut(), cm, null_mut())
-        });
-        let reference = b
-            .time(
-                mm,
-                &[
-                    (DNNL_ARG_SRC, ma),
-                    (DNNL_ARG_WEIGHTS, mb_),
-                    (DNNL_ARG_DST, mc),
-                ],
-            )
-            .map_or(f64::INFINITY, |(t, _)| t);
+        let reference = time_matmul(b, am, bm, cm, null_mut()).map_or(f64::INFINITY, |(t, _)| t);
         row(
             b,
             &format!("conv f32 {k}x{k}"),
@@ -1143,7 +1143,6 @@ fn conv_layers(b: &Bench, big: bool, quick: bool) {
 /// Matmul at the largest size with other types and transposed weights
 /// (same reference as f32).
 fn matmul_variants(b: &Bench, m: i64) {
-    let e = b.engine;
     let reference = b.gemm_reference_seconds(m as usize, m as usize, m as usize);
     let strict = dnnl_fpmath_mode_strict;
     let cases = [
@@ -1165,32 +1164,20 @@ fn matmul_variants(b: &Bench, m: i64) {
             continue;
         }
         let (sm, wm) = (md(&[m, m], dt, dnnl_ab), md(&[m, m], dt, wtag));
-        let (ma, mb, mc) = (memory(e, sm), memory(e, wm), memory(e, sm));
         let mut attr = null_mut();
         // SAFETY: valid out-pointers, a live attribute, a valid mode.
         unsafe {
             ok(dnnl_primitive_attr_create(&mut attr), "attr");
             ok(dnnl_primitive_attr_set_fpmath_mode(attr, mode), "fpmath");
         }
-        // SAFETY: a valid out-pointer, a live engine, descriptors and
-        // attribute (destroyed after).
-        let pd = pd_of(|pd| unsafe {
-            dnnl_matmul_primitive_desc_create(pd, e, sm, wm, null_mut(), sm, attr)
-        });
+        let timed = time_matmul(b, sm, wm, sm, attr);
         // SAFETY: the attribute is not used after.
         unsafe { dnnl_primitive_attr_destroy(attr) };
         row(
             b,
             op,
             &format!("{m}^3"),
-            b.time(
-                pd,
-                &[
-                    (DNNL_ARG_SRC, ma),
-                    (DNNL_ARG_WEIGHTS, mb),
-                    (DNNL_ARG_DST, mc),
-                ],
-            ),
+            timed,
             2.0 * (m * m * m) as f64,
             "GFLOP/s",
             reference,
@@ -1213,29 +1200,16 @@ fn matmul_int8_weights(
     op: &str,
     reference: (f64, &'static str),
 ) {
-    let e = b.engine;
     let (sm, wm, dm) = (
         md(&[m, m], dnnl_u8, dnnl_ab),
         md(&[m, m], dnnl_s8, wtag),
         md(&[m, m], dnnl_s32, dnnl_ab),
     );
-    let (ma, mb, mc) = (memory(e, sm), memory(e, wm), memory(e, dm));
-    // SAFETY: a valid out-pointer, a live engine and descriptors.
-    let pd = pd_of(|pd| unsafe {
-        dnnl_matmul_primitive_desc_create(pd, e, sm, wm, null_mut(), dm, null_mut())
-    });
     row(
         b,
         op,
         &format!("{m}^3"),
-        b.time(
-            pd,
-            &[
-                (DNNL_ARG_SRC, ma),
-                (DNNL_ARG_WEIGHTS, mb),
-                (DNNL_ARG_DST, mc),
-            ],
-        ),
+        time_matmul(b, sm, wm, dm, null_mut()),
         2.0 * (m * m * m) as f64,
         "GOP/s",
         reference,
@@ -1245,7 +1219,6 @@ fn matmul_int8_weights(
 /// The `matmul` mode: f32 at the bench's sizes' largest (GPUs 4096, CPU
 /// 1024; `quick` 512), the other types and int8 beside it.
 fn matmul_only(b: &Bench, quick: bool) {
-    let e = b.engine;
     let m: i64 = if quick {
         512
     } else if b.ocl.is_some() {
@@ -1254,24 +1227,12 @@ fn matmul_only(b: &Bench, quick: bool) {
         1024
     };
     let sq = md(&[m, m], dnnl_f32, dnnl_ab);
-    let (ma, mb, mc) = (memory(e, sq), memory(e, sq), memory(e, sq));
-    // SAFETY: a valid out-pointer, a live engine and descriptors.
-    let pd = pd_of(|pd| unsafe {
-        dnnl_matmul_primitive_desc_create(pd, e, sq, sq, null_mut(), sq, null_mut())
-    });
     let reference = b.gemm_reference_seconds(m as usize, m as usize, m as usize);
     row(
         b,
         "matmul f32",
         &format!("{m}^3"),
-        b.time(
-            pd,
-            &[
-                (DNNL_ARG_SRC, ma),
-                (DNNL_ARG_WEIGHTS, mb),
-                (DNNL_ARG_DST, mc),
-            ],
-        ),
+        time_matmul(b, sq, sq, sq, null_mut()),
         2.0 * (m * m * m) as f64,
         "GFLOP/s",
         reference,
@@ -1287,7 +1248,6 @@ fn blas(b: &Bench, quick: bool) {
     if b.ocl.is_some() {
         return;
     }
-    let e = b.engine;
     let sizes: &[i64] = if quick {
         &[256, 512]
     } else {
@@ -1303,19 +1263,7 @@ fn blas(b: &Bench, quick: bool) {
                 md(&[m, m], dnnl_f32, src_tag),
                 md(&[m, m], dnnl_f32, dnnl_ab),
             );
-            let (ma, mb, mc) = (memory(e, sm), memory(e, wm), memory(e, wm));
-            // SAFETY: a valid out-pointer, a live engine and descriptors.
-            let pd = pd_of(|pd| unsafe {
-                dnnl_matmul_primitive_desc_create(pd, e, sm, wm, null_mut(), wm, null_mut())
-            });
-            let matmul = b.time(
-                pd,
-                &[
-                    (DNNL_ARG_SRC, ma),
-                    (DNNL_ARG_WEIGHTS, mb),
-                    (DNNL_ARG_DST, mc),
-                ],
-            );
+            let matmul = time_matmul(b, sm, wm, wm, null_mut());
             let t = seconds(|n| {
                 for _ in 0..n {
                     // SAFETY: A, B and C hold m x m floats.
@@ -1359,19 +1307,7 @@ fn blas(b: &Bench, quick: bool) {
             md(&[m, m], dnnl_s8, dnnl_ab),
             md(&[m, m], dnnl_s32, dnnl_ab),
         );
-        let (ma, mb, mc) = (memory(e, sm), memory(e, wm), memory(e, dm));
-        // SAFETY: a valid out-pointer, a live engine and descriptors.
-        let pd = pd_of(|pd| unsafe {
-            dnnl_matmul_primitive_desc_create(pd, e, sm, wm, null_mut(), dm, null_mut())
-        });
-        let matmul = b.time(
-            pd,
-            &[
-                (DNNL_ARG_SRC, ma),
-                (DNNL_ARG_WEIGHTS, mb),
-                (DNNL_ARG_DST, mc),
-            ],
-        );
+        let matmul = time_matmul(b, sm, wm, dm, null_mut());
         let ua: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
         let sb: Vec<i8> = (0..len).map(|i| (i % 255) as i8).collect();
         let mut ic = vec![0i32; len];
