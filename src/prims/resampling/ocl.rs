@@ -26,7 +26,8 @@ const LOCAL: usize = 256;
 
 /// The kernel's walk: over diff_src backward, dst forward; forward, 4
 /// outputs per work-item where `cl_walk::vec4_dim` allows it. On an H100
-/// (same-run copy): nearest up 2x 0.50 -> 0.97, linear up 2x 0.37 -> 0.61.
+/// (same-run copy): nearest up 2x 0.50 -> 0.97, linear up 2x 0.37 -> 0.61,
+/// and 0.61 -> 0.93 with the row's taps shared ([`shared_taps`]).
 fn walk(op: &ResamplingOp) -> OutputWalk<'_> {
     if op.is_backward() {
         OutputWalk::new(op.src_layout(), false)
@@ -107,6 +108,9 @@ fn options(op: &ResamplingOp, walk: &OutputWalk) -> String {
     o += &cl_walk::walk_options(out, walker, "OUT_OFF");
     if let Some(d) = walk.vec4 {
         o += &cl_walk::vec4_options(d);
+        if op.alg() == Alg::Linear && geo.dim_of_slot(2) == Some(d) {
+            o += &shared_taps(geo.i[2], geo.o[2]).unwrap_or_default();
+        }
     }
     o += " -DN_POS=(p0) -DC_POS=(p1)";
     for j in 0..3 {
@@ -131,6 +135,46 @@ fn options(op: &ResamplingOp, walk: &OutputWalk) -> String {
         );
     }
     o
+}
+
+/// Outputs per work-item where the walk goes 4 at a time.
+const VEC: i64 = 4;
+
+/// The most source columns a work-item's outputs may share.
+const MAX_SHARED: i64 = 8;
+
+/// `resampling.cl`'s `resample_row` options (`VTAPS`) for a linear slot 2 of
+/// `i` inputs and `o` outputs walked [`VEC`] at a time, where the taps of
+/// output `VEC k + j` are those of output `j` moved by `k VEC i / o` whole
+/// columns: `VEC i` divisible by `o`, and at most [`MAX_SHARED`] columns.
+/// The kernel's floor division, without the clamp (the kernel clamps).
+fn shared_taps(i: i64, o: i64) -> Option<String> {
+    if i <= 0 || o <= 0 || (VEC * i) % o != 0 {
+        return None;
+    }
+    let den = 2 * o;
+    let taps: Vec<(i64, i64)> = (0..VEC)
+        .map(|j| {
+            let num = (2 * j + 1) * i - o;
+            let f = num.div_euclid(den);
+            (f, num - f * den)
+        })
+        .collect();
+    let lo = taps.iter().map(|t| t.0).min()?;
+    let hi = taps.iter().map(|&(f, rem)| f + i64::from(rem != 0)).max()?;
+    if hi - lo + 1 > MAX_SHARED {
+        return None;
+    }
+    let mut s = format!(
+        " -DVTAPS -DVQ={} -DVRMIN={lo} -DVR={} -DVDEN={den}",
+        VEC * i / o,
+        hi - lo + 1
+    );
+    for (j, &(f, rem)) in taps.iter().enumerate() {
+        let g = f + i64::from(rem != 0);
+        s += &format!(" -DVF{j}={} -DVG{j}={} -DVREM{j}={rem}", f - lo, g - lo);
+    }
+    Some(s)
 }
 
 /// The implementation; it holds no engine (see eltwise's).

@@ -117,6 +117,51 @@ inline float resample(global S_T *src, IDX_T n, IDX_T c, TAP_T y0, TAP_T y1, TAP
     return acc;
 }
 
+#ifdef VTAPS
+/* The VEC outputs of one work-item along a linear slot 2 that is the walk's
+ * innermost dimension, where VEC outputs span a whole number VQ of inputs:
+ * output vbase + j reads columns VQ (vbase / VEC) + VF<j> and + VG<j>
+ * (VG = VF + 1 where the remainder VREM<j> of 2 VDEN is non-zero, else VF)
+ * with weight VREM<j> / VDEN of the second, whatever vbase (the taps()
+ * arithmetic shifted by whole periods). The VR columns from VRMIN on are
+ * read once per row (clamped as taps() clamps) and shared by the VEC
+ * outputs; sums in resample()'s order, so the results are the same. */
+inline void resample_row(global S_T *src, IDX_T n, IDX_T c, TAP_T y0, TAP_T y1, long vbase,
+                         float *ya) {
+    const int vf[4] = {VF0, VF1, VF2, VF3}, vg[4] = {VG0, VG1, VG2, VG3};
+    const float vw[4] = {(float)VREM0 / (float)VDEN, (float)VREM1 / (float)VDEN,
+                         (float)VREM2 / (float)VDEN, (float)VREM3 / (float)VDEN};
+    for (int j = 0; j < VEC; ++j) ya[j] = 0.0f;
+#if !EMPTY_IN
+    TAP_T a0, a1, b0, b1;
+    float wa, wb;
+    taps(y0, I0, O0, LIN0, &a0, &a1, &wa);
+    taps(y1, I1, O1, LIN1, &b0, &b1, &wb);
+    const TAP_T ia[2] = {a0, a1}, ib[2] = {b0, b1};
+    const float fa[2] = {1.0f - wa, wa}, fb[2] = {1.0f - wb, wb};
+    const TAP_T base = (TAP_T)(vbase / VEC) * VQ + VRMIN;
+    for (int ka = 0; ka < 1 + LIN0; ++ka) {
+        const IDX_T z0 = ia[ka];
+        for (int kb = 0; kb < 1 + LIN1; ++kb) {
+            const IDX_T z1 = ib[kb];
+            const float wab = fa[ka] * fb[kb];
+            float col[VR];
+#pragma unroll
+            for (int r = 0; r < VR; ++r) {
+                const IDX_T z2 = clamp(base + r, (TAP_T)0, (TAP_T)(I2 - 1));
+                col[r] = CAT(LD_, S_DT)(src, IN_OFF);
+            }
+#pragma unroll
+            for (int j = 0; j < VEC; ++j) {
+                ya[j] += wab * (1.0f - vw[j]) * col[vf[j]];
+                ya[j] += wab * vw[j] * col[vg[j]];
+            }
+        }
+    }
+#endif
+}
+#endif
+
 /* VEC consecutive outputs of the innermost loop per work-item; inside the
  * loop VEC_P (that loop's position p<d>) is shadowed by output j's. */
 __kernel void resampling_fwd(global S_T *src, global D_T *dst POST_OPS_PARAMS) {
@@ -126,9 +171,16 @@ __kernel void resampling_fwd(global S_T *src, global D_T *dst POST_OPS_PARAMS) {
     const IDX_T out0 = OUT_OFF;
     const long vbase = VEC_P;
     float ya[VEC];
+#ifdef VTAPS
+    resample_row(src, N_POS, C_POS, Y0, Y1, vbase, ya);
+#endif
     for (int j = 0; j < VEC; ++j) {
         const long VEC_P = vbase + j;
+#ifdef VTAPS
+        float acc = ya[j];
+#else
         float acc = resample(src, N_POS, C_POS, Y0, Y1, Y2);
+#endif
 #ifdef WITH_POST_OPS
         const long pos[NDIMS] = {LPOS};
 #if POST_OPS_SUM

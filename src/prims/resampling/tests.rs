@@ -150,6 +150,30 @@ fn forward_and_backward_on_every_engine() {
             sdt: dnnl_f32,
             ddt: dnnl_f32,
         },
+        // GPU linear forward sharing each row's taps over a work-item's 4
+        // outputs (resample_row): up 2x with both edges clamped, up 4x in
+        // 3D, and a 1D up 2x.
+        Case {
+            src: vec![1, 2, 5, 6],
+            dst: vec![1, 2, 10, 12],
+            tag: dnnl_abcd,
+            sdt: dnnl_f32,
+            ddt: dnnl_f32,
+        },
+        Case {
+            src: vec![1, 2, 2, 3, 3],
+            dst: vec![1, 2, 3, 2, 12],
+            tag: dnnl_abcde,
+            sdt: dnnl_f32,
+            ddt: dnnl_f32,
+        },
+        Case {
+            src: vec![2, 3, 8],
+            dst: vec![2, 3, 16],
+            tag: dnnl_abc,
+            sdt: dnnl_f32,
+            ddt: dnnl_f32,
+        },
         Case {
             src: vec![2, 3, 4, 3],
             dst: vec![2, 3, 9, 2],
