@@ -575,8 +575,8 @@ fn builds() -> Vec<Build> {
         ELTWISE_ALG,
         "src/prims/common/gemm/gemm.cl",
     ];
-    let gpu_tiles = "-DWG_M=16 -DWG_N=16 -DRM=8 -DRN=8 -DTK=16";
-    let small_tiles = "-DWG_M=4 -DWG_N=16 -DRM=8 -DRN=4 -DTK=16";
+    let gpu_tiles = "-DWG_M=16 -DWG_N=16 -DRM=8 -DRN=8 -DTK=16 -DVLDS=1";
+    let small_tiles = "-DWG_M=4 -DWG_N=16 -DRM=8 -DRN=4 -DTK=16 -DVLDS=0";
     for (what, options, kernels) in [
         (
             "gemm f32, bias and scales, 4-wide aligned loads",

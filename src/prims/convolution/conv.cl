@@ -110,7 +110,7 @@ inline float conv_a(global const CAT(T_, A_DT) *a, IDX g, IDX m, IDX k) {
  * (DIR 0), or its position plus the padding (DIR 1). */
 #if A_GATHER && DIR < 2
 #define A_PREP_DECL \
-    IDX a_rb[A_SLOTS]; \
+    IDX a_rb[A_SLOTS], a_tap[A_SLOTS]; \
     int a_d0[A_SLOTS], a_h0[A_SLOTS], a_w0[A_SLOTS]
 #if DIR == 0
 #define A_PREP(t, gm) \
@@ -178,20 +178,28 @@ inline float conv_a_load(global const CAT(T_, A_DT) *a, IDX at, float zp) {
 #define A_VALUE_T(t, gm, gk) conv_a_load(a, A_AT_T(t, gk), ZP_AT(gk))
 #if CONV_UNIFORM && DIR == 0
 /* Every depth of a K step lies in one tap (the host sets CONV_UNIFORM where
- * TK divides IC): the tap is decoded once per step, not per load. */
+ * TK divides IC), and the IC / TK steps of a tap share it: at a tap's first
+ * step each slot's window element is found once (a_tap, -1 outside the
+ * input); the other steps only add their channel. */
 #define A_STEP(k0) \
-    const int kk_s = (int)((k0) / IC), c_s = (int)((k0) % IC); \
-    const int sd_ = (kk_s / (KH * KW)) * DD, sh_ = ((kk_s / KW) % KH) * DH, \
-              sw_ = (kk_s % KW) * DW
+    const int c_s = (int)((k0) % IC); \
+    if (c_s == 0) { \
+        const int kk_s = (int)((k0) / IC); \
+        const int sd_ = (kk_s / (KH * KW)) * DD, sh_ = ((kk_s / KW) % KH) * DH, \
+                  sw_ = (kk_s % KW) * DW; \
+        _Pragma("unroll") for (int t_ = 0; t_ < A_SLOTS; ++t_) { \
+            const int id_ = a_d0[t_] + sd_, ih_ = a_h0[t_] + sh_, iw_ = a_w0[t_] + sw_; \
+            a_tap[t_] = a_rb[t_] >= 0 && id_ >= 0 && id_ < ID && ih_ >= 0 && ih_ < IH \
+                            && iw_ >= 0 && iw_ < IW \
+                    ? a_rb[t_] + id_ * (IDX)X_D + ih_ * (IDX)X_H + iw_ * (IDX)X_W \
+                    : -1; \
+        } \
+    }
 #define A_LOAD4(t, gm, gk, v) \
     do { \
-        const int id_ = a_d0[t] + sd_, ih_ = a_h0[t] + sh_, iw_ = a_w0[t] + sw_; \
-        if (a_rb[t] >= 0 && id_ >= 0 && id_ < ID && ih_ >= 0 && ih_ < IH && iw_ >= 0 \
-                && iw_ < IW) { \
+        if (a_tap[t] >= 0) { \
             const int c_ = c_s + (int)((gk) % TK); \
-            const IDX at_ = a_rb[t] + c_ + id_ * (IDX)X_D + ih_ * (IDX)X_H \
-                    + iw_ * (IDX)X_W; \
-            v = CAT(LD4_, A_DT)(a + at_, 0) - ZP4_AT(c_); \
+            v = CAT(LD4_, A_DT)(a + a_tap[t] + c_, 0) - ZP4_AT(c_); \
         } \
     } while (0)
 #elif CONV_UNIFORM && DIR == 1

@@ -47,7 +47,12 @@ pub(super) fn scratchpad(op: &ConvOp) -> usize {
 pub(super) fn create(op: &Arc<ConvOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
     let ocl = engine.gpu("convolution")?;
     let p = op.problem();
-    let tiles = Tiles::for_device(ocl);
+    let depth = if p.depth_splits() > 1 {
+        p.depth_chunk()
+    } else {
+        p.mapping().k
+    };
+    let tiles = Tiles::for_gemm(ocl, Some(depth));
     let plan = Plan::new(op, tiles);
     let source = source_with(&op.epilogue().post_ops, CONV_CL);
     let gemm = ocl.kernel(&source, &plan.options, "gemm_tiled")?;

@@ -428,6 +428,18 @@ fn cases() -> Vec<Case> {
             &[1, 1],
             &[1, 1],
         ),
+        // 3 K steps per tap (48 channels): the window element found at a
+        // tap's first step serves its next two.
+        case(
+            [1, 1, 48, 8],
+            false,
+            &[5, 4],
+            &[3, 3],
+            &[1, 1],
+            &[0, 0],
+            &[1, 1],
+            &[1, 1],
+        ),
         // Deep backward weights (minibatch x positions = 8192: GPUs split
         // the depth over the scratchpad).
         case(

@@ -588,7 +588,7 @@ fn create_ocl(op: &Arc<InnerProductOp>, engine: &Engine) -> Result<Arc<dyn Imple
         g.c.elem,
         g.bias.map(|b| b.elem),
         &op.epilogue,
-        Tiles::for_device(ocl),
+        Tiles::for_gemm(ocl, Some(g.k)),
     );
     kernels.kernel(ocl, g, false)?;
     Ok(Arc::new(OclIp { op, kernels }))

@@ -66,7 +66,7 @@ pub(super) fn create(op: &Arc<MatmulOp>, engine: &Engine) -> Result<Arc<dyn Impl
         elem(op, DNNL_ARG_DST),
         bias,
         op.epilogue(),
-        Tiles::for_device(ocl),
+        Tiles::for_gemm(ocl, op.static_gemm().map(|g| g.k)),
     );
     finish(op, engine, kernels)
 }

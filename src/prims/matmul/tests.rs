@@ -733,7 +733,17 @@ fn gpu_tiles_on_every_device() {
                 dst: md(&[2, 37, 150], f),
             },
         ];
-        for (i, c) in cases.iter().enumerate() {
+        // With and without the 16-byte local reads.
+        let tiles = crate::prims::common::gemm::ocl::Tiles::GPU;
+        let no_vlds = crate::prims::common::gemm::ocl::Tiles {
+            vlds: false,
+            ..tiles
+        };
+        for (i, (c, tiles)) in cases
+            .iter()
+            .flat_map(|c| [(c, tiles), (c, no_vlds)])
+            .enumerate()
+        {
             let nel = |md: &MemoryDesc| md.dims().iter().product::<i64>() as usize;
             let s = values(nel(&c.src), 1);
             let w = values(nel(&c.wei), 2);
@@ -745,7 +755,7 @@ fn gpu_tiles_on_every_device() {
                 g.c.elem,
                 g.bias.map(|b| b.elem),
                 &Epilogue::default(),
-                crate::prims::common::gemm::ocl::Tiles::GPU,
+                tiles,
             );
             let sm = memory(&engine, &c.src, &s);
             let wm = memory(&engine, &c.wei, &w);

@@ -7,7 +7,10 @@
  * - each work-item computes an RM x RN register tile, at rows
  *   ty + i * WG_M and columns tx + j * WG_N of the block tile, so that
  *   neighbouring work-items store neighbouring columns (coalesced) and read
- *   neighbouring local-memory words (no bank conflicts);
+ *   neighbouring local-memory words (no bank conflicts); with VLDS 1 (RM and
+ *   RN multiples of 4), in runs of 4: rows 4 ty + i % 4 + (i / 4) 4 WG_M,
+ *   columns likewise, so each run is one 16-byte local read (a quarter of
+ *   the local-memory instructions per product);
  * - a work-group computes a TM x TN block tile (TM = WG_M * RM,
  *   TN = WG_N * RN), walking K in steps of TK through local memory;
  * - A_K_FAST / B_N_FAST say which index of A and B runs fastest in memory
@@ -220,8 +223,20 @@
 #endif
 #define TN (WG_N * RN)
 #define WG (WG_M * WG_N)
+#ifndef VLDS
+#define VLDS 0
+#endif
+#if VLDS
+/* Local rows padded by 4 words: runs of 4 stay 16-byte aligned. */
+#define PAD 4
+#define ROW_OF(i) (ty * 4 + ((i) & 3) + ((i) >> 2) * (WG_M * 4))
+#define COL_OF(j) (tx * 4 + ((j) & 3) + ((j) >> 2) * (WG_N * 4))
+#else
 /* Local rows padded by one word: column walks hit distinct banks. */
 #define PAD 1
+#define ROW_OF(i) (ty + (i) * WG_M)
+#define COL_OF(j) (tx + (j) * WG_N)
+#endif
 
 #define T_A CAT(T_, A_DT)
 #define T_B CAT(T_, B_DT)
@@ -231,6 +246,9 @@
 #define LD_B(p, i) CAT(LD_, B_DT)(p, i)
 #define LD_C(p, i) CAT(LD_, C_DT)(p, i)
 #define ST_C(p, i, v) CAT(ST_, C_DT)(p, i, v)
+/* 1 where C's elements are f32 (the 16-byte stores of VLDS). */
+#define C_IS_F32_F32 1
+#define C_IS_F32 CAT(C_IS_F32_, C_DT)
 #define LD_BIAS(p, i) CAT(LD_, BIAS_DT)(p, i)
 #define LD4_A(p, i) CAT(LD4_, A_DT)(p, i)
 #define LD4_B(p, i) CAT(LD4_, B_DT)(p, i)
@@ -432,8 +450,8 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
         long M, long N, long K, long nb1, long batch_base,
         global const float *scales_src, global const float *scales_wei,
         global const float *scales_dst EXTRA_PARAMS POST_OPS_PARAMS) {
-    local ACC_T As[TK][TM + PAD];
-    local ACC_T Bs[TK][TN + PAD];
+    local ACC_T As[TK][TM + PAD] __attribute__((aligned(16)));
+    local ACC_T Bs[TK][TN + PAD] __attribute__((aligned(16)));
 
     const int tx = get_local_id(0);
     const int ty = get_local_id(1);
@@ -490,12 +508,31 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
 #pragma unroll
         for (int kk = 0; kk < TK; ++kk) {
             ACC_T ra[RM], rb[RN];
+#if VLDS
+#pragma unroll
+            for (int i = 0; i < RM; i += 4) {
+                const ACC4_T v = *(local const ACC4_T *)&As[kk][ROW_OF(i)];
+                ra[i] = v.s0;
+                ra[i + 1] = v.s1;
+                ra[i + 2] = v.s2;
+                ra[i + 3] = v.s3;
+            }
+#pragma unroll
+            for (int j = 0; j < RN; j += 4) {
+                const ACC4_T v = *(local const ACC4_T *)&Bs[kk][COL_OF(j)];
+                rb[j] = v.s0;
+                rb[j + 1] = v.s1;
+                rb[j + 2] = v.s2;
+                rb[j + 3] = v.s3;
+            }
+#else
 #pragma unroll
             for (int i = 0; i < RM; ++i)
-                ra[i] = As[kk][ty + i * WG_M];
+                ra[i] = As[kk][ROW_OF(i)];
 #pragma unroll
             for (int j = 0; j < RN; ++j)
-                rb[j] = Bs[kk][tx + j * WG_N];
+                rb[j] = Bs[kk][COL_OF(j)];
+#endif
 #pragma unroll
             for (int i = 0; i < RM; ++i)
 #pragma unroll
@@ -516,13 +553,58 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
     epilogue_batch_pos(pos, batch_base, g2);
 #endif
 #endif
+#if VLDS && !C_EXACT && C_IS_F32
+    /* Runs of 4 columns: one 16-byte store where C's 4 elements are
+     * contiguous and aligned (neighbouring work-items then store
+     * neighbouring runs), else 4 stores. */
 #pragma unroll
     for (int i = 0; i < RM; ++i) {
-        const long gm = m0 + ty + i * WG_M;
+        const long gm = m0 + ROW_OF(i);
+        if (gm >= M) continue;
+#pragma unroll
+        for (int j0 = 0; j0 < RN; j0 += 4) {
+            float vs[4];
+            long ats[4];
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                const int j = j0 + u;
+                const long gn = n0 + COL_OF(j);
+                ats[u] = -1;
+                if (gn >= N) continue;
+                const long at = C_INDEX(gm, gn);
+                ats[u] = at;
+#if PO_ON
+#ifdef PO_POSITION
+                PO_POSITION(pos, gm, gn);
+#else
+                pos[PO_NB] = gm;
+                pos[PO_NB + 1] = gn;
+#endif
+#endif
+                float v = epilogue_value((float)acc[i][j] * common, WEI_SCALE_OF(gn), bias,
+                        bias_base + gm * bias_rs + gn * bias_cs, c, at, dst_inv,
+                        PO_POS POST_OPS_ARGS);
+                EPILOGUE_END(v, gn);
+                vs[u] = v;
+            }
+            if (ats[3] >= 0 && ats[1] == ats[0] + 1 && ats[2] == ats[0] + 2
+                    && ats[3] == ats[0] + 3 && ((ulong)(c + ats[0])) % 16 == 0) {
+                *(global float4 *)(c + ats[0]) = (float4)(vs[0], vs[1], vs[2], vs[3]);
+            } else {
+#pragma unroll
+                for (int u = 0; u < 4; ++u)
+                    if (ats[u] >= 0) c[ats[u]] = vs[u];
+            }
+        }
+    }
+#else
+#pragma unroll
+    for (int i = 0; i < RM; ++i) {
+        const long gm = m0 + ROW_OF(i);
         if (gm >= M) continue;
 #pragma unroll
         for (int j = 0; j < RN; ++j) {
-            const long gn = n0 + tx + j * WG_N;
+            const long gn = n0 + COL_OF(j);
             if (gn >= N) continue;
             const long at = C_INDEX(gm, gn);
 #if C_EXACT
@@ -544,6 +626,7 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
             ST_C(c, at, v);
         }
     }
+#endif
 }
 
 /* Column sums (inner product's bias gradient): out[j] = sum_r x[r, j]. One
