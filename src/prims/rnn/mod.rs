@@ -81,7 +81,7 @@ mod tests;
 use std::sync::Arc;
 
 use crate::abi::*;
-use crate::core::attr::{AttrSupport, PrimitiveAttr};
+use crate::core::attr::{AttrPart, AttrSupport, PrimitiveAttr, RnnWeightsQparams};
 use crate::core::error::{Error, Result};
 use crate::core::key::KeyWriter;
 use crate::core::memory_desc::{Format, MemoryDesc};
@@ -278,8 +278,10 @@ pub struct RnnOp {
     alpha: f32,
     beta: f32,
     dims: Dims,
-    /// The data type of src_layer (f32 or bf16).
+    /// The data type of src_layer (f32, bf16, f16 or u8).
     data_type: dnnl_data_type_t,
+    /// int8: the quantization parameters.
+    quant: Option<Quant>,
     /// The descriptors by execution argument, resolved.
     mds: Vec<(i32, Arc<MemoryDesc>)>,
     /// The arguments the user gave as `any`.
@@ -322,16 +324,37 @@ fn dt_name(dt: dnnl_data_type_t) -> &'static str {
     names::enum_str(dnnl_data_type_t::ALL, dt, "dnnl_", "?")
 }
 
-/// Upstream's data type configurations the CPU implementation runs: all
-/// f32, or bf16 data with f32 (or bf16) bias, cell states and peephole
-/// weights and f32 gradients. Anything else is unimplemented.
-fn check_types(descs: &RnnDescs, backward: bool) -> Result<dnnl_data_type_t> {
+/// Upstream's data type configurations the CPU implementation runs:
+/// all f32; bf16 or f16 data with f32 (or the data type's) bias, cell
+/// states and peephole weights and f32 gradients (f16: forward only); int8
+/// inference (see [`check_int8_types`]). Anything else is unimplemented.
+fn check_types(
+    descs: &RnnDescs,
+    backward: bool,
+    prop_kind: dnnl_prop_kind_t,
+    cell: Cell,
+) -> Result<dnnl_data_type_t> {
     let dt = present(&descs.src_layer).map_or(dnnl_f32, |m| m.data_type());
-    if dt != dnnl_f32 && dt != dnnl_bf16 {
-        return Err(Error::unimplemented(format!(
-            "RNN with {} data is not implemented (f32 and bf16 are)",
-            dt_name(dt)
-        )));
+    match dt {
+        dnnl_f32 | dnnl_bf16 | dnnl_f16 => {}
+        dnnl_u8 => return check_int8_types(descs, backward, prop_kind, cell),
+        dnnl_s8 => {
+            return Err(Error::unimplemented(
+                "RNN with s8 data is not implemented (upstream's CPU runs it only with \
+                 AMX; u8 data with s8 weights is the int8 configuration here)",
+            ));
+        }
+        _ => {
+            return Err(Error::unimplemented(format!(
+                "RNN with {} data is not implemented (f32, bf16, f16 and u8 are)",
+                dt_name(dt)
+            )));
+        }
+    }
+    if dt == dnnl_f16 && backward {
+        return Err(Error::unimplemented(
+            "RNN backward with f16 data is not implemented (upstream defines f16 forward only)",
+        ));
     }
     let data = [
         (&descs.src_layer, "src_layer"),
@@ -394,12 +417,149 @@ fn check_types(descs: &RnnDescs, backward: bool) -> Result<dnnl_data_type_t> {
             }
         }
     }
-    if dt == dnnl_bf16 && present(&descs.weights_projection).is_some() {
-        return Err(Error::unimplemented(
-            "LSTM projection with bf16 data is not supported (as upstream's CPU)",
-        ));
+    if dt != dnnl_f32 && present(&descs.weights_projection).is_some() {
+        return Err(Error::unimplemented(format!(
+            "LSTM projection with {} data is not supported (as upstream)",
+            dt_name(dt)
+        )));
     }
     Ok(dt)
+}
+
+/// The int8 configuration (rnn.md): forward inference of LSTM (peephole
+/// and projection included) and GRU, u8 src_layer, src_iter and dst_iter,
+/// u8 or f32 dst_layer, s8 weights (layer, iteration, projection), f32
+/// bias, cell states and peephole weights. Anything else is unimplemented,
+/// as Intel's library answers.
+fn check_int8_types(
+    descs: &RnnDescs,
+    backward: bool,
+    prop_kind: dnnl_prop_kind_t,
+    cell: Cell,
+) -> Result<dnnl_data_type_t> {
+    if backward || prop_kind != dnnl_forward_inference {
+        return Err(Error::unimplemented(
+            "int8 (u8 data) RNN is forward_inference only, as upstream",
+        ));
+    }
+    if !matches!(cell, Cell::Lstm | Cell::Gru) {
+        return Err(Error::unimplemented(format!(
+            "int8 (u8 data) RNN runs LSTM and GRU cells only, not {:?} (as upstream)",
+            cell
+        )));
+    }
+    let rules: [(&Option<Arc<MemoryDesc>>, &str, &[dnnl_data_type_t]); 11] = [
+        (&descs.src_layer, "src_layer", &[dnnl_u8]),
+        (&descs.src_iter, "src_iter", &[dnnl_u8]),
+        (&descs.dst_iter, "dst_iter", &[dnnl_u8]),
+        (&descs.dst_layer, "dst_layer", &[dnnl_u8, dnnl_f32]),
+        (&descs.weights_layer, "weights_layer", &[dnnl_s8]),
+        (&descs.weights_iter, "weights_iter", &[dnnl_s8]),
+        (&descs.weights_projection, "weights_projection", &[dnnl_s8]),
+        (&descs.bias, "bias", &[dnnl_f32]),
+        (&descs.src_iter_c, "src_iter_c", &[dnnl_f32]),
+        (&descs.dst_iter_c, "dst_iter_c", &[dnnl_f32]),
+        (&descs.weights_peephole, "weights_peephole", &[dnnl_f32]),
+    ];
+    for (md, what, allowed) in rules {
+        if let Some(m) = present(md)
+            && !allowed.contains(&m.data_type())
+        {
+            let want: Vec<&str> = allowed.iter().map(|&t| dt_name(t)).collect();
+            return Err(Error::unimplemented(format!(
+                "{what} is {} in an int8 RNN ({} expected, as upstream)",
+                dt_name(m.data_type()),
+                want.join(" or ")
+            )));
+        }
+    }
+    Ok(dnnl_u8)
+}
+
+/// The int8 quantization parameters of an op, from the attributes:
+/// u8 data = f32 data * `scale` + `shift`; s8 weights = f32 weights *
+/// their scale (one per gate and channel, expanded from a common one).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Quant {
+    pub scale: f32,
+    pub shift: f32,
+    /// `G * DHC` scales of weights_layer and weights_iter.
+    pub weights: Vec<f32>,
+    /// `DIC` scales of weights_projection (LSTMP; empty otherwise).
+    pub projection: Vec<f32>,
+}
+
+/// The weights scales of `q` for `n` channels: mask 0 (one scale) or the
+/// channel mask `per_channel` (at least `n` scales; Intel's library does not
+/// check the count and reads past a short array).
+fn expand_scales(
+    q: &RnnWeightsQparams,
+    per_channel: i32,
+    n: i64,
+    what: &str,
+) -> Result<Vec<f32>> {
+    let n = n as usize;
+    match q.mask {
+        0 => Ok(vec![q.scales[0]; n]),
+        m if m == per_channel => {
+            if q.scales.len() < n {
+                return Err(Error::invalid(format!(
+                    "{what}: mask {m} selects {n} scales, {} given",
+                    q.scales.len()
+                )));
+            }
+            Ok(q.scales[..n].to_vec())
+        }
+        m => Err(Error::unimplemented(format!(
+            "{what}: mask {m} is not supported (0 or {per_channel}, as upstream)"
+        ))),
+    }
+}
+
+/// The quantization parameters of `attr` for an op of data type `dt`:
+/// int8 takes them (defaults: scale 1, shift 0); other types refuse
+/// non-default ones, as Intel's library does.
+fn quant_of(
+    attr: &PrimitiveAttr,
+    dt: dnnl_data_type_t,
+    d: &Dims,
+    projection: bool,
+) -> Result<Option<Quant>> {
+    if dt != dnnl_u8 {
+        let default = PrimitiveAttr::default();
+        if attr.rnn_data_qparams != default.rnn_data_qparams
+            || attr.rnn_weights_qparams != default.rnn_weights_qparams
+            || attr.rnn_weights_projection_qparams != default.rnn_weights_projection_qparams
+        {
+            return Err(Error::unimplemented(format!(
+                "RNN quantization parameters apply to int8 (u8 data) only, not {} data",
+                dt_name(dt)
+            )));
+        }
+        return Ok(None);
+    }
+    let weights = expand_scales(
+        &attr.rnn_weights_qparams,
+        (1 << 3) | (1 << 4),
+        d.g * d.dhc,
+        "RNN weights scales",
+    )?;
+    let projection = if projection {
+        expand_scales(
+            &attr.rnn_weights_projection_qparams,
+            1 << 3,
+            d.dic,
+            "RNN projection weights scales",
+        )?
+    } else {
+        Vec::new()
+    };
+    Ok(Some(Quant {
+        scale: attr.rnn_data_qparams.scale,
+        shift: attr.rnn_data_qparams.shift,
+        weights,
+        projection,
+    }))
 }
 
 fn expect_dims(md: &MemoryDesc, what: &str, want: &[i64], rule: &str) -> Result<()> {
@@ -428,7 +588,7 @@ impl RnnOp {
         descs: &RnnDescs,
         backward: bool,
         hint: Option<&RnnOp>,
-        _attr: &PrimitiveAttr,
+        attr: &PrimitiveAttr,
     ) -> Result<RnnOp> {
         let cell = Cell::from_c(p.cell)
             .ok_or_else(|| Error::invalid(format!("{:#x} is not an RNN cell kind", p.cell.0)))?;
@@ -643,7 +803,8 @@ impl RnnOp {
         // AUGRU without the attention descriptor: accepted, as upstream;
         // the attention then reads as zero (a GRU).
 
-        let data_type = check_types(descs, backward)?;
+        let data_type = check_types(descs, backward, p.prop_kind, cell)?;
+        let quant = quant_of(attr, data_type, &d, projection.is_some())?;
 
         // The forward tensors, resolved.
         let wtag = if backward { dnnl_ldgoi } else { dnnl_ldigo };
@@ -840,6 +1001,7 @@ impl RnnOp {
             beta: p.beta,
             dims: d,
             data_type,
+            quant,
             mds,
             any,
             ws,
@@ -886,9 +1048,15 @@ impl RnnOp {
         self.direction
     }
 
-    /// The data type of the layer and iteration data (f32 or bf16).
+    /// The data type of the layer and iteration data (f32, bf16, f16 or
+    /// u8).
     pub fn data_type(&self) -> dnnl_data_type_t {
         self.data_type
+    }
+
+    /// int8: the quantization parameters.
+    pub fn quant(&self) -> Option<&Quant> {
+        self.quant.as_ref()
     }
 
     pub fn dims(&self) -> &Dims {
@@ -1064,6 +1232,12 @@ impl OpDesc for RnnOp {
             w.i32(*arg).put(&**md);
         }
         w.opt(self.ws.as_deref());
+        if let Some(q) = &self.quant {
+            w.f32(q.scale).f32(q.shift);
+            for &v in q.weights.iter().chain(&q.projection) {
+                w.f32(v);
+            }
+        }
         true
     }
 }
@@ -1073,6 +1247,12 @@ impl Kind for RnnOp {
     const IMPLS: &'static [Impl<RnnOp>] = &[Impl::cpu(c"cpu:rnn_gemm", any_op, cpu::create)];
 
     fn attr_support(&self) -> AttrSupport {
-        AttrSupport::NONE
+        // The quantization parameters; `RnnOp::new` refuses them but for
+        // int8, as upstream.
+        AttrSupport::parts(&[
+            AttrPart::RnnDataQparams,
+            AttrPart::RnnWeightsQparams,
+            AttrPart::RnnWeightsProjectionQparams,
+        ])
     }
 }
