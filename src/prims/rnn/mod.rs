@@ -426,10 +426,10 @@ fn check_types(
     Ok(dt)
 }
 
-/// The int8 configuration (rnn.md): forward inference of LSTM (peephole
-/// and projection included) and GRU, u8 src_layer, src_iter and dst_iter,
+/// The int8 configuration (rnn.md): forward inference of LSTM (projection
+/// included, peephole not) and GRU, u8 src_layer, src_iter and dst_iter,
 /// u8 or f32 dst_layer, s8 weights (layer, iteration, projection), f32
-/// bias, cell states and peephole weights. Anything else is unimplemented,
+/// bias and cell states. Anything else is unimplemented,
 /// as Intel's library answers.
 fn check_int8_types(
     descs: &RnnDescs,
@@ -448,7 +448,12 @@ fn check_int8_types(
             cell
         )));
     }
-    let rules: [(&Option<Arc<MemoryDesc>>, &str, &[dnnl_data_type_t]); 11] = [
+    if present(&descs.weights_peephole).is_some() {
+        return Err(Error::unimplemented(
+            "int8 (u8 data) LSTM with peephole is not supported (as upstream)",
+        ));
+    }
+    let rules: [(&Option<Arc<MemoryDesc>>, &str, &[dnnl_data_type_t]); 10] = [
         (&descs.src_layer, "src_layer", &[dnnl_u8]),
         (&descs.src_iter, "src_iter", &[dnnl_u8]),
         (&descs.dst_iter, "dst_iter", &[dnnl_u8]),
@@ -459,7 +464,6 @@ fn check_int8_types(
         (&descs.bias, "bias", &[dnnl_f32]),
         (&descs.src_iter_c, "src_iter_c", &[dnnl_f32]),
         (&descs.dst_iter_c, "dst_iter_c", &[dnnl_f32]),
-        (&descs.weights_peephole, "weights_peephole", &[dnnl_f32]),
     ];
     for (md, what, allowed) in rules {
         if let Some(m) = present(md)

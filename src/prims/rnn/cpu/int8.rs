@@ -1,6 +1,6 @@
-//! int8 RNN inference on the CPU engine: LSTM (peephole and projection
-//! included) and GRU with u8 data and s8 weights (rnn.md's int8
-//! configuration).
+//! int8 RNN inference on the CPU engine: LSTM (projection included; a
+//! peephole is refused upstream and here) and GRU with u8 data and s8
+//! weights (rnn.md's int8 configuration).
 //!
 //! Layer: prims. The quantization is the attributes' (`Quant`): u8 data
 //! `q = x * scale + shift` (rounded to nearest even, saturated), s8 weights
