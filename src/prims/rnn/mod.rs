@@ -443,9 +443,9 @@ fn check_int8_types(
         ));
     }
     if !matches!(cell, Cell::Lstm | Cell::Gru) {
+        let name = names::enum_str(dnnl_alg_kind_t::ALL, cell.to_c(), "dnnl_", "?");
         return Err(Error::unimplemented(format!(
-            "int8 (u8 data) RNN runs LSTM and GRU cells only, not {:?} (as upstream)",
-            cell
+            "int8 (u8 data) RNN runs the LSTM and GRU cells only, not {name} (as upstream)"
         )));
     }
     if present(&descs.weights_peephole).is_some() {
