@@ -36,22 +36,41 @@
 //! weights_peephole, weights_projection. Backward: each diff tensor is
 //! given exactly when its forward tensor is.
 //!
-//! Types: f32 everywhere, or bf16 layer and iteration data and weights
-//! with f32 or bf16 bias, cell states and peephole weights, f32 gradients
-//! (bf16 LSTMP is unimplemented, as upstream's CPU). Computation in f32;
-//! with bf16 data the hidden states are rounded to bf16 after each step,
-//! as upstream keeps them. Other types (f16 and int8, which upstream's
-//! CPU runs for some cells) are `unimplemented`, said under
-//! ONEDNN_VERBOSE=dispatch. Attributes: the defaults only (the RNN
-//! quantization parameters apply to int8, which is not implemented).
+//! Types (rnn.md's table): f32 everywhere; bf16 layer and iteration data
+//! and weights with f32 or bf16 bias, cell states and peephole weights, f32
+//! gradients; f16 the same, forward only (upstream defines no f16
+//! backward; Intel's CPU library has no f16 RNN, ours runs it); int8
+//! inference (below). bf16 and f16 LSTMP are unimplemented, as upstream.
+//! Computation in f32; with bf16 or f16 data the hidden states are rounded
+//! to that type after each step, as upstream keeps them (cell states stay
+//! f32 in between). Other types are `unimplemented`, said under
+//! ONEDNN_VERBOSE=check.
+//!
+//! int8 (`cpu/int8.rs`): forward_inference of LSTM (projection included,
+//! no peephole) and GRU; u8 src_layer, src_iter and dst_iter, u8 or f32
+//! dst_layer, s8 weights_layer / weights_iter / weights_projection, f32
+//! bias and cell states. The attributes give the quantization:
+//! `dnnl_primitive_attr_set_rnn_data_qparams` (u8 = f32 * scale + shift),
+//! `..._set_rnn_weights_qparams` (s8 = f32 * scale, mask 0 or 24: per gate
+//! and channel, at least `G * DHC` scales) and
+//! `..._set_rnn_weights_projection_qparams` (mask 0 or 8: per DIC channel).
+//! Everything else Intel's library refuses is `unimplemented` here too:
+//! training, other cells, a peephole, an f32 dst_iter, s8 data (AMX only
+//! upstream), other masks; the quantization attributes with non-int8 data.
+//! A weights scale array shorter than its mask selects is
+//! `invalid_arguments` (Intel's library takes it and reads past it).
+//! Attributes otherwise: the defaults only.
 //!
 //! `any` resolves to: src_layer, dst_layer, attention and their diffs
 //! `tnc`; src_iter(_c), dst_iter(_c) and their diffs `ldnc`; forward
 //! weights_layer / weights_iter `ldigo`, backward ones `ldgoi` (upstream's
 //! CPU choice, documented as the backward layout); weights_projection
 //! `ldio` forward, `ldoi` backward; peephole and bias `ldgo`; diff weights
-//! `ldigo` and diff projection `ldio`. Any other blocked layout (ntc,
-//! strided views) is accepted as given.
+//! `ldigo` and diff projection `ldio`. int8 weights `any` are plain
+//! `ldigo` / `ldio` s8 too, where upstream chooses its packed format (the
+//! user reorders into whatever the query answers, so both work). Any other
+//! blocked layout (ntc, strided views, explicit `ldigo` int8 weights, which
+//! Intel's library refuses) is accepted as given.
 //!
 //! Workspace (forward training writes it, backward reads it): a byte vector
 //! whose layout is ours (`cpu.rs`, [`WsLayout`]); its size comes from the
@@ -496,12 +515,7 @@ pub struct Quant {
 /// The weights scales of `q` for `n` channels: mask 0 (one scale) or the
 /// channel mask `per_channel` (at least `n` scales; Intel's library does not
 /// check the count and reads past a short array).
-fn expand_scales(
-    q: &RnnWeightsQparams,
-    per_channel: i32,
-    n: i64,
-    what: &str,
-) -> Result<Vec<f32>> {
+fn expand_scales(q: &RnnWeightsQparams, per_channel: i32, n: i64, what: &str) -> Result<Vec<f32>> {
     let n = n as usize;
     match q.mask {
         0 => Ok(vec![q.scales[0]; n]),

@@ -1575,7 +1575,16 @@ fn f16_data_forward() {
     let mut peep = P::new(Cell::Lstm, dnnl_bidirectional_sum, 1, 3, 2, 4, 4, 4);
     peep.peephole = true;
     problems.push(peep);
-    let mut no_iter = P::new(Cell::LbrGru, dnnl_unidirectional_right2left, 1, 4, 2, 3, 6, 6);
+    let mut no_iter = P::new(
+        Cell::LbrGru,
+        dnnl_unidirectional_right2left,
+        1,
+        4,
+        2,
+        3,
+        6,
+        6,
+    );
     no_iter.src_iter = false;
     problems.push(no_iter);
     for mut p in problems {
@@ -1632,7 +1641,9 @@ impl Q {
         }
     }
     fn quantize(&self, x: f64) -> f64 {
-        (x * self.scale + self.shift).round_ties_even().clamp(0.0, 255.0)
+        (x * self.scale + self.shift)
+            .round_ties_even()
+            .clamp(0.0, 255.0)
     }
     fn dequantize(&self, q: f64) -> f64 {
         (q - self.shift) / self.scale
@@ -1698,7 +1709,9 @@ fn values_int8(p: &P, q: &Q) -> Vals {
             .clamp(-128.0, 127.0);
     }
     for (k, w) in v.wr.iter_mut().enumerate() {
-        *w = (*w * q.pscale(k % dic)).round_ties_even().clamp(-128.0, 127.0);
+        *w = (*w * q.pscale(k % dic))
+            .round_ties_even()
+            .clamp(-128.0, 127.0);
     }
     v
 }
@@ -1744,11 +1757,9 @@ fn reference_int8(p: &P, q: &Q, v: &Vals) -> Out {
                 let wi = |k: usize, gate: usize, j: usize| {
                     v.wi[((ld * p.sic + k) * g + gate) * dhc + j] / q.wscale(gate, j)
                 };
-                let hf: Vec<f64> = hq
-                    .as_ref()
-                    .map_or(vec![0.0; n * p.sic], |h| {
-                        h.iter().map(|&u| q.dequantize(u)).collect()
-                    });
+                let hf: Vec<f64> = hq.as_ref().map_or(vec![0.0; n * p.sic], |h| {
+                    h.iter().map(|&u| q.dequantize(u)).collect()
+                });
                 let mut hn = vec![0.0; n * dic];
                 for i in 0..n {
                     let pre = |gate: usize, j: usize, with_iter: bool| {
@@ -1953,7 +1964,10 @@ fn int8_and_f16_rules() {
     let attr = q.attr(&lstm);
     let inf = dnnl_forward_inference;
     let ok = descs_int8(&lstm, &q);
-    assert_eq!(try_typed(&lstm, inf, ok.clone(), &attr, false), dnnl_success);
+    assert_eq!(
+        try_typed(&lstm, inf, ok.clone(), &attr, false),
+        dnnl_success
+    );
     // `any` int8 weights are plain ldigo s8 here.
     let mut any = ok.clone();
     any.weights_layer = Some(Arc::new(md(&[1, 1, 4, 4, 4], dnnl_s8, dnnl_format_tag_any)));
@@ -1961,18 +1975,18 @@ fn int8_and_f16_rules() {
     let wl = op.arg_md(DNNL_ARG_WEIGHTS_LAYER).unwrap();
     assert_eq!(**wl, md(&[1, 1, 4, 4, 4], dnnl_s8, dnnl_ldigo));
     // f32 dst_layer: accepted; f32 dst_iter: not.
-    let f32_dst = descs_int8(
-        &lstm,
-        &Q {
-            f32_dst: true,
-            ..q
-        },
+    let f32_dst = descs_int8(&lstm, &Q { f32_dst: true, ..q });
+    assert_eq!(
+        try_typed(&lstm, inf, f32_dst.clone(), &attr, false),
+        dnnl_success
     );
-    assert_eq!(try_typed(&lstm, inf, f32_dst.clone(), &attr, false), dnnl_success);
     let mut f32_iter = f32_dst;
     f32_iter.dst_iter = Some(Arc::new(md(&[1, 1, 2, 4], dnnl_f32, dnnl_ldnc)));
     let unimpl = |what: &str, st: dnnl_status_t| assert_eq!(st, dnnl_unimplemented, "{what}");
-    unimpl("f32 dst_iter", try_typed(&lstm, inf, f32_iter, &attr, false));
+    unimpl(
+        "f32 dst_iter",
+        try_typed(&lstm, inf, f32_iter, &attr, false),
+    );
     unimpl(
         "training",
         try_typed(&lstm, dnnl_forward_training, ok.clone(), &attr, false),
@@ -1987,12 +2001,30 @@ fn int8_and_f16_rules() {
     u8_c.src_iter_c = Some(Arc::new(md(&[1, 1, 2, 4], dnnl_u8, dnnl_ldnc)));
     unimpl("u8 src_iter_c", try_typed(&lstm, inf, u8_c, &attr, false));
     let mut s8 = ok.clone();
-    for m in [&mut s8.src_layer, &mut s8.src_iter, &mut s8.dst_layer, &mut s8.dst_iter] {
+    for m in [
+        &mut s8.src_layer,
+        &mut s8.src_iter,
+        &mut s8.dst_layer,
+        &mut s8.dst_iter,
+    ] {
         let x = m.clone().unwrap();
-        *m = Some(Arc::new(md(x.dims(), dnnl_s8, if x.ndims() == 3 { dnnl_tnc } else { dnnl_ldnc })));
+        *m = Some(Arc::new(md(
+            x.dims(),
+            dnnl_s8,
+            if x.ndims() == 3 { dnnl_tnc } else { dnnl_ldnc },
+        )));
     }
     unimpl("s8 data", try_typed(&lstm, inf, s8, &attr, false));
-    let mut lbr = P::new(Cell::LbrGru, dnnl_unidirectional_left2right, 1, 3, 2, 4, 4, 4);
+    let mut lbr = P::new(
+        Cell::LbrGru,
+        dnnl_unidirectional_left2right,
+        1,
+        3,
+        2,
+        4,
+        4,
+        4,
+    );
     lbr.dt = dnnl_u8;
     unimpl(
         "lbr_gru",
@@ -2000,17 +2032,24 @@ fn int8_and_f16_rules() {
     );
     // The weights scales: masks and counts.
     let mut mask16 = attr.clone();
-    mask16.set_rnn_weights_qparams(false, 16, &[1.0; 4]).unwrap();
+    mask16
+        .set_rnn_weights_qparams(false, 16, &[1.0; 4])
+        .unwrap();
     unimpl("mask 16", try_typed(&lstm, inf, ok.clone(), &mask16, false));
     let mut short = attr.clone();
-    short.set_rnn_weights_qparams(false, 24, &[1.0; 15]).unwrap();
+    short
+        .set_rnn_weights_qparams(false, 24, &[1.0; 15])
+        .unwrap();
     assert_eq!(
         try_typed(&lstm, inf, ok.clone(), &short, false),
         dnnl_invalid_arguments
     );
     let mut long = attr.clone();
     long.set_rnn_weights_qparams(false, 24, &[1.0; 40]).unwrap();
-    assert_eq!(try_typed(&lstm, inf, ok.clone(), &long, false), dnnl_success);
+    assert_eq!(
+        try_typed(&lstm, inf, ok.clone(), &long, false),
+        dnnl_success
+    );
     // Default attributes: scale 1, shift 0, weights scale 1.
     assert_eq!(
         try_typed(&lstm, inf, ok.clone(), &Default::default(), false),
@@ -2028,7 +2067,13 @@ fn int8_and_f16_rules() {
     let mut f16 = P::new(Cell::Gru, dnnl_unidirectional_left2right, 1, 3, 2, 4, 4, 4);
     f16.dt = dnnl_f16;
     assert_eq!(
-        try_typed(&f16, dnnl_forward_training, descs_f16(&f16), &Default::default(), false),
+        try_typed(
+            &f16,
+            dnnl_forward_training,
+            descs_f16(&f16),
+            &Default::default(),
+            false
+        ),
         dnnl_success
     );
     unimpl(

@@ -81,7 +81,11 @@ impl Quant {
     /// u8 of `x`: rounded to nearest even and saturated (NaN: 0).
     fn quantize(&self, x: f32) -> i32 {
         let q = (x * self.scale + self.shift).round_ties_even();
-        if q.is_nan() { 0 } else { q.clamp(0.0, 255.0) as i32 }
+        if q.is_nan() {
+            0
+        } else {
+            q.clamp(0.0, 255.0) as i32
+        }
     }
 
     fn dequantize(&self, q: i32) -> f32 {
@@ -120,7 +124,7 @@ pub(super) fn forward(op: &RnnOp, q: &Quant, ctx: &ExecContext) -> Result<()> {
     let mut top_q = vec![vec![0i32; t * n * dic]; sh.d];
     let mut dst_iter = vec![0f32; sh.l * sh.d * n * dic];
     let mut dst_iter_c = vec![0f32; sh.l * sh.d * n * sh.dhc];
-    for d in 0..sh.d {
+    for (d, top) in top_q.iter_mut().enumerate() {
         let mut x = ints(&inp.src_steps(op, &sh, d));
         let mut cin = sh.slc;
         for l in 0..sh.l {
@@ -151,7 +155,7 @@ pub(super) fn forward(op: &RnnOp, q: &Quant, ctx: &ExecContext) -> Result<()> {
                 for s in 0..t {
                     let tt = sh.time(op, d, s);
                     let (from, to) = (s * n * dic, tt * n * dic);
-                    top_q[d][to..to + n * dic].copy_from_slice(&out.q[from..from + n * dic]);
+                    top[to..to + n * dic].copy_from_slice(&out.q[from..from + n * dic]);
                 }
             }
             x = out.q;
