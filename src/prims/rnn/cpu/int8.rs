@@ -23,11 +23,12 @@ use super::{Inputs, Io, Shape};
 use crate::abi::*;
 use crate::core::error::{Error, Result};
 use crate::core::primitive::{ExecContext, OpDesc};
+use crate::prims::common::parallel;
 use crate::prims::rnn::{Cell, Quant, RnnOp};
 
 /// `c[m x n] = a[m x k] · b[k x n]` on integers (u8 and s8 values), s32
 /// accumulation; `a` rows `lda` apart from `a_off`, `b` rows `ldb` apart
-/// from `b_off`.
+/// from `b_off`; split by rows over the host's threads when large.
 #[allow(clippy::too_many_arguments)]
 fn igemm(
     m: usize,
@@ -47,17 +48,35 @@ fn igemm(
         return Err(Error::runtime("int8 RNN GEMM operand out of bounds"));
     }
     let mut c = vec![0i32; m * n];
-    for (r, row) in c.chunks_exact_mut(n.max(1)).enumerate().take(m) {
-        for p in 0..k {
-            let av = a[a_off + r * lda + p];
-            if av == 0 {
-                continue;
-            }
-            let brow = &b[b_off + p * ldb..][..n];
-            for (o, &bv) in row.iter_mut().zip(brow) {
-                *o = o.wrapping_add(av.wrapping_mul(bv));
+    if n == 0 {
+        return Ok(c);
+    }
+    // Rows `r0..` of c into `block`.
+    let rows = |r0: usize, block: &mut [i32]| {
+        for (i, row) in block.chunks_exact_mut(n).enumerate() {
+            let a_row = &a[a_off + (r0 + i) * lda..][..k];
+            for (p, &av) in a_row.iter().enumerate() {
+                if av == 0 {
+                    continue;
+                }
+                let brow = &b[b_off + p * ldb..][..n];
+                for (o, &bv) in row.iter_mut().zip(brow) {
+                    *o = o.wrapping_add(av.wrapping_mul(bv));
+                }
             }
         }
+    };
+    if m * n * k < 1 << 16 || parallel::max_threads() == 1 {
+        rows(0, &mut c);
+    } else {
+        let mut blocks = Vec::new();
+        let mut rest = c.as_mut_slice();
+        for r in parallel::split(m, 4) {
+            let (block, tail) = rest.split_at_mut(r.len() * n);
+            blocks.push((r.start, block));
+            rest = tail;
+        }
+        parallel::run_all(blocks, |(r0, block)| rows(r0, block));
     }
     Ok(c)
 }
