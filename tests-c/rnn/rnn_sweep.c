@@ -1667,6 +1667,9 @@ static const case_t cases[] = {
         {"int8 gru r2l L2 T3 N2 C6 dst u8 per gate and channel no src_iter", GRU, .dir = R2L, .L = 2, .T = 3,
                 .N = 2, .SLC = 6, .DHC = 6, .no_src_iter = 1, .props = INF, .dt = dnnl_u8, .dst_dt = dnnl_u8,
                 .wmask = 1, .any = 1},
+        /* plain ldigo s8 weights: ours takes them (its `any`); Intel's library packs */
+        {"int8 gru l2r L2 T3 N3 C5 dst u8 per gate and channel ldigo weights", GRU, .dir = L2R, .L = 2, .T = 3,
+                .N = 3, .SLC = 5, .DHC = 5, .props = INF, .dt = dnnl_u8, .dst_dt = dnnl_u8, .wmask = 1},
         {"int8 lstm l2r L1 T4 N2 C6 dst f32 no src_iter(_c) dst_iter(_c)", LSTM, .dir = L2R, .L = 1, .T = 4,
                 .N = 2, .SLC = 6, .DHC = 6, .no_src_iter = 1, .no_src_iter_c = 1, .no_dst_iter = 1,
                 .no_dst_iter_c = 1, .props = INF, .dt = dnnl_u8, .dst_dt = dnnl_f32, .any = 1},
