@@ -17,6 +17,8 @@
 
 use std::sync::Arc;
 
+mod int8;
+
 use super::{Activation, Cell, Dims, RnnOp, WsLayout};
 use crate::abi::*;
 use crate::core::engine::Engine;
@@ -25,7 +27,7 @@ use crate::core::gpu::Event;
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, Implementation, OpDesc};
 use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
-use crate::prims::common::dt::{bf16_to_f32, f32_to_bf16};
+use crate::prims::common::dt::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use crate::prims::common::host::Raw;
 use crate::prims::common::layout::Layout;
 use crate::prims::common::parallel;
@@ -429,6 +431,9 @@ impl Inputs {
 }
 
 fn forward(op: &RnnOp, ctx: &ExecContext) -> Result<()> {
+    if let Some(q) = op.quant() {
+        return int8::forward(op, q, ctx);
+    }
     let io = Io { op, ctx };
     let sh = Shape::new(op);
     let inp = Inputs::read(&io, &sh)?;
@@ -483,6 +488,16 @@ fn forward(op: &RnnOp, ctx: &ExecContext) -> Result<()> {
         io.store_ws(&ws)?;
     }
     Ok(())
+}
+
+/// The rounding of a hidden state stored in data type `dt` (bf16, f16),
+/// `None` for f32.
+fn state_rounding(dt: dnnl_data_type_t) -> Option<fn(f32) -> f32> {
+    match dt {
+        dnnl_bf16 => Some(|v| bf16_to_f32(f32_to_bf16(v))),
+        dnnl_f16 => Some(|v| f16_to_f32(f32_to_f16(v))),
+        _ => None,
+    }
 }
 
 /// One (layer, direction) forward, into its workspace block.
@@ -685,11 +700,11 @@ fn forward_layer(
                 }
             }
         }
-        if op.data_type() == dnnl_bf16 {
-            // The states are kept in bf16, as upstream keeps them.
+        if let Some(round) = state_rounding(op.data_type()) {
+            // The states are kept in the data type, as upstream keeps them.
             for i in 0..n {
                 for v in &mut here[h_at + i * w..h_at + i * w + sh.dic] {
-                    *v = bf16_to_f32(f32_to_bf16(*v));
+                    *v = round(*v);
                 }
             }
         }

@@ -36,22 +36,41 @@
 //! weights_peephole, weights_projection. Backward: each diff tensor is
 //! given exactly when its forward tensor is.
 //!
-//! Types: f32 everywhere, or bf16 layer and iteration data and weights
-//! with f32 or bf16 bias, cell states and peephole weights, f32 gradients
-//! (bf16 LSTMP is unimplemented, as upstream's CPU). Computation in f32;
-//! with bf16 data the hidden states are rounded to bf16 after each step,
-//! as upstream keeps them. Other types (f16 and int8, which upstream's
-//! CPU runs for some cells) are `unimplemented`, said under
-//! ONEDNN_VERBOSE=dispatch. Attributes: the defaults only (the RNN
-//! quantization parameters apply to int8, which is not implemented).
+//! Types (rnn.md's table): f32 everywhere; bf16 layer and iteration data
+//! and weights with f32 or bf16 bias, cell states and peephole weights, f32
+//! gradients; f16 the same, forward only (upstream defines no f16
+//! backward; Intel's CPU library has no f16 RNN, ours runs it); int8
+//! inference (below). bf16 and f16 LSTMP are unimplemented, as upstream.
+//! Computation in f32; with bf16 or f16 data the hidden states are rounded
+//! to that type after each step, as upstream keeps them (cell states stay
+//! f32 in between). Other types are `unimplemented`, said under
+//! ONEDNN_VERBOSE=check.
+//!
+//! int8 (`cpu/int8.rs`): forward_inference of LSTM (projection included,
+//! no peephole) and GRU; u8 src_layer, src_iter and dst_iter, u8 or f32
+//! dst_layer, s8 weights_layer / weights_iter / weights_projection, f32
+//! bias and cell states. The attributes give the quantization:
+//! `dnnl_primitive_attr_set_rnn_data_qparams` (u8 = f32 * scale + shift),
+//! `..._set_rnn_weights_qparams` (s8 = f32 * scale, mask 0 or 24: per gate
+//! and channel, at least `G * DHC` scales) and
+//! `..._set_rnn_weights_projection_qparams` (mask 0 or 8: per DIC channel).
+//! Everything else Intel's library refuses is `unimplemented` here too:
+//! training, other cells, a peephole, an f32 dst_iter, s8 data (AMX only
+//! upstream), other masks; the quantization attributes with non-int8 data.
+//! A weights scale array shorter than its mask selects is
+//! `invalid_arguments` (Intel's library takes it and reads past it).
+//! Attributes otherwise: the defaults only.
 //!
 //! `any` resolves to: src_layer, dst_layer, attention and their diffs
 //! `tnc`; src_iter(_c), dst_iter(_c) and their diffs `ldnc`; forward
 //! weights_layer / weights_iter `ldigo`, backward ones `ldgoi` (upstream's
 //! CPU choice, documented as the backward layout); weights_projection
 //! `ldio` forward, `ldoi` backward; peephole and bias `ldgo`; diff weights
-//! `ldigo` and diff projection `ldio`. Any other blocked layout (ntc,
-//! strided views) is accepted as given.
+//! `ldigo` and diff projection `ldio`. int8 weights `any` are plain
+//! `ldigo` / `ldio` s8 too, where upstream chooses its packed format (the
+//! user reorders into whatever the query answers, so both work). Any other
+//! blocked layout (ntc, strided views, explicit `ldigo` int8 weights, which
+//! Intel's library refuses) is accepted as given.
 //!
 //! Workspace (forward training writes it, backward reads it): a byte vector
 //! whose layout is ours (`cpu.rs`, [`WsLayout`]); its size comes from the
@@ -81,7 +100,7 @@ mod tests;
 use std::sync::Arc;
 
 use crate::abi::*;
-use crate::core::attr::{AttrSupport, PrimitiveAttr};
+use crate::core::attr::{AttrPart, AttrSupport, PrimitiveAttr, RnnWeightsQparams};
 use crate::core::error::{Error, Result};
 use crate::core::key::KeyWriter;
 use crate::core::memory_desc::{Format, MemoryDesc};
@@ -278,8 +297,10 @@ pub struct RnnOp {
     alpha: f32,
     beta: f32,
     dims: Dims,
-    /// The data type of src_layer (f32 or bf16).
+    /// The data type of src_layer (f32, bf16, f16 or u8).
     data_type: dnnl_data_type_t,
+    /// int8: the quantization parameters.
+    quant: Option<Quant>,
     /// The descriptors by execution argument, resolved.
     mds: Vec<(i32, Arc<MemoryDesc>)>,
     /// The arguments the user gave as `any`.
@@ -322,16 +343,37 @@ fn dt_name(dt: dnnl_data_type_t) -> &'static str {
     names::enum_str(dnnl_data_type_t::ALL, dt, "dnnl_", "?")
 }
 
-/// Upstream's data type configurations the CPU implementation runs: all
-/// f32, or bf16 data with f32 (or bf16) bias, cell states and peephole
-/// weights and f32 gradients. Anything else is unimplemented.
-fn check_types(descs: &RnnDescs, backward: bool) -> Result<dnnl_data_type_t> {
+/// Upstream's data type configurations the CPU implementation runs:
+/// all f32; bf16 or f16 data with f32 (or the data type's) bias, cell
+/// states and peephole weights and f32 gradients (f16: forward only); int8
+/// inference (see [`check_int8_types`]). Anything else is unimplemented.
+fn check_types(
+    descs: &RnnDescs,
+    backward: bool,
+    prop_kind: dnnl_prop_kind_t,
+    cell: Cell,
+) -> Result<dnnl_data_type_t> {
     let dt = present(&descs.src_layer).map_or(dnnl_f32, |m| m.data_type());
-    if dt != dnnl_f32 && dt != dnnl_bf16 {
-        return Err(Error::unimplemented(format!(
-            "RNN with {} data is not implemented (f32 and bf16 are)",
-            dt_name(dt)
-        )));
+    match dt {
+        dnnl_f32 | dnnl_bf16 | dnnl_f16 => {}
+        dnnl_u8 => return check_int8_types(descs, backward, prop_kind, cell),
+        dnnl_s8 => {
+            return Err(Error::unimplemented(
+                "RNN with s8 data is not implemented (upstream's CPU runs it only with \
+                 AMX; u8 data with s8 weights is the int8 configuration here)",
+            ));
+        }
+        _ => {
+            return Err(Error::unimplemented(format!(
+                "RNN with {} data is not implemented (f32, bf16, f16 and u8 are)",
+                dt_name(dt)
+            )));
+        }
+    }
+    if dt == dnnl_f16 && backward {
+        return Err(Error::unimplemented(
+            "RNN backward with f16 data is not implemented (upstream defines f16 forward only)",
+        ));
     }
     let data = [
         (&descs.src_layer, "src_layer"),
@@ -394,12 +436,148 @@ fn check_types(descs: &RnnDescs, backward: bool) -> Result<dnnl_data_type_t> {
             }
         }
     }
-    if dt == dnnl_bf16 && present(&descs.weights_projection).is_some() {
-        return Err(Error::unimplemented(
-            "LSTM projection with bf16 data is not supported (as upstream's CPU)",
-        ));
+    if dt != dnnl_f32 && present(&descs.weights_projection).is_some() {
+        return Err(Error::unimplemented(format!(
+            "LSTM projection with {} data is not supported (as upstream)",
+            dt_name(dt)
+        )));
     }
     Ok(dt)
+}
+
+/// The int8 configuration (rnn.md): forward inference of LSTM (projection
+/// included, peephole not) and GRU, u8 src_layer, src_iter and dst_iter,
+/// u8 or f32 dst_layer, s8 weights (layer, iteration, projection), f32
+/// bias and cell states. Anything else is unimplemented,
+/// as Intel's library answers.
+fn check_int8_types(
+    descs: &RnnDescs,
+    backward: bool,
+    prop_kind: dnnl_prop_kind_t,
+    cell: Cell,
+) -> Result<dnnl_data_type_t> {
+    if backward || prop_kind != dnnl_forward_inference {
+        return Err(Error::unimplemented(
+            "int8 (u8 data) RNN is forward_inference only, as upstream",
+        ));
+    }
+    if !matches!(cell, Cell::Lstm | Cell::Gru) {
+        let name = names::enum_str(dnnl_alg_kind_t::ALL, cell.to_c(), "dnnl_", "?");
+        return Err(Error::unimplemented(format!(
+            "int8 (u8 data) RNN runs the LSTM and GRU cells only, not {name} (as upstream)"
+        )));
+    }
+    if present(&descs.weights_peephole).is_some() {
+        return Err(Error::unimplemented(
+            "int8 (u8 data) LSTM with peephole is not supported (as upstream)",
+        ));
+    }
+    let rules: [(&Option<Arc<MemoryDesc>>, &str, &[dnnl_data_type_t]); 10] = [
+        (&descs.src_layer, "src_layer", &[dnnl_u8]),
+        (&descs.src_iter, "src_iter", &[dnnl_u8]),
+        (&descs.dst_iter, "dst_iter", &[dnnl_u8]),
+        (&descs.dst_layer, "dst_layer", &[dnnl_u8, dnnl_f32]),
+        (&descs.weights_layer, "weights_layer", &[dnnl_s8]),
+        (&descs.weights_iter, "weights_iter", &[dnnl_s8]),
+        (&descs.weights_projection, "weights_projection", &[dnnl_s8]),
+        (&descs.bias, "bias", &[dnnl_f32]),
+        (&descs.src_iter_c, "src_iter_c", &[dnnl_f32]),
+        (&descs.dst_iter_c, "dst_iter_c", &[dnnl_f32]),
+    ];
+    for (md, what, allowed) in rules {
+        if let Some(m) = present(md)
+            && !allowed.contains(&m.data_type())
+        {
+            let want: Vec<&str> = allowed.iter().map(|&t| dt_name(t)).collect();
+            return Err(Error::unimplemented(format!(
+                "{what} is {} in an int8 RNN ({} expected, as upstream)",
+                dt_name(m.data_type()),
+                want.join(" or ")
+            )));
+        }
+    }
+    Ok(dnnl_u8)
+}
+
+/// The int8 quantization parameters of an op, from the attributes:
+/// u8 data = f32 data * `scale` + `shift`; s8 weights = f32 weights *
+/// their scale (one per gate and channel, expanded from a common one).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Quant {
+    pub scale: f32,
+    pub shift: f32,
+    /// `G * DHC` scales of weights_layer and weights_iter.
+    pub weights: Vec<f32>,
+    /// `DIC` scales of weights_projection (LSTMP; empty otherwise).
+    pub projection: Vec<f32>,
+}
+
+/// The weights scales of `q` for `n` channels: mask 0 (one scale) or the
+/// channel mask `per_channel` (at least `n` scales; Intel's library does not
+/// check the count and reads past a short array).
+fn expand_scales(q: &RnnWeightsQparams, per_channel: i32, n: i64, what: &str) -> Result<Vec<f32>> {
+    let n = n as usize;
+    match q.mask {
+        0 => Ok(vec![q.scales[0]; n]),
+        m if m == per_channel => {
+            if q.scales.len() < n {
+                return Err(Error::invalid(format!(
+                    "{what}: mask {m} selects {n} scales, {} given",
+                    q.scales.len()
+                )));
+            }
+            Ok(q.scales[..n].to_vec())
+        }
+        m => Err(Error::unimplemented(format!(
+            "{what}: mask {m} is not supported (0 or {per_channel}, as upstream)"
+        ))),
+    }
+}
+
+/// The quantization parameters of `attr` for an op of data type `dt`:
+/// int8 takes them (defaults: scale 1, shift 0); other types refuse
+/// non-default ones, as Intel's library does.
+fn quant_of(
+    attr: &PrimitiveAttr,
+    dt: dnnl_data_type_t,
+    d: &Dims,
+    projection: bool,
+) -> Result<Option<Quant>> {
+    if dt != dnnl_u8 {
+        let default = PrimitiveAttr::default();
+        if attr.rnn_data_qparams != default.rnn_data_qparams
+            || attr.rnn_weights_qparams != default.rnn_weights_qparams
+            || attr.rnn_weights_projection_qparams != default.rnn_weights_projection_qparams
+        {
+            return Err(Error::unimplemented(format!(
+                "RNN quantization parameters apply to int8 (u8 data) only, not {} data",
+                dt_name(dt)
+            )));
+        }
+        return Ok(None);
+    }
+    let weights = expand_scales(
+        &attr.rnn_weights_qparams,
+        (1 << 3) | (1 << 4),
+        d.g * d.dhc,
+        "RNN weights scales",
+    )?;
+    let projection = if projection {
+        expand_scales(
+            &attr.rnn_weights_projection_qparams,
+            1 << 3,
+            d.dic,
+            "RNN projection weights scales",
+        )?
+    } else {
+        Vec::new()
+    };
+    Ok(Some(Quant {
+        scale: attr.rnn_data_qparams.scale,
+        shift: attr.rnn_data_qparams.shift,
+        weights,
+        projection,
+    }))
 }
 
 fn expect_dims(md: &MemoryDesc, what: &str, want: &[i64], rule: &str) -> Result<()> {
@@ -428,7 +606,7 @@ impl RnnOp {
         descs: &RnnDescs,
         backward: bool,
         hint: Option<&RnnOp>,
-        _attr: &PrimitiveAttr,
+        attr: &PrimitiveAttr,
     ) -> Result<RnnOp> {
         let cell = Cell::from_c(p.cell)
             .ok_or_else(|| Error::invalid(format!("{:#x} is not an RNN cell kind", p.cell.0)))?;
@@ -643,7 +821,8 @@ impl RnnOp {
         // AUGRU without the attention descriptor: accepted, as upstream;
         // the attention then reads as zero (a GRU).
 
-        let data_type = check_types(descs, backward)?;
+        let data_type = check_types(descs, backward, p.prop_kind, cell)?;
+        let quant = quant_of(attr, data_type, &d, projection.is_some())?;
 
         // The forward tensors, resolved.
         let wtag = if backward { dnnl_ldgoi } else { dnnl_ldigo };
@@ -840,6 +1019,7 @@ impl RnnOp {
             beta: p.beta,
             dims: d,
             data_type,
+            quant,
             mds,
             any,
             ws,
@@ -886,9 +1066,15 @@ impl RnnOp {
         self.direction
     }
 
-    /// The data type of the layer and iteration data (f32 or bf16).
+    /// The data type of the layer and iteration data (f32, bf16, f16 or
+    /// u8).
     pub fn data_type(&self) -> dnnl_data_type_t {
         self.data_type
+    }
+
+    /// int8: the quantization parameters.
+    pub fn quant(&self) -> Option<&Quant> {
+        self.quant.as_ref()
     }
 
     pub fn dims(&self) -> &Dims {
@@ -1064,6 +1250,12 @@ impl OpDesc for RnnOp {
             w.i32(*arg).put(&**md);
         }
         w.opt(self.ws.as_deref());
+        if let Some(q) = &self.quant {
+            w.f32(q.scale).f32(q.shift);
+            for &v in q.weights.iter().chain(&q.projection) {
+                w.f32(v);
+            }
+        }
         true
     }
 }
@@ -1073,6 +1265,12 @@ impl Kind for RnnOp {
     const IMPLS: &'static [Impl<RnnOp>] = &[Impl::cpu(c"cpu:rnn_gemm", any_op, cpu::create)];
 
     fn attr_support(&self) -> AttrSupport {
-        AttrSupport::NONE
+        // The quantization parameters; `RnnOp::new` refuses them but for
+        // int8, as upstream.
+        AttrSupport::parts(&[
+            AttrPart::RnnDataQparams,
+            AttrPart::RnnWeightsQparams,
+            AttrPart::RnnWeightsProjectionQparams,
+        ])
     }
 }

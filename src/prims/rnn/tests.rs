@@ -1480,3 +1480,696 @@ fn bf16_data() {
     p.peephole = true;
     run(&p, true);
 }
+
+// --- f16 data and int8 inference ------------------------------------------
+
+/// `p`'s inputs rounded to f16 where the memory holds f16 (data, weights,
+/// attention, bias, cell states, peephole: every input of an f16 problem).
+fn values_f16(p: &P) -> Vals {
+    let mut v = values_f32(p);
+    for a in v.arrays() {
+        for x in a.iter_mut() {
+            *x = f64::from(rounded(Elem::F16, *x as f32));
+        }
+    }
+    v
+}
+
+/// The descriptors of an f16 problem: everything f16 (bias, cell states
+/// and peephole too, upstream's f16 configuration).
+fn descs_f16(p: &P) -> RnnDescs {
+    let mut d = descs(p, false);
+    for (m, tag) in [
+        (&mut d.src_iter_c, dnnl_ldnc),
+        (&mut d.dst_iter_c, dnnl_ldnc),
+        (&mut d.bias, dnnl_ldgo),
+        (&mut d.weights_peephole, dnnl_ldgo),
+    ] {
+        if let Some(x) = m.as_ref() {
+            *m = Some(Arc::new(md(x.dims(), dnnl_f16, tag)));
+        }
+    }
+    d
+}
+
+/// Runs the forward `prop` of `op` on `v` and returns dst_layer, dst_iter
+/// and dst_iter_c (empty where absent).
+fn run_forward(op: RnnOp, v: &Vals, dst_len: usize) -> [Vec<f32>; 3] {
+    let e = cpu();
+    let inputs = [
+        (DNNL_ARG_SRC_LAYER, &v.src_layer),
+        (DNNL_ARG_SRC_ITER, &v.src_iter),
+        (DNNL_ARG_SRC_ITER_C, &v.src_iter_c),
+        (DNNL_ARG_AUGRU_ATTENTION, &v.att),
+        (DNNL_ARG_WEIGHTS_LAYER, &v.wl),
+        (DNNL_ARG_WEIGHTS_ITER, &v.wi),
+        (DNNL_ARG_WEIGHTS_PEEPHOLE, &v.wp),
+        (DNNL_ARG_WEIGHTS_PROJECTION, &v.wr),
+        (DNNL_ARG_BIAS, &v.bias),
+    ];
+    let mut args: Vec<(i32, TestMem)> = Vec::new();
+    for (arg, vals) in inputs {
+        if op.has(arg) {
+            args.push((arg, mem_of(&e, &op, arg, vals)));
+        }
+    }
+    let outs = [DNNL_ARG_DST_LAYER, DNNL_ARG_DST_ITER, DNNL_ARG_DST_ITER_C];
+    for arg in outs {
+        if op.has(arg) {
+            let n = op.arg_md(arg).unwrap().nelems() as usize;
+            // Outputs start as garbage: they must be written.
+            args.push((arg, mem_of(&e, &op, arg, &vec![7.0; n])));
+        }
+    }
+    if let Some(ws) = op.arg_md(DNNL_ARG_WORKSPACE) {
+        args.push((DNNL_ARG_WORKSPACE, memory(&e, ws, &[])));
+    }
+    let a: Vec<(i32, &TestMem)> = args.iter().map(|(k, m)| (*k, m)).collect();
+    exec(&e, Arc::new(op), &a);
+    let get = |arg: i32| {
+        args.iter()
+            .find(|(k, _)| *k == arg)
+            .map_or_else(Vec::new, |(_, m)| read(m))
+    };
+    let r = [get(outs[0]), get(outs[1]), get(outs[2])];
+    assert_eq!(r[0].len(), dst_len);
+    r
+}
+
+/// f16 data (upstream's f16 configuration: every tensor f16, f32
+/// accumulation, the hidden states kept in f16): every cell and direction,
+/// forward inference and training, against the f64 reference on the same
+/// f16 inputs. Before f16 was implemented, creation answered unimplemented.
+#[test]
+fn f16_data_forward() {
+    let mut problems = Vec::new();
+    for cell in CELLS {
+        for dir in DIRS {
+            if cell.augru() && dir != dnnl_unidirectional_left2right {
+                continue;
+            }
+            let l = if cell.augru() { 1 } else { 2 };
+            problems.push(P::new(cell, dir, l, 3, 3, 5, 5, 5));
+        }
+    }
+    let mut peep = P::new(Cell::Lstm, dnnl_bidirectional_sum, 1, 3, 2, 4, 4, 4);
+    peep.peephole = true;
+    problems.push(peep);
+    let mut no_iter = P::new(
+        Cell::LbrGru,
+        dnnl_unidirectional_right2left,
+        1,
+        4,
+        2,
+        3,
+        6,
+        6,
+    );
+    no_iter.src_iter = false;
+    problems.push(no_iter);
+    for mut p in problems {
+        p.dt = dnnl_f16;
+        let v = values_f16(&p);
+        let want = reference(&p, &v);
+        for prop in [dnnl_forward_inference, dnnl_forward_training] {
+            let op = RnnOp::new(
+                params(&p, prop, 0),
+                &descs_f16(&p),
+                false,
+                None,
+                &Default::default(),
+            )
+            .unwrap();
+            assert_eq!(op.data_type(), dnnl_f16);
+            let [dl, di, dc] = run_forward(op, &v, want.dst_layer.len());
+            // f16 outputs and states rounded at every step: about 2^-11
+            // relative per step.
+            check(&dl, &want.dst_layer, 8e-3, "f16 dst_layer", &p);
+            if p.dst_iter {
+                check(&di, &want.dst_iter, 8e-3, "f16 dst_iter", &p);
+                if p.lstm() {
+                    check(&dc, &want.dst_iter_c, 8e-3, "f16 dst_iter_c", &p);
+                }
+            }
+        }
+    }
+}
+
+/// An int8 problem: the quantization and the dst_layer type.
+#[derive(Clone, Copy)]
+struct Q {
+    scale: f64,
+    shift: f64,
+    /// Per gate and channel (mask 24) rather than one scale.
+    per_channel: bool,
+    f32_dst: bool,
+}
+
+impl Q {
+    fn wscale(&self, gate: usize, j: usize) -> f64 {
+        if self.per_channel {
+            90.0 + 4.0 * gate as f64 + j as f64
+        } else {
+            100.0
+        }
+    }
+    fn pscale(&self, k: usize) -> f64 {
+        if self.per_channel {
+            80.0 + 3.0 * k as f64
+        } else {
+            85.0
+        }
+    }
+    fn quantize(&self, x: f64) -> f64 {
+        (x * self.scale + self.shift)
+            .round_ties_even()
+            .clamp(0.0, 255.0)
+    }
+    fn dequantize(&self, q: f64) -> f64 {
+        (q - self.shift) / self.scale
+    }
+    fn attr(&self, p: &P) -> PrimitiveAttr {
+        let mut a = PrimitiveAttr::default();
+        a.set_rnn_data_qparams(self.scale as f32, self.shift as f32);
+        let (g, dhc) = (p.g(), p.dhc);
+        let w: Vec<f32> = if self.per_channel {
+            (0..g * dhc)
+                .map(|k| self.wscale(k / dhc, k % dhc) as f32)
+                .collect()
+        } else {
+            vec![self.wscale(0, 0) as f32]
+        };
+        a.set_rnn_weights_qparams(false, if self.per_channel { 24 } else { 0 }, &w)
+            .unwrap();
+        if p.projection {
+            let pr: Vec<f32> = if self.per_channel {
+                (0..p.dic).map(|k| self.pscale(k) as f32).collect()
+            } else {
+                vec![self.pscale(0) as f32]
+            };
+            a.set_rnn_weights_qparams(true, if self.per_channel { 8 } else { 0 }, &pr)
+                .unwrap();
+        }
+        a
+    }
+}
+
+/// The descriptors of an int8 problem: u8 data and states, s8 weights, f32
+/// bias and cell states, dst_layer u8 or f32.
+fn descs_int8(p: &P, q: &Q) -> RnnDescs {
+    let mut d = descs(p, false);
+    let retype = |m: &mut Option<Arc<MemoryDesc>>, dt, tag| {
+        if let Some(x) = m.as_ref() {
+            *m = Some(Arc::new(md(x.dims(), dt, tag)));
+        }
+    };
+    retype(&mut d.src_layer, dnnl_u8, dnnl_tnc);
+    retype(&mut d.src_iter, dnnl_u8, dnnl_ldnc);
+    retype(&mut d.dst_iter, dnnl_u8, dnnl_ldnc);
+    let dst = if q.f32_dst { dnnl_f32 } else { dnnl_u8 };
+    retype(&mut d.dst_layer, dst, dnnl_tnc);
+    retype(&mut d.weights_layer, dnnl_s8, dnnl_ldigo);
+    retype(&mut d.weights_iter, dnnl_s8, dnnl_ldigo);
+    retype(&mut d.weights_projection, dnnl_s8, dnnl_ldio);
+    d
+}
+
+/// The quantized inputs of an int8 problem (u8 data, s8 weights as their
+/// integer values; bias and cell states f32).
+fn values_int8(p: &P, q: &Q) -> Vals {
+    let mut v = values_f32(p);
+    for x in v.src_layer.iter_mut().chain(v.src_iter.iter_mut()) {
+        *x = q.quantize(*x);
+    }
+    let (g, dhc, dic) = (p.g(), p.dhc, p.dic);
+    for (k, w) in v.wl.iter_mut().chain(v.wi.iter_mut()).enumerate() {
+        let gj = k % (g * dhc);
+        *w = (*w * q.wscale(gj / dhc, gj % dhc))
+            .round_ties_even()
+            .clamp(-128.0, 127.0);
+    }
+    for (k, w) in v.wr.iter_mut().enumerate() {
+        *w = (*w * q.pscale(k % dic))
+            .round_ties_even()
+            .clamp(-128.0, 127.0);
+    }
+    v
+}
+
+/// The int8 forward in f64 from rnn.md with the quantization points of
+/// upstream: u8 states between steps and layers (dequantized where read),
+/// GRU's `r * h` quantized for its GEMM, LSTMP's cell output quantized for
+/// the projection; an absent src_iter is the f32 zero state. Returns
+/// dst_layer (u8 values or f32), dst_iter (u8 values), dst_iter_c.
+fn reference_int8(p: &P, q: &Q, v: &Vals) -> Out {
+    let (dd, n, g, dhc, dic, t_all) = (p.d(), p.n, p.g(), p.dhc, p.dic, p.t);
+    let mut out = Out {
+        dst_layer: vec![0.0; t_all * n * p.dlc()],
+        dst_iter: vec![0.0; p.l * dd * n * dic],
+        dst_iter_c: vec![0.0; p.l * dd * n * dhc],
+    };
+    let mut top: Vec<Vec<f64>> = vec![vec![]; dd];
+    for d in 0..dd {
+        let reverse = p.dir == dnnl_unidirectional_right2left || d == 1;
+        // u8 input per time step.
+        let mut x: Vec<Vec<f64>> = (0..t_all)
+            .map(|t| v.src_layer[t * n * p.slc..(t + 1) * n * p.slc].to_vec())
+            .collect();
+        let mut xc = p.slc;
+        for l in 0..p.l {
+            let ld = l * dd + d;
+            let mut hq: Option<Vec<f64>> = p
+                .src_iter
+                .then(|| v.src_iter[ld * n * p.sic..(ld + 1) * n * p.sic].to_vec());
+            let mut c: Vec<f64> = if p.src_iter {
+                v.src_iter_c
+                    .get(ld * n * dhc..(ld + 1) * n * dhc)
+                    .map_or(vec![0.0; n * dhc], |s| s.to_vec())
+            } else {
+                vec![0.0; n * dhc]
+            };
+            let mut ys = vec![vec![]; t_all];
+            for s in 0..t_all {
+                let t = if reverse { t_all - 1 - s } else { s };
+                let wl = |k: usize, gate: usize, j: usize| {
+                    v.wl[((ld * p.slc + k) * g + gate) * dhc + j] / q.wscale(gate, j)
+                };
+                let wi = |k: usize, gate: usize, j: usize| {
+                    v.wi[((ld * p.sic + k) * g + gate) * dhc + j] / q.wscale(gate, j)
+                };
+                let hf: Vec<f64> = hq.as_ref().map_or(vec![0.0; n * p.sic], |h| {
+                    h.iter().map(|&u| q.dequantize(u)).collect()
+                });
+                let mut hn = vec![0.0; n * dic];
+                for i in 0..n {
+                    let pre = |gate: usize, j: usize, with_iter: bool| {
+                        let mut a = if p.bias {
+                            v.bias[(ld * p.bg() + gate) * dhc + j]
+                        } else {
+                            0.0
+                        };
+                        for k in 0..xc {
+                            a += q.dequantize(x[t][i * xc + k]) * wl(k, gate, j);
+                        }
+                        if with_iter && hq.is_some() {
+                            for k in 0..p.sic {
+                                a += hf[i * p.sic + k] * wi(k, gate, j);
+                            }
+                        }
+                        a
+                    };
+                    match p.cell {
+                        Cell::Lstm => {
+                            let mut hh = vec![0.0; dhc];
+                            for j in 0..dhc {
+                                let cp = c[i * dhc + j];
+                                let ig = sig(pre(0, j, true));
+                                let fg = sig(pre(1, j, true));
+                                let ct = pre(2, j, true).tanh();
+                                let cc = fg * cp + ig * ct;
+                                let og = sig(pre(3, j, true));
+                                c[i * dhc + j] = cc;
+                                hh[j] = og * cc.tanh();
+                            }
+                            for k in 0..dic {
+                                hn[i * dic + k] = if p.projection {
+                                    (0..dhc)
+                                        .map(|j| {
+                                            q.dequantize(q.quantize(hh[j]))
+                                                * v.wr[(ld * dhc + j) * dic + k]
+                                                / q.pscale(k)
+                                        })
+                                        .sum()
+                                } else {
+                                    hh[k]
+                                };
+                            }
+                        }
+                        Cell::Gru => {
+                            let rhq: Vec<f64> = (0..dhc)
+                                .map(|k| {
+                                    let r = sig(pre(1, k, true));
+                                    q.dequantize(q.quantize(r * hf[i * p.sic + k]))
+                                })
+                                .collect();
+                            for j in 0..dhc {
+                                let u = sig(pre(0, j, true));
+                                let mut o = pre(2, j, false);
+                                if hq.is_some() {
+                                    for k in 0..dhc {
+                                        o += rhq[k] * wi(k, 2, j);
+                                    }
+                                }
+                                let o = o.tanh();
+                                hn[i * dic + j] = u * hf[i * p.sic + j] + (1.0 - u) * o;
+                            }
+                        }
+                        _ => unreachable!("int8 runs LSTM and GRU"),
+                    }
+                }
+                let qn: Vec<f64> = hn.iter().map(|&h| q.quantize(h)).collect();
+                ys[t] = qn.clone();
+                hq = Some(qn);
+            }
+            let hlast = hq.unwrap();
+            out.dst_iter[ld * n * dic..(ld + 1) * n * dic].copy_from_slice(&hlast);
+            if p.lstm() {
+                out.dst_iter_c[ld * n * dhc..(ld + 1) * n * dhc].copy_from_slice(&c);
+            }
+            x = ys;
+            xc = dic;
+        }
+        top[d] = x.concat();
+    }
+    // dst_layer: concat places direction 1 after direction 0; sum adds the
+    // dequantized states and quantizes the sum.
+    let sum = p.dir == dnnl_bidirectional_sum;
+    for (d, states) in top.iter().enumerate() {
+        let ch = if p.dir == dnnl_bidirectional_concat {
+            d * dic
+        } else {
+            0
+        };
+        for (row, h) in states.chunks_exact(dic).enumerate() {
+            let o = &mut out.dst_layer[row * p.dlc() + ch..][..dic];
+            for (o, &u) in o.iter_mut().zip(h) {
+                *o = if sum { *o + q.dequantize(u) } else { u };
+            }
+        }
+    }
+    for o in &mut out.dst_layer {
+        let u = if sum { q.quantize(*o) } else { *o };
+        *o = if q.f32_dst { q.dequantize(u) } else { u };
+    }
+    out
+}
+
+/// int8 LSTM (with and without projection) and GRU inference: every
+/// direction, two layers, per-tensor and per-channel weights scales, a
+/// non-integer shift, u8 and f32 dst_layer, src_iter absent; against the
+/// f64 reference with the same quantization points: u8 results within one
+/// step (f32 against f64 rounding at a tie), f32 ones within one step's
+/// value. Before int8 was implemented, creation answered unimplemented.
+#[test]
+fn int8_lstm_gru_inference() {
+    let mut runs = 0;
+    for cell in [Cell::Lstm, Cell::Gru] {
+        for dir in DIRS {
+            for (k, projection) in [false, true].into_iter().enumerate() {
+                if projection && cell != Cell::Lstm {
+                    continue;
+                }
+                let mut p = P::new(cell, dir, 2, 3, 3, 5, 5, 5);
+                if projection {
+                    p = P::new(cell, dir, 1, 3, 2, 5, 4, 6);
+                    p.dic = 4;
+                    p.projection = true;
+                }
+                p.src_iter = k == 0 || dir != dnnl_bidirectional_sum;
+                p.dt = dnnl_u8;
+                let q = Q {
+                    scale: 60.0,
+                    shift: 70.5,
+                    per_channel: dir != dnnl_unidirectional_left2right,
+                    f32_dst: matches!(
+                        dir,
+                        dnnl_unidirectional_right2left | dnnl_bidirectional_concat
+                    ),
+                };
+                let v = values_int8(&p, &q);
+                let want = reference_int8(&p, &q, &v);
+                let op = RnnOp::new(
+                    params(&p, dnnl_forward_inference, 0),
+                    &descs_int8(&p, &q),
+                    false,
+                    None,
+                    &q.attr(&p),
+                )
+                .unwrap();
+                assert_eq!(op.data_type(), dnnl_u8);
+                let [dl, di, dc] = run_forward(op, &v, want.dst_layer.len());
+                let step = if q.f32_dst { 1.0 / q.scale } else { 1.0 };
+                let close = |got: &[f32], want: &[f64], tol: f64, what: &str| {
+                    assert_eq!(got.len(), want.len());
+                    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
+                        assert!(
+                            (f64::from(g) - w).abs() <= tol,
+                            "{what}[{i}]: got {g}, want {w} ({p:?})"
+                        );
+                    }
+                };
+                close(&dl, &want.dst_layer, step * 1.001, "int8 dst_layer");
+                close(&di, &want.dst_iter, 1.0, "int8 dst_iter");
+                if p.lstm() {
+                    close(&dc, &want.dst_iter_c, 1e-4, "int8 dst_iter_c");
+                }
+                runs += 1;
+            }
+        }
+    }
+    assert_eq!(runs, 12);
+}
+
+/// int8 on sizes whose GEMMs split over the host's threads (the layer GEMM
+/// of 128 x 256 x 64): as the f64 int8 reference.
+#[test]
+fn int8_large_gemms() {
+    for cell in [Cell::Lstm, Cell::Gru] {
+        let mut p = P::new(cell, dnnl_bidirectional_concat, 1, 8, 16, 64, 64, 64);
+        p.dt = dnnl_u8;
+        let q = Q {
+            scale: 50.0,
+            shift: 128.0,
+            per_channel: true,
+            f32_dst: false,
+        };
+        let v = values_int8(&p, &q);
+        let want = reference_int8(&p, &q, &v);
+        let op = RnnOp::new(
+            params(&p, dnnl_forward_inference, 0),
+            &descs_int8(&p, &q),
+            false,
+            None,
+            &q.attr(&p),
+        )
+        .unwrap();
+        let [dl, di, dc] = run_forward(op, &v, want.dst_layer.len());
+        // u8 within one step (a tie rounded the other way in f32); a
+        // differing step is rare.
+        let mut off = 0;
+        for (got, want) in [(&dl, &want.dst_layer), (&di, &want.dst_iter)] {
+            for (&g, &w) in got.iter().zip(want.iter()) {
+                assert!(
+                    (f64::from(g) - w).abs() <= 1.0,
+                    "{cell:?}: got {g}, want {w}"
+                );
+                off += usize::from(f64::from(g) != w);
+            }
+        }
+        assert!(
+            off * 100 <= dl.len() + di.len(),
+            "{cell:?}: {off} values one step off"
+        );
+        if p.lstm() {
+            for (&g, &w) in dc.iter().zip(&want.dst_iter_c) {
+                assert!(
+                    (f64::from(g) - w).abs() <= 0.05,
+                    "{cell:?} c: got {g}, want {w}"
+                );
+            }
+        }
+    }
+}
+
+/// Creation of an int8 or f16 op with `attr`, editing `p`'s descriptors.
+fn try_typed(
+    p: &P,
+    prop: dnnl_prop_kind_t,
+    d: RnnDescs,
+    attr: &PrimitiveAttr,
+    backward: bool,
+) -> dnnl_status_t {
+    let mut pr = params(p, prop, 0);
+    if backward {
+        pr.prop_kind = dnnl_backward;
+    }
+    status(RnnOp::new(pr, &d, backward, None, attr))
+}
+
+/// The int8 and f16 rules, as Intel's library answers them (probed on this
+/// box; the f16 ones as rnn.md's table): int8 is LSTM and GRU
+/// forward_inference with u8 dst_iter, f32 bias and cell states, no
+/// peephole, weights scale masks 0 or 24 (a count short of the mask is
+/// refused: Intel's library reads past it); the quantization attributes
+/// apply to int8 only; f16 has no backward and no projection.
+#[test]
+fn int8_and_f16_rules() {
+    let q = Q {
+        scale: 63.0,
+        shift: 64.0,
+        per_channel: true,
+        f32_dst: false,
+    };
+    let mut lstm = P::new(Cell::Lstm, dnnl_unidirectional_left2right, 1, 3, 2, 4, 4, 4);
+    lstm.dt = dnnl_u8;
+    let attr = q.attr(&lstm);
+    let inf = dnnl_forward_inference;
+    let ok = descs_int8(&lstm, &q);
+    assert_eq!(
+        try_typed(&lstm, inf, ok.clone(), &attr, false),
+        dnnl_success
+    );
+    // `any` int8 weights are plain ldigo s8 here.
+    let mut any = ok.clone();
+    any.weights_layer = Some(Arc::new(md(&[1, 1, 4, 4, 4], dnnl_s8, dnnl_format_tag_any)));
+    let op = RnnOp::new(params(&lstm, inf, 0), &any, false, None, &attr).unwrap();
+    let wl = op.arg_md(DNNL_ARG_WEIGHTS_LAYER).unwrap();
+    assert_eq!(**wl, md(&[1, 1, 4, 4, 4], dnnl_s8, dnnl_ldigo));
+    // f32 dst_layer: accepted; f32 dst_iter: not.
+    let f32_dst = descs_int8(&lstm, &Q { f32_dst: true, ..q });
+    assert_eq!(
+        try_typed(&lstm, inf, f32_dst.clone(), &attr, false),
+        dnnl_success
+    );
+    let mut f32_iter = f32_dst;
+    f32_iter.dst_iter = Some(Arc::new(md(&[1, 1, 2, 4], dnnl_f32, dnnl_ldnc)));
+    let unimpl = |what: &str, st: dnnl_status_t| assert_eq!(st, dnnl_unimplemented, "{what}");
+    unimpl(
+        "f32 dst_iter",
+        try_typed(&lstm, inf, f32_iter, &attr, false),
+    );
+    unimpl(
+        "training",
+        try_typed(&lstm, dnnl_forward_training, ok.clone(), &attr, false),
+    );
+    let mut bwd = ok.clone();
+    bwd.diff_src_layer = Some(Arc::new(md(&[3, 2, 4], dnnl_f32, dnnl_tnc)));
+    unimpl("backward", try_typed(&lstm, inf, bwd, &attr, true));
+    let mut peep = ok.clone();
+    peep.weights_peephole = Some(Arc::new(md(&[1, 1, 3, 4], dnnl_f32, dnnl_ldgo)));
+    unimpl("peephole", try_typed(&lstm, inf, peep, &attr, false));
+    let mut u8_c = ok.clone();
+    u8_c.src_iter_c = Some(Arc::new(md(&[1, 1, 2, 4], dnnl_u8, dnnl_ldnc)));
+    unimpl("u8 src_iter_c", try_typed(&lstm, inf, u8_c, &attr, false));
+    let mut s8 = ok.clone();
+    for m in [
+        &mut s8.src_layer,
+        &mut s8.src_iter,
+        &mut s8.dst_layer,
+        &mut s8.dst_iter,
+    ] {
+        let x = m.clone().unwrap();
+        *m = Some(Arc::new(md(
+            x.dims(),
+            dnnl_s8,
+            if x.ndims() == 3 { dnnl_tnc } else { dnnl_ldnc },
+        )));
+    }
+    unimpl("s8 data", try_typed(&lstm, inf, s8, &attr, false));
+    let mut lbr = P::new(
+        Cell::LbrGru,
+        dnnl_unidirectional_left2right,
+        1,
+        3,
+        2,
+        4,
+        4,
+        4,
+    );
+    lbr.dt = dnnl_u8;
+    unimpl(
+        "lbr_gru",
+        try_typed(&lbr, inf, descs_int8(&lbr, &q), &q.attr(&lbr), false),
+    );
+    // The weights scales: masks and counts.
+    let mut mask16 = attr.clone();
+    mask16
+        .set_rnn_weights_qparams(false, 16, &[1.0; 4])
+        .unwrap();
+    unimpl("mask 16", try_typed(&lstm, inf, ok.clone(), &mask16, false));
+    let mut short = attr.clone();
+    short
+        .set_rnn_weights_qparams(false, 24, &[1.0; 15])
+        .unwrap();
+    assert_eq!(
+        try_typed(&lstm, inf, ok.clone(), &short, false),
+        dnnl_invalid_arguments
+    );
+    let mut long = attr.clone();
+    long.set_rnn_weights_qparams(false, 24, &[1.0; 40]).unwrap();
+    assert_eq!(
+        try_typed(&lstm, inf, ok.clone(), &long, false),
+        dnnl_success
+    );
+    // Default attributes: scale 1, shift 0, weights scale 1.
+    assert_eq!(
+        try_typed(&lstm, inf, ok.clone(), &Default::default(), false),
+        dnnl_success
+    );
+    // The quantization attributes with f32 data.
+    let f32p = P::new(Cell::Lstm, dnnl_unidirectional_left2right, 1, 3, 2, 4, 4, 4);
+    let mut data_only = PrimitiveAttr::default();
+    data_only.set_rnn_data_qparams(2.0, 1.0);
+    unimpl(
+        "f32 with rnn data qparams",
+        try_typed(&f32p, inf, descs(&f32p, false), &data_only, false),
+    );
+    // f16: forward only, no projection.
+    let mut f16 = P::new(Cell::Gru, dnnl_unidirectional_left2right, 1, 3, 2, 4, 4, 4);
+    f16.dt = dnnl_f16;
+    assert_eq!(
+        try_typed(
+            &f16,
+            dnnl_forward_training,
+            descs_f16(&f16),
+            &Default::default(),
+            false
+        ),
+        dnnl_success
+    );
+    unimpl(
+        "f16 backward",
+        try_typed(&f16, inf, descs(&f16, true), &Default::default(), true),
+    );
+    let mut f16p = P::new(Cell::Lstm, dnnl_unidirectional_left2right, 1, 3, 2, 4, 4, 4);
+    f16p.dt = dnnl_f16;
+    f16p.dic = 3;
+    f16p.sic = 3;
+    f16p.projection = true;
+    let mut pd = descs_f16(&f16p);
+    pd.weights_projection = Some(Arc::new(md(&[1, 1, 4, 3], dnnl_f16, dnnl_ldio)));
+    unimpl(
+        "f16 projection",
+        try_typed(&f16p, inf, pd, &Default::default(), false),
+    );
+}
+
+/// The quantization parameters are part of the op's cache key: ops that
+/// differ only in them do not share a cached primitive.
+#[test]
+fn int8_quantization_in_cache_key() {
+    let mut p = P::new(Cell::Gru, dnnl_unidirectional_left2right, 1, 2, 2, 3, 3, 3);
+    p.dt = dnnl_u8;
+    let key = |scale: f64, shift: f64, per_channel: bool| {
+        let q = Q {
+            scale,
+            shift,
+            per_channel,
+            f32_dst: false,
+        };
+        let op = RnnOp::new(
+            params(&p, dnnl_forward_inference, 0),
+            &descs_int8(&p, &q),
+            false,
+            None,
+            &q.attr(&p),
+        )
+        .unwrap();
+        crate::core::key::of_op(&op).unwrap()
+    };
+    let base = key(63.0, 64.0, false);
+    assert_eq!(base, key(63.0, 64.0, false));
+    assert_ne!(base, key(62.0, 64.0, false));
+    assert_ne!(base, key(63.0, 65.0, false));
+    assert_ne!(base, key(63.0, 64.0, true));
+}
