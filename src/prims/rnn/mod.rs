@@ -75,6 +75,7 @@
 #![allow(non_upper_case_globals, clippy::type_complexity)]
 
 mod cpu;
+mod ocl;
 #[cfg(test)]
 mod tests;
 
@@ -1070,7 +1071,10 @@ impl OpDesc for RnnOp {
 
 impl Kind for RnnOp {
     const NAME: &'static str = "rnn";
-    const IMPLS: &'static [Impl<RnnOp>] = &[Impl::cpu(c"cpu:rnn_gemm", any_op, cpu::create)];
+    const IMPLS: &'static [Impl<RnnOp>] = &[
+        Impl::cpu(c"cpu:rnn_gemm", any_op, cpu::create),
+        Impl::gpu(c"ocl:rnn_gemm", ocl::accepts, ocl::create).with_scratchpad(ocl::scratchpad_bytes),
+    ];
 
     fn attr_support(&self) -> AttrSupport {
         AttrSupport::NONE
