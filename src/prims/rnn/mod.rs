@@ -1073,7 +1073,8 @@ impl Kind for RnnOp {
     const NAME: &'static str = "rnn";
     const IMPLS: &'static [Impl<RnnOp>] = &[
         Impl::cpu(c"cpu:rnn_gemm", any_op, cpu::create),
-        Impl::gpu(c"ocl:rnn_gemm", ocl::accepts, ocl::create).with_scratchpad(ocl::scratchpad_bytes),
+        Impl::gpu(c"ocl:rnn_gemm", ocl::accepts, ocl::create)
+            .with_scratchpad(ocl::scratchpad_bytes),
     ];
 
     fn attr_support(&self) -> AttrSupport {

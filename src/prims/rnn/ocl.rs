@@ -54,11 +54,6 @@ fn tensor_args(op: &RnnOp) -> Vec<i32> {
 /// are refused), plain strided layouts.
 pub(super) fn accepts(op: &RnnOp, engine: &Engine) -> Result<()> {
     engine.gpu("rnn")?;
-    if op.is_backward() {
-        return Err(Error::unimplemented(
-            "ocl:rnn_gemm runs forward only (backward is not implemented on GPU engines)",
-        ));
-    }
     let dt = op.data_type();
     if dt != dnnl_f32 && dt != dnnl_bf16 {
         return Err(Error::unimplemented(format!(
@@ -135,6 +130,7 @@ struct Scratch {
     rh: i64,
     /// The workspace of inference.
     ws: i64,
+    ddl: i64,
     dout: i64,
     dx: i64,
     dh: i64,
@@ -204,6 +200,7 @@ impl Scratch {
             ..Scratch::default()
         };
         if bwd {
+            r.ddl = take(s.d * tn * s.dic);
             r.dout = take(tn * s.dic.max(s.slc));
             r.dx = take(tn * s.slc.max(s.dic));
             r.dh = take(tn * s.dic);
@@ -383,7 +380,15 @@ impl<'a> Run<'a> {
     }
 
     /// `c[m x n]` (rows `c.2` apart) = `a[m x k] · b[k x n]`.
-    fn gemm(&mut self, m: i64, n: i64, k: i64, a: Mat, b: Mat, c: (&Buffer, i64, i64)) -> Result<()> {
+    fn gemm(
+        &mut self,
+        m: i64,
+        n: i64,
+        k: i64,
+        a: Mat,
+        b: Mat,
+        c: (&Buffer, i64, i64),
+    ) -> Result<()> {
         if m == 0 || n == 0 {
             return Ok(());
         }
@@ -642,8 +647,6 @@ impl OclRnn {
     fn forward(&self, run: &mut Run, b: &Bufs) -> Result<()> {
         let op = &*self.op;
         let s = Sz::of(op);
-        let sp = &self.scratch;
-        let sc = &b.scratch;
         let lay = *op.ws_layout();
         let (ws, ws0) = self.ws(b);
         let block = lay.block;
@@ -819,7 +822,351 @@ impl OclRnn {
         Ok(())
     }
 
-    fn backward(&self, _run: &mut Run, _b: &Bufs) -> Result<()> {
-        Err(Error::unimplemented("RNN backward on GPU engines"))
+    fn backward(&self, run: &mut Run, b: &Bufs) -> Result<()> {
+        let op = &*self.op;
+        let s = Sz::of(op);
+        let sp = &self.scratch;
+        let sc = &b.scratch;
+        let tn = s.t * s.n;
+        // The gradient of dst_layer, each direction's part in its
+        // processing order (read before anything is written).
+        let ddl = b
+            .get(DNNL_ARG_DIFF_DST_LAYER)
+            .ok_or_else(|| Error::runtime("diff_dst_layer missing"))?;
+        let (v, _) = user_view(op, DNNL_ARG_DIFF_DST_LAYER, ddl)?;
+        for d in 0..s.d {
+            let ch = if op.direction() == dnnl_bidirectional_concat {
+                d * s.dic
+            } else {
+                0
+            };
+            let mut v = v;
+            v.off += ch * v.st[4];
+            if reverse(op, d, &s) {
+                v.off += (s.t - 1) * v.st[2];
+                v.st[2] = -v.st[2];
+            }
+            let dims = [s.t, s.n, s.dic];
+            run.copy(v, dense(sc, sp.ddl + d * tn * s.dic, &dims), &dims, false)?;
+        }
+        for d in 0..s.d {
+            let mut dout = sp.ddl + d * tn * s.dic;
+            let mut spare = [sp.dx, sp.dout];
+            for l in (0..s.l).rev() {
+                let dx = spare[0];
+                self.backward_layer(run, b, l, d, dout, dx)?;
+                if l == 0 {
+                    if let Some(buf) = b.get(DNNL_ARG_DIFF_SRC_LAYER) {
+                        let (mut v, _) = user_view(op, DNNL_ARG_DIFF_SRC_LAYER, buf)?;
+                        if reverse(op, d, &s) {
+                            v.off += (s.t - 1) * v.st[2];
+                            v.st[2] = -v.st[2];
+                        }
+                        let dims = [s.t, s.n, s.slc];
+                        run.copy(dense(sc, dx, &dims), v, &dims, d > 0)?;
+                    }
+                } else {
+                    dout = dx;
+                    spare.swap(0, 1);
+                }
+            }
+        }
+        if let (Some(buf), Some(k)) = (b.get(DNNL_ARG_DIFF_AUGRU_ATTENTION), &self.bwd) {
+            let args = [
+                KernelArg::I64(tn),
+                KernelArg::I64(s.dhc),
+                sc.kernel_arg()?,
+                KernelArg::I64(sp.datt_parts),
+                KernelArg::I64(sp.datt),
+            ];
+            run.launch(&k.attention, &args, &[tn as usize])?;
+            let (v, _) = user_view(op, DNNL_ARG_DIFF_AUGRU_ATTENTION, buf)?;
+            let dims = [s.t, s.n, 1];
+            run.copy(dense(sc, sp.datt, &dims), v, &dims, false)?;
+        }
+        Ok(())
+    }
+
+    /// The slice `(l, d)` of user tensor `arg` (`{L, D, ...}`).
+    fn slice<'b>(&self, b: &'b Bufs, arg: i32, l: i64, d: i64) -> Result<Option<View<'b>>> {
+        let Some(buf) = b.get(arg) else {
+            return Ok(None);
+        };
+        let (mut v, dims) = user_view(&self.op, arg, buf)?;
+        let first = 5 - dims.len();
+        v.off += l * v.st[first] + d * v.st[first + 1];
+        v.st[first] = 0;
+        v.st[first + 1] = 0;
+        Ok(Some(v))
+    }
+
+    /// One (layer, direction) backward: from the gradient of its output by
+    /// step (`dout`, rows DIC) to its input's (`dx`, rows SLC), the weight
+    /// gradients and diff_src_iter(_c).
+    fn backward_layer(
+        &self,
+        run: &mut Run,
+        b: &Bufs,
+        l: i64,
+        d: i64,
+        dout: i64,
+        dx: i64,
+    ) -> Result<()> {
+        let op = &*self.op;
+        let k = self
+            .bwd
+            .as_ref()
+            .ok_or_else(|| Error::runtime("backward kernels missing"))?;
+        let s = Sz::of(op);
+        let sp = &self.scratch;
+        let sc = &b.scratch;
+        let lay = *op.ws_layout();
+        let (ws, ws0) = self.ws(b);
+        let ld = l * s.d + d;
+        let base = ws0 + ld * lay.block;
+        let (go, ho, co, hho, lbro) = (
+            base + lay.gates,
+            base + lay.h,
+            base + lay.c,
+            base + lay.hh,
+            base + lay.lbr,
+        );
+        let (n, dhc, gw, w, sic, dic) = (s.n, s.dhc, s.gw, s.w, s.sic, s.dic);
+        let tn = s.t * n;
+        let wl_off = sp.wl + ld * s.slc * gw;
+        let wi_off = sp.wi + ld * sic * gw;
+        let cell = op.cell();
+        let lbr = cell.lbr();
+        let gru = cell.gru_like() && !lbr;
+        let lstm = cell == Cell::Lstm;
+        let projection = op.has(DNNL_ARG_WEIGHTS_PROJECTION);
+        // The gradients carried from step to step.
+        run.zero(sc, sp.dhn, n * w)?;
+        run.zero(sc, sp.dhe, n * w)?;
+        if let Some(v) = self.slice(b, DNNL_ARG_DIFF_DST_ITER, l, d)? {
+            let dst = View {
+                buf: sc,
+                off: sp.dhn,
+                bf16: false,
+                st: [0, 0, 0, w, 1],
+            };
+            run.copy(v, dst, &[n, dic], false)?;
+        }
+        if lstm {
+            run.zero(sc, sp.dc, n * dhc)?;
+            if let Some(v) = self.slice(b, DNNL_ARG_DIFF_DST_ITER_C, l, d)? {
+                run.copy(v, dense(sc, sp.dc, &[n, dhc]), &[n, dhc], false)?;
+            }
+        }
+        let opt = |on: bool, at: i64| if on { at } else { -1 };
+        for st in (0..s.t).rev() {
+            let t = if reverse(op, d, &s) { s.t - 1 - st } else { st };
+            let g_at = go + st * n * gw;
+            let hp_at = ho + st * n * w;
+            let h_at = ho + (st + 1) * n * w;
+            let dh_at = sp.dh + st * n * dic;
+            let da_at = sp.da + st * n * gw;
+            let dai_at = sp.dai + st * n * gw;
+            let args = [
+                KernelArg::I64(n),
+                KernelArg::I64(dic),
+                KernelArg::I64(w),
+                sc.kernel_arg()?,
+                KernelArg::I64(dh_at),
+                KernelArg::I64(dout + st * n * dic),
+                KernelArg::I64(sp.dhn),
+            ];
+            run.launch(&k.dh, &args, &[dic as usize, n as usize])?;
+            let dhh = if projection {
+                let r_off = sp.proj + ld * dhc * dic;
+                run.gemm(
+                    n,
+                    dhc,
+                    dic,
+                    (sc, dh_at, dic, 1),
+                    (sc, r_off, 1, dic),
+                    (sc, sp.dhh, dhc),
+                )?;
+                (sp.dhh, dhc)
+            } else {
+                (dh_at, dic)
+            };
+            let cell_args = |part: i32| -> Result<Vec<KernelArg>> {
+                Ok(vec![
+                    KernelArg::I32(cell_code(cell)),
+                    KernelArg::I32(act_code(op)),
+                    KernelArg::F32(op.alpha()),
+                    KernelArg::I32(part),
+                    KernelArg::I64(n),
+                    KernelArg::I64(dhc),
+                    KernelArg::I64(gw),
+                    KernelArg::I64(w),
+                    KernelArg::I64(sic),
+                    ws.kernel_arg()?,
+                    KernelArg::I64(g_at),
+                    KernelArg::I64(hp_at),
+                    KernelArg::I64(h_at),
+                    KernelArg::I64(co + st * n * dhc),
+                    KernelArg::I64(lbro + st * n * dhc),
+                    sc.kernel_arg()?,
+                    KernelArg::I64(dhh.0),
+                    KernelArg::I64(dhh.1),
+                    KernelArg::I64(da_at),
+                    KernelArg::I64(sp.dc),
+                    KernelArg::I64(sp.dhe),
+                    KernelArg::I64(dai_at),
+                    KernelArg::I64(sp.rh + st * n * dhc),
+                    KernelArg::I64(sp.drh),
+                    KernelArg::I64(opt(
+                        op.has(DNNL_ARG_WEIGHTS_PEEPHOLE),
+                        sp.peep + ld * 3 * dhc,
+                    )),
+                    KernelArg::I64(opt(op.has(DNNL_ARG_AUGRU_ATTENTION), sp.att + t * n)),
+                    KernelArg::I64(opt(cell.augru(), sp.datt_parts + st * n * dhc)),
+                ])
+            };
+            let grid = [dhc as usize, n as usize];
+            run.launch(&k.cell, &cell_args(0)?, &grid)?;
+            if gru {
+                // o's iteration part saw r * h_prev.
+                run.gemm(
+                    n,
+                    sic,
+                    dhc,
+                    (sc, da_at + 2 * dhc, gw, 1),
+                    (sc, wi_off + 2 * dhc, 1, gw),
+                    (sc, sp.drh, sic),
+                )?;
+                run.launch(&k.cell, &cell_args(1)?, &grid)?;
+            }
+            // Through the iteration weights.
+            let (a_at, depth) = match cell {
+                Cell::Vanilla | Cell::Lstm => (da_at, gw),
+                Cell::Gru | Cell::Augru => (da_at, 2 * dhc),
+                Cell::LbrGru | Cell::LbrAugru => (dai_at, gw),
+            };
+            run.gemm(
+                n,
+                sic,
+                depth,
+                (sc, a_at, gw, 1),
+                (sc, wi_off, 1, gw),
+                (sc, sp.dhg, sic),
+            )?;
+            let args = [
+                KernelArg::I64(n),
+                KernelArg::I64(sic),
+                KernelArg::I64(w),
+                sc.kernel_arg()?,
+                KernelArg::I64(sp.dhn),
+                KernelArg::I64(sp.dhe),
+                KernelArg::I64(sp.dhg),
+            ];
+            run.launch(&k.carry, &args, &[w as usize, n as usize])?;
+        }
+        // diff_src_iter(_c): what reached the initial states.
+        if let Some(v) = self.slice(b, DNNL_ARG_DIFF_SRC_ITER, l, d)? {
+            let src = View {
+                buf: sc,
+                off: sp.dhn,
+                bf16: false,
+                st: [0, 0, 0, w, 1],
+            };
+            run.copy(src, v, &[n, sic], false)?;
+        }
+        if lstm && let Some(v) = self.slice(b, DNNL_ARG_DIFF_SRC_ITER_C, l, d)? {
+            run.copy(dense(sc, sp.dc, &[n, dhc]), v, &[n, dhc], false)?;
+        }
+        // The weight gradients over all steps.
+        let hp_all: Mat = (ws, ho, 1, w);
+        match cell {
+            Cell::Gru | Cell::Augru => {
+                run.gemm(
+                    sic,
+                    2 * dhc,
+                    tn,
+                    hp_all,
+                    (sc, sp.da, gw, 1),
+                    (sc, sp.dwi, gw),
+                )?;
+                run.gemm(
+                    sic,
+                    dhc,
+                    tn,
+                    (sc, sp.rh, 1, dhc),
+                    (sc, sp.da + 2 * dhc, gw, 1),
+                    (sc, sp.dwi + 2 * dhc, gw),
+                )?;
+            }
+            _ => {
+                let da_all = if lbr { sp.dai } else { sp.da };
+                run.gemm(sic, gw, tn, hp_all, (sc, da_all, gw, 1), (sc, sp.dwi, gw))?;
+            }
+        }
+        let x: Mat = if l == 0 {
+            (sc, sp.xs + d * tn * s.slc, 1, s.slc)
+        } else {
+            (ws, ws0 + (ld - s.d) * lay.block + lay.h + n * w, 1, w)
+        };
+        run.gemm(s.slc, gw, tn, x, (sc, sp.da, gw, 1), (sc, sp.dwl, gw))?;
+        if projection {
+            run.gemm(
+                dhc,
+                dic,
+                tn,
+                (ws, hho, 1, dhc),
+                (sc, sp.dh, dic, 1),
+                (sc, sp.dproj, dic),
+            )?;
+        }
+        let bias_len = s.bg * dhc;
+        let args = [
+            KernelArg::I64(tn),
+            KernelArg::I64(gw),
+            KernelArg::I64(dhc),
+            KernelArg::I64(bias_len),
+            sc.kernel_arg()?,
+            KernelArg::I64(sp.da),
+            KernelArg::I64(sp.dai),
+            KernelArg::I64(sp.dbias),
+        ];
+        run.launch(&k.bias, &args, &[bias_len as usize])?;
+        if op.has(DNNL_ARG_WEIGHTS_PEEPHOLE) {
+            let args = [
+                KernelArg::I64(s.t),
+                KernelArg::I64(n),
+                KernelArg::I64(dhc),
+                KernelArg::I64(gw),
+                ws.kernel_arg()?,
+                KernelArg::I64(co),
+                sc.kernel_arg()?,
+                KernelArg::I64(sp.da),
+                KernelArg::I64(sp.dpeep),
+            ];
+            run.launch(&k.peephole, &args, &[dhc as usize])?;
+        }
+        let add = !op.overwrites_diff_weights();
+        let g = gw / dhc;
+        for (arg, at, dims) in [
+            (DNNL_ARG_DIFF_WEIGHTS_LAYER, sp.dwl, vec![s.slc, g, dhc]),
+            (DNNL_ARG_DIFF_WEIGHTS_ITER, sp.dwi, vec![sic, g, dhc]),
+            (DNNL_ARG_DIFF_WEIGHTS_PEEPHOLE, sp.dpeep, vec![3, dhc]),
+            (DNNL_ARG_DIFF_WEIGHTS_PROJECTION, sp.dproj, vec![dhc, dic]),
+            (DNNL_ARG_DIFF_BIAS, sp.dbias, vec![s.bg, dhc]),
+        ] {
+            if let Some(v) = self.slice(b, arg, l, d)? {
+                run.copy(dense(sc, at, &dims), v, &dims, add)?;
+            }
+        }
+        // The input's gradient.
+        run.gemm(
+            tn,
+            s.slc,
+            gw,
+            (sc, sp.da, gw, 1),
+            (sc, wl_off, 1, gw),
+            (sc, dx, s.slc),
+        )?;
+        Ok(())
     }
 }

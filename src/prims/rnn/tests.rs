@@ -24,7 +24,7 @@ use crate::prims::common::testutil::{
 };
 
 /// Whether GPU engines run RNN backward.
-const GPU_BACKWARD: bool = false;
+const GPU_BACKWARD: bool = true;
 
 /// A problem.
 #[derive(Clone, Debug)]
@@ -48,8 +48,6 @@ struct P {
     bias: bool,
     /// The type of the layer and iteration data and weights.
     dt: dnnl_data_type_t,
-    /// The engine and implementation, for failure messages.
-    note: String,
 }
 
 impl P {
@@ -81,7 +79,6 @@ impl P {
             dst_iter: true,
             bias: true,
             dt: dnnl_f32,
-            note: String::new(),
         }
     }
     fn d(&self) -> usize {
@@ -699,6 +696,11 @@ fn check(got: &[f32], want: &[f64], tol: f64, what: &str, p: &P) {
     }
 }
 
+/// [`check`] naming the engine and implementation `on`.
+fn check_on(on: &str, got: &[f32], want: &[f64], tol: f64, what: &str, p: &P) {
+    check(got, want, tol, &format!("{what} on {on}"), p);
+}
+
 /// Memory of `arg`'s descriptor in `op` holding `values`.
 fn mem_of(e: &Arc<Engine>, op: &RnnOp, arg: i32, values: &[f64]) -> TestMem {
     memory(e, op.arg_md(arg).unwrap(), &f32s(values))
@@ -781,12 +783,9 @@ fn run_on(e: &Arc<Engine>, p: &P, overwrite: bool) {
     let a: Vec<(i32, &TestMem)> = args.iter().map(|(k, m)| (*k, m)).collect();
     let name = exec(&e, Arc::new(fwd_op(p, dnnl_forward_training)), &a);
     assert_eq!(name, impl_of(&e), "{what}");
-    let p = &P {
-        note: what.clone(),
-        ..p.clone()
-    };
     let get = |arg: i32| read(&args.iter().find(|(k, _)| *k == arg).unwrap().1);
-    check(
+    check_on(
+        &what,
         &get(DNNL_ARG_DST_LAYER),
         &want.dst_layer,
         tol_f,
@@ -794,7 +793,8 @@ fn run_on(e: &Arc<Engine>, p: &P, overwrite: bool) {
         p,
     );
     if p.dst_iter {
-        check(
+        check_on(
+            &what,
             &get(DNNL_ARG_DST_ITER),
             &want.dst_iter,
             tol_f,
@@ -802,7 +802,8 @@ fn run_on(e: &Arc<Engine>, p: &P, overwrite: bool) {
             p,
         );
         if p.lstm() {
-            check(
+            check_on(
+                &what,
                 &get(DNNL_ARG_DST_ITER_C),
                 &want.dst_iter_c,
                 tol_f,
@@ -820,7 +821,8 @@ fn run_on(e: &Arc<Engine>, p: &P, overwrite: bool) {
         .map(|(k, m)| (*k, m))
         .collect();
     exec(&e, Arc::new(inf), &a_inf);
-    check(
+    check_on(
+        &what,
         &get(DNNL_ARG_DST_LAYER),
         &want.dst_layer,
         tol_f,
@@ -914,10 +916,11 @@ fn run_on(e: &Arc<Engine>, p: &P, overwrite: bool) {
         expected.push((arg, want));
     }
     let b: Vec<(i32, &TestMem)> = bargs.iter().map(|(k, m)| (*k, m)).collect();
-    exec(&e, Arc::new(bop), &b);
+    let name = exec(&e, Arc::new(bop), &b);
+    assert_eq!(name, impl_of(&e), "backward, {what}");
     for (arg, want) in expected {
         let got = read(&bargs.iter().find(|(k, _)| *k == arg).unwrap().1);
-        check(&got, &want, tol_b, &format!("diff arg {arg}"), p);
+        check_on(&what, &got, &want, tol_b, &format!("diff arg {arg}"), p);
     }
 }
 
