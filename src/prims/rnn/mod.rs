@@ -9,6 +9,9 @@
 //!   iteration weights and the cell's element-wise math; backward walks the
 //!   steps back and accumulates the weight gradients with GEMMs over all
 //!   steps. The GEMMs run in the `gemm` crate, split over the host's threads.
+//! - `ocl:rnn_gemm` (`ocl.rs`, `rnn.cl`): the same algorithm on GPU engines
+//!   (OpenCL and Level Zero), f32 and bf16 data in plain strided layouts,
+//!   forward and backward; the same workspace layout.
 //!
 //! Shapes (rnn.md): `L` layers, `D` directions (2 for the bidirectional
 //! ones), `T` steps, `N` batch, `G` gates (1, 4, 3; the bias of the LBR

@@ -1409,6 +1409,12 @@ fn any_layouts_workspace_and_queries() {
 /// same results as plain ones.
 #[test]
 fn other_layouts() {
+    for e in engines() {
+        other_layouts_on(&e);
+    }
+}
+
+fn other_layouts_on(e: &Arc<Engine>) {
     let p = P::new(
         Cell::LbrGru,
         dnnl_unidirectional_right2left,
@@ -1419,7 +1425,7 @@ fn other_layouts() {
         4,
         4,
     );
-    let e = cpu();
+    let e = e.clone();
     let v = values(&p);
     let want = reference(&p, &v);
     let mut d = descs(&p, false);
@@ -1465,15 +1471,25 @@ fn other_layouts() {
         crate::prims::common::testutil::write(m, &vec![3.0; 64]);
     }
     let a: Vec<(i32, &TestMem)> = args.iter().map(|(k, m)| (*k, m)).collect();
-    exec(&e, Arc::new(op), &a);
-    check(
+    let name = exec(&e, Arc::new(op), &a);
+    let what = format!("{name} ({})", engine_name(&e));
+    assert_eq!(name, impl_of(&e), "{what}");
+    check_on(
+        &what,
         &read(&args[5].1),
         &want.dst_layer,
         2e-5,
         "dst_layer ntc",
         &p,
     );
-    check(&read(&args[6].1), &want.dst_iter, 2e-5, "dst_iter", &p);
+    check_on(
+        &what,
+        &read(&args[6].1),
+        &want.dst_iter,
+        2e-5,
+        "dst_iter",
+        &p,
+    );
 }
 
 /// With zero attention AUGRU is GRU: the AUGRU gradients written from
@@ -1516,4 +1532,50 @@ fn bf16_data() {
     p.dt = dnnl_bf16;
     p.peephole = true;
     run(&p, true);
+}
+
+/// GPU engines answer `unimplemented` for what `ocl:rnn_gemm` does not
+/// run: blocked weights (which the CPU engine runs) and data other than
+/// f32 and bf16 (f16, should the descriptor accept it).
+#[test]
+fn gpu_refusals() {
+    let p = P::new(
+        Cell::Lstm,
+        dnnl_unidirectional_left2right,
+        1,
+        2,
+        2,
+        4,
+        32,
+        32,
+    );
+    let mut d = descs(&p, false);
+    d.weights_layer = some(&[1, 1, 4, 4, 32], dnnl_ldgOi32o);
+    let op = |d: &RnnDescs, p: &P| {
+        RnnOp::new(
+            params(p, dnnl_forward_inference, 0),
+            d,
+            false,
+            None,
+            &Default::default(),
+        )
+        .map(Arc::new)
+    };
+    let blocked = op(&d, &p).unwrap();
+    assert!(PrimitiveDesc::create(cpu(), blocked.clone()).is_ok());
+    let mut p16 = p.clone();
+    p16.dt = dnnl_f16;
+    let f16 = op(&descs(&p16, false), &p16);
+    for e in engines() {
+        if e.kind() == EngineKind::Cpu {
+            continue;
+        }
+        let status = |r: Result<PrimitiveDesc>| r.err().map(|e| e.status());
+        let r = PrimitiveDesc::create(e.clone(), blocked.clone());
+        assert_eq!(status(r), Some(dnnl_unimplemented), "{}", engine_name(&e));
+        if let Ok(f16) = &f16 {
+            let r = PrimitiveDesc::create(e.clone(), f16.clone());
+            assert_eq!(status(r), Some(dnnl_unimplemented), "{}", engine_name(&e));
+        }
+    }
 }
