@@ -23,9 +23,6 @@ use crate::prims::common::testutil::{
     TestMem, engine_name, engines, exec, md, memory, read, rounded,
 };
 
-/// Whether GPU engines run RNN backward.
-const GPU_BACKWARD: bool = true;
-
 /// A problem.
 #[derive(Clone, Debug)]
 struct P {
@@ -710,9 +707,48 @@ fn mem_of(e: &Arc<Engine>, op: &RnnOp, arg: i32, values: &[f64]) -> TestMem {
 /// OpenCL devices and the Level Zero test driver) and checks every output
 /// against the reference.
 fn run(p: &P, overwrite: bool) {
+    // The reference (its gradients by finite differences) once for all
+    // engines.
+    let v = values(p);
+    let want = reference(p, &v);
+    let ddl = rand(want.dst_layer.len(), 11, 1.0);
+    let ddi = if p.dst_iter {
+        rand(want.dst_iter.len(), 12, 1.0)
+    } else {
+        vec![0.0; want.dst_iter.len()]
+    };
+    let ddc = if p.dst_iter && p.lstm() {
+        rand(want.dst_iter_c.len(), 13, 1.0)
+    } else {
+        vec![0.0; want.dst_iter_c.len()]
+    };
+    let grads = if p.cell.augru() {
+        augru_grads(p, &v, &ddl, &ddi)
+    } else {
+        ref_grads(p, &v, &ddl, &ddi, &ddc)
+    };
+    let r = Expected {
+        v,
+        want,
+        ddl,
+        ddi,
+        ddc,
+        grads,
+    };
     for e in engines() {
-        run_on(&e, p, overwrite);
+        run_on(&e, p, overwrite, &r);
     }
+}
+
+/// A problem's values, the reference's outputs, the output gradients
+/// and the reference's gradients.
+struct Expected {
+    v: Vals,
+    want: Out,
+    ddl: Vec<f64>,
+    ddi: Vec<f64>,
+    ddc: Vec<f64>,
+    grads: Vec<Vec<f64>>,
 }
 
 /// The implementation an engine runs.
@@ -724,17 +760,15 @@ fn impl_of(e: &Arc<Engine>) -> &'static str {
     }
 }
 
-fn run_on(e: &Arc<Engine>, p: &P, overwrite: bool) {
+fn run_on(e: &Arc<Engine>, p: &P, overwrite: bool, r: &Expected) {
     let (tol_f, tol_b) = if p.dt == dnnl_bf16 {
         (2e-2, 4e-2)
     } else {
         (2e-5, 2e-4)
     };
     let e = e.clone();
-    let gpu = e.kind() != EngineKind::Cpu;
     let what = format!("{} ({})", impl_of(&e), engine_name(&e));
-    let v = values(p);
-    let want = reference(p, &v);
+    let (v, want) = (&r.v, &r.want);
     // Forward.
     let op = fwd_op(p, dnnl_forward_training);
     let ws_md = op.arg_md(DNNL_ARG_WORKSPACE).unwrap().clone();
@@ -830,26 +864,8 @@ fn run_on(e: &Arc<Engine>, p: &P, overwrite: bool) {
         p,
     );
 
-    if gpu && !GPU_BACKWARD {
-        return;
-    }
     // Backward.
-    let ddl = rand(want.dst_layer.len(), 11, 1.0);
-    let ddi = if p.dst_iter {
-        rand(want.dst_iter.len(), 12, 1.0)
-    } else {
-        vec![0.0; want.dst_iter.len()]
-    };
-    let ddc = if p.dst_iter && p.lstm() {
-        rand(want.dst_iter_c.len(), 13, 1.0)
-    } else {
-        vec![0.0; want.dst_iter_c.len()]
-    };
-    let grads = if p.cell.augru() {
-        augru_grads(p, &v, &ddl, &ddi)
-    } else {
-        ref_grads(p, &v, &ddl, &ddi, &ddc)
-    };
+    let (ddl, ddi, ddc, grads) = (&r.ddl, &r.ddi, &r.ddc, &r.grads);
     let flags = if overwrite {
         dnnl_rnn_flags_diff_weights_overwrite.0
     } else {
