@@ -88,7 +88,6 @@ kernel void rnn_fwd_cell(int cell, int act, float alpha, int round_bf16, int par
     global float *g = ws + g_at + i * gw;
     global const float *it = sc + it_at + i * gw;
     global const float *b = sc + bias_at;
-    const float hp = ws[hp_at + i * w + j];
     float h = 0.0f;
     if (cell == C_VANILLA) {
         const float a = g[j] + it[j] + b[j];
@@ -118,6 +117,8 @@ kernel void rnn_fwd_cell(int cell, int act, float alpha, int round_bf16, int par
             return;
         }
     } else {
+        /* GRU-like cells: SIC = DHC, the previous state's row is whole. */
+        const float hp = ws[hp_at + i * w + j];
         const float a = att_at >= 0 ? sc[att_at + i] : 0.0f;
         const int lbr = cell == C_LBR_GRU || cell == C_LBR_AUGRU;
         float u, o;
@@ -192,7 +193,8 @@ kernel void rnn_bwd_cell(int cell, int act, float alpha, int part, long n, long 
     if (j >= dhc || i >= n) return;
     global const float *g = ws + g_at + i * gw;
     global float *da = sc + da_at + i * gw;
-    const float hp = ws[hp_at + i * w + j];
+    /* Read by the GRU-like cells only (SIC = DHC there). */
+    const float hp = cell == C_LSTM || cell == C_VANILLA ? 0.0f : ws[hp_at + i * w + j];
     if (cell != C_LSTM && cell != C_VANILLA && part == 1) {
         const float r = g[dhc + j];
         const float drh = sc[drh_at + i * sic + j];
