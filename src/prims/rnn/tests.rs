@@ -888,17 +888,17 @@ fn run_on(e: &Arc<Engine>, p: &P, overwrite: bool, r: &Expected) {
     }
     bargs.push((
         DNNL_ARG_DIFF_DST_LAYER,
-        mem_of(&e, &bop, DNNL_ARG_DIFF_DST_LAYER, &ddl),
+        mem_of(&e, &bop, DNNL_ARG_DIFF_DST_LAYER, ddl),
     ));
     if p.dst_iter {
         bargs.push((
             DNNL_ARG_DIFF_DST_ITER,
-            mem_of(&e, &bop, DNNL_ARG_DIFF_DST_ITER, &ddi),
+            mem_of(&e, &bop, DNNL_ARG_DIFF_DST_ITER, ddi),
         ));
         if p.lstm() {
             bargs.push((
                 DNNL_ARG_DIFF_DST_ITER_C,
-                mem_of(&e, &bop, DNNL_ARG_DIFF_DST_ITER_C, &ddc),
+                mem_of(&e, &bop, DNNL_ARG_DIFF_DST_ITER_C, ddc),
             ));
         }
     }
