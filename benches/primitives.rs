@@ -11,7 +11,7 @@
 //!   `torch_anchors.py`, run beside this bench on the GPU machine).
 //!
 //! Run: `cargo bench --bench primitives [-- quick] [-- cpu|gpu]` (`quick`: small
-//! sizes, for a 2-core machine; `conv`: the convolution layers only; `matmul`: matmul f32, f16, bf16 and int8 (`u8 x s8 -> s32`, GOP/s) only, GPUs at 4096^3 and the CPU at 1024^3; `kinds`: pooling, resampling, reduction, PReLU, shuffle, LRN and the normalizations only; `resampling`: resampling only; `gemm`: matmul f32 (weights transposed; and under fpmath mode tf32), f16 and bf16 at 1024, 4096 and 8192; `reorder`: blocked <-> plain reorders only; `blas`: `dnnl_sgemm` (1024, 1536, 2048, A plain and transposed) and `dnnl_gemm_u8s8s32` beside matmul of the same shape, CPU engine). `-- check` instead times the execute-time
+//! sizes, for a 2-core machine; `conv`: the convolution layers only; `matmul`: matmul f32, f16, bf16 and int8 (`u8 x s8 -> s32`, GOP/s) only, GPUs at 4096^3 and the CPU at 1024^3; `kinds`: pooling, resampling, reduction, PReLU, shuffle, LRN and the normalizations only; `resampling`: resampling only; `gemm`: matmul f32 (weights transposed; and under fpmath mode tf32), f16 and bf16 at 1024, 4096 and 8192; `reorder`: blocked <-> plain reorders only; `blas`: `dnnl_sgemm` (1024, 1536, 2048, A plain and transposed) and `dnnl_gemm_u8s8s32` beside matmul of the same shape, CPU engine; `rnn`: LSTM inference, batch 64, 1024 channels, 50 steps, time per step beside the GEMM bound of its GEMMs timed alone through our matmul). `-- check` instead times the execute-time
 //! argument check alone beside a whole execute of small primitives (the
 //! check's share of the call, which must stay in the noise). The OpenCL devices are the library's
 //! (`dnnl_engine_create(dnnl_gpu, i)`; `OCL_ICD_VENDORS` / `ONEDNN_OCL_DEVICES`
@@ -1240,6 +1240,101 @@ fn matmul_only(b: &Bench, quick: bool) {
     matmul_variants(b, m);
 }
 
+/// The `rnn` mode: LSTM forward inference, one layer left to right, f32,
+/// batch 64, 1024 channels everywhere, 50 steps (`quick`: batch 8, 64
+/// channels, 10 steps): time per step, GFLOP/s of its GEMMs, against the
+/// GEMM bound measured in the same run through our matmul: the layer
+/// GEMM over all steps (`T·N x C` by `C x 4C`) spread over the steps plus
+/// one iteration GEMM (`N x C` by `C x 4C`) per step, each timed alone.
+fn rnn_lstm(b: &Bench, quick: bool) {
+    let (n, c, t): (i64, i64, i64) = if quick { (8, 64, 10) } else { (64, 1024, 50) };
+    let g = 4 * c;
+    let f32m = |dims: &[i64], tag| md(dims, dnnl_f32, tag);
+    let (layer, state) = (f32m(&[t, n, c], dnnl_tnc), f32m(&[1, 1, n, c], dnnl_ldnc));
+    let weights = f32m(&[1, 1, c, 4, c], dnnl_ldigo);
+    let bias = f32m(&[1, 1, 4, c], dnnl_ldgo);
+    let e = b.engine;
+    // SAFETY: a valid out-pointer, a live engine and descriptors; NULL for
+    // the absent peephole and projection and the default attribute.
+    let pd = pd_of(|pd| unsafe {
+        dnnl_lstm_forward_primitive_desc_create(
+            pd,
+            e,
+            dnnl_forward_inference,
+            dnnl_unidirectional_left2right,
+            layer,
+            state,
+            state,
+            weights,
+            weights,
+            null_mut(),
+            null_mut(),
+            bias,
+            layer,
+            state,
+            state,
+            0,
+            null_mut(),
+        )
+    });
+    let args = [
+        (DNNL_ARG_SRC_LAYER, memory(e, layer)),
+        (DNNL_ARG_SRC_ITER, memory(e, state)),
+        (DNNL_ARG_SRC_ITER_C, memory(e, state)),
+        (DNNL_ARG_WEIGHTS_LAYER, memory(e, weights)),
+        (DNNL_ARG_WEIGHTS_ITER, memory(e, weights)),
+        (DNNL_ARG_BIAS, memory(e, bias)),
+        (DNNL_ARG_DST_LAYER, memory(e, layer)),
+        (DNNL_ARG_DST_ITER, memory(e, state)),
+        (DNNL_ARG_DST_ITER_C, memory(e, state)),
+    ];
+    let lstm = b.time(pd, &args);
+    let gemm = |m: i64| {
+        time_matmul(
+            b,
+            f32m(&[m, c], dnnl_ab),
+            f32m(&[c, g], dnnl_ab),
+            f32m(&[m, g], dnnl_ab),
+            null_mut(),
+        )
+    };
+    let size = format!("N{n} C{c} T{t}");
+    let (t_layer, t_iter) = match (gemm(t * n), gemm(n)) {
+        (Ok((a, _)), Ok((i, _))) => (a, i),
+        (Err(why), _) | (_, Err(why)) => {
+            println!(
+                "{:<26} {:<22} {size:<16} matmul: {why}",
+                b.name, "lstm inference"
+            );
+            return;
+        }
+    };
+    let bound = t_layer + t as f64 * t_iter;
+    let flops = 2.0 * (2 * t * n * c * g) as f64;
+    row(
+        b,
+        "lstm inference",
+        &size,
+        lstm.clone(),
+        flops,
+        "GFLOP/s",
+        (bound, "per-step GEMMs (matmul)"),
+    );
+    if let Ok((total, _)) = lstm {
+        println!(
+            "{:<26} {:<22} {size:<16} per step: {:.3} ms, GEMM bound {:.3} ms \
+             (layer GEMM {:.3} ms / {t} steps + iteration GEMM {:.3} ms, each measured \
+             alone through our matmul)",
+            b.name,
+            "lstm inference",
+            total / t as f64 * 1e3,
+            bound / t as f64 * 1e3,
+            t_layer * 1e3,
+            t_iter * 1e3
+        );
+    }
+}
+
 /// The `blas` mode (CPU engine only): `dnnl_sgemm` at 1024, 1536 and 2048
 /// (`quick`: 256, 512) square, A plain (NN) and transposed (TN), beside our
 /// f32 matmul of the same shape (src `ab`, or `ba` for Aᵀ) timed in the same
@@ -1498,6 +1593,8 @@ fn main() {
     let matmul_mode = args.iter().any(|a| a == "matmul");
     // `blas`: dnnl_sgemm and dnnl_gemm_u8s8s32 beside matmul (CPU engine).
     let blas_mode = args.iter().any(|a| a == "blas");
+    // `rnn`: LSTM inference beside its per-step GEMMs.
+    let rnn_mode = args.iter().any(|a| a == "rnn");
     let cpu = !args.iter().any(|a| a == "gpu");
     let gpu = !args.iter().any(|a| a == "cpu");
     if !check {
@@ -1575,6 +1672,8 @@ fn main() {
                 matmul_only(&b, quick);
             } else if blas_mode {
                 blas(&b, quick);
+            } else if rnn_mode {
+                rnn_lstm(&b, quick);
             } else if kinds_only {
                 let big = b.ocl.is_some() && !quick;
                 pooling(&b, big, quick);

@@ -699,6 +699,26 @@ fn builds() -> Vec<Build> {
         });
     }
 
+    // RNN (`rnn/ocl.rs` `source()`): types, `rnn.cl`; no options (sizes,
+    // offsets and the cell kind are arguments).
+    v.push(Build {
+        what: "rnn copies, cells forward and backward, gradient sums",
+        files: &[TYPES, "src/prims/rnn/rnn.cl"],
+        source: format!("{}{}", dt::CL_TYPES, read("src/prims/rnn/rnn.cl")),
+        options: String::new(),
+        kernels: &[
+            "rnn_copy",
+            "rnn_zero",
+            "rnn_fwd_cell",
+            "rnn_bwd_dh",
+            "rnn_bwd_carry",
+            "rnn_bwd_cell",
+            "rnn_bwd_bias",
+            "rnn_bwd_peephole",
+            "rnn_bwd_attention",
+        ],
+    });
+
     // Reorder, sum and concat (`common/xfer/ocl.rs` `SOURCE`): types, `xfer.cl`;
     // int indices, or long ones for huge tensors.
     let xfer = format!("{}{}", dt::CL_TYPES, read("src/prims/common/xfer/xfer.cl"));

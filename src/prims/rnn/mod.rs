@@ -9,6 +9,9 @@
 //!   iteration weights and the cell's element-wise math; backward walks the
 //!   steps back and accumulates the weight gradients with GEMMs over all
 //!   steps. The GEMMs run in the `gemm` crate, split over the host's threads.
+//! - `ocl:rnn_gemm` (`ocl.rs`, `rnn.cl`): the same algorithm on GPU engines
+//!   (OpenCL and Level Zero), f32 and bf16 data in plain strided layouts,
+//!   forward and backward; the same workspace layout.
 //!
 //! Shapes (rnn.md): `L` layers, `D` directions (2 for the bidirectional
 //! ones), `T` steps, `N` batch, `G` gates (1, 4, 3; the bias of the LBR
@@ -94,6 +97,7 @@
 #![allow(non_upper_case_globals, clippy::type_complexity)]
 
 mod cpu;
+mod ocl;
 #[cfg(test)]
 mod tests;
 
@@ -1262,7 +1266,11 @@ impl OpDesc for RnnOp {
 
 impl Kind for RnnOp {
     const NAME: &'static str = "rnn";
-    const IMPLS: &'static [Impl<RnnOp>] = &[Impl::cpu(c"cpu:rnn_gemm", any_op, cpu::create)];
+    const IMPLS: &'static [Impl<RnnOp>] = &[
+        Impl::cpu(c"cpu:rnn_gemm", any_op, cpu::create),
+        Impl::gpu(c"ocl:rnn_gemm", ocl::accepts, ocl::create)
+            .with_scratchpad(ocl::scratchpad_bytes),
+    ];
 
     fn attr_support(&self) -> AttrSupport {
         // The quantization parameters; `RnnOp::new` refuses them but for

@@ -19,7 +19,9 @@ use crate::core::engine::{Engine, EngineKind};
 use crate::core::memory_desc::MemoryDesc;
 use crate::core::primitive::PrimitiveDesc;
 use crate::prims::common::dt::Elem;
-use crate::prims::common::testutil::{TestMem, exec, md, memory, read, rounded};
+use crate::prims::common::testutil::{
+    TestMem, engine_name, engines, exec, md, memory, read, rounded,
+};
 
 /// A problem.
 #[derive(Clone, Debug)]
@@ -691,22 +693,82 @@ fn check(got: &[f32], want: &[f64], tol: f64, what: &str, p: &P) {
     }
 }
 
+/// [`check`] naming the engine and implementation `on`.
+fn check_on(on: &str, got: &[f32], want: &[f64], tol: f64, what: &str, p: &P) {
+    check(got, want, tol, &format!("{what} on {on}"), p);
+}
+
 /// Memory of `arg`'s descriptor in `op` holding `values`.
 fn mem_of(e: &Arc<Engine>, op: &RnnOp, arg: i32, values: &[f64]) -> TestMem {
     memory(e, op.arg_md(arg).unwrap(), &f32s(values))
 }
 
-/// Runs forward training and backward on the CPU engine and checks every
-/// output against the reference.
+/// Runs forward training and backward on every engine (the CPU one, the
+/// OpenCL devices and the Level Zero test driver) and checks every output
+/// against the reference.
 fn run(p: &P, overwrite: bool) {
+    // The reference (its gradients by finite differences) once for all
+    // engines.
+    let v = values(p);
+    let want = reference(p, &v);
+    let ddl = rand(want.dst_layer.len(), 11, 1.0);
+    let ddi = if p.dst_iter {
+        rand(want.dst_iter.len(), 12, 1.0)
+    } else {
+        vec![0.0; want.dst_iter.len()]
+    };
+    let ddc = if p.dst_iter && p.lstm() {
+        rand(want.dst_iter_c.len(), 13, 1.0)
+    } else {
+        vec![0.0; want.dst_iter_c.len()]
+    };
+    let grads = if p.cell.augru() {
+        augru_grads(p, &v, &ddl, &ddi)
+    } else {
+        ref_grads(p, &v, &ddl, &ddi, &ddc)
+    };
+    let r = Expected {
+        v,
+        want,
+        ddl,
+        ddi,
+        ddc,
+        grads,
+    };
+    for e in engines() {
+        run_on(&e, p, overwrite, &r);
+    }
+}
+
+/// A problem's values, the reference's outputs, the output gradients
+/// and the reference's gradients.
+struct Expected {
+    v: Vals,
+    want: Out,
+    ddl: Vec<f64>,
+    ddi: Vec<f64>,
+    ddc: Vec<f64>,
+    grads: Vec<Vec<f64>>,
+}
+
+/// The implementation an engine runs.
+fn impl_of(e: &Arc<Engine>) -> &'static str {
+    if e.kind() == EngineKind::Cpu {
+        "cpu:rnn_gemm"
+    } else {
+        "ocl:rnn_gemm"
+    }
+}
+
+fn run_on(e: &Arc<Engine>, p: &P, overwrite: bool, r: &Expected) {
     let (tol_f, tol_b) = if p.dt == dnnl_bf16 {
         (2e-2, 4e-2)
     } else {
         (2e-5, 2e-4)
     };
-    let e = cpu();
-    let v = values(p);
-    let want = reference(p, &v);
+    let e = e.clone();
+    let what = format!("{} ({})", impl_of(&e), engine_name(&e));
+    let (v, want) = (&r.v, &r.want);
     // Forward.
     let op = fwd_op(p, dnnl_forward_training);
     let ws_md = op.arg_md(DNNL_ARG_WORKSPACE).unwrap().clone();
@@ -753,9 +815,11 @@ fn run(p: &P, overwrite: bool) {
         }
     }
     let a: Vec<(i32, &TestMem)> = args.iter().map(|(k, m)| (*k, m)).collect();
-    exec(&e, Arc::new(fwd_op(p, dnnl_forward_training)), &a);
+    let name = exec(&e, Arc::new(fwd_op(p, dnnl_forward_training)), &a);
+    assert_eq!(name, impl_of(&e), "{what}");
     let get = |arg: i32| read(&args.iter().find(|(k, _)| *k == arg).unwrap().1);
-    check(
+    check_on(
+        &what,
         &get(DNNL_ARG_DST_LAYER),
         &want.dst_layer,
         tol_f,
@@ -763,7 +827,8 @@ fn run(p: &P, overwrite: bool) {
         p,
     );
     if p.dst_iter {
-        check(
+        check_on(
+            &what,
             &get(DNNL_ARG_DST_ITER),
             &want.dst_iter,
             tol_f,
@@ -771,7 +836,8 @@ fn run(p: &P, overwrite: bool) {
             p,
         );
         if p.lstm() {
-            check(
+            check_on(
+                &what,
                 &get(DNNL_ARG_DST_ITER_C),
                 &want.dst_iter_c,
                 tol_f,
@@ -789,7 +855,8 @@ fn run(p: &P, overwrite: bool) {
         .map(|(k, m)| (*k, m))
         .collect();
     exec(&e, Arc::new(inf), &a_inf);
-    check(
+    check_on(
+        &what,
         &get(DNNL_ARG_DST_LAYER),
         &want.dst_layer,
         tol_f,
@@ -798,22 +865,7 @@ fn run(p: &P, overwrite: bool) {
     );
 
     // Backward.
-    let ddl = rand(want.dst_layer.len(), 11, 1.0);
-    let ddi = if p.dst_iter {
-        rand(want.dst_iter.len(), 12, 1.0)
-    } else {
-        vec![0.0; want.dst_iter.len()]
-    };
-    let ddc = if p.dst_iter && p.lstm() {
-        rand(want.dst_iter_c.len(), 13, 1.0)
-    } else {
-        vec![0.0; want.dst_iter_c.len()]
-    };
-    let grads = if p.cell.augru() {
-        augru_grads(p, &v, &ddl, &ddi)
-    } else {
-        ref_grads(p, &v, &ddl, &ddi, &ddc)
-    };
+    let (ddl, ddi, ddc, grads) = (&r.ddl, &r.ddi, &r.ddc, &r.grads);
     let flags = if overwrite {
         dnnl_rnn_flags_diff_weights_overwrite.0
     } else {
@@ -836,17 +888,17 @@ fn run(p: &P, overwrite: bool) {
     }
     bargs.push((
         DNNL_ARG_DIFF_DST_LAYER,
-        mem_of(&e, &bop, DNNL_ARG_DIFF_DST_LAYER, &ddl),
+        mem_of(&e, &bop, DNNL_ARG_DIFF_DST_LAYER, ddl),
     ));
     if p.dst_iter {
         bargs.push((
             DNNL_ARG_DIFF_DST_ITER,
-            mem_of(&e, &bop, DNNL_ARG_DIFF_DST_ITER, &ddi),
+            mem_of(&e, &bop, DNNL_ARG_DIFF_DST_ITER, ddi),
         ));
         if p.lstm() {
             bargs.push((
                 DNNL_ARG_DIFF_DST_ITER_C,
-                mem_of(&e, &bop, DNNL_ARG_DIFF_DST_ITER_C, &ddc),
+                mem_of(&e, &bop, DNNL_ARG_DIFF_DST_ITER_C, ddc),
             ));
         }
     }
@@ -880,10 +932,11 @@ fn run(p: &P, overwrite: bool) {
         expected.push((arg, want));
     }
     let b: Vec<(i32, &TestMem)> = bargs.iter().map(|(k, m)| (*k, m)).collect();
-    exec(&e, Arc::new(bop), &b);
+    let name = exec(&e, Arc::new(bop), &b);
+    assert_eq!(name, impl_of(&e), "backward, {what}");
     for (arg, want) in expected {
         let got = read(&bargs.iter().find(|(k, _)| *k == arg).unwrap().1);
-        check(&got, &want, tol_b, &format!("diff arg {arg}"), p);
+        check_on(&what, &got, &want, tol_b, &format!("diff arg {arg}"), p);
     }
 }
 
@@ -1372,6 +1425,12 @@ fn any_layouts_workspace_and_queries() {
 /// same results as plain ones.
 #[test]
 fn other_layouts() {
+    for e in engines() {
+        other_layouts_on(&e);
+    }
+}
+
+fn other_layouts_on(e: &Arc<Engine>) {
     let p = P::new(
         Cell::LbrGru,
         dnnl_unidirectional_right2left,
@@ -1382,7 +1441,7 @@ fn other_layouts() {
         4,
         4,
     );
-    let e = cpu();
+    let e = e.clone();
     let v = values(&p);
     let want = reference(&p, &v);
     let mut d = descs(&p, false);
@@ -1428,15 +1487,25 @@ fn other_layouts() {
         crate::prims::common::testutil::write(m, &vec![3.0; 64]);
     }
     let a: Vec<(i32, &TestMem)> = args.iter().map(|(k, m)| (*k, m)).collect();
-    exec(&e, Arc::new(op), &a);
-    check(
+    let name = exec(&e, Arc::new(op), &a);
+    let what = format!("{name} ({})", engine_name(&e));
+    assert_eq!(name, impl_of(&e), "{what}");
+    check_on(
+        &what,
         &read(&args[5].1),
         &want.dst_layer,
         2e-5,
         "dst_layer ntc",
         &p,
     );
-    check(&read(&args[6].1), &want.dst_iter, 2e-5, "dst_iter", &p);
+    check_on(
+        &what,
+        &read(&args[6].1),
+        &want.dst_iter,
+        2e-5,
+        "dst_iter",
+        &p,
+    );
 }
 
 /// With zero attention AUGRU is GRU: the AUGRU gradients written from
@@ -2172,4 +2241,50 @@ fn int8_quantization_in_cache_key() {
     assert_ne!(base, key(62.0, 64.0, false));
     assert_ne!(base, key(63.0, 65.0, false));
     assert_ne!(base, key(63.0, 64.0, true));
+}
+
+/// GPU engines answer `unimplemented` for what `ocl:rnn_gemm` does not
+/// run: blocked weights (which the CPU engine runs) and data other than
+/// f32 and bf16 (f16, should the descriptor accept it).
+#[test]
+fn gpu_refusals() {
+    let p = P::new(
+        Cell::Lstm,
+        dnnl_unidirectional_left2right,
+        1,
+        2,
+        2,
+        4,
+        32,
+        32,
+    );
+    let mut d = descs(&p, false);
+    d.weights_layer = some(&[1, 1, 4, 4, 32], dnnl_ldgOi32o);
+    let op = |d: &RnnDescs, p: &P| {
+        RnnOp::new(
+            params(p, dnnl_forward_inference, 0),
+            d,
+            false,
+            None,
+            &Default::default(),
+        )
+        .map(Arc::new)
+    };
+    let blocked = op(&d, &p).unwrap();
+    assert!(PrimitiveDesc::create(cpu(), blocked.clone()).is_ok());
+    let mut p16 = p.clone();
+    p16.dt = dnnl_f16;
+    let f16 = op(&descs(&p16, false), &p16);
+    for e in engines() {
+        if e.kind() == EngineKind::Cpu {
+            continue;
+        }
+        let status = |r: Result<PrimitiveDesc>| r.err().map(|e| e.status());
+        let r = PrimitiveDesc::create(e.clone(), blocked.clone());
+        assert_eq!(status(r), Some(dnnl_unimplemented), "{}", engine_name(&e));
+        if let Ok(f16) = &f16 {
+            let r = PrimitiveDesc::create(e.clone(), f16.clone());
+            assert_eq!(status(r), Some(dnnl_unimplemented), "{}", engine_name(&e));
+        }
+    }
 }
