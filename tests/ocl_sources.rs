@@ -588,6 +588,14 @@ fn builds() -> Vec<Build> {
             &["gemm_tiled", "col_sum"][..],
         ),
         (
+            "gemm f32, 256 x 128 blocks (Tiles::GPU_LARGE)",
+            "-DA_DT=F32 -DB_DT=F32 -DC_DT=F32 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
+             -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DWG_M=32 -DWG_N=16 -DRM=8 -DRN=8 -DTK=16 \
+             -DVLDS=1 -DA_K_FAST=1 -DB_N_FAST=1 -DA_VEC4=1 -DB_VEC4=1 -DALIGNED=1"
+                .to_string(),
+            &["gemm_tiled"][..],
+        ),
+        (
             "gemm f16 x bf16, transposed operands, post-ops over a batch",
             format!(
                 "-DA_DT=F16 -DB_DT=BF16 -DC_DT=F16 -DBIAS_DT=F16 -DWITH_BIAS=0 -DSRC_SCALES=0 \

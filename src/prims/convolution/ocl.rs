@@ -24,7 +24,7 @@ use crate::core::gpu::{Event, Kernel, KernelArg};
 use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::dt::Elem;
-use crate::prims::common::gemm::ocl::{Tiles, epilogue_options, source_with};
+use crate::prims::common::gemm::ocl::{GemmShape, Tiles, epilogue_options, source_with};
 use crate::prims::common::gemm::{WeiScale, plain_strides};
 
 const CONV_CL: &str = include_str!("conv.cl");
@@ -47,12 +47,18 @@ pub(super) fn scratchpad(op: &ConvOp) -> usize {
 pub(super) fn create(op: &Arc<ConvOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
     let ocl = engine.gpu("convolution")?;
     let p = op.problem();
-    let depth = if p.depth_splits() > 1 {
-        p.depth_chunk()
-    } else {
-        p.mapping().k
-    };
-    let tiles = Tiles::for_gemm(ocl, Some(depth));
+    let map = p.mapping();
+    let splits = p.depth_splits();
+    let tiles = Tiles::for_gemm(
+        ocl,
+        Some(GemmShape {
+            m: map.m,
+            n: map.n,
+            k: if splits > 1 { p.depth_chunk() } else { map.k },
+            copies: p.shape.g * splits,
+            wide: p.dir == Dir::Y,
+        }),
+    );
     let plan = Plan::new(op, tiles);
     let source = source_with(&op.epilogue().post_ops, CONV_CL);
     let gemm = ocl.kernel(&source, &plan.options, "gemm_tiled")?;

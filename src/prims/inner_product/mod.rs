@@ -53,7 +53,7 @@ use crate::core::primitive::{ExecContext, Impl, Implementation, Kind, OpDesc, an
 use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
 use crate::prims::common::dt::{self, Elem};
 use crate::prims::common::gemm::mma;
-use crate::prims::common::gemm::ocl::{GemmKernels, Tiles, enqueue_col_sum};
+use crate::prims::common::gemm::ocl::{GemmKernels, GemmShape, Tiles, enqueue_col_sum};
 use crate::prims::common::gemm::{
     AttrRules, Epilogue, Gemm, GemmArgs, Operand, any_elem, cpu, epilogue, float_elem, int8_elem,
     plain_strides, span_bytes,
@@ -588,7 +588,7 @@ fn create_ocl(op: &Arc<InnerProductOp>, engine: &Engine) -> Result<Arc<dyn Imple
         g.c.elem,
         g.bias.map(|b| b.elem),
         &op.epilogue,
-        Tiles::for_gemm(ocl, Some(g.k)),
+        Tiles::for_gemm(ocl, Some(GemmShape::of(g))),
     );
     kernels.kernel(ocl, g, false)?;
     Ok(Arc::new(OclIp { op, kernels }))

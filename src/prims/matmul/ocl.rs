@@ -15,7 +15,7 @@ use crate::core::gpu::Event;
 use crate::core::primitive::{ExecContext, Implementation, OpDesc};
 use crate::prims::common::dt::Elem;
 use crate::prims::common::gemm::mma;
-use crate::prims::common::gemm::ocl::{GemmKernels, Tiles};
+use crate::prims::common::gemm::ocl::{GemmKernels, GemmShape, Tiles};
 
 /// The element type of `op`'s argument `arg` (f32 where it has none).
 fn elem(op: &MatmulOp, arg: i32) -> Elem {
@@ -66,7 +66,7 @@ pub(super) fn create(op: &Arc<MatmulOp>, engine: &Engine) -> Result<Arc<dyn Impl
         elem(op, DNNL_ARG_DST),
         bias,
         op.epilogue(),
-        Tiles::for_gemm(ocl, op.static_gemm().map(|g| g.k)),
+        Tiles::for_gemm(ocl, op.static_gemm().map(GemmShape::of)),
     );
     finish(op, engine, kernels)
 }

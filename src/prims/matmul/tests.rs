@@ -741,7 +741,14 @@ fn gpu_tiles_on_every_device() {
         };
         for (i, (c, tiles)) in cases
             .iter()
-            .flat_map(|c| [(c, tiles), (c, no_vlds)])
+            .flat_map(|c| {
+                [
+                    (c, tiles),
+                    (c, no_vlds),
+                    (c, crate::prims::common::gemm::ocl::Tiles::GPU_LARGE),
+                    (c, crate::prims::common::gemm::ocl::Tiles::GPU_WIDE),
+                ]
+            })
             .enumerate()
         {
             let nel = |md: &MemoryDesc| md.dims().iter().product::<i64>() as usize;

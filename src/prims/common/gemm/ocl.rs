@@ -83,6 +83,36 @@ pub(crate) fn epilogue_options(
 /// bytes at a time (between the measured 64, slower, and 1024, faster).
 pub(crate) const VLDS_MIN_K: i64 = 256;
 
+/// The least number of [`Tiles::GPU_LARGE`] (or [`Tiles::GPU_WIDE`])
+/// blocks covering C for which [`Tiles::for_gemm`] takes them (2048^3 has
+/// 128 and gains; 1024^3 has 32 and loses).
+pub(crate) const LARGE_MIN_BLOCKS: i64 = 128;
+
+/// What [`Tiles::for_gemm`] looks at: C is `m x n` in `copies` independent
+/// GEMMs (batches, groups, depth parts), each of depth `k`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GemmShape {
+    pub m: i64,
+    pub n: i64,
+    pub k: i64,
+    pub copies: i64,
+    /// Whether [`Tiles::GPU_WIDE`] may be taken (the convolution's
+    /// backward data measured slower with it: 36.5 -> 30.7 TFLOP/s).
+    pub wide: bool,
+}
+
+impl GemmShape {
+    pub fn of(g: &Gemm) -> GemmShape {
+        GemmShape {
+            m: g.m,
+            n: g.n,
+            k: g.k,
+            copies: g.batches(),
+            wide: true,
+        }
+    }
+}
+
 /// Tile sizes (the tuning switches of `gemm.cl`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Tiles {
@@ -117,18 +147,68 @@ impl Tiles {
         }
     }
 
-    /// [`Tiles::for_device`] for a GEMM of depth `k` (`None`: not known at
-    /// creation): the 16-byte local reads (`vlds`) only from a depth of
-    /// [`VLDS_MIN_K`] on. Measured on an H100 (f32, same run, without ->
-    /// with): matmul 1024^3 14.2 -> 15.9 TFLOP/s, 4096^3 29.9 -> 33.3,
-    /// 8192^3 29.9 -> 33.5, the 3x3 convolution's GEMM (K 2304) 35.2 ->
-    /// 37.9; but K 64 (a 1x1 convolution's) 27.0 -> 24.5, where the
-    /// epilogue weighs more than the products.
-    pub fn for_gemm(ocl: GpuEngine, k: Option<i64>) -> Tiles {
+    /// [`Tiles::for_device`] for a GEMM of `shape` (`None`: not known at
+    /// creation):
+    /// - the 16-byte local reads (`vlds`) only from a depth of
+    ///   [`VLDS_MIN_K`] on. Measured on an H100 (f32, same run, without ->
+    ///   with): matmul 1024^3 14.2 -> 15.9 TFLOP/s, 4096^3 29.9 -> 33.3,
+    ///   8192^3 29.9 -> 33.5, the 3x3 convolution's GEMM (K 2304) 35.2 ->
+    ///   37.9; but K 64 (a 1x1 convolution's) 27.0 -> 24.5, where the
+    ///   epilogue weighs more than the products;
+    /// - from that depth on, on NVIDIA GPUs (work-groups of 512 allowed),
+    ///   bigger blocks where at least [`LARGE_MIN_BLOCKS`] of them cover C:
+    ///   [`Tiles::GPU_WIDE`] where one block spans N (128 < N <= 256: each
+    ///   row of A is read once), else [`Tiles::GPU_LARGE`]. Measured on an
+    ///   H200 (f32, same run): GPU -> GPU_LARGE, matmul 2048^3 32.8 -> 39.3
+    ///   TFLOP/s, 4096^3 33.3 -> 40.1, 8192^3 33.4 -> 40.5 (GPU_WIDE: 33.6
+    ///   at 4096^3), the 3x3 convolution 37.8 -> 43.8 (GPU_WIDE: 44.9, and
+    ///   44.4 for the matmul of its GEMM, N 256); but 1024^3 (32 blocks)
+    ///   15.9 -> 9.4, and the 3x3 convolution's backward weights (126
+    ///   blocks of its depth parts) 24.7 -> 19.7.
+    pub fn for_gemm(ocl: GpuEngine, shape: Option<GemmShape>) -> Tiles {
         let mut t = Tiles::for_device(ocl);
-        t.vlds &= k.is_none_or(|k| k >= VLDS_MIN_K);
-        t
+        let Some(s) = shape else {
+            return t;
+        };
+        if s.k < VLDS_MIN_K {
+            t.vlds = false;
+            return t;
+        }
+        if t != Tiles::GPU || ocl.nv_compute_capability().is_none() {
+            return t;
+        }
+        let big = if s.wide && s.n > 128 && s.n <= 256 {
+            Tiles::GPU_WIDE
+        } else {
+            Tiles::GPU_LARGE
+        };
+        let (bm, bn) = ((big.wg_m * big.rm) as i64, (big.wg_n * big.rn) as i64);
+        let blocks = s.copies * ((s.m + bm - 1) / bm) * ((s.n + bn - 1) / bn);
+        if blocks >= LARGE_MIN_BLOCKS { big } else { t }
     }
+
+    /// 256 x 128 block tiles of 32 x 16 work-items with 8 x 8 register
+    /// tiles, K steps of 16 (25 KiB of local memory): see
+    /// [`Tiles::for_gemm`].
+    pub const GPU_LARGE: Tiles = Tiles {
+        wg_m: 32,
+        wg_n: 16,
+        rm: 8,
+        rn: 8,
+        tk: 16,
+        vlds: true,
+    };
+
+    /// 128 x 256 block tiles of 16 x 32 work-items with 8 x 8 register
+    /// tiles, K steps of 16: see [`Tiles::for_gemm`].
+    pub const GPU_WIDE: Tiles = Tiles {
+        wg_m: 16,
+        wg_n: 32,
+        rm: 8,
+        rn: 8,
+        tk: 16,
+        vlds: true,
+    };
 
     pub const GPU: Tiles = Tiles {
         wg_m: 16,
