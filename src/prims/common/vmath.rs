@@ -15,7 +15,8 @@
 //! 1021st f32 and the edge values on each path (the tests below); "ulp" is
 //! the spacing of f32 at the exact result.
 
-use crate::base::isa::{self, Level};
+use crate::base::isa;
+pub use crate::base::isa::Level;
 
 /// The level the CPU kernels run at (see `base::isa::level`).
 pub fn level() -> Level {
@@ -43,7 +44,8 @@ pub enum Func {
     /// (it underflows to 0 beyond 10.05; subnormal results within a few
     /// subnormal steps); 0 at +inf, 2 at -inf.
     Erfc,
-    /// x · logistic(alpha x): the logistic bound plus the rounding of alpha x,
+    /// x · logistic(alpha x) (±0 where x is infinite and the logistic 0):
+    /// the logistic bound plus the rounding of alpha x,
     /// which counts |alpha x| times in the left tail (relative error below
     /// 4e-7 · (3 + |alpha x|)).
     Swish(f32),
@@ -56,6 +58,13 @@ pub enum Func {
     /// of x / √2 would count x² times in the left tail). Relative error below
     /// 1e-6 (+inf at +inf, -0 at -inf, 0 once it underflows below -14.1).
     GeluErf,
+    /// e^(x - c) (softmax's numerator): the bound of `Exp` at the rounded
+    /// difference.
+    ExpMinus(f32),
+    /// x + c, rounded once.
+    Add(f32),
+    /// x · c, rounded once.
+    Scale(f32),
 }
 
 /// Applies `f` to every element of `v`, in place, on the `level` path (or
@@ -79,34 +88,137 @@ pub fn map(level: Level, f: Func, v: &mut [f32]) {
 }
 
 /// The loop of every path: full vectors, then the tail through a padded copy.
+///
+/// The element functions are passed as [`Op`] values, not closures: closures
+/// are not always inlined, and one that is not would run its intrinsics as
+/// calls, outside the `#[target_feature]` driver.
 #[inline(always)]
 fn drive<V: Vf32>(f: Func, v: &mut [f32]) {
     match f {
-        Func::Exp => apply(v, exp::<V>),
-        Func::Log => apply(v, log::<V>),
-        Func::Tanh => apply(v, tanh::<V>),
-        Func::Logistic => apply(v, logistic::<V>),
-        Func::Erfc => apply(v, erfc::<V>),
-        Func::Swish(alpha) => {
-            let a = V::splat(alpha);
-            apply(v, |x: V| x.mul(logistic(x.mul(a))))
+        Func::Exp => apply::<V>(v, Op::Exp),
+        Func::Log => apply::<V>(v, Op::Log),
+        Func::Tanh => apply::<V>(v, Op::Tanh),
+        Func::Logistic => apply::<V>(v, Op::Logistic),
+        Func::Erfc => apply::<V>(v, Op::Erfc),
+        Func::Swish(alpha) => apply(v, Op::Swish(V::splat(alpha))),
+        Func::GeluTanh => apply::<V>(v, Op::GeluTanh),
+        Func::GeluErf => apply::<V>(v, Op::GeluErf),
+        Func::ExpMinus(c) => apply(v, Op::ExpMinus(V::splat(c))),
+        Func::Add(c) => apply(v, Op::Add(V::splat(c))),
+        Func::Scale(c) => apply(v, Op::Scale(V::splat(c))),
+    }
+}
+
+/// One element function with its constant (each call site passes a literal
+/// variant, so after inlining the match folds away).
+#[derive(Clone, Copy)]
+enum Op<V> {
+    Exp,
+    Log,
+    Tanh,
+    Logistic,
+    Erfc,
+    Swish(V),
+    GeluTanh,
+    GeluErf,
+    ExpMinus(V),
+    Add(V),
+    Scale(V),
+}
+
+impl<V: Vf32> Op<V> {
+    #[inline(always)]
+    fn call(self, x: V) -> V {
+        match self {
+            Op::Exp => exp(x),
+            Op::Log => log(x),
+            Op::Tanh => tanh(x),
+            Op::Logistic => logistic(x),
+            Op::Erfc => erfc(x),
+            Op::Swish(a) => {
+                let y = x.mul(logistic(x.mul(a)));
+                // ±inf times a logistic of 0: the limit, 0 with x's sign.
+                let y = V::select(y.is_nan(), x.and_bits(0x8000_0000), y);
+                V::select(x.is_nan(), x, y)
+            }
+            Op::GeluTanh => gelu_tanh(x),
+            Op::GeluErf => gelu_erf(x),
+            Op::ExpMinus(c) => exp(x.sub(c)),
+            Op::Add(c) => x.add(c),
+            Op::Scale(c) => x.mul(c),
         }
-        Func::GeluTanh => apply(v, gelu_tanh::<V>),
-        Func::GeluErf => apply(v, gelu_erf::<V>),
+    }
+}
+
+/// A reduction [`reduce`] computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduction {
+    /// The sum (in lanes, then across them: the order differs by path).
+    Sum,
+    /// The largest element; NaN elements are skipped.
+    Max,
+}
+
+/// Reduces `v` on the `level` path (or the best one below it that this host
+/// has); an empty slice gives 0 (sum) or -inf (max).
+pub fn reduce(level: Level, r: Reduction, v: &[f32]) -> f32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if level >= Level::Avx512 && Level::Avx512.host_has() {
+            // SAFETY: the host has AVX-512 F/BW/DQ/VL (checked just above).
+            return unsafe { x86::reduce_avx512(r, v) };
+        }
+        if level >= Level::Avx2 && Level::Avx2.host_has() {
+            // SAFETY: the host has AVX2 and FMA (checked just above).
+            return unsafe { x86::reduce_avx2(r, v) };
+        }
+    }
+    let _ = level;
+    fold::<f32>(r, v)
+}
+
+/// The loop of every path's reduction: four vector accumulators (so that
+/// the additions overlap), then the lanes, then the tail.
+#[inline(always)]
+fn fold<V: Vf32>(r: Reduction, v: &[f32]) -> f32 {
+    let init = match r {
+        Reduction::Max => f32::NEG_INFINITY,
+        Reduction::Sum => 0.0,
+    };
+    let mut acc = [V::splat(init); 4];
+    let mut chunks = v.chunks_exact(4 * V::LANES);
+    for c in &mut chunks {
+        for (k, a) in acc.iter_mut().enumerate() {
+            let x = V::load(&c[k * V::LANES..]);
+            *a = match r {
+                // `x.max(acc)` keeps `acc` where `x` is NaN.
+                Reduction::Max => x.max(*a),
+                Reduction::Sum => a.add(x),
+            };
+        }
+    }
+    let mut lanes = [init; 64];
+    for (k, a) in acc.iter().enumerate() {
+        a.store(&mut lanes[k * V::LANES..]);
+    }
+    let all = lanes[..4 * V::LANES].iter().chain(chunks.remainder());
+    match r {
+        Reduction::Max => all.fold(init, |m, &x| if x > m { x } else { m }),
+        Reduction::Sum => all.sum(),
     }
 }
 
 #[inline(always)]
-fn apply<V: Vf32>(v: &mut [f32], g: impl Fn(V) -> V) {
+fn apply<V: Vf32>(v: &mut [f32], op: Op<V>) {
     let mut chunks = v.chunks_exact_mut(V::LANES);
     for c in &mut chunks {
-        g(V::load(c)).store(c);
+        op.call(V::load(c)).store(c);
     }
     let rest = chunks.into_remainder();
     if !rest.is_empty() {
         let mut pad = [0f32; 16];
         pad[..rest.len()].copy_from_slice(rest);
-        g(V::load(&pad)).store(&mut pad);
+        op.call(V::load(&pad)).store(&mut pad);
         rest.copy_from_slice(&pad[..rest.len()]);
     }
 }
@@ -259,7 +371,7 @@ impl Vf32 for f32 {
 #[allow(clippy::incompatible_msrv)]
 mod x86 {
     //! The AVX-512 and AVX2 vector types and the drivers that use them.
-    use super::{Func, Vf32, drive};
+    use super::{Func, Reduction, Vf32, drive, fold};
     use std::arch::x86_64::*;
 
     /// Runs `f` over `v` with 16-lane AVX-512 vectors.
@@ -280,11 +392,29 @@ mod x86 {
         drive::<V8>(f, v)
     }
 
-    /// 16 lanes; only created inside `run_avx512`.
+    /// Reduces `v` with 16-lane AVX-512 vectors.
+    ///
+    /// # Safety
+    /// The host must have AVX-512 F, BW, DQ and VL.
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,fma")]
+    pub(super) unsafe fn reduce_avx512(r: Reduction, v: &[f32]) -> f32 {
+        fold::<V16>(r, v)
+    }
+
+    /// Reduces `v` with 8-lane AVX2 vectors.
+    ///
+    /// # Safety
+    /// The host must have AVX2 and FMA.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn reduce_avx2(r: Reduction, v: &[f32]) -> f32 {
+        fold::<V8>(r, v)
+    }
+
+    /// 16 lanes; only created inside the AVX-512 drivers.
     #[derive(Clone, Copy)]
     pub(super) struct V16(__m512);
 
-    /// 8 lanes; only created inside `run_avx2`.
+    /// 8 lanes; only created inside the AVX2 drivers.
     #[derive(Clone, Copy)]
     pub(super) struct V8(__m256);
 

@@ -1,4 +1,6 @@
-//! Softmax on the CPU engine: rows split over the host's threads.
+//! Softmax on the CPU engine: rows split over the host's threads, each row's
+//! max, exponentials, sum and scaling through `prims::common::vmath` on the
+//! ISA level fixed at primitive creation.
 //!
 //! Layer: prims. Each row (a position of every dimension but the axis) is
 //! gathered into `f32`, computed, and stored through `common::host::Raw`
@@ -17,85 +19,49 @@ use crate::core::gpu::Event;
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::buffers::Buffer;
-use crate::prims::common::eltwise_alg::exp_f32;
 use crate::prims::common::host::{self, Raw};
 use crate::prims::common::layout::Layout;
 use crate::prims::common::parallel;
+use crate::prims::common::vmath::{self, Func, Level, Reduction};
 
 /// Builds the implementation for `op` on `engine`.
 pub(super) fn create(op: &Arc<SoftmaxOp>, _: &Engine) -> Result<Arc<dyn Implementation>> {
-    Ok(Arc::new(CpuSoftmax { op: op.clone() }))
+    Ok(Arc::new(CpuSoftmax {
+        op: op.clone(),
+        level: vmath::level(),
+    }))
 }
 
 struct CpuSoftmax {
     op: Arc<SoftmaxOp>,
+    /// The `vmath` path, fixed when the primitive is created.
+    level: Level,
 }
 
-/// The largest element (8 lanes, so the loop vectorises).
-fn row_max(v: &[f32]) -> f32 {
-    let mut m = [f32::NEG_INFINITY; 8];
-    let mut chunks = v.chunks_exact(8);
-    for c in &mut chunks {
-        for k in 0..8 {
-            m[k] = if c[k] > m[k] { c[k] } else { m[k] };
-        }
-    }
-    let tail = chunks
-        .remainder()
-        .iter()
-        .fold(f32::NEG_INFINITY, |a, &x| a.max(x));
-    m.iter().fold(tail, |a, &x| a.max(x))
-}
-
-/// The sum of the elements (8 lanes, so the loop vectorises).
-fn row_sum(v: &[f32]) -> f32 {
-    let mut m = [0f32; 8];
-    let mut chunks = v.chunks_exact(8);
-    for c in &mut chunks {
-        for k in 0..8 {
-            m[k] += c[k];
-        }
-    }
-    m.iter().sum::<f32>() + chunks.remainder().iter().sum::<f32>()
-}
-
-/// Forward over one row, in place in `v`.
-pub fn forward_row(alg: Alg, v: &mut [f32]) {
-    let max = row_max(v);
+/// Forward over one row, in place in `v`, on the `vmath` path `level`;
+/// `scratch` holds at least `v.len()` elements (log softmax's exponentials).
+pub fn forward_row(level: Level, alg: Alg, v: &mut [f32], scratch: &mut [f32]) {
+    let max = vmath::reduce(level, Reduction::Max, v);
     match alg {
         Alg::Accurate => {
-            for x in v.iter_mut() {
-                *x = exp_f32(*x - max);
-            }
-            let inv = 1.0 / row_sum(v);
-            for x in v.iter_mut() {
-                *x *= inv;
-            }
+            vmath::map(level, Func::ExpMinus(max), v);
+            let inv = 1.0 / vmath::reduce(level, Reduction::Sum, v);
+            vmath::map(level, Func::Scale(inv), v);
         }
         Alg::Log => {
-            let mut sum = [0f32; 8];
-            let mut chunks = v.chunks_exact_mut(8);
-            for c in &mut chunks {
-                for k in 0..8 {
-                    c[k] -= max;
-                    sum[k] += exp_f32(c[k]);
-                }
-            }
-            let mut total: f32 = sum.iter().sum();
-            for x in chunks.into_remainder() {
-                *x -= max;
-                total += exp_f32(*x);
-            }
-            let l = total.ln();
-            for x in v.iter_mut() {
-                *x -= l;
-            }
+            vmath::map(level, Func::Add(-max), v);
+            let e = &mut scratch[..v.len()];
+            e.copy_from_slice(v);
+            vmath::map(level, Func::Exp, e);
+            let l = vmath::reduce(level, Reduction::Sum, e).ln();
+            vmath::map(level, Func::Add(-l), v);
         }
     }
 }
 
-/// Backward over one row: `dd` (diff_dst) becomes diff_src; `y` is dst.
-pub fn backward_row(alg: Alg, y: &[f32], dd: &mut [f32]) {
+/// Backward over one row: `dd` (diff_dst) becomes diff_src; `y` is dst;
+/// `scratch` as in [`forward_row`].
+pub fn backward_row(level: Level, alg: Alg, y: &[f32], dd: &mut [f32], scratch: &mut [f32]) {
     match alg {
         Alg::Accurate => {
             let s: f32 = y.iter().zip(dd.iter()).map(|(a, b)| a * b).sum();
@@ -104,9 +70,12 @@ pub fn backward_row(alg: Alg, y: &[f32], dd: &mut [f32]) {
             }
         }
         Alg::Log => {
-            let s: f32 = dd.iter().sum();
-            for (d, &yy) in dd.iter_mut().zip(y) {
-                *d -= yy.exp() * s;
+            let s = vmath::reduce(level, Reduction::Sum, dd);
+            let e = &mut scratch[..y.len()];
+            e.copy_from_slice(y);
+            vmath::map(level, Func::Exp, e);
+            for (d, &ee) in dd.iter_mut().zip(e.iter()) {
+                *d -= ee * s;
             }
         }
     }
@@ -182,6 +151,7 @@ impl Implementation for CpuSoftmax {
             let mut logical = [0i64; MAX_NDIMS];
             let mut a = vec![0f32; len];
             let mut b = vec![0f32; len];
+            let mut scratch = vec![0f32; len];
             for r in range {
                 let r = r as i64;
                 let mut inside = true;
@@ -220,10 +190,10 @@ impl Implementation for CpuSoftmax {
                     }
                 }
                 if backward {
-                    backward_row(alg, &a, &mut b);
+                    backward_row(self.level, alg, &a, &mut b, &mut scratch);
                     a.copy_from_slice(&b);
                 } else {
-                    forward_row(alg, &mut a);
+                    forward_row(self.level, alg, &mut a, &mut scratch);
                 }
                 p[axis] = 0;
                 let base = lo.offset(&p);

@@ -88,6 +88,9 @@ fn reference(f: Func, x: f32) -> f64 {
                 0.5 * x * erfc_ref(-x / 2f64.sqrt())
             }
         }
+        Func::ExpMinus(c) => ((x as f32 - c) as f64).exp(),
+        Func::Add(c) => (x as f32 + c) as f64,
+        Func::Scale(c) => (x as f32 * c) as f64,
     }
 }
 
@@ -116,10 +119,11 @@ fn error(f: Func, level: Level, x: f32, y: f32, r: f64) -> f64 {
     let x = x as f64;
     let tiny = f64::from(f32::from_bits(1));
     match f {
-        Func::Exp | Func::Log | Func::Tanh | Func::Logistic => {
+        Func::Add(_) | Func::Scale(_) => d / ulp(r) / 0.5,
+        Func::Exp | Func::ExpMinus(_) | Func::Log | Func::Tanh | Func::Logistic => {
             let bound = match (f, portable) {
-                (Func::Exp, false) | (Func::Log, _) => 1.0,
-                (Func::Exp, true) | (Func::Tanh, false) => 2.0,
+                (Func::Exp | Func::ExpMinus(_), false) | (Func::Log, _) => 1.0,
+                (Func::Exp | Func::ExpMinus(_), true) | (Func::Tanh, false) => 2.0,
                 (Func::Tanh, true) | (Func::Logistic, true) => 4.0,
                 _ => 3.0,
             };
@@ -303,5 +307,63 @@ fn short_slices_and_exact_values() {
             "{level:?}"
         );
         assert!(v[3].is_nan());
+    }
+}
+
+#[test]
+fn reductions_and_affine_maps_on_every_path() {
+    for level in Level::supported() {
+        for n in [0usize, 1, 7, 16, 63, 64, 65, 1000, 1027] {
+            let v: Vec<f32> = (0..n)
+                .map(|i| ((i * 37) % 101) as f32 * 0.5 - 20.0)
+                .collect();
+            let sum: f64 = v.iter().map(|&x| x as f64).sum();
+            let got = reduce(level, Reduction::Sum, &v) as f64;
+            assert!(
+                (got - sum).abs() <= 1e-5 * (1.0 + sum.abs()),
+                "{level:?} {n}: {got} vs {sum}"
+            );
+            let max = v.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x));
+            assert_eq!(reduce(level, Reduction::Max, &v), max, "{level:?} {n}");
+            let mut w = v.clone();
+            map(level, Func::ExpMinus(3.0), &mut w);
+            for (x, y) in v.iter().zip(&w) {
+                let r = ((*x - 3.0) as f64).exp();
+                assert!(
+                    (*y as f64 - r).abs() <= 2.0 * ulp(r),
+                    "{level:?}: e^({x} - 3) = {y}"
+                );
+            }
+            let mut w = v.clone();
+            map(level, Func::Add(-1.5), &mut w);
+            map(level, Func::Scale(0.25), &mut w);
+            for (x, y) in v.iter().zip(&w) {
+                assert_eq!(*y, (*x - 1.5) * 0.25, "{level:?}");
+            }
+        }
+        // NaN elements are skipped by max.
+        let mut v = vec![1.0f32; 100];
+        v[40] = f32::NAN;
+        v[77] = 5.0;
+        assert_eq!(reduce(level, Reduction::Max, &v), 5.0, "{level:?}");
+    }
+}
+
+#[test]
+#[ignore = "timing, run by hand"]
+fn timing() {
+    let mut v: Vec<f32> = (0..1 << 20).map(|i| (i % 97) as f32 / 97.0 - 0.5).collect();
+    for level in Level::supported() {
+        for f in [Func::Exp, Func::GeluErf, Func::Add(1.0)] {
+            let t = std::time::Instant::now();
+            for _ in 0..10 {
+                map(level, f, &mut v);
+                map(level, Func::Scale(0.0), &mut v);
+            }
+            println!(
+                "{level:?} {f:?}: {:.2} ns/elem",
+                t.elapsed().as_nanos() as f64 / 10.0 / (1 << 20) as f64
+            );
+        }
     }
 }
