@@ -290,6 +290,26 @@ impl Work<'_> {
     }
 }
 
+/// `parallel::split`'s ranges of `n` elements of `size` bytes, with every
+/// boundary moved down to a multiple of 64 bytes, so that no two threads
+/// write into one cache line (of a 64-byte aligned output).
+fn cache_line_ranges(n: usize, size: usize) -> Vec<std::ops::Range<usize>> {
+    let step = (64 / size.max(1)).max(1);
+    let ranges = parallel::split(n, MIN_PER_THREAD);
+    let mut out = Vec::with_capacity(ranges.len());
+    let mut start = 0;
+    for (i, r) in ranges.iter().enumerate() {
+        let end = if i + 1 == ranges.len() {
+            n
+        } else {
+            (r.end / step * step).max(start)
+        };
+        out.push(start..end);
+        start = end;
+    }
+    out
+}
+
 /// Runs `op` on host buffers: `inputs` (with their buffers) into `out`.
 fn execute(
     op: &EltwiseOp,
@@ -363,7 +383,7 @@ fn execute(
         let n = out_layout.nelems() as usize;
         let mut rest = out_bytes;
         let mut parts = Vec::new();
-        for range in parallel::split(n, MIN_PER_THREAD) {
+        for range in cache_line_ranges(n, size) {
             let (mine, tail) = rest.split_at_mut(range.len() * size);
             rest = tail;
             parts.push((range, mine));
@@ -437,5 +457,29 @@ impl Implementation for CpuEltwise {
         };
         execute(op, self.level, self.dense, &inputs, &out, post)?;
         Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod cpu_tests {
+    use super::*;
+
+    #[test]
+    fn thread_ranges_meet_at_cache_lines() {
+        for (n, size) in [
+            (1usize << 20, 4usize),
+            ((1 << 20) + 5, 2),
+            (100_003, 4),
+            (7, 4),
+            (0, 4),
+        ] {
+            let ranges = cache_line_ranges(n, size);
+            assert_eq!(ranges.first().map_or(0, |r| r.start), 0);
+            assert_eq!(ranges.last().map_or(0, |r| r.end), n);
+            for w in ranges.windows(2) {
+                assert_eq!(w[0].end, w[1].start);
+                assert_eq!(w[0].end * size % 64, 0, "{n} x {size}: {ranges:?}");
+            }
+        }
     }
 }
