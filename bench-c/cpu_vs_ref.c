@@ -5,7 +5,7 @@
 // binary times both libraries (bench-c/cpu_vs_ref.sh runs it twice, as child
 // processes, and prints the side-by-side table).
 //
-// usage: cpu_vs_ref [quick]
+// usage: cpu_vs_ref [quick] [text]   (text: only the ops whose name contains it)
 // Output: one `lib|<version>|<hash>|<effective isa>` line, then per op
 // `row|<op>|<figure>|<unit>|<implementation>` (figure `-` and the status when the
 // library refuses the op). GB/s count each tensor read or written once.
@@ -20,6 +20,7 @@
 static dnnl_engine_t eng;
 static dnnl_stream_t strm;
 static int quick;
+static const char *only;
 
 static double now(void) {
     struct timespec t;
@@ -92,6 +93,10 @@ static const char *impl(const_dnnl_primitive_desc_t pd) {
 static void time_pd(const char *name, dnnl_status_t st, dnnl_primitive_desc_t pd, int nargs,
                     const int *arg_ids, const_dnnl_memory_desc_t *mds, double per_run,
                     const char *unit) {
+    if (only && !strstr(name, only)) {
+        if (pd) dnnl_primitive_desc_destroy(pd);
+        return;
+    }
     dnnl_primitive_t p = NULL;
     if (st == dnnl_success) st = dnnl_primitive_create(&p, pd);
     if (st != dnnl_success) {
@@ -222,7 +227,12 @@ static void conv(int64_t mb, int64_t ic, int64_t hw, int64_t oc, int64_t r) {
 }
 
 int main(int argc, char **argv) {
-    quick = argc > 1 && !strcmp(argv[1], "quick");
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "quick"))
+            quick = 1;
+        else
+            only = argv[i];
+    }
     const dnnl_version_t *v = dnnl_version();
     if (dnnl_engine_create(&eng, dnnl_cpu, 0) != dnnl_success
         || dnnl_stream_create(&strm, eng, dnnl_stream_default_flags) != dnnl_success) {

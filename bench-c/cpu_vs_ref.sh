@@ -5,7 +5,9 @@
 # RUNPATH and LD_LIBRARY_PATH swaps in the other), then prints one table:
 # op, ours, Intel, ratio (ours / Intel), and each side's implementation.
 #
-#   DNNL_REFERENCE_LIBDIR=$PWD/.venv/lib bash bench-c/cpu_vs_ref.sh [quick]
+#   DNNL_REFERENCE_LIBDIR=$PWD/.venv/lib bash bench-c/cpu_vs_ref.sh [quick] [text]
+#
+# (`text`: only the ops whose name contains it, e.g. `gelu` or `matmul f32`.)
 #
 # DNNL_REFERENCE_ENV (VAR=value words) is added to the reference child's environment;
 # it defaults to OCL_ICD_VENDORS=.venv/icd/intel when that exists (the PyPI build is a
