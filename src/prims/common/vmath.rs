@@ -65,6 +65,8 @@ pub enum Func {
     Add(f32),
     /// x · c, rounded once.
     Scale(f32),
+    /// x where x > 0, else alpha · x (exact as the scalar formula).
+    Relu(f32),
 }
 
 /// Applies `f` to every element of `v`, in place, on the `level` path (or
@@ -106,6 +108,48 @@ fn drive<V: Vf32>(f: Func, v: &mut [f32]) {
         Func::ExpMinus(c) => apply(v, Op::ExpMinus(V::splat(c))),
         Func::Add(c) => apply(v, Op::Add(V::splat(c))),
         Func::Scale(c) => apply(v, Op::Scale(V::splat(c))),
+        Func::Relu(a) => apply(v, Op::Relu(V::splat(a))),
+    }
+}
+
+/// `dst[i] = f(src[i])` on the `level` path (or the best one below it that
+/// this host has): one pass, no copy. The slices have the same length.
+pub fn map_into(level: Level, f: Func, src: &[f32], dst: &mut [f32]) {
+    let n = src.len().min(dst.len());
+    let (src, dst) = (&src[..n], &mut dst[..n]);
+    #[cfg(target_arch = "x86_64")]
+    {
+        if level >= Level::Avx512 && Level::Avx512.host_has() {
+            // SAFETY: the host has AVX-512 F/BW/DQ/VL (checked just above).
+            unsafe { x86::run_into_avx512(f, src, dst) };
+            return;
+        }
+        if level >= Level::Avx2 && Level::Avx2.host_has() {
+            // SAFETY: the host has AVX2 and FMA (checked just above).
+            unsafe { x86::run_into_avx2(f, src, dst) };
+            return;
+        }
+    }
+    let _ = level;
+    drive_into::<f32>(f, src, dst);
+}
+
+/// [`drive`] from one slice into another.
+#[inline(always)]
+fn drive_into<V: Vf32>(f: Func, src: &[f32], dst: &mut [f32]) {
+    match f {
+        Func::Exp => apply_into::<V>(src, dst, Op::Exp),
+        Func::Log => apply_into::<V>(src, dst, Op::Log),
+        Func::Tanh => apply_into::<V>(src, dst, Op::Tanh),
+        Func::Logistic => apply_into::<V>(src, dst, Op::Logistic),
+        Func::Erfc => apply_into::<V>(src, dst, Op::Erfc),
+        Func::Swish(alpha) => apply_into(src, dst, Op::Swish(V::splat(alpha))),
+        Func::GeluTanh => apply_into::<V>(src, dst, Op::GeluTanh),
+        Func::GeluErf => apply_into::<V>(src, dst, Op::GeluErf),
+        Func::ExpMinus(c) => apply_into(src, dst, Op::ExpMinus(V::splat(c))),
+        Func::Add(c) => apply_into(src, dst, Op::Add(V::splat(c))),
+        Func::Scale(c) => apply_into(src, dst, Op::Scale(V::splat(c))),
+        Func::Relu(a) => apply_into(src, dst, Op::Relu(V::splat(a))),
     }
 }
 
@@ -124,6 +168,7 @@ enum Op<V> {
     ExpMinus(V),
     Add(V),
     Scale(V),
+    Relu(V),
 }
 
 impl<V: Vf32> Op<V> {
@@ -146,6 +191,7 @@ impl<V: Vf32> Op<V> {
             Op::ExpMinus(c) => exp(x.sub(c)),
             Op::Add(c) => x.add(c),
             Op::Scale(c) => x.mul(c),
+            Op::Relu(a) => V::select(x.gt(V::splat(0.0)), x, x.mul(a)),
         }
     }
 }
@@ -205,6 +251,22 @@ fn fold<V: Vf32>(r: Reduction, v: &[f32]) -> f32 {
     match r {
         Reduction::Max => all.fold(init, |m, &x| if x > m { x } else { m }),
         Reduction::Sum => all.sum(),
+    }
+}
+
+#[inline(always)]
+fn apply_into<V: Vf32>(src: &[f32], dst: &mut [f32], op: Op<V>) {
+    let mut d = dst.chunks_exact_mut(V::LANES);
+    let mut s = src.chunks_exact(V::LANES);
+    for (c, x) in (&mut d).zip(&mut s) {
+        op.call(V::load(x)).store(c);
+    }
+    let (rest, xs) = (d.into_remainder(), s.remainder());
+    if !rest.is_empty() {
+        let mut pad = [0f32; 16];
+        pad[..xs.len()].copy_from_slice(xs);
+        op.call(V::load(&pad)).store(&mut pad);
+        rest.copy_from_slice(&pad[..rest.len()]);
     }
 }
 
@@ -371,7 +433,7 @@ impl Vf32 for f32 {
 #[allow(clippy::incompatible_msrv)]
 mod x86 {
     //! The AVX-512 and AVX2 vector types and the drivers that use them.
-    use super::{Func, Reduction, Vf32, drive, fold};
+    use super::{Func, Reduction, Vf32, drive, drive_into, fold};
     use std::arch::x86_64::*;
 
     /// Runs `f` over `v` with 16-lane AVX-512 vectors.
@@ -390,6 +452,24 @@ mod x86 {
     #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn run_avx2(f: Func, v: &mut [f32]) {
         drive::<V8>(f, v)
+    }
+
+    /// Maps `src` into `dst` with 16-lane AVX-512 vectors.
+    ///
+    /// # Safety
+    /// The host must have AVX-512 F, BW, DQ and VL.
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,fma")]
+    pub(super) unsafe fn run_into_avx512(f: Func, src: &[f32], dst: &mut [f32]) {
+        drive_into::<V16>(f, src, dst)
+    }
+
+    /// Maps `src` into `dst` with 8-lane AVX2 vectors.
+    ///
+    /// # Safety
+    /// The host must have AVX2 and FMA.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn run_into_avx2(f: Func, src: &[f32], dst: &mut [f32]) {
+        drive_into::<V8>(f, src, dst)
     }
 
     /// Reduces `v` with 16-lane AVX-512 vectors.

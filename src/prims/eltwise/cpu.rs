@@ -51,7 +51,7 @@ fn map2(dd: &mut [f32], x: &[f32], f: impl Fn(f32, f32) -> f32) {
 /// `vmath` on the `level` path, the others one loop per algorithm.
 fn fwd_block(level: Level, alg: Alg, a: f32, b: f32, v: &mut [f32]) {
     match alg.forward_base() {
-        Alg::Relu => map(v, |s| fwd(Alg::Relu, a, b, s)),
+        Alg::Relu => vmath::map(level, Func::Relu(a), v),
         Alg::Tanh => vmath::map(level, Func::Tanh, v),
         Alg::Elu => map(v, |s| fwd(Alg::Elu, a, b, s)),
         Alg::Square => map(v, |s| fwd(Alg::Square, a, b, s)),
@@ -205,8 +205,61 @@ impl Work<'_> {
         if self.backward { 2 } else { 1 }
     }
 
+    /// The `vmath` function that computes this forward algorithm alone.
+    fn vmath_forward(&self) -> Option<Func> {
+        if self.backward {
+            return None;
+        }
+        Some(match self.alg.forward_base() {
+            Alg::Relu => Func::Relu(self.alpha),
+            Alg::Tanh => Func::Tanh,
+            Alg::Exp => Func::Exp,
+            Alg::Log => Func::Log,
+            Alg::Logistic => Func::Logistic,
+            Alg::Swish => Func::Swish(self.alpha),
+            Alg::GeluTanh => Func::GeluTanh,
+            Alg::GeluErf => Func::GeluErf,
+            _ => return None,
+        })
+    }
+
+    /// f32 in and out, forward, one `vmath` function: straight from the
+    /// source slice into the output's, with no copies through blocks.
+    /// False (nothing done) when that does not apply.
+    fn dense_f32(&self, range: &std::ops::Range<usize>, out: &mut [u8]) -> bool {
+        let Some(f) = self.vmath_forward() else {
+            return false;
+        };
+        let (input, layout) = self.inputs[0];
+        if self.out.elem != dt::Elem::F32 || layout.elem != dt::Elem::F32 {
+            return false;
+        }
+        // SAFETY: every bit pattern is an f32; `align_to_mut` returns an
+        // empty prefix and suffix only when the bytes are f32-aligned.
+        let (pre, dst, post) = unsafe { out.align_to_mut::<f32>() };
+        if !pre.is_empty() || !post.is_empty() {
+            return false;
+        }
+        match input {
+            Input::Output => vmath::map(self.level, f, dst),
+            Input::Bytes(bytes) => {
+                let bytes = &bytes[range.start * 4..range.end * 4];
+                // SAFETY: as above, for the source's bytes.
+                let (pre, src, post) = unsafe { bytes.align_to::<f32>() };
+                if !pre.is_empty() || !post.is_empty() {
+                    return false;
+                }
+                vmath::map_into(self.level, f, src, dst);
+            }
+        }
+        true
+    }
+
     /// Elements `range` of flat arrays; `out` holds exactly those elements.
     fn dense(&self, range: std::ops::Range<usize>, out: &mut [u8]) {
+        if self.dense_f32(&range, out) {
+            return;
+        }
         let mut a = [0f32; BLOCK];
         let mut b = [0f32; BLOCK];
         let mut t = [0f32; BLOCK];

@@ -91,6 +91,10 @@ fn reference(f: Func, x: f32) -> f64 {
         Func::ExpMinus(c) => ((x as f32 - c) as f64).exp(),
         Func::Add(c) => (x as f32 + c) as f64,
         Func::Scale(c) => (x as f32 * c) as f64,
+        Func::Relu(a) => {
+            let x = x as f32;
+            (if x > 0.0 { x } else { x * a }) as f64
+        }
     }
 }
 
@@ -119,7 +123,7 @@ fn error(f: Func, level: Level, x: f32, y: f32, r: f64) -> f64 {
     let x = x as f64;
     let tiny = f64::from(f32::from_bits(1));
     match f {
-        Func::Add(_) | Func::Scale(_) => d / ulp(r) / 0.5,
+        Func::Add(_) | Func::Scale(_) | Func::Relu(_) => d / ulp(r) / 0.5,
         Func::Exp | Func::ExpMinus(_) | Func::Log | Func::Tanh | Func::Logistic => {
             let bound = match (f, portable) {
                 (Func::Exp | Func::ExpMinus(_), false) | (Func::Log, _) => 1.0,
@@ -198,6 +202,13 @@ fn check(f: Func) {
     for level in Level::supported() {
         let mut ys = xs.clone();
         map(level, f, &mut ys);
+        // The one-pass form gives the same values.
+        let mut zs = vec![0f32; xs.len()];
+        map_into(level, f, &xs, &mut zs);
+        assert!(
+            ys.iter().zip(&zs).all(|(y, z)| y.to_bits() == z.to_bits()),
+            "{f:?} {level:?}: map_into differs from map"
+        );
         let mut worst = (0.0f64, 0.0f32, 0.0f32, 0.0f64);
         for (&x, &y) in xs.iter().zip(&ys) {
             let r = reference(f, x);
@@ -265,6 +276,12 @@ fn gelu_tanh_within_bound_on_every_path() {
 #[test]
 fn gelu_erf_within_bound_on_every_path() {
     check(Func::GeluErf);
+}
+
+#[test]
+fn relu_exact_on_every_path() {
+    check(Func::Relu(0.0));
+    check(Func::Relu(0.25));
 }
 
 #[test]
