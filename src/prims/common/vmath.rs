@@ -67,9 +67,6 @@ pub enum Func {
     Scale(f32),
     /// x where x > 0, else alpha · x (exact as the scalar formula).
     Relu(f32),
-    /// x itself, bit for bit (a vector copy: `map_into` as a memcpy that
-    /// does not go through the C library's `rep movsb`, slow on some CPUs).
-    Copy,
 }
 
 /// Applies `f` to every element of `v`, in place, on the `level` path (or
@@ -112,7 +109,6 @@ fn drive<V: Vf32>(f: Func, v: &mut [f32]) {
         Func::Add(c) => apply(v, Op::Add(V::splat(c))),
         Func::Scale(c) => apply(v, Op::Scale(V::splat(c))),
         Func::Relu(a) => apply(v, Op::Relu(V::splat(a))),
-        Func::Copy => {}
     }
 }
 
@@ -154,7 +150,6 @@ fn drive_into<V: Vf32>(f: Func, src: &[f32], dst: &mut [f32]) {
         Func::Add(c) => apply_into(src, dst, Op::Add(V::splat(c))),
         Func::Scale(c) => apply_into(src, dst, Op::Scale(V::splat(c))),
         Func::Relu(a) => apply_into(src, dst, Op::Relu(V::splat(a))),
-        Func::Copy => apply_into::<V>(src, dst, Op::Copy),
     }
 }
 
@@ -174,7 +169,6 @@ enum Op<V> {
     Add(V),
     Scale(V),
     Relu(V),
-    Copy,
 }
 
 impl<V: Vf32> Op<V> {
@@ -198,7 +192,6 @@ impl<V: Vf32> Op<V> {
             Op::Add(c) => x.add(c),
             Op::Scale(c) => x.mul(c),
             Op::Relu(a) => V::select(x.gt(V::splat(0.0)), x, x.mul(a)),
-            Op::Copy => x,
         }
     }
 }

@@ -19,7 +19,6 @@ use crate::core::gpu::Event;
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::buffers::Buffer;
-use crate::prims::common::dt::Elem;
 use crate::prims::common::host::{self, Raw};
 use crate::prims::common::layout::Layout;
 use crate::prims::common::parallel;
@@ -79,40 +78,6 @@ pub fn backward_row(level: Level, alg: Alg, y: &[f32], dd: &mut [f32], scratch: 
                 *d -= ee * s;
             }
         }
-    }
-}
-
-/// `raw.load_run` (`elem`: the raw's element type), with f32 rows copied by `vmath` (the C library's copy of
-/// 4 KiB rows is slow on some CPUs).
-fn load_row(level: Level, raw: &Raw, elem: Elem, off: i64, out: &mut [f32]) {
-    if elem == Elem::F32 && (raw.addr() + off as usize * 4) % 4 == 0 {
-        // SAFETY: as `Raw::load_run`: the C contract on the handle, the run
-        // lies inside the layout's byte range (checked by `Raw::of`), and
-        // the view ends before any write to it; the address is f32-aligned.
-        let row = unsafe {
-            std::slice::from_raw_parts((raw.addr() + off as usize * 4) as *const f32, out.len())
-        };
-        vmath::map_into(level, Func::Copy, row, out);
-    } else {
-        raw.load_run(off, out);
-    }
-}
-
-/// `raw.store_run`, with f32 rows copied by `vmath` (see [`load_row`]).
-fn store_row(level: Level, raw: &Raw, elem: Elem, off: i64, values: &[f32]) {
-    if elem == Elem::F32 && (raw.addr() + off as usize * 4) % 4 == 0 {
-        // SAFETY: as `Raw::store_run`: the calling thread owns these
-        // elements and holds no other view of them; the address is
-        // f32-aligned.
-        let row = unsafe {
-            std::slice::from_raw_parts_mut(
-                (raw.addr() + off as usize * 4) as *mut f32,
-                values.len(),
-            )
-        };
-        vmath::map_into(level, Func::Copy, values, row);
-    } else {
-        raw.store_run(off, values);
     }
 }
 
@@ -209,7 +174,7 @@ impl Implementation for CpuSoftmax {
                     }
                     q[axis] = l.padded_offsets[axis];
                     match in_strides[k] {
-                        Some(1) => load_row(self.level, &raws[k], l.elem, l.offset(&q), buf),
+                        Some(1) => raws[k].load_run(l.offset(&q), buf),
                         Some(stride) => {
                             let base = l.offset(&q);
                             for (i, x) in buf.iter_mut().enumerate() {
@@ -238,7 +203,7 @@ impl Implementation for CpuSoftmax {
                             *x = *x * src_scale / dst_scale;
                         }
                     }
-                    store_row(self.level, &out, lo.elem, base, &a);
+                    out.store_run(base, &a);
                     continue;
                 }
                 for i in 0..padded_ax {
