@@ -19,6 +19,7 @@ use crate::core::gpu::Event;
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::buffers::Buffer;
+use crate::prims::common::dt::Elem;
 use crate::prims::common::host::{self, Raw};
 use crate::prims::common::layout::Layout;
 use crate::prims::common::parallel;
@@ -145,6 +146,22 @@ impl Implementation for CpuSoftmax {
         let out_stride = axis_stride(lo, axis);
         // Without post-ops a contiguous row is stored in one run.
         let fast_store = op.post_ops().is_empty();
+        // Forward accurate softmax over contiguous f32 rows, unscaled: each
+        // row goes from the source straight into the output, through
+        // `vmath` (no copies through `a` by the C library's memcpy).
+        let direct = !backward
+            && alg == Alg::Accurate
+            && layouts[0].elem == Elem::F32
+            && lo.elem == Elem::F32
+            && raws[0].addr() % 4 == 0
+            && out.addr() % 4 == 0
+            && in_strides[0] == Some(1)
+            && out_stride == Some(1)
+            && lo_ax == 0
+            && padded_ax == len as i64
+            && fast_store
+            && src_scale == 1.0
+            && dst_scale == 1.0;
         parallel::run_all(ranges, |range| {
             let mut p = [0i64; MAX_NDIMS];
             let mut q = [0i64; MAX_NDIMS];
@@ -165,6 +182,32 @@ impl Implementation for CpuSoftmax {
                         p[axis] = i;
                         out.store(lo.offset(&p), 0.0);
                     }
+                    continue;
+                }
+                if direct {
+                    let l = &layouts[0];
+                    for d in 0..ndims {
+                        q[d] = logical[d] + l.padded_offsets[d];
+                    }
+                    q[axis] = l.padded_offsets[axis];
+                    let src = raws[0].addr() + l.offset(&q) as usize * 4;
+                    p[axis] = 0;
+                    let dst = out.addr() + lo.offset(&p) as usize * 4;
+                    {
+                        // SAFETY: as `Raw::load_run`: the C contract on the
+                        // handle, the row lies inside the layout's byte range
+                        // (checked by `Raw::of`), it is f32-aligned (checked
+                        // above), and the view ends in this block, before the
+                        // output (maybe the same memory) is written.
+                        let row = unsafe { std::slice::from_raw_parts(src as *const f32, len) };
+                        let max = vmath::reduce(self.level, Reduction::Max, row);
+                        vmath::map_into(self.level, Func::ExpMinus(max), row, &mut a);
+                    }
+                    let inv = 1.0 / vmath::reduce(self.level, Reduction::Sum, &a);
+                    // SAFETY: as `Raw::store_run`: this thread owns the row
+                    // and holds no other view of it; f32-aligned.
+                    let row = unsafe { std::slice::from_raw_parts_mut(dst as *mut f32, len) };
+                    vmath::map_into(self.level, Func::Scale(inv), &a, row);
                     continue;
                 }
                 for (k, l) in layouts.iter().enumerate() {
