@@ -372,6 +372,9 @@ impl PrimitiveDesc {
         from: usize,
         attr: Arc<AttrCell>,
     ) -> Result<PrimitiveDesc> {
+        // As upstream, the first primitive descriptor fixes the CPU ISA level
+        // (`dnnl_set_max_cpu_isa` is refused from now on).
+        crate::base::isa::level();
         let mut reasons = Vec::new();
         for i in from..impls.len() {
             match impls.accepts(i, &engine) {

@@ -534,6 +534,26 @@ dnnl_status_t dnnl_deconvolution_backward_weights_primitive_desc_create(dnnl_pri
                                                                         const_dnnl_primitive_desc_t hint_fwd_pd,
                                                                         const_dnnl_primitive_attr_t attr);
 
+/// Limits the CPU kernels to `isa` and below (`dnnl_cpu_isa_default`: no
+/// limit). Only before the first primitive descriptor is created or the
+/// effective ISA is queried, and only once: afterwards, or for a value that is
+/// not a `dnnl_cpu_isa_t`, returns `dnnl_invalid_arguments`, as upstream.
+/// `ONEDNN_MAX_CPU_ISA` sets the initial limit the same way.
+DNNL_API dnnl_status_t dnnl_set_max_cpu_isa(dnnl_cpu_isa_t isa);
+
+/// Returns the highest ISA of `dnnl_cpu_isa_t` that this CPU has within the
+/// limit. The limit cannot be changed afterwards.
+DNNL_API dnnl_cpu_isa_t dnnl_get_effective_cpu_isa(void);
+
+/// Records ISA hints (any value is taken, as upstream; no kernel of ours acts
+/// on them). Once only, before `dnnl_get_cpu_isa_hints` is first called:
+/// afterwards returns `dnnl_runtime_error`, as upstream.
+DNNL_API dnnl_status_t dnnl_set_cpu_isa_hints(dnnl_cpu_isa_hints_t isa_hints);
+
+/// Returns the ISA hints set (`dnnl_cpu_isa_no_hints` by default); they cannot
+/// be set afterwards.
+DNNL_API dnnl_cpu_isa_hints_t dnnl_get_cpu_isa_hints(void);
+
 /// Creates a primitive descriptor for eltwise forward (`prop_kind`
 /// `dnnl_forward_training` or `dnnl_forward_inference`): `dst = f(src)` with
 /// the algorithm's `alpha` and `beta`. `dst_desc` may use `format_tag::any`
@@ -1902,18 +1922,6 @@ DNNL_API dnnl_status_t dnnl_set_jit_profiling_flags(unsigned int flags);
 
 /// Not implemented yet: returns `dnnl_unimplemented`.
 DNNL_API dnnl_status_t dnnl_set_jit_profiling_jitdumpdir(const char *dir);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_set_max_cpu_isa(dnnl_cpu_isa_t isa);
-
-/// Not implemented yet: returns 0 (the neutral value of its type).
-DNNL_API dnnl_cpu_isa_t dnnl_get_effective_cpu_isa(void);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_set_cpu_isa_hints(dnnl_cpu_isa_hints_t isa_hints);
-
-/// Not implemented yet: returns 0 (the neutral value of its type).
-DNNL_API dnnl_cpu_isa_hints_t dnnl_get_cpu_isa_hints(void);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -6,6 +6,7 @@ pub mod batch_normalization;
 pub mod binary;
 pub mod blas;
 pub mod convolution;
+pub mod cpu_isa;
 pub mod eltwise;
 pub mod group_normalization;
 #[cfg(feature = "experimental_grouped_memory")]
@@ -39,6 +40,7 @@ pub use batch_normalization::*;
 pub use binary::*;
 pub use blas::*;
 pub use convolution::*;
+pub use cpu_isa::*;
 pub use eltwise::*;
 pub use group_normalization::*;
 #[cfg(feature = "experimental_grouped_memory")]

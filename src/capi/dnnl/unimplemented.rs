@@ -30,27 +30,3 @@ pub unsafe extern "C" fn dnnl_set_jit_profiling_flags(flags: c_uint) -> dnnl_sta
 pub unsafe extern "C" fn dnnl_set_jit_profiling_jitdumpdir(dir: *const c_char) -> dnnl_status_t {
     boundary::unimplemented("dnnl_set_jit_profiling_jitdumpdir")
 }
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_set_max_cpu_isa(isa: dnnl_cpu_isa_t) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_set_max_cpu_isa")
-}
-
-/// Not implemented yet: returns 0 (the neutral value of its type).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_get_effective_cpu_isa() -> dnnl_cpu_isa_t {
-    boundary::unimplemented_value("dnnl_get_effective_cpu_isa")
-}
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_set_cpu_isa_hints(isa_hints: dnnl_cpu_isa_hints_t) -> dnnl_status_t {
-    boundary::unimplemented("dnnl_set_cpu_isa_hints")
-}
-
-/// Not implemented yet: returns 0 (the neutral value of its type).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dnnl_get_cpu_isa_hints() -> dnnl_cpu_isa_hints_t {
-    boundary::unimplemented_value("dnnl_get_cpu_isa_hints")
-}

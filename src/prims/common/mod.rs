@@ -21,5 +21,6 @@ pub mod post_ops;
 pub mod reduce;
 #[cfg(test)]
 pub(crate) mod testutil;
+pub mod vmath;
 pub(crate) mod weighted;
 pub(crate) mod xfer;

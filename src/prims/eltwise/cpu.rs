@@ -1,5 +1,7 @@
 //! Eltwise on the CPU engine: two kernels over the `f32` formulas of
-//! `prims::common::eltwise_alg`.
+//! `prims::common::eltwise_alg`, the transcendental ones (exp, log, tanh,
+//! logistic, swish, the gelus; forward and backward) vectorised through
+//! `prims::common::vmath` on the ISA level fixed at primitive creation.
 //!
 //! Layer: prims. Safe Rust over byte slices of the arguments' buffers (the
 //! only `unsafe` is making those slices, in `common::buffers`). Work is split
@@ -26,6 +28,7 @@ use crate::prims::common::eltwise_alg::{bwd, fwd};
 use crate::prims::common::layout::{Layout, Walker};
 use crate::prims::common::parallel;
 use crate::prims::common::post_ops::HostPostOps;
+use crate::prims::common::vmath::{self, Func, Level};
 
 // ---------------------------------------------------------------------------
 // The block loops over the formulas of `prims::common::eltwise_alg`.
@@ -44,32 +47,112 @@ fn map2(dd: &mut [f32], x: &[f32], f: impl Fn(f32, f32) -> f32) {
     }
 }
 
-/// The forward function over a block, one loop per algorithm.
-fn fwd_block(alg: Alg, a: f32, b: f32, v: &mut [f32]) {
+/// The forward function over a block: the transcendental ones through
+/// `vmath` on the `level` path, the others one loop per algorithm.
+fn fwd_block(level: Level, alg: Alg, a: f32, b: f32, v: &mut [f32]) {
     match alg.forward_base() {
-        Alg::Relu => map(v, |s| fwd(Alg::Relu, a, b, s)),
-        Alg::Tanh => map(v, |s| fwd(Alg::Tanh, a, b, s)),
+        Alg::Relu => vmath::map(level, Func::Relu(a), v),
+        Alg::Tanh => vmath::map(level, Func::Tanh, v),
         Alg::Elu => map(v, |s| fwd(Alg::Elu, a, b, s)),
         Alg::Square => map(v, |s| fwd(Alg::Square, a, b, s)),
         Alg::Abs => map(v, |s| fwd(Alg::Abs, a, b, s)),
         Alg::Sqrt => map(v, |s| fwd(Alg::Sqrt, a, b, s)),
         Alg::Linear => map(v, |s| fwd(Alg::Linear, a, b, s)),
-        Alg::Exp => map(v, |s| fwd(Alg::Exp, a, b, s)),
-        Alg::Logistic => map(v, |s| fwd(Alg::Logistic, a, b, s)),
+        Alg::Exp => vmath::map(level, Func::Exp, v),
+        Alg::Log => vmath::map(level, Func::Log, v),
+        Alg::Logistic => vmath::map(level, Func::Logistic, v),
+        Alg::Swish => vmath::map(level, Func::Swish(a), v),
+        Alg::GeluTanh => vmath::map(level, Func::GeluTanh, v),
+        Alg::GeluErf => vmath::map(level, Func::GeluErf, v),
         Alg::Clip | Alg::ClipV2 => map(v, |s| fwd(Alg::Clip, a, b, s)),
-        Alg::GeluErf => map(v, |s| fwd(Alg::GeluErf, a, b, s)),
         other => map(v, |s| fwd(other, a, b, s)),
     }
 }
 
+/// 1 / sqrt(2 pi).
+const INV_SQRT_2PI: f32 = 0.398_942_3;
+const SQRT_2_OVER_PI: f32 = 0.797_884_6;
+const GELU_TANH_C: f32 = 0.044_715;
+
+/// `t[i] = f(x[i])` through `vmath`.
+fn vfill(level: Level, t: &mut [f32], x: &[f32], pre: impl Fn(f32) -> f32, f: Func) {
+    for (t, &x) in t.iter_mut().zip(x) {
+        *t = pre(x);
+    }
+    vmath::map(level, f, t);
+}
+
 /// The backward function over a block: `dd` becomes the source gradient.
-fn bwd_block(alg: Alg, a: f32, b: f32, dd: &mut [f32], x: &[f32]) {
+/// The transcendental parts go through `vmath` into `t` and `u` (scratch of
+/// the block's length), then one loop combines them as `bwd` does.
+fn bwd_block(
+    level: Level,
+    alg: Alg,
+    a: f32,
+    b: f32,
+    dd: &mut [f32],
+    x: &[f32],
+    [t, u]: [&mut [f32]; 2],
+) {
+    let t = &mut t[..dd.len()];
+    let u = &mut u[..dd.len()];
     match alg {
         Alg::Relu | Alg::ReluDst => map2(dd, x, |d, s| bwd(Alg::Relu, a, b, d, s)),
         Alg::Linear => map2(dd, x, |d, s| bwd(Alg::Linear, a, b, d, s)),
-        Alg::Tanh => map2(dd, x, |d, s| bwd(Alg::Tanh, a, b, d, s)),
+        Alg::Tanh => {
+            vfill(level, t, x, |s| s, Func::Tanh);
+            map2(dd, t, |d, t| d * (1.0 - t * t));
+        }
         Alg::TanhDst => map2(dd, x, |d, s| bwd(Alg::TanhDst, a, b, d, s)),
         Alg::LogisticDst => map2(dd, x, |d, s| bwd(Alg::LogisticDst, a, b, d, s)),
+        Alg::Logistic => {
+            vfill(level, t, x, |s| s, Func::Logistic);
+            map2(dd, t, |d, v| d * v * (1.0 - v));
+        }
+        Alg::Exp => {
+            vfill(level, t, x, |s| s, Func::Exp);
+            map2(dd, t, |d, e| d * e);
+        }
+        Alg::Elu => {
+            vfill(level, t, x, |s| s, Func::Exp);
+            for ((d, &s), &e) in dd.iter_mut().zip(x).zip(t.iter()) {
+                *d = if s > 0.0 { *d } else { *d * a * e };
+            }
+        }
+        Alg::SoftRelu => {
+            vfill(level, t, x, |s| a * s, Func::Logistic);
+            map2(dd, t, |d, v| d * v);
+        }
+        Alg::Swish => {
+            vfill(level, t, x, |s| a * s, Func::Logistic);
+            for ((d, &s), &v) in dd.iter_mut().zip(x).zip(t.iter()) {
+                *d *= v + a * s * v * (1.0 - v);
+            }
+        }
+        Alg::GeluTanh => {
+            // 0.5 (1 + tanh(g)) (1 + x (1 - tanh(g)) g'), with
+            // 1 + tanh(g) = 2 logistic(2g) and 1 - tanh(g) = 2 logistic(-2g).
+            let g = |s: f32| SQRT_2_OVER_PI * s * (1.0 + GELU_TANH_C * s * s);
+            vfill(level, t, x, |s| 2.0 * g(s), Func::Logistic);
+            vfill(level, u, x, |s| -2.0 * g(s), Func::Logistic);
+            for (((d, &s), &p), &q) in dd.iter_mut().zip(x).zip(t.iter()).zip(u.iter()) {
+                let dg = SQRT_2_OVER_PI * (1.0 + 3.0 * GELU_TANH_C * s * s);
+                *d *= p * (1.0 + 2.0 * s * q * dg);
+            }
+        }
+        Alg::GeluErf => {
+            vfill(
+                level,
+                t,
+                x,
+                |s| -s * std::f32::consts::FRAC_1_SQRT_2,
+                Func::Erfc,
+            );
+            vfill(level, u, x, |s| -0.5 * s * s, Func::Exp);
+            for (((d, &s), &c), &e) in dd.iter_mut().zip(x).zip(t.iter()).zip(u.iter()) {
+                *d *= 0.5 * c + s * INV_SQRT_2PI * e;
+            }
+        }
         other => map2(dd, x, |d, s| bwd(other, a, b, d, s)),
     }
 }
@@ -93,6 +176,8 @@ enum Input<'a> {
 
 /// What one execution computes with.
 struct Work<'a> {
+    /// The `vmath` path.
+    level: Level,
     alg: Alg,
     alpha: f32,
     beta: f32,
@@ -107,12 +192,12 @@ struct Work<'a> {
 impl Work<'_> {
     /// Computes a block: `a` holds input 0 and `b` input 1 (backward); the
     /// result is left in `a`.
-    fn compute(&self, a: &mut [f32], b: &mut [f32]) {
+    fn compute(&self, a: &mut [f32], b: &mut [f32], scratch: [&mut [f32]; 2]) {
         if self.backward {
-            bwd_block(self.alg, self.alpha, self.beta, b, a);
+            bwd_block(self.level, self.alg, self.alpha, self.beta, b, a, scratch);
             a.copy_from_slice(b);
         } else {
-            fwd_block(self.alg, self.alpha, self.beta, a);
+            fwd_block(self.level, self.alg, self.alpha, self.beta, a);
         }
     }
 
@@ -120,10 +205,65 @@ impl Work<'_> {
         if self.backward { 2 } else { 1 }
     }
 
+    /// The `vmath` function that computes this forward algorithm alone.
+    fn vmath_forward(&self) -> Option<Func> {
+        if self.backward {
+            return None;
+        }
+        Some(match self.alg.forward_base() {
+            Alg::Relu => Func::Relu(self.alpha),
+            Alg::Tanh => Func::Tanh,
+            Alg::Exp => Func::Exp,
+            Alg::Log => Func::Log,
+            Alg::Logistic => Func::Logistic,
+            Alg::Swish => Func::Swish(self.alpha),
+            Alg::GeluTanh => Func::GeluTanh,
+            Alg::GeluErf => Func::GeluErf,
+            _ => return None,
+        })
+    }
+
+    /// f32 in and out, forward, one `vmath` function: straight from the
+    /// source slice into the output's, with no copies through blocks.
+    /// False (nothing done) when that does not apply.
+    fn dense_f32(&self, range: &std::ops::Range<usize>, out: &mut [u8]) -> bool {
+        let Some(f) = self.vmath_forward() else {
+            return false;
+        };
+        let (input, layout) = self.inputs[0];
+        if self.out.elem != dt::Elem::F32 || layout.elem != dt::Elem::F32 {
+            return false;
+        }
+        // SAFETY: every bit pattern is an f32; `align_to_mut` returns an
+        // empty prefix and suffix only when the bytes are f32-aligned.
+        let (pre, dst, post) = unsafe { out.align_to_mut::<f32>() };
+        if !pre.is_empty() || !post.is_empty() {
+            return false;
+        }
+        match input {
+            Input::Output => vmath::map(self.level, f, dst),
+            Input::Bytes(bytes) => {
+                let bytes = &bytes[range.start * 4..range.end * 4];
+                // SAFETY: as above, for the source's bytes.
+                let (pre, src, post) = unsafe { bytes.align_to::<f32>() };
+                if !pre.is_empty() || !post.is_empty() {
+                    return false;
+                }
+                vmath::map_into(self.level, f, src, dst);
+            }
+        }
+        true
+    }
+
     /// Elements `range` of flat arrays; `out` holds exactly those elements.
     fn dense(&self, range: std::ops::Range<usize>, out: &mut [u8]) {
+        if self.dense_f32(&range, out) {
+            return;
+        }
         let mut a = [0f32; BLOCK];
         let mut b = [0f32; BLOCK];
+        let mut t = [0f32; BLOCK];
+        let mut u = [0f32; BLOCK];
         let mut start = range.start;
         while start < range.end {
             let n = BLOCK.min(range.end - start);
@@ -139,7 +279,7 @@ impl Work<'_> {
                     Input::Output => dt::load_run(self.out.elem, out, local, &mut buf[..n]),
                 }
             }
-            self.compute(&mut a[..n], &mut b[..n]);
+            self.compute(&mut a[..n], &mut b[..n], [&mut t, &mut u]);
             dt::store_run(self.out.elem, out, local, &a[..n]);
             start += n;
         }
@@ -150,6 +290,8 @@ impl Work<'_> {
     fn strided(&self, walker: &Walker, range: std::ops::Range<usize>, out: &mut [u8], base: i64) {
         let mut a = [0f32; BLOCK];
         let mut b = [0f32; BLOCK];
+        let mut t = [0f32; BLOCK];
+        let mut u = [0f32; BLOCK];
         let mut offs = [0i64; BLOCK];
         let mut inside = [false; BLOCK];
         let mut p = [0i64; MAX_NDIMS];
@@ -183,7 +325,7 @@ impl Work<'_> {
                     };
                 }
             }
-            self.compute(&mut a[..n], &mut b[..n]);
+            self.compute(&mut a[..n], &mut b[..n], [&mut t, &mut u]);
             for i in 0..n {
                 let mut v = if inside[i] { a[i] } else { 0.0 };
                 if let (Some((post, sum)), true) = (&self.post, inside[i]) {
@@ -201,9 +343,30 @@ impl Work<'_> {
     }
 }
 
+/// `parallel::split`'s ranges of `n` elements of `size` bytes, with every
+/// boundary moved down to a multiple of 64 bytes, so that no two threads
+/// write into one cache line (of a 64-byte aligned output).
+fn cache_line_ranges(n: usize, size: usize) -> Vec<std::ops::Range<usize>> {
+    let step = (64 / size.max(1)).max(1);
+    let ranges = parallel::split(n, MIN_PER_THREAD);
+    let mut out = Vec::with_capacity(ranges.len());
+    let mut start = 0;
+    for (i, r) in ranges.iter().enumerate() {
+        let end = if i + 1 == ranges.len() {
+            n
+        } else {
+            (r.end / step * step).max(start)
+        };
+        out.push(start..end);
+        start = end;
+    }
+    out
+}
+
 /// Runs `op` on host buffers: `inputs` (with their buffers) into `out`.
 fn execute(
     op: &EltwiseOp,
+    level: Level,
     dense: bool,
     inputs: &[Buffer],
     out: &Buffer,
@@ -259,6 +422,7 @@ fn execute(
         };
     }
     let work = Work {
+        level,
         alg: op.alg(),
         alpha: op.alpha(),
         beta: op.beta(),
@@ -272,7 +436,7 @@ fn execute(
         let n = out_layout.nelems() as usize;
         let mut rest = out_bytes;
         let mut parts = Vec::new();
-        for range in parallel::split(n, MIN_PER_THREAD) {
+        for range in cache_line_ranges(n, size) {
             let (mine, tail) = rest.split_at_mut(range.len() * size);
             rest = tail;
             parts.push((range, mine));
@@ -319,12 +483,15 @@ fn execute(
 pub(super) fn create(op: &Arc<EltwiseOp>, dense: bool) -> Result<Arc<dyn Implementation>> {
     Ok(Arc::new(CpuEltwise {
         op: op.clone(),
+        level: vmath::level(),
         dense,
     }))
 }
 
 struct CpuEltwise {
     op: Arc<EltwiseOp>,
+    /// The `vmath` path, fixed when the primitive is created.
+    level: Level,
     dense: bool,
 }
 
@@ -341,7 +508,31 @@ impl Implementation for CpuEltwise {
         } else {
             Some(op.post_ops().bind(ctx)?)
         };
-        execute(op, self.dense, &inputs, &out, post)?;
+        execute(op, self.level, self.dense, &inputs, &out, post)?;
         Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod cpu_tests {
+    use super::*;
+
+    #[test]
+    fn thread_ranges_meet_at_cache_lines() {
+        for (n, size) in [
+            (1usize << 20, 4usize),
+            ((1 << 20) + 5, 2),
+            (100_003, 4),
+            (7, 4),
+            (0, 4),
+        ] {
+            let ranges = cache_line_ranges(n, size);
+            assert_eq!(ranges.first().map_or(0, |r| r.start), 0);
+            assert_eq!(ranges.last().map_or(0, |r| r.end), n);
+            for w in ranges.windows(2) {
+                assert_eq!(w[0].end, w[1].start);
+                assert_eq!(w[0].end * size % 64, 0, "{n} x {size}: {ranges:?}");
+            }
+        }
     }
 }

@@ -1,4 +1,6 @@
-//! Softmax on the CPU engine: rows split over the host's threads.
+//! Softmax on the CPU engine: rows split over the host's threads, each row's
+//! max, exponentials, sum and scaling through `prims::common::vmath` on the
+//! ISA level fixed at primitive creation.
 //!
 //! Layer: prims. Each row (a position of every dimension but the axis) is
 //! gathered into `f32`, computed, and stored through `common::host::Raw`
@@ -17,85 +19,50 @@ use crate::core::gpu::Event;
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::buffers::Buffer;
-use crate::prims::common::eltwise_alg::exp_f32;
+use crate::prims::common::dt::Elem;
 use crate::prims::common::host::{self, Raw};
 use crate::prims::common::layout::Layout;
 use crate::prims::common::parallel;
+use crate::prims::common::vmath::{self, Func, Level, Reduction};
 
 /// Builds the implementation for `op` on `engine`.
 pub(super) fn create(op: &Arc<SoftmaxOp>, _: &Engine) -> Result<Arc<dyn Implementation>> {
-    Ok(Arc::new(CpuSoftmax { op: op.clone() }))
+    Ok(Arc::new(CpuSoftmax {
+        op: op.clone(),
+        level: vmath::level(),
+    }))
 }
 
 struct CpuSoftmax {
     op: Arc<SoftmaxOp>,
+    /// The `vmath` path, fixed when the primitive is created.
+    level: Level,
 }
 
-/// The largest element (8 lanes, so the loop vectorises).
-fn row_max(v: &[f32]) -> f32 {
-    let mut m = [f32::NEG_INFINITY; 8];
-    let mut chunks = v.chunks_exact(8);
-    for c in &mut chunks {
-        for k in 0..8 {
-            m[k] = if c[k] > m[k] { c[k] } else { m[k] };
-        }
-    }
-    let tail = chunks
-        .remainder()
-        .iter()
-        .fold(f32::NEG_INFINITY, |a, &x| a.max(x));
-    m.iter().fold(tail, |a, &x| a.max(x))
-}
-
-/// The sum of the elements (8 lanes, so the loop vectorises).
-fn row_sum(v: &[f32]) -> f32 {
-    let mut m = [0f32; 8];
-    let mut chunks = v.chunks_exact(8);
-    for c in &mut chunks {
-        for k in 0..8 {
-            m[k] += c[k];
-        }
-    }
-    m.iter().sum::<f32>() + chunks.remainder().iter().sum::<f32>()
-}
-
-/// Forward over one row, in place in `v`.
-pub fn forward_row(alg: Alg, v: &mut [f32]) {
-    let max = row_max(v);
+/// Forward over one row, in place in `v`, on the `vmath` path `level`;
+/// `scratch` holds at least `v.len()` elements (log softmax's exponentials).
+pub fn forward_row(level: Level, alg: Alg, v: &mut [f32], scratch: &mut [f32]) {
+    let max = vmath::reduce(level, Reduction::Max, v);
     match alg {
         Alg::Accurate => {
-            for x in v.iter_mut() {
-                *x = exp_f32(*x - max);
-            }
-            let inv = 1.0 / row_sum(v);
-            for x in v.iter_mut() {
-                *x *= inv;
-            }
+            vmath::map(level, Func::ExpMinus(max), v);
+            let inv = 1.0 / vmath::reduce(level, Reduction::Sum, v);
+            vmath::map(level, Func::Scale(inv), v);
         }
         Alg::Log => {
-            let mut sum = [0f32; 8];
-            let mut chunks = v.chunks_exact_mut(8);
-            for c in &mut chunks {
-                for k in 0..8 {
-                    c[k] -= max;
-                    sum[k] += exp_f32(c[k]);
-                }
-            }
-            let mut total: f32 = sum.iter().sum();
-            for x in chunks.into_remainder() {
-                *x -= max;
-                total += exp_f32(*x);
-            }
-            let l = total.ln();
-            for x in v.iter_mut() {
-                *x -= l;
-            }
+            vmath::map(level, Func::Add(-max), v);
+            let e = &mut scratch[..v.len()];
+            e.copy_from_slice(v);
+            vmath::map(level, Func::Exp, e);
+            let l = vmath::reduce(level, Reduction::Sum, e).ln();
+            vmath::map(level, Func::Add(-l), v);
         }
     }
 }
 
-/// Backward over one row: `dd` (diff_dst) becomes diff_src; `y` is dst.
-pub fn backward_row(alg: Alg, y: &[f32], dd: &mut [f32]) {
+/// Backward over one row: `dd` (diff_dst) becomes diff_src; `y` is dst;
+/// `scratch` as in [`forward_row`].
+pub fn backward_row(level: Level, alg: Alg, y: &[f32], dd: &mut [f32], scratch: &mut [f32]) {
     match alg {
         Alg::Accurate => {
             let s: f32 = y.iter().zip(dd.iter()).map(|(a, b)| a * b).sum();
@@ -104,9 +71,12 @@ pub fn backward_row(alg: Alg, y: &[f32], dd: &mut [f32]) {
             }
         }
         Alg::Log => {
-            let s: f32 = dd.iter().sum();
-            for (d, &yy) in dd.iter_mut().zip(y) {
-                *d -= yy.exp() * s;
+            let s = vmath::reduce(level, Reduction::Sum, dd);
+            let e = &mut scratch[..y.len()];
+            e.copy_from_slice(y);
+            vmath::map(level, Func::Exp, e);
+            for (d, &ee) in dd.iter_mut().zip(e.iter()) {
+                *d -= ee * s;
             }
         }
     }
@@ -176,12 +146,29 @@ impl Implementation for CpuSoftmax {
         let out_stride = axis_stride(lo, axis);
         // Without post-ops a contiguous row is stored in one run.
         let fast_store = op.post_ops().is_empty();
+        // Forward accurate softmax over contiguous f32 rows, unscaled: each
+        // row goes from the source straight into the output, through
+        // `vmath` (no copies through `a` by the C library's memcpy).
+        let direct = !backward
+            && alg == Alg::Accurate
+            && layouts[0].elem == Elem::F32
+            && lo.elem == Elem::F32
+            && raws[0].addr() % 4 == 0
+            && out.addr() % 4 == 0
+            && in_strides[0] == Some(1)
+            && out_stride == Some(1)
+            && lo_ax == 0
+            && padded_ax == len as i64
+            && fast_store
+            && src_scale == 1.0
+            && dst_scale == 1.0;
         parallel::run_all(ranges, |range| {
             let mut p = [0i64; MAX_NDIMS];
             let mut q = [0i64; MAX_NDIMS];
             let mut logical = [0i64; MAX_NDIMS];
             let mut a = vec![0f32; len];
             let mut b = vec![0f32; len];
+            let mut scratch = vec![0f32; len];
             for r in range {
                 let r = r as i64;
                 let mut inside = true;
@@ -195,6 +182,32 @@ impl Implementation for CpuSoftmax {
                         p[axis] = i;
                         out.store(lo.offset(&p), 0.0);
                     }
+                    continue;
+                }
+                if direct {
+                    let l = &layouts[0];
+                    for d in 0..ndims {
+                        q[d] = logical[d] + l.padded_offsets[d];
+                    }
+                    q[axis] = l.padded_offsets[axis];
+                    let src = raws[0].addr() + l.offset(&q) as usize * 4;
+                    p[axis] = 0;
+                    let dst = out.addr() + lo.offset(&p) as usize * 4;
+                    {
+                        // SAFETY: as `Raw::load_run`: the C contract on the
+                        // handle, the row lies inside the layout's byte range
+                        // (checked by `Raw::of`), it is f32-aligned (checked
+                        // above), and the view ends in this block, before the
+                        // output (maybe the same memory) is written.
+                        let row = unsafe { std::slice::from_raw_parts(src as *const f32, len) };
+                        let max = vmath::reduce(self.level, Reduction::Max, row);
+                        vmath::map_into(self.level, Func::ExpMinus(max), row, &mut a);
+                    }
+                    let inv = 1.0 / vmath::reduce(self.level, Reduction::Sum, &a);
+                    // SAFETY: as `Raw::store_run`: this thread owns the row
+                    // and holds no other view of it; f32-aligned.
+                    let row = unsafe { std::slice::from_raw_parts_mut(dst as *mut f32, len) };
+                    vmath::map_into(self.level, Func::Scale(inv), &a, row);
                     continue;
                 }
                 for (k, l) in layouts.iter().enumerate() {
@@ -220,10 +233,10 @@ impl Implementation for CpuSoftmax {
                     }
                 }
                 if backward {
-                    backward_row(alg, &a, &mut b);
+                    backward_row(self.level, alg, &a, &mut b, &mut scratch);
                     a.copy_from_slice(&b);
                 } else {
-                    forward_row(alg, &mut a);
+                    forward_row(self.level, alg, &mut a, &mut scratch);
                 }
                 p[axis] = 0;
                 let base = lo.offset(&p);
