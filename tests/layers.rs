@@ -100,13 +100,15 @@ fn layers_import_only_downward() {
             }
             // A kind (and `prims::common`, shared by every kind) uses no
             // other kind.
-            if let Some(kind) = &kind {
-                if to == "prims" && sub != "common" && sub != *kind {
-                    broken.push(format!(
+            if let Some(kind) = &kind
+                && to == "prims"
+                && sub != "common"
+                && sub != *kind
+            {
+                broken.push(format!(
                         "{}:{line}: the {kind} kind imports crate::prims::{sub} (another kind; share through prims::common)",
                         rel.display()
                     ));
-                }
             }
         }
     }

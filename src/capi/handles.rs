@@ -130,7 +130,7 @@ fn write_registry() -> ::std::sync::RwLockWriteGuard<'static, Registry> {
 fn was_issued(token: usize) -> bool {
     token >= FIRST_TOKEN
         && token < NEXT_TOKEN.load(Ordering::Relaxed)
-        && (token - FIRST_TOKEN) % TOKEN_STEP == 0
+        && (token - FIRST_TOKEN).is_multiple_of(TOKEN_STEP)
 }
 
 fn dead_error<H: Handle>(token: usize) -> Error {
@@ -177,10 +177,10 @@ pub fn expose<H: Handle>(object: &Arc<H::Object>) -> *mut H {
     let key = (address(object), TypeId::of::<H>());
     let exposed = |reg: &Registry| {
         // An owned entry holds its engine, so the address is this engine's.
-        if key.1 == TypeId::of::<abi::dnnl_engine>() {
-            if let Some(&token) = reg.owned_engines.get(&key.0) {
-                return Some(token);
-            }
+        if key.1 == TypeId::of::<abi::dnnl_engine>()
+            && let Some(&token) = reg.owned_engines.get(&key.0)
+        {
+            return Some(token);
         }
         let token = *reg.exposed.get(&key)?;
         // While an entry's `Weak` exists the allocation cannot be reused, so

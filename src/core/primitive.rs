@@ -666,10 +666,10 @@ impl Primitive {
                 "the stream's engine is not the primitive's engine",
             ));
         }
-        if let StreamBackend::Cpu = stream.backend() {
-            if !deps.is_empty() {
-                return Err(Error::invalid("a CPU stream takes no GPU events"));
-            }
+        if let StreamBackend::Cpu = stream.backend()
+            && !deps.is_empty()
+        {
+            return Err(Error::invalid("a CPU stream takes no GPU events"));
         }
         self.check_args(args)?;
         let bytes = self.desc.scratchpad_size();

@@ -344,13 +344,13 @@ impl Drop for ZeEngine {
             drop(q);
         }
         self.programs = ProgramCache::new();
-        if self.owns_context {
-            if let Ok(api) = ze::api() {
-                // SAFETY: our context, nothing of ours left in it.
-                let r = unsafe { api.zeContextDestroy(self.context.0) };
-                if let Err(e) = ze::check(r, "zeContextDestroy") {
-                    ze::warn(&e.to_string());
-                }
+        if self.owns_context
+            && let Ok(api) = ze::api()
+        {
+            // SAFETY: our context, nothing of ours left in it.
+            let r = unsafe { api.zeContextDestroy(self.context.0) };
+            if let Err(e) = ze::check(r, "zeContextDestroy") {
+                ze::warn(&e.to_string());
             }
         }
     }

@@ -337,10 +337,10 @@ fn check_tensor(
             logical_tensor::describe(port)
         )))
     };
-    if let Some(engine) = tensor.given_engine() {
-        if check_engine(&c.engine, engine).is_err() {
-            return refuse("it is on another engine");
-        }
+    if let Some(engine) = tensor.given_engine()
+        && check_engine(&c.engine, engine).is_err()
+    {
+        return refuse("it is on another engine");
     }
     if lt.data_type != port.data_type && lt.data_type != dnnl_data_type_undef {
         return refuse("another data type");
@@ -387,12 +387,12 @@ fn check_tensor(
 /// The scratchpad tensor's data address, if the temporaries fit in it; a
 /// scratchpad on another engine is refused.
 fn usable_scratchpad(c: &Compiled, s: &Tensor) -> Result<Option<usize>> {
-    if let Some(engine) = s.given_engine() {
-        if check_engine(&c.engine, engine).is_err() {
-            return Err(Error::invalid(
-                "the scratchpad tensor is on another engine than the compiled partition",
-            ));
-        }
+    if let Some(engine) = s.given_engine()
+        && check_engine(&c.engine, engine).is_err()
+    {
+        return Err(Error::invalid(
+            "the scratchpad tensor is on another engine than the compiled partition",
+        ));
     }
     let needed = c.scratchpad_bytes;
     let (handle, backing) = s.snapshot();

@@ -132,10 +132,10 @@ impl Packed {
 impl Drop for Packed {
     fn drop(&mut self) {
         let event = self.last_use();
-        if let Ok(mut t) = self.temp.lock() {
-            if let Some(temp) = t.take() {
-                temp.release(event);
-            }
+        if let Ok(mut t) = self.temp.lock()
+            && let Some(temp) = t.take()
+        {
+            temp.release(event);
         }
     }
 }

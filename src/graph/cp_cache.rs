@@ -95,14 +95,14 @@ pub fn get_or_compile(
         let mut c = CACHE.lock()?;
         c.clock += 1;
         let now = c.clock;
-        if let Some((found, stamp)) = c.entries.get_mut(&k) {
-            if Arc::ptr_eq(found.engine(), engine) {
-                *stamp = now;
-                let found = found.clone();
-                drop(c);
-                verbose::log_create(&found, true, start.elapsed().as_secs_f64() * 1e3);
-                return Ok(found);
-            }
+        if let Some((found, stamp)) = c.entries.get_mut(&k)
+            && Arc::ptr_eq(found.engine(), engine)
+        {
+            *stamp = now;
+            let found = found.clone();
+            drop(c);
+            verbose::log_create(&found, true, start.elapsed().as_secs_f64() * 1e3);
+            return Ok(found);
         }
     }
     let compiled = Compiled::build(p, &ins, &outs, engine)?;

@@ -93,10 +93,10 @@ fn op_json(op: &Op) -> String {
 }
 
 fn write(name: &str, body: String) {
-    if let Err(e) = std::fs::write(name, body) {
-        if verbose::enabled(flag::WARN) {
-            verbose::emit_line("graph,warn,", &format!("dump,cannot write {name}: {e}"));
-        }
+    if let Err(e) = std::fs::write(name, body)
+        && verbose::enabled(flag::WARN)
+    {
+        verbose::emit_line("graph,warn,", &format!("dump,cannot write {name}: {e}"));
     }
 }
 

@@ -115,10 +115,10 @@ pub fn init_with_dims(
 ) -> Result<Lt> {
     let mut lt = init(id, dt, dims.len() as i32, ltype, ptype)?;
     lt.dims[..dims.len()].copy_from_slice(dims);
-    if ltype == dnnl_graph_layout_type_strided {
-        if let Some(strides) = dense_strides(dims) {
-            set_strides(&mut lt, &strides);
-        }
+    if ltype == dnnl_graph_layout_type_strided
+        && let Some(strides) = dense_strides(dims)
+    {
+        set_strides(&mut lt, &strides);
     }
     Ok(lt)
 }

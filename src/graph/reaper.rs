@@ -86,10 +86,10 @@ pub fn wait_idle() {
 /// Waits for `event`. A failed command has ended too, and its memory must be
 /// freed all the same: the failure is only logged.
 fn wait_logged(event: &Event) {
-    if let Err(e) = event.wait() {
-        if verbose::enabled(verbose::flag::ERROR) {
-            verbose::emit_line("graph,error,", &format!("deferred free: {e}"));
-        }
+    if let Err(e) = event.wait()
+        && verbose::enabled(verbose::flag::ERROR)
+    {
+        verbose::emit_line("graph,error,", &format!("deferred free: {e}"));
     }
 }
 

@@ -195,10 +195,9 @@ impl MemoryDesc {
                     variable_dim,
                     groups,
                 } = s.encoding
+                    && (variable_dim >= n || groups < 1 || s.indices != dnnl_s32)
                 {
-                    if variable_dim >= n || groups < 1 || s.indices != dnnl_s32 {
-                        return bad("bad grouped parameters");
-                    }
+                    return bad("bad grouped parameters");
                 }
                 self.check_size()
             }

@@ -372,10 +372,9 @@ impl MemoryDesc {
             indices,
             ..
         }) = &self.format
+            && index == 1
         {
-            if index == 1 {
-                return mul(usize::try_from(*groups).ok()?, dt_size(*indices));
-            }
+            return mul(usize::try_from(*groups).ok()?, dt_size(*indices));
         }
         match &self.format {
             Format::Undef | Format::Any | Format::HostScalar => Some(0),

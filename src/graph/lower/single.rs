@@ -403,13 +403,13 @@ pub(super) fn quant_reorder(
         } else {
             None
         };
-        if let Some((md, _)) = &z {
-            if md.data_type() != dnnl_s32 {
-                return Err(Error::unimplemented(format!(
-                    "{}: zero points must be s32",
-                    op.kind_name()
-                )));
-            }
+        if let Some((md, _)) = &z
+            && md.data_type() != dnnl_s32
+        {
+            return Err(Error::unimplemented(format!(
+                "{}: zero points must be s32",
+                op.kind_name()
+            )));
         }
         (s, z)
     } else {

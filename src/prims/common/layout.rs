@@ -416,13 +416,12 @@ pub(crate) fn resolve_like(
     };
     let wanted = loops(&Layout::new(reference)?);
     for (_, tag) in dnnl_format_tag_t::ALL {
-        if let Ok(md) = MemoryDesc::with_tag(reference.dims(), reference.data_type(), *tag) {
-            if md.ndims() == n
-                && md.padded_dims() == reference.padded_dims()
-                && Layout::new(&md).is_ok_and(|l| loops(&l) == wanted)
-            {
-                return MemoryDesc::with_tag(dims, dt, *tag);
-            }
+        if let Ok(md) = MemoryDesc::with_tag(reference.dims(), reference.data_type(), *tag)
+            && md.ndims() == n
+            && md.padded_dims() == reference.padded_dims()
+            && Layout::new(&md).is_ok_and(|l| loops(&l) == wanted)
+        {
+            return MemoryDesc::with_tag(dims, dt, *tag);
         }
     }
     Err(Error::unimplemented(

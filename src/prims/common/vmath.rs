@@ -426,11 +426,9 @@ impl Vf32 for f32 {
     }
 }
 
-// The AVX-512 intrinsics are stable since Rust 1.89, above the crate's
-// `rust-version` (1.85): building this module needs 1.89 (see the report of
-// issue 19 on raising `rust-version`).
+// The AVX-512 intrinsics are stable since Rust 1.89, the crate's
+// `rust-version`.
 #[cfg(target_arch = "x86_64")]
-#[allow(clippy::incompatible_msrv)]
 mod x86 {
     //! The AVX-512 and AVX2 vector types and the drivers that use them.
     use super::{Func, Reduction, Vf32, drive, drive_into, fold};

@@ -163,14 +163,14 @@ fn check_shapes(
             weights.dims()[0]
         )));
     }
-    if let Some(b) = bias {
-        if b.ndims() != 1 || b.dims()[0] != weights.dims()[0] {
-            return Err(Error::invalid(format!(
-                "the bias {:?} is not OC ({})",
-                b.dims(),
-                weights.dims()[0]
-            )));
-        }
+    if let Some(b) = bias
+        && (b.ndims() != 1 || b.dims()[0] != weights.dims()[0])
+    {
+        return Err(Error::invalid(format!(
+            "the bias {:?} is not OC ({})",
+            b.dims(),
+            weights.dims()[0]
+        )));
     }
     Ok(())
 }

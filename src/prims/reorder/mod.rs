@@ -142,12 +142,12 @@ impl ReorderOp {
         }
         let cpu = |e: &Engine| matches!(e.backend(), Backend::Cpu);
         let cross = cpu(&src_engine) != cpu(&dst_engine);
-        if let (Backend::Ocl(a), Backend::Ocl(b)) = (src_engine.backend(), dst_engine.backend()) {
-            if a.context() != b.context() {
-                return Err(Error::unimplemented(
-                    "a reorder between OpenCL engines of different contexts",
-                ));
-            }
+        if let (Backend::Ocl(a), Backend::Ocl(b)) = (src_engine.backend(), dst_engine.backend())
+            && a.context() != b.context()
+        {
+            return Err(Error::unimplemented(
+                "a reorder between OpenCL engines of different contexts",
+            ));
         }
         match (src_engine.backend(), dst_engine.backend()) {
             (Backend::Ze(a), Backend::Ze(b)) if a.context() != b.context() => {

@@ -153,7 +153,7 @@ impl Implementation for CpuSoftmax {
             && alg == Alg::Accurate
             && layouts[0].elem == Elem::F32
             && lo.elem == Elem::F32
-            && raws[0].addr() % 4 == 0
+            && raws[0].addr().is_multiple_of(4)
             && out.addr() % 4 == 0
             && in_strides[0] == Some(1)
             && out_stride == Some(1)

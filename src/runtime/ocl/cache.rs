@@ -69,10 +69,10 @@ pub fn record<R>(f: impl FnOnce() -> R) -> (R, Vec<ProgramKey>) {
 
 pub(crate) fn note_use(key: &ProgramKey) {
     RECORDING.with(|r| {
-        if let Some(keys) = r.borrow_mut().as_mut() {
-            if !keys.contains(key) {
-                keys.push(key.clone());
-            }
+        if let Some(keys) = r.borrow_mut().as_mut()
+            && !keys.contains(key)
+        {
+            keys.push(key.clone());
         }
     });
 }

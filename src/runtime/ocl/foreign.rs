@@ -312,7 +312,7 @@ fn check_dispatch(addr: usize, name: &str) -> Result<()> {
     if addr == 0 {
         return Err(Error::invalid(format!("NULL {name}")));
     }
-    let why = if addr % align_of::<usize>() != 0 {
+    let why = if !addr.is_multiple_of(align_of::<usize>()) {
         "the pointer is misaligned"
     } else if loaded().dispatch.is_empty() {
         "no OpenCL platform is loaded"
@@ -440,7 +440,7 @@ fn query<T: Default + Copy>(
 
 /// The word at `addr`, when it is aligned and readable.
 fn read_word(addr: usize) -> Option<usize> {
-    if addr == 0 || addr % align_of::<usize>() != 0 || !word_readable(addr) {
+    if addr == 0 || !addr.is_multiple_of(align_of::<usize>()) || !word_readable(addr) {
         return None;
     }
     // SAFETY: aligned and readable (just tested); a plain word of memory
@@ -470,7 +470,7 @@ pub fn readable(addr: usize, len: usize) -> bool {
     // The smallest page size of the platforms we build for: testing one word
     // per 4 KiB is exact for larger pages too.
     const PAGE: usize = 4096;
-    if addr == 0 || addr % WORD != 0 || len % WORD != 0 {
+    if addr == 0 || !addr.is_multiple_of(WORD) || !len.is_multiple_of(WORD) {
         return false;
     }
     let Some(end) = addr.checked_add(len) else {

@@ -143,10 +143,10 @@ pub fn functions(platform: &Platform) -> Option<&'static UsmFunctions> {
     static TABLES: OnceLock<Mutex<HashMap<usize, Option<&'static UsmFunctions>>>> = OnceLock::new();
     let tables = TABLES.get_or_init(Default::default);
     let key = platform.raw() as usize;
-    if let Ok(tables) = tables.lock() {
-        if let Some(found) = tables.get(&key) {
-            return *found;
-        }
+    if let Ok(tables) = tables.lock()
+        && let Some(found) = tables.get(&key)
+    {
+        return *found;
     }
     // Leaked on purpose: one small table per platform, for the process's life,
     // with nothing to release at exit.
@@ -177,10 +177,11 @@ fn svm_forced() -> bool {
 /// extension comes first where the device has both, unless
 /// `DNNL_OCL_USM=svm`.
 pub fn provider(device: &Device) -> Result<Provider> {
-    if !svm_forced() && device.has_extension("cl_intel_unified_shared_memory") {
-        if let Some(table) = functions(&device.platform()?) {
-            return Ok(Provider::Intel(table));
-        }
+    if !svm_forced()
+        && device.has_extension("cl_intel_unified_shared_memory")
+        && let Some(table) = functions(&device.platform()?)
+    {
+        return Ok(Provider::Intel(table));
     }
     if device.supports_svm() && entry!(clSVMAlloc).is_ok() {
         return Ok(Provider::Svm);

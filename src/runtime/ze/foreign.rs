@@ -203,7 +203,7 @@ pub fn check_object<T>(driver: sys::ze_driver_handle_t, raw: *mut T, what: &str)
     let driver = find(driver)?;
     let words = if driver.table.is_some() { 2 } else { 1 };
     let addr = raw as usize;
-    if addr % align_of::<usize>() != 0 || !readable(addr, words * size_of::<usize>()) {
+    if !addr.is_multiple_of(align_of::<usize>()) || !readable(addr, words * size_of::<usize>()) {
         return Err(Error::invalid(format!(
             "{what} {raw:p} is not a Level Zero object: its memory is not readable"
         )));

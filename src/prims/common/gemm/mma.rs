@@ -114,13 +114,13 @@ pub(crate) fn supported(
         }
         _ => Ok(ty),
     });
-    if let Err(e) = &r {
-        if verbose::enabled(verbose::flag::DISPATCH) {
-            verbose::emit_line(
-                &format!("primitive,create:dispatch,{kind},"),
-                &format!("ocl:gemm_mma: {e}"),
-            );
-        }
+    if let Err(e) = &r
+        && verbose::enabled(verbose::flag::DISPATCH)
+    {
+        verbose::emit_line(
+            &format!("primitive,create:dispatch,{kind},"),
+            &format!("ocl:gemm_mma: {e}"),
+        );
     }
     r
 }

@@ -236,7 +236,7 @@ impl Tiles {
             self.rm,
             self.rn,
             self.tk,
-            u8::from(self.vlds && self.rm % 4 == 0 && self.rn % 4 == 0)
+            u8::from(self.vlds && self.rm.is_multiple_of(4) && self.rn.is_multiple_of(4))
         )
     }
 }

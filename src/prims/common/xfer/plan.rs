@@ -390,13 +390,14 @@ impl Strided {
             if sizes[k] == 1 {
                 continue;
             }
-            if let Some(last) = out.sizes.len().checked_sub(1) {
-                if out.ss[last] == sizes[k] * ss[k] && out.ds[last] == sizes[k] * ds[k] {
-                    out.sizes[last] *= sizes[k];
-                    out.ss[last] = ss[k];
-                    out.ds[last] = ds[k];
-                    continue;
-                }
+            if let Some(last) = out.sizes.len().checked_sub(1)
+                && out.ss[last] == sizes[k] * ss[k]
+                && out.ds[last] == sizes[k] * ds[k]
+            {
+                out.sizes[last] *= sizes[k];
+                out.ss[last] = ss[k];
+                out.ds[last] = ds[k];
+                continue;
             }
             out.sizes.push(sizes[k]);
             out.ss.push(ss[k]);
@@ -800,10 +801,11 @@ pub fn plan_inputs(plan: &Plan) -> Vec<(i32, usize)> {
     let dims = plan.dst.dims();
     let mut out = Vec::new();
     for pass in &plan.passes {
-        if let Some((arg, l)) = &pass.src {
-            if pass.total > 0 && *arg != SCRATCH_ARG {
-                out.push((*arg, l.byte_range().1));
-            }
+        if let Some((arg, l)) = &pass.src
+            && pass.total > 0
+            && *arg != SCRATCH_ARG
+        {
+            out.push((*arg, l.byte_range().1));
         }
         let q = pass.quant;
         for p in [q.src_scale, q.dst_scale, q.src_zp, q.dst_zp]
