@@ -440,6 +440,21 @@ inline float epilogue_value(float v, float ws, global const T_BIAS *bias, long b
 #else
 #define PO_POS 0
 #endif
+/* The post-ops' position of C's element (gm, gn). */
+#if PO_ON && defined(PO_POSITION)
+#define PO_SET(gm, gn) PO_POSITION(pos, gm, gn)
+#elif PO_ON
+#define PO_SET(gm, gn) (pos[PO_NB] = (gm), pos[PO_NB + 1] = (gn))
+#else
+#define PO_SET(gm, gn) ((void)0)
+#endif
+/* gemm_tiled's epilogue of acc[i][j], C's element (gm, gn) at index at:
+ * declares its value v, ready to store. */
+#define EPILOGUE_V(v, i, j, gm, gn, at) \
+    PO_SET(gm, gn); \
+    float v = epilogue_value((float)acc[i][j] * common, WEI_SCALE_OF(gn), bias, \
+            bias_base + (gm) * bias_rs + (gn) * bias_cs, c, at, dst_inv, PO_POS POST_OPS_ARGS); \
+    EPILOGUE_END(v, gn)
 
 __attribute__((reqd_work_group_size(WG_N, WG_M, 1)))
 kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
@@ -573,18 +588,7 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
                 if (gn >= N) continue;
                 const long at = C_INDEX(gm, gn);
                 ats[u] = at;
-#if PO_ON
-#ifdef PO_POSITION
-                PO_POSITION(pos, gm, gn);
-#else
-                pos[PO_NB] = gm;
-                pos[PO_NB + 1] = gn;
-#endif
-#endif
-                float v = epilogue_value((float)acc[i][j] * common, WEI_SCALE_OF(gn), bias,
-                        bias_base + gm * bias_rs + gn * bias_cs, c, at, dst_inv,
-                        PO_POS POST_OPS_ARGS);
-                EPILOGUE_END(v, gn);
+                EPILOGUE_V(v, i, j, gm, gn, at);
                 vs[u] = v;
             }
             if (ats[3] >= 0 && ats[1] == ats[0] + 1 && ats[2] == ats[0] + 2
@@ -611,18 +615,7 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
             c[at] = acc[i][j];
             continue;
 #endif
-#if PO_ON
-#ifdef PO_POSITION
-            PO_POSITION(pos, gm, gn);
-#else
-            pos[PO_NB] = gm;
-            pos[PO_NB + 1] = gn;
-#endif
-#endif
-            float v = epilogue_value((float)acc[i][j] * common, WEI_SCALE_OF(gn), bias,
-                    bias_base + gm * bias_rs + gn * bias_cs, c, at, dst_inv,
-                    PO_POS POST_OPS_ARGS);
-            EPILOGUE_END(v, gn);
+            EPILOGUE_V(v, i, j, gm, gn, at);
             ST_C(c, at, v);
         }
     }
