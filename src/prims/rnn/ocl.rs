@@ -56,6 +56,11 @@ fn tensor_args(op: &RnnOp) -> Vec<i32> {
 pub(super) fn accepts(op: &RnnOp, engine: &Engine) -> Result<()> {
     engine.gpu("rnn")?;
     let dt = op.data_type();
+    if dt == dnnl_u8 {
+        return Err(Error::unimplemented(
+            "ocl:rnn_gemm does not run int8 RNN (u8 data, s8 weights) yet; the CPU engine does",
+        ));
+    }
     if dt != dnnl_f32 && dt != dnnl_bf16 && dt != dnnl_f16 {
         return Err(Error::unimplemented(format!(
             "ocl:rnn_gemm runs f32, bf16 and f16 data, not {}",

@@ -2254,8 +2254,8 @@ fn int8_quantization_in_cache_key() {
 }
 
 /// GPU engines answer `unimplemented` for what `ocl:rnn_gemm` does not
-/// run: blocked weights (which the CPU engine runs); f16 data, which they
-/// refused before issue 17, is accepted.
+/// run: blocked weights and int8 inference (which the CPU engine runs);
+/// f16 data, which they refused before issue 17, is accepted.
 #[test]
 fn gpu_refusals() {
     let p = P::new(
@@ -2285,12 +2285,33 @@ fn gpu_refusals() {
     let mut p16 = p.clone();
     p16.dt = dnnl_f16;
     let f16 = op(&descs_f16(&p16), &p16).unwrap();
+    let mut p8 = p.clone();
+    p8.dt = dnnl_u8;
+    let q = Q {
+        scale: 60.0,
+        shift: 70.5,
+        per_channel: false,
+        f32_dst: false,
+    };
+    let int8 = Arc::new(
+        RnnOp::new(
+            params(&p8, dnnl_forward_inference, 0),
+            &descs_int8(&p8, &q),
+            false,
+            None,
+            &q.attr(&p8),
+        )
+        .unwrap(),
+    );
+    assert!(PrimitiveDesc::create(cpu(), int8.clone()).is_ok());
     for e in engines() {
         if e.kind() == EngineKind::Cpu {
             continue;
         }
         let status = |r: Result<PrimitiveDesc>| r.err().map(|e| e.status());
         let r = PrimitiveDesc::create(e.clone(), blocked.clone());
+        assert_eq!(status(r), Some(dnnl_unimplemented), "{}", engine_name(&e));
+        let r = PrimitiveDesc::create(e.clone(), int8.clone());
         assert_eq!(status(r), Some(dnnl_unimplemented), "{}", engine_name(&e));
         let pd = PrimitiveDesc::create(e.clone(), f16.clone()).unwrap();
         assert_eq!(pd.impl_name().to_str().unwrap(), "ocl:rnn_gemm");
