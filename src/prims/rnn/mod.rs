@@ -10,8 +10,9 @@
 //!   steps back and accumulates the weight gradients with GEMMs over all
 //!   steps. The GEMMs run in the `gemm` crate, split over the host's threads.
 //! - `ocl:rnn_gemm` (`ocl.rs`, `rnn.cl`): the same algorithm on GPU engines
-//!   (OpenCL and Level Zero), f32 and bf16 data in plain strided layouts,
-//!   forward and backward; the same workspace layout.
+//!   (OpenCL and Level Zero), f32, bf16 and f16 data in plain strided
+//!   layouts, forward and backward (f16 forward only); the same workspace
+//!   layout; int8 is unimplemented there.
 //!
 //! Shapes (rnn.md): `L` layers, `D` directions (2 for the bidirectional
 //! ones), `T` steps, `N` batch, `G` gates (1, 4, 3; the bias of the LBR

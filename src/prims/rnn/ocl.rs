@@ -4,7 +4,7 @@
 //!
 //! Layer: prims. Execution first copies the inputs into dense f32 arrays
 //! of the scratchpad (`rnn_copy` of `rnn.cl`: any plain strided layout,
-//! f32 or bf16, src_layer in each direction's processing order), so that
+//! f32, bf16 or f16, src_layer in each direction's processing order), so that
 //! inputs aliasing outputs are read before anything is written. Per
 //! (direction, layer): one GEMM of the layer weights over all steps into
 //! the workspace's gates, then per step one GEMM of the iteration weights
@@ -50,14 +50,20 @@ fn tensor_args(op: &RnnOp) -> Vec<i32> {
     v
 }
 
-/// `ocl:rnn_gemm` runs `op` on `engine`: f32 or bf16 data (f16 and int8
-/// are refused), plain strided layouts.
+/// `ocl:rnn_gemm` runs `op` on `engine`: f32, bf16 or f16 data (f16
+/// forward only, as `check_types` allows), plain strided layouts; int8 is
+/// refused.
 pub(super) fn accepts(op: &RnnOp, engine: &Engine) -> Result<()> {
     engine.gpu("rnn")?;
     let dt = op.data_type();
-    if dt != dnnl_f32 && dt != dnnl_bf16 {
+    if dt == dnnl_u8 {
+        return Err(Error::unimplemented(
+            "ocl:rnn_gemm does not run int8 RNN (u8 data, s8 weights) yet; the CPU engine does",
+        ));
+    }
+    if dt != dnnl_f32 && dt != dnnl_bf16 && dt != dnnl_f16 {
         return Err(Error::unimplemented(format!(
-            "ocl:rnn_gemm runs f32 and bf16 data, not {}",
+            "ocl:rnn_gemm runs f32, bf16 and f16 data, not {}",
             super::dt_name(dt)
         )));
     }
@@ -71,9 +77,9 @@ pub(super) fn accepts(op: &RnnOp, engine: &Engine) -> Result<()> {
                 "ocl:rnn_gemm takes plain strided layouts; argument {arg} is blocked"
             )));
         }
-        if !matches!(l.elem, Elem::F32 | Elem::Bf16) {
+        if !matches!(l.elem, Elem::F32 | Elem::Bf16 | Elem::F16) {
             return Err(Error::unimplemented(format!(
-                "ocl:rnn_gemm takes f32 and bf16 tensors; argument {arg} is not"
+                "ocl:rnn_gemm takes f32, bf16 and f16 tensors; argument {arg} is not"
             )));
         }
     }
@@ -302,12 +308,12 @@ struct OclRnn {
 }
 
 /// A strided view of up to 5 dimensions into a buffer: offset, strides
-/// (elements), bf16 or f32 elements.
+/// (elements), the element type as `rnn.cl` codes it ([`elem_code`]).
 #[derive(Clone, Copy)]
 struct View<'a> {
     buf: &'a Buffer,
     off: i64,
-    bf16: bool,
+    elem: i32,
     st: [i64; 5],
 }
 
@@ -355,12 +361,12 @@ impl<'a> Run<'a> {
         let mut args = vec![
             src.buf.kernel_arg()?,
             KernelArg::I64(src.off),
-            KernelArg::I32(i32::from(src.bf16)),
+            KernelArg::I32(src.elem),
         ];
         args.extend(src.st.iter().map(|&s| KernelArg::I64(s)));
         args.push(dst.buf.kernel_arg()?);
         args.push(KernelArg::I64(dst.off));
-        args.push(KernelArg::I32(i32::from(dst.bf16)));
+        args.push(KernelArg::I32(dst.elem));
         args.extend(dst.st.iter().map(|&s| KernelArg::I64(s)));
         args.extend(n[1..].iter().map(|&s| KernelArg::I64(s)));
         args.push(KernelArg::I32(i32::from(add)));
@@ -491,11 +497,25 @@ fn user_view<'b>(op: &RnnOp, arg: i32, buf: &'b Buffer) -> Result<(View<'b>, Vec
         View {
             buf,
             off,
-            bf16: l.elem == Elem::Bf16,
+            elem: elem_code(l.elem),
             st,
         },
         l.dims[..nd].to_vec(),
     ))
+}
+
+/// `rnn.cl`'s codes of element types: f32, bf16, f16.
+const ELEM_F32: i32 = 0;
+const ELEM_BF16: i32 = 1;
+const ELEM_F16: i32 = 2;
+
+/// `rnn.cl`'s code of `elem` (one of those `accepts` lets through).
+fn elem_code(elem: Elem) -> i32 {
+    match elem {
+        Elem::Bf16 => ELEM_BF16,
+        Elem::F16 => ELEM_F16,
+        _ => ELEM_F32,
+    }
 }
 
 /// A dense f32 view of `dims` (up to 5) at `off`.
@@ -509,7 +529,7 @@ fn dense<'b>(buf: &'b Buffer, off: i64, dims: &[i64]) -> View<'b> {
     View {
         buf,
         off,
-        bf16: false,
+        elem: ELEM_F32,
         st,
     }
 }
@@ -662,7 +682,7 @@ impl OclRnn {
                 let dst = View {
                     buf: ws,
                     off: ws0 + part,
-                    bf16: false,
+                    elem: ELEM_F32,
                     st: [0, s.d * block, block, row, 1],
                 };
                 run.copy(v, dst, &[s.l, s.d, s.n, cols], false)?;
@@ -692,7 +712,7 @@ impl OclRnn {
                 let src = View {
                     buf: ws,
                     off: base,
-                    bf16: false,
+                    elem: ELEM_F32,
                     st: [0, 0, s.n * s.w, s.w, 1],
                 };
                 run.copy(src, v, &[s.t, s.n, s.dic], add)?;
@@ -708,7 +728,7 @@ impl OclRnn {
                 let src = View {
                     buf: ws,
                     off: ws0 + part,
-                    bf16: false,
+                    elem: ELEM_F32,
                     st: [0, s.d * block, block, row, 1],
                 };
                 run.copy(src, v, &[s.l, s.d, s.n, cols], false)?;
@@ -747,7 +767,11 @@ impl OclRnn {
         let lbr = cell.lbr();
         let gru = cell.gru_like() && !lbr;
         let projection = op.has(DNNL_ARG_WEIGHTS_PROJECTION);
-        let bf16 = op.data_type() == dnnl_bf16;
+        let rounding = match op.data_type() {
+            dnnl_bf16 => ELEM_BF16,
+            dnnl_f16 => ELEM_F16,
+            _ => ELEM_F32,
+        };
         for st in 0..s.t {
             let t = if reverse(op, d, &s) { s.t - 1 - st } else { st };
             let g_at = go + st * n * gw;
@@ -768,7 +792,7 @@ impl OclRnn {
                     KernelArg::I32(cell_code(cell)),
                     KernelArg::I32(act_code(op)),
                     KernelArg::F32(op.alpha()),
-                    KernelArg::I32(i32::from(bf16)),
+                    KernelArg::I32(rounding),
                     KernelArg::I32(part),
                     KernelArg::I64(n),
                     KernelArg::I64(dhc),
@@ -947,7 +971,7 @@ impl OclRnn {
             let dst = View {
                 buf: sc,
                 off: sp.dhn,
-                bf16: false,
+                elem: ELEM_F32,
                 st: [0, 0, 0, w, 1],
             };
             run.copy(v, dst, &[n, dic], false)?;
@@ -1069,7 +1093,7 @@ impl OclRnn {
             let src = View {
                 buf: sc,
                 off: sp.dhn,
-                bf16: false,
+                elem: ELEM_F32,
                 st: [0, 0, 0, w, 1],
             };
             run.copy(src, v, &[n, sic], false)?;

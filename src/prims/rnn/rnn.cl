@@ -3,8 +3,9 @@
  *
  * Everything is f32 in dense arrays of the scratchpad or the workspace
  * (ocl.rs says where each lives); `rnn_copy` moves tensors between those
- * and the user's memories (any plain strided layout, f32 or bf16, time
- * reversed by a negative stride). The cell kernels run one work-item per
+ * and the user's memories (any plain strided layout, f32, bf16 or f16,
+ * time reversed by a negative stride). Element types are coded 0 f32,
+ * 1 bf16, 2 f16 (ocl.rs's ELEM_*). The cell kernels run one work-item per
  * (batch row i, channel j): dimension 0 is j, dimension 1 is i. Offsets
  * are in f32 elements. Cells: 0 vanilla, 1 LSTM, 2 GRU, 3 LBR-GRU,
  * 4 AUGRU, 5 LBR-AUGRU; activations: 0 relu, 1 tanh, 2 logistic. A
@@ -19,6 +20,10 @@
 
 inline float rnn_sigmoid(float x) { return 1.0f / (1.0f + exp(-x)); }
 
+#define E_F32 0
+#define E_BF16 1
+#define E_F16 2
+
 inline float rnn_round_bf16(float v) {
     uint u = as_uint(v);
     if (isnan(v)) return v;
@@ -26,15 +31,30 @@ inline float rnn_round_bf16(float v) {
     return as_float(u);
 }
 
-inline float rnn_load(global const uchar *p, int bf16, long i) {
-    if (bf16) return as_float(((uint)((global const ushort *)p)[i]) << 16);
+/* v rounded to the nearest f16 (ties to even) and back. */
+inline float rnn_round_f16(float v) {
+    ushort b;
+    vstore_half_rte(v, 0, (private half *)&b);
+    return vload_half(0, (private const half *)&b);
+}
+
+/* v rounded to element type e (E_*) and back. */
+inline float rnn_round(int e, float v) {
+    if (e == E_BF16) return rnn_round_bf16(v);
+    if (e == E_F16) return rnn_round_f16(v);
+    return v;
+}
+
+inline float rnn_load(global const uchar *p, int e, long i) {
+    if (e == E_BF16) return as_float(((uint)((global const ushort *)p)[i]) << 16);
+    if (e == E_F16) return LD_F16(p, i);
     return ((global const float *)p)[i];
 }
 
 /* dst[view] (+)= src[view] over a tensor of up to 5 dimensions n0..n4
  * (element (i0..i4) at off + Σ ik * sk in each), `total` elements. */
-kernel void rnn_copy(global const uchar *src, long s_off, int s_bf16, long s0, long s1,
-        long s2, long s3, long s4, global uchar *dst, long d_off, int d_bf16, long t0,
+kernel void rnn_copy(global const uchar *src, long s_off, int s_e, long s0, long s1,
+        long s2, long s3, long s4, global uchar *dst, long d_off, int d_e, long t0,
         long t1, long t2, long t3, long t4, long n1, long n2, long n3, long n4, int add,
         long total) {
     const long x = get_global_id(0);
@@ -50,10 +70,12 @@ kernel void rnn_copy(global const uchar *src, long s_off, int s_bf16, long s0, l
     const long i0 = r / n1;
     const long si = s_off + i0 * s0 + i1 * s1 + i2 * s2 + i3 * s3 + i4 * s4;
     const long di = d_off + i0 * t0 + i1 * t1 + i2 * t2 + i3 * t3 + i4 * t4;
-    float v = rnn_load(src, s_bf16, si);
-    if (add) v += rnn_load(dst, d_bf16, di);
-    if (d_bf16)
+    float v = rnn_load(src, s_e, si);
+    if (add) v += rnn_load(dst, d_e, di);
+    if (d_e == E_BF16)
         ((global ushort *)dst)[di] = f32_to_bf16(v);
+    else if (d_e == E_F16)
+        ST_F16(dst, di, v);
     else
         ((global float *)dst)[di] = v;
 }
@@ -78,7 +100,7 @@ inline float rnn_act(int act, float alpha, float x) {
  * gate's columns), bias at bias_at, peephole at peep_at, this step's
  * attention at att_at, GRU's r * h_prev at rh_at. GRU-like cells without
  * LBR run part 0 (gates u, r) and part 1 (gate o, h). */
-kernel void rnn_fwd_cell(int cell, int act, float alpha, int round_bf16, int part, long n,
+kernel void rnn_fwd_cell(int cell, int act, float alpha, int round, int part, long n,
         long dhc, long gw, long w, global float *ws, long g_at, long hp_at, long h_at,
         long c_at, long hh_at, long lbr_at, global float *sc, long it_at, long bias_at,
         long peep_at, long att_at, long rh_at) {
@@ -146,7 +168,7 @@ kernel void rnn_fwd_cell(int cell, int act, float alpha, int round_bf16, int par
         const float ut = (1.0f - a) * u;
         h = ut * hp + (1.0f - ut) * o;
     }
-    ws[h_at + i * w + j] = round_bf16 ? rnn_round_bf16(h) : h;
+    ws[h_at + i * w + j] = rnn_round(round, h);
 }
 
 /* Backward: the gradient reaching this step's output, dh (rows dic apart,

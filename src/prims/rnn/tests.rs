@@ -1581,10 +1581,15 @@ fn descs_f16(p: &P) -> RnnDescs {
     d
 }
 
-/// Runs the forward `prop` of `op` on `v` and returns dst_layer, dst_iter
-/// and dst_iter_c (empty where absent).
+/// Runs the forward `prop` of `op` on `v` on the CPU engine and returns
+/// dst_layer, dst_iter and dst_iter_c (empty where absent).
 fn run_forward(op: RnnOp, v: &Vals, dst_len: usize) -> [Vec<f32>; 3] {
-    let e = cpu();
+    run_forward_on(&cpu(), op, v, dst_len)
+}
+
+/// [`run_forward`] on engine `e`, which must run `impl_of(e)`.
+fn run_forward_on(e: &Arc<Engine>, op: RnnOp, v: &Vals, dst_len: usize) -> [Vec<f32>; 3] {
+    let e = e.clone();
     let inputs = [
         (DNNL_ARG_SRC_LAYER, &v.src_layer),
         (DNNL_ARG_SRC_ITER, &v.src_iter),
@@ -1614,7 +1619,8 @@ fn run_forward(op: RnnOp, v: &Vals, dst_len: usize) -> [Vec<f32>; 3] {
         args.push((DNNL_ARG_WORKSPACE, memory(&e, ws, &[])));
     }
     let a: Vec<(i32, &TestMem)> = args.iter().map(|(k, m)| (*k, m)).collect();
-    exec(&e, Arc::new(op), &a);
+    let name = exec(&e, Arc::new(op), &a);
+    assert_eq!(name, impl_of(&e), "{}", engine_name(&e));
     let get = |arg: i32| {
         args.iter()
             .find(|(k, _)| *k == arg)
@@ -1627,8 +1633,9 @@ fn run_forward(op: RnnOp, v: &Vals, dst_len: usize) -> [Vec<f32>; 3] {
 
 /// f16 data (upstream's f16 configuration: every tensor f16, f32
 /// accumulation, the hidden states kept in f16): every cell and direction,
-/// forward inference and training, against the f64 reference on the same
-/// f16 inputs. Before f16 was implemented, creation answered unimplemented.
+/// forward inference and training on every engine, against the f64
+/// reference on the same f16 inputs. Before f16 was implemented,
+/// creation answered unimplemented (on GPU engines until issue 17).
 #[test]
 fn f16_data_forward() {
     let mut problems = Vec::new();
@@ -1661,23 +1668,26 @@ fn f16_data_forward() {
         let v = values_f16(&p);
         let want = reference(&p, &v);
         for prop in [dnnl_forward_inference, dnnl_forward_training] {
-            let op = RnnOp::new(
-                params(&p, prop, 0),
-                &descs_f16(&p),
-                false,
-                None,
-                &Default::default(),
-            )
-            .unwrap();
-            assert_eq!(op.data_type(), dnnl_f16);
-            let [dl, di, dc] = run_forward(op, &v, want.dst_layer.len());
-            // f16 outputs and states rounded at every step: about 2^-11
-            // relative per step.
-            check(&dl, &want.dst_layer, 8e-3, "f16 dst_layer", &p);
-            if p.dst_iter {
-                check(&di, &want.dst_iter, 8e-3, "f16 dst_iter", &p);
-                if p.lstm() {
-                    check(&dc, &want.dst_iter_c, 8e-3, "f16 dst_iter_c", &p);
+            for e in engines() {
+                let op = RnnOp::new(
+                    params(&p, prop, 0),
+                    &descs_f16(&p),
+                    false,
+                    None,
+                    &Default::default(),
+                )
+                .unwrap();
+                assert_eq!(op.data_type(), dnnl_f16);
+                let on = format!("{} ({})", impl_of(&e), engine_name(&e));
+                let [dl, di, dc] = run_forward_on(&e, op, &v, want.dst_layer.len());
+                // f16 outputs and states rounded at every step: about 2^-11
+                // relative per step.
+                check_on(&on, &dl, &want.dst_layer, 8e-3, "f16 dst_layer", &p);
+                if p.dst_iter {
+                    check_on(&on, &di, &want.dst_iter, 8e-3, "f16 dst_iter", &p);
+                    if p.lstm() {
+                        check_on(&on, &dc, &want.dst_iter_c, 8e-3, "f16 dst_iter_c", &p);
+                    }
                 }
             }
         }
@@ -2244,8 +2254,8 @@ fn int8_quantization_in_cache_key() {
 }
 
 /// GPU engines answer `unimplemented` for what `ocl:rnn_gemm` does not
-/// run: blocked weights (which the CPU engine runs) and data other than
-/// f32 and bf16 (f16, should the descriptor accept it).
+/// run: blocked weights and int8 inference (which the CPU engine runs);
+/// f16 data, which they refused before issue 17, is accepted.
 #[test]
 fn gpu_refusals() {
     let p = P::new(
@@ -2274,7 +2284,26 @@ fn gpu_refusals() {
     assert!(PrimitiveDesc::create(cpu(), blocked.clone()).is_ok());
     let mut p16 = p.clone();
     p16.dt = dnnl_f16;
-    let f16 = op(&descs(&p16, false), &p16);
+    let f16 = op(&descs_f16(&p16), &p16).unwrap();
+    let mut p8 = p.clone();
+    p8.dt = dnnl_u8;
+    let q = Q {
+        scale: 60.0,
+        shift: 70.5,
+        per_channel: false,
+        f32_dst: false,
+    };
+    let int8 = Arc::new(
+        RnnOp::new(
+            params(&p8, dnnl_forward_inference, 0),
+            &descs_int8(&p8, &q),
+            false,
+            None,
+            &q.attr(&p8),
+        )
+        .unwrap(),
+    );
+    assert!(PrimitiveDesc::create(cpu(), int8.clone()).is_ok());
     for e in engines() {
         if e.kind() == EngineKind::Cpu {
             continue;
@@ -2282,9 +2311,9 @@ fn gpu_refusals() {
         let status = |r: Result<PrimitiveDesc>| r.err().map(|e| e.status());
         let r = PrimitiveDesc::create(e.clone(), blocked.clone());
         assert_eq!(status(r), Some(dnnl_unimplemented), "{}", engine_name(&e));
-        if let Ok(f16) = &f16 {
-            let r = PrimitiveDesc::create(e.clone(), f16.clone());
-            assert_eq!(status(r), Some(dnnl_unimplemented), "{}", engine_name(&e));
-        }
+        let r = PrimitiveDesc::create(e.clone(), int8.clone());
+        assert_eq!(status(r), Some(dnnl_unimplemented), "{}", engine_name(&e));
+        let pd = PrimitiveDesc::create(e.clone(), f16.clone()).unwrap();
+        assert_eq!(pd.impl_name().to_str().unwrap(), "ocl:rnn_gemm");
     }
 }
