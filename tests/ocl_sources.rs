@@ -919,6 +919,15 @@ fn nvidia_builds() -> Vec<Build> {
             &["gemm_mma"][..],
         ),
         (
+            "gemm_mma u8 x s8 -> s32, 4-byte loads of an n-fastest B (B_N4)",
+            "-DA_DT=U8 -DB_DT=S8 -DC_DT=S32 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
+             -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DMMA_INT8=1 -DMMA_A_U8=1 -DMMA_B_U8=0 \
+             -DACC_INT=1 -DGZP_A=0 -DGZP_B=0 -DGZP_C=0 -DC_EXACT=1 -DA_K_FAST=1 -DB_N_FAST=1 \
+             -DA_VEC8=1 -DB_VEC8=0 -DB_KN=1 -DB_N4=1 -DALIGNED=1 -DMMA_WARPS_M=2 -DMMA_WARPS_N=4 \
+             -DMMA_WN=32 -DMMA_STAGES=2",
+            &["gemm_mma"][..],
+        ),
+        (
             "gemm_mma bf16, transposed operands, post-ops over a batch",
             "-DA_DT=BF16 -DB_DT=BF16 -DC_DT=BF16 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
              -DWEI_SCALES=1 -DDST_SCALES=0 -DPO_ON=1 -DMMA_BF16=1 -DA_K_FAST=0 -DB_N_FAST=0 \

@@ -99,6 +99,10 @@ pub(crate) struct GemmShape {
     /// Whether [`Tiles::GPU_WIDE`] may be taken (the convolution's
     /// backward data measured slower with it: 36.5 -> 30.7 TFLOP/s).
     pub wide: bool,
+    /// Whether [`Tiles::GPU_NARROW`] and [`Tiles::GPU_SLIM`] may be taken
+    /// (the convolution's backward weights measured slower with them on an
+    /// H200: 3x3 24.7 -> 15.8 TFLOP/s, 1x1 10.6 -> 7.5).
+    pub small: bool,
 }
 
 impl GemmShape {
@@ -109,6 +113,7 @@ impl GemmShape {
             k: g.k,
             copies: g.batches(),
             wide: true,
+            small: true,
         }
     }
 }
@@ -197,6 +202,9 @@ impl Tiles {
         };
         if blocks(big) >= LARGE_MIN_BLOCKS {
             return big;
+        }
+        if !s.small {
+            return t;
         }
         let units = i64::from(ocl.compute_units().unwrap_or(1));
         if s.m <= 64 || blocks(Tiles::GPU_NARROW) > units {
@@ -495,16 +503,32 @@ impl GemmKernels {
         (a_vec, b_vec && (a_vec || !b_kn), b_kn)
     }
 
+    /// Whether `gemm_mma` loads an integer `g`'s n-fastest B 4 bytes at a
+    /// time (`B_N4`): rows, offset and batch steps multiples of 4 bytes,
+    /// and no 16-byte loads of B.
+    fn mma_b_n4(ty: MmaType, g: &Gemm, usm_misaligned: bool) -> bool {
+        let (_, b_vec, _) = Self::mma_loads(ty, g, usm_misaligned);
+        let whole = |v: i64| v % 4 == 0;
+        matches!(ty, MmaType::Int8 { .. })
+            && !b_vec
+            && !usm_misaligned
+            && g.b.cs == 1
+            && whole(g.b.rs)
+            && whole(g.b.off)
+            && g.batch.iter().all(|d| whole(d.b))
+    }
+
     /// `gemm_mma`'s load variant and tiles for `g`.
     fn mma_variant(&self, ty: MmaType, g: &Gemm, usm_misaligned: bool) -> String {
         let (a_vec, b_vec, b_kn) = Self::mma_loads(ty, g, usm_misaligned);
         format!(
-            " -DA_K_FAST={} -DB_N_FAST={} -DA_VEC8={} -DB_VEC8={} -DB_KN={} -DALIGNED={}{}{}",
+            " -DA_K_FAST={} -DB_N_FAST={} -DA_VEC8={} -DB_VEC8={} -DB_KN={} -DB_N4={} -DALIGNED={}{}{}",
             u8::from(g.a.rs != 1 || g.a.cs == 1),
             u8::from(g.b.rs != 1 || g.b.cs == 1),
             u8::from(a_vec),
             u8::from(b_vec),
             u8::from(b_kn),
+            u8::from(Self::mma_b_n4(ty, g, usm_misaligned)),
             u8::from(!usm_misaligned),
             MmaTiles::of(a_vec && b_vec).options(),
             self.batch_option(g)
