@@ -505,9 +505,9 @@ pub(super) fn accepts<O: PlanOp>(op: &O, engine: &Engine) -> Result<()> {
         .iter()
         .any(|l| matches!(l.shape, Shape::Tiles { .. }));
     if tiled && max_group(engine) < GROUP {
-        return Err(Error::unimplemented(
-            format!("the tile kernel needs work-groups of {GROUP}"),
-        ));
+        return Err(Error::unimplemented(format!(
+            "the tile kernel needs work-groups of {GROUP}"
+        )));
     }
     Ok(())
 }
@@ -533,9 +533,9 @@ pub(super) fn create<O: PlanOp>(op: &Arc<O>, engine: &Engine) -> Result<Arc<dyn 
     {
         let k = gpu.kernel(SOURCE, &opts, "blk_tiles")?;
         if gpu.work_group_size(&k)? < GROUP {
-            return Err(Error::unimplemented(
-                format!("the tile kernel needs work-groups of {GROUP}"),
-            ));
+            return Err(Error::unimplemented(format!(
+                "the tile kernel needs work-groups of {GROUP}"
+            )));
         }
         tiles = Some(k);
     }
