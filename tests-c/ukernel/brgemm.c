@@ -56,7 +56,7 @@ static void *scratchpad_for(dnnl_brgemm_t g) {
 }
 
 static void f32_batch_with_add_c(void) {
-    enum { M = 5, N = 19, K = 7, BS = 3, LDA = K + 2, LDB = N + 1, LDC = N + 3 };
+    enum { M = 13, N = 19, K = 7, BS = 3, LDA = K + 2, LDB = N + 1, LDC = N + 3 };
     dnnl_pack_type_t pack = dnnl_pack_type_undef;
     CHECK(dnnl_brgemm_get_B_pack_type(&pack, dnnl_f32, dnnl_f32));
     EXPECT(pack == dnnl_pack_type_no_trans);

@@ -13,3 +13,10 @@ dnnl_c_test(ukernel_brgemm SOURCES ukernel/brgemm.c LABELS "api;cpu" TIMEOUT 120
             EXPECT_OUTPUT "^bad input: every status as documented$" "^ok$")
 target_compile_definitions(ukernel_brgemm PRIVATE DNNL_EXPERIMENTAL_UKERNEL)
 target_link_libraries(ukernel_brgemm PRIVATE m ${CMAKE_DL_LIBS})
+# The same on the AVX2 and the portable compute paths (the default run takes the best the
+# CPU has).
+foreach(_isa avx2 sse41)
+  add_test(NAME ukernel_brgemm_${_isa} COMMAND ukernel_brgemm)
+  set_tests_properties(ukernel_brgemm_${_isa} PROPERTIES LABELS "api;cpu;ours-only"
+    ENVIRONMENT "ONEDNN_MAX_CPU_ISA=${_isa}" PASS_REGULAR_EXPRESSION "(^|\n)ok\n" TIMEOUT 120)
+endforeach()

@@ -137,6 +137,7 @@ impl Brgemm {
             a_scale: false,
             d_scale: false,
             b_scale: None,
+            level: crate::base::isa::level(),
         };
         Ok(Brgemm {
             config: Mutex::new(Config {

@@ -6,20 +6,25 @@
 //! these functions trust it and the caller's buffers (the C contract), and
 //! allocate nothing. The GEMM is register-blocked: an `MR x NR` tile of
 //! accumulators stays in locals over the whole batch and `K`, B's row of the
-//! tile is loaded once per `k` and reused for the `MR` rows of A. One entry
+//! tile is loaded once per `k` and reused for the `MR` rows of A. The loops
+//! are compiled once per CPU level (`base::isa::level`: AVX-512, AVX2 with
+//! FMA, portable), each with a tile that fits its vector registers. One entry
 //! point per object ([`brgemm`], [`transform`]), so a faster microkernel can
 //! replace the body later without touching the API around it.
 
-use ::core::ops::{Add, AddAssign, Mul};
+use crate::base::isa::Level;
 
 use crate::prims::common::binary_alg::BinaryAlg;
 use crate::prims::common::dt::{self, Elem};
 use crate::prims::common::eltwise_alg::{self, Alg};
 
-/// Rows of A per register tile.
+/// The register tile (rows of A, columns of B) of the portable and AVX2
+/// paths: 8 accumulators of 8 lanes.
 const MR: usize = 4;
-/// Columns of B per register tile.
 const NR: usize = 16;
+/// The register tile of the AVX-512 path: 12 accumulators of 16 lanes.
+const MR_512: usize = 6;
+const NR_512: usize = 32;
 
 /// The most binary post-ops a chain can hold (a post-op chain's limit).
 pub(crate) const MAX_BINARY: usize = 32;
@@ -95,6 +100,8 @@ pub struct BrgemmPlan {
     pub d_scale: bool,
     /// `None`: no B scales; `Some(false)`: one; `Some(true)`: one per column.
     pub b_scale: Option<bool>,
+    /// The CPU level the loops run at.
+    pub level: Level,
 }
 
 impl BrgemmPlan {
@@ -125,8 +132,12 @@ trait Operand: Copy {
 }
 
 /// An accumulator type (`f32` or `i32`).
-trait Accum: Copy + Default + Add<Output = Self> + Mul<Output = Self> + AddAssign {
+/// Integer accumulation wraps, as the hardware's does.
+trait Accum: Copy + Default {
     fn to_f32(self) -> f32;
+    /// `self + x * y`.
+    fn madd(self, x: Self, y: Self) -> Self;
+    fn plus(self, x: Self) -> Self;
 }
 
 impl Accum for f32 {
@@ -134,12 +145,28 @@ impl Accum for f32 {
     fn to_f32(self) -> f32 {
         self
     }
+    #[inline(always)]
+    fn madd(self, x: f32, y: f32) -> f32 {
+        self + x * y
+    }
+    #[inline(always)]
+    fn plus(self, x: f32) -> f32 {
+        self + x
+    }
 }
 
 impl Accum for i32 {
     #[inline(always)]
     fn to_f32(self) -> f32 {
         self as f32
+    }
+    #[inline(always)]
+    fn madd(self, x: i32, y: i32) -> i32 {
+        self.wrapping_add(x.wrapping_mul(y))
+    }
+    #[inline(always)]
+    fn plus(self, x: i32) -> i32 {
+        self.wrapping_add(x)
     }
 }
 
@@ -206,19 +233,86 @@ pub unsafe fn brgemm(
     c: *mut u8,
     d: Option<&Epilogue>,
 ) {
-    // SAFETY: forwarded from the caller; the element types match the plan's.
+    // SAFETY: forwarded from the caller; a level is taken only where the host
+    // has its instructions (`plan.level` comes from `base::isa::level`).
     unsafe {
-        match plan.types {
-            Types::F32 => run::<f32, f32, 1>(plan, a.cast(), b.cast(), pairs, c.cast(), d),
-            Types::Bf16 => run::<Bf16, Bf16, 2>(plan, a.cast(), b.cast(), pairs, c.cast(), d),
-            Types::F16 => run::<F16, F16, 2>(plan, a.cast(), b.cast(), pairs, c.cast(), d),
-            Types::U8S8 => run::<u8, i8, 4>(plan, a.cast(), b.cast(), pairs, c.cast(), d),
-            Types::S8S8 => run::<i8, i8, 4>(plan, a.cast(), b.cast(), pairs, c.cast(), d),
+        match plan.level {
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512 => x86::avx512(plan, a, b, pairs, c, d),
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 => x86::avx2(plan, a, b, pairs, c, d),
+            _ => by_types::<MR, NR>(plan, a, b, pairs, c, d),
         }
     }
 }
 
-unsafe fn run<A: Operand, B: Operand<Acc = A::Acc>, const V: usize>(
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    //! The BRGeMM loops compiled for AVX-512 and for AVX2 with FMA.
+    use super::{BrgemmPlan, Epilogue, MR, MR_512, NR, NR_512, by_types};
+
+    /// # Safety
+    /// As `brgemm`, and the host must have AVX-512 F, BW, DQ and VL.
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,fma")]
+    pub(super) unsafe fn avx512(
+        plan: &BrgemmPlan,
+        a: *const u8,
+        b: *const u8,
+        pairs: &[i64],
+        c: *mut u8,
+        d: Option<&Epilogue>,
+    ) {
+        // SAFETY: forwarded from the caller.
+        unsafe { by_types::<MR_512, NR_512>(plan, a, b, pairs, c, d) }
+    }
+
+    /// # Safety
+    /// As `brgemm`, and the host must have AVX2 and FMA.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn avx2(
+        plan: &BrgemmPlan,
+        a: *const u8,
+        b: *const u8,
+        pairs: &[i64],
+        c: *mut u8,
+        d: Option<&Epilogue>,
+    ) {
+        // SAFETY: forwarded from the caller.
+        unsafe { by_types::<MR, NR>(plan, a, b, pairs, c, d) }
+    }
+}
+
+#[inline(always)]
+unsafe fn by_types<const TM: usize, const TN: usize>(
+    plan: &BrgemmPlan,
+    a: *const u8,
+    b: *const u8,
+    pairs: &[i64],
+    c: *mut u8,
+    d: Option<&Epilogue>,
+) {
+    // SAFETY: forwarded from the caller; the element types match the plan's.
+    unsafe {
+        match plan.types {
+            Types::F32 => run::<f32, f32, 1, TM, TN>(plan, a.cast(), b.cast(), pairs, c.cast(), d),
+            Types::Bf16 => {
+                run::<Bf16, Bf16, 2, TM, TN>(plan, a.cast(), b.cast(), pairs, c.cast(), d)
+            }
+            Types::F16 => run::<F16, F16, 2, TM, TN>(plan, a.cast(), b.cast(), pairs, c.cast(), d),
+            Types::U8S8 => run::<u8, i8, 4, TM, TN>(plan, a.cast(), b.cast(), pairs, c.cast(), d),
+            Types::S8S8 => run::<i8, i8, 4, TM, TN>(plan, a.cast(), b.cast(), pairs, c.cast(), d),
+        }
+    }
+}
+
+#[inline(always)]
+unsafe fn run<
+    A: Operand,
+    B: Operand<Acc = A::Acc>,
+    const V: usize,
+    const TM: usize,
+    const TN: usize,
+>(
     plan: &BrgemmPlan,
     a: *const A,
     b: *const B,
@@ -226,45 +320,78 @@ unsafe fn run<A: Operand, B: Operand<Acc = A::Acc>, const V: usize>(
     c: *mut A::Acc,
     d: Option<&Epilogue>,
 ) {
-    let mut m0 = 0;
-    while m0 < plan.m {
-        let mr = MR.min(plan.m - m0);
-        let mut n0 = 0;
-        while n0 < plan.n {
-            let nr = NR.min(plan.n - n0);
-            // SAFETY: the tile lies inside M x N; the caller vouches for the buffers.
-            unsafe {
-                let acc = tile::<A, B, V>(plan, a, b, pairs, m0, n0, mr, nr);
-                match d {
-                    None => store_c(plan, c, &acc, m0, n0, mr, nr),
-                    Some(e) => store_d(plan, c, e, &acc, m0, n0, mr, nr),
-                }
-            }
-            n0 += NR;
+    // Whole TM-row tiles, then the remaining rows one by one: every tile's
+    // row loop has a constant trip count, so its accumulators stay in registers.
+    let full = plan.m / TM * TM;
+    // SAFETY: forwarded from the caller; the rows lie inside M.
+    unsafe {
+        for m0 in (0..full).step_by(TM) {
+            rows::<A, B, V, TM, TN>(plan, a, b, pairs, c, d, m0);
         }
-        m0 += MR;
+        for m0 in full..plan.m {
+            rows::<A, B, V, 1, TN>(plan, a, b, pairs, c, d, m0);
+        }
     }
 }
 
-/// The `mr x nr` tile at `(m0, n0)` of `sum_i A_i B_i`.
+/// Rows `m0 .. m0 + R` of the result, in tiles of `TN` columns.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn tile<A: Operand, B: Operand<Acc = A::Acc>, const V: usize>(
+unsafe fn rows<
+    A: Operand,
+    B: Operand<Acc = A::Acc>,
+    const V: usize,
+    const R: usize,
+    const TN: usize,
+>(
+    plan: &BrgemmPlan,
+    a: *const A,
+    b: *const B,
+    pairs: &[i64],
+    c: *mut A::Acc,
+    d: Option<&Epilogue>,
+    m0: usize,
+) {
+    let mut n0 = 0;
+    while n0 < plan.n {
+        let nr = TN.min(plan.n - n0);
+        // SAFETY: the tile lies inside M x N; the caller vouches for the buffers.
+        unsafe {
+            let acc = tile::<A, B, V, R, TN>(plan, a, b, pairs, m0, n0, nr);
+            match d {
+                None => store_c(plan, c, &acc, m0, n0, R, nr),
+                Some(e) => store_d(plan, c, e, &acc, m0, n0, R, nr),
+            }
+        }
+        n0 += TN;
+    }
+}
+
+/// The `TM x nr` tile at `(m0, n0)` of `sum_i A_i B_i` (columns past `nr`
+/// are zero).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn tile<
+    A: Operand,
+    B: Operand<Acc = A::Acc>,
+    const V: usize,
+    const TM: usize,
+    const TN: usize,
+>(
     plan: &BrgemmPlan,
     a: *const A,
     b: *const B,
     pairs: &[i64],
     m0: usize,
     n0: usize,
-    mr: usize,
     nr: usize,
-) -> [[A::Acc; NR]; MR] {
-    let mut acc = [[A::Acc::default(); NR]; MR];
+) -> [[A::Acc; TN]; TM] {
+    let mut acc = [[A::Acc::default(); TN]; TM];
     for pair in pairs.chunks_exact(2) {
         // SAFETY: offsets of the caller's batch entries (the C contract).
         let (ai, bi) = unsafe { (a.offset(pair[0] as isize), b.offset(pair[1] as isize)) };
         for k in 0..plan.k {
-            let mut row = [A::Acc::default(); NR];
+            let mut row = [A::Acc::default(); TN];
             // SAFETY: (k, n0 + j) lies inside the K x N B of this entry.
             unsafe {
                 let brow = bi.add((k / V) * plan.ldb * V + k % V);
@@ -272,11 +399,11 @@ unsafe fn tile<A: Operand, B: Operand<Acc = A::Acc>, const V: usize>(
                     *r = (*brow.add((n0 + j) * V)).widen();
                 }
             }
-            for (i, acc_row) in acc.iter_mut().enumerate().take(mr) {
+            for (i, acc_row) in acc.iter_mut().enumerate() {
                 // SAFETY: (m0 + i, k) lies inside the M x K A of this entry.
                 let x = unsafe { (*ai.add((m0 + i) * plan.lda + k)).widen() };
                 for (s, r) in acc_row.iter_mut().zip(row) {
-                    *s += x * r;
+                    *s = s.madd(x, r);
                 }
             }
         }
@@ -285,10 +412,10 @@ unsafe fn tile<A: Operand, B: Operand<Acc = A::Acc>, const V: usize>(
 }
 
 #[inline(always)]
-unsafe fn store_c<T: Accum>(
+unsafe fn store_c<T: Accum, const TM: usize, const TN: usize>(
     plan: &BrgemmPlan,
     c: *mut T,
-    acc: &[[T; NR]; MR],
+    acc: &[[T; TN]; TM],
     m0: usize,
     n0: usize,
     mr: usize,
@@ -300,7 +427,7 @@ unsafe fn store_c<T: Accum>(
             let crow = c.add((m0 + i) * plan.ldc + n0);
             for (j, &v) in acc_row.iter().enumerate().take(nr) {
                 let p = crow.add(j);
-                *p = if plan.add_c { *p + v } else { v };
+                *p = if plan.add_c { (*p).plus(v) } else { v };
             }
         }
     }
@@ -308,11 +435,11 @@ unsafe fn store_c<T: Accum>(
 
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn store_d<T: Accum>(
+unsafe fn store_d<T: Accum, const TM: usize, const TN: usize>(
     plan: &BrgemmPlan,
     c: *const T,
     e: &Epilogue,
-    acc: &[[T; NR]; MR],
+    acc: &[[T; TN]; TM],
     m0: usize,
     n0: usize,
     mr: usize,
@@ -338,12 +465,12 @@ unsafe fn store_d<T: Accum>(
     let size = plan.d.size();
     for (i, acc_row) in acc.iter().enumerate().take(mr) {
         let m = m0 + i;
-        let mut out = [0.0f32; NR];
+        let mut out = [0.0f32; TN];
         for (j, (o, &v)) in out.iter_mut().zip(acc_row).enumerate().take(nr) {
             let n = n0 + j;
             let v = if plan.add_c {
                 // SAFETY: (m, n) lies inside the M x N C.
-                unsafe { *c.add(m * plan.ldc + n) + v }
+                unsafe { (*c.add(m * plan.ldc + n)).plus(v) }
             } else {
                 v
             };
@@ -502,6 +629,7 @@ mod tests {
             a_scale: false,
             d_scale: false,
             b_scale: None,
+            level: crate::base::isa::level(),
         }
     }
 
@@ -524,7 +652,7 @@ mod tests {
 
     #[test]
     fn f32_batch_reduce_with_tails_and_add_c() {
-        let (m, n, k, batch) = (7, 19, 5, 3);
+        let (m, n, k, batch) = (13, 35, 5, 3);
         let mut p = plan(Types::F32, m, n, k, batch);
         let a: Vec<f32> = (0..batch * m * p.lda)
             .map(|i| (i % 7) as f32 - 3.0)
@@ -535,29 +663,32 @@ mod tests {
         let pairs: Vec<i64> = (0..batch)
             .flat_map(|i| [(i * m * p.lda) as i64, (i * k * p.ldb) as i64])
             .collect();
-        let mut c = vec![1.0f32; m * p.ldc];
-        p.add_c = true;
-        // SAFETY: the buffers are as large as the plan says.
-        unsafe {
-            brgemm(
-                &p,
-                a.as_ptr().cast(),
-                b.as_ptr().cast(),
-                &pairs,
-                c.as_mut_ptr().cast(),
-                None,
-            )
-        };
-        for i in 0..m {
-            for j in 0..n {
-                let mut want = 1.0;
-                for e in 0..batch {
-                    for kk in 0..k {
-                        want +=
-                            a[e * m * p.lda + i * p.lda + kk] * b[e * k * p.ldb + kk * p.ldb + j];
+        for level in Level::supported() {
+            p.level = level;
+            p.add_c = true;
+            let mut c = vec![1.0f32; m * p.ldc];
+            // SAFETY: the buffers are as large as the plan says.
+            unsafe {
+                brgemm(
+                    &p,
+                    a.as_ptr().cast(),
+                    b.as_ptr().cast(),
+                    &pairs,
+                    c.as_mut_ptr().cast(),
+                    None,
+                )
+            };
+            for i in 0..m {
+                for j in 0..n {
+                    let mut want = 1.0;
+                    for e in 0..batch {
+                        for kk in 0..k {
+                            want += a[e * m * p.lda + i * p.lda + kk]
+                                * b[e * k * p.ldb + kk * p.ldb + j];
+                        }
                     }
+                    assert_eq!(c[i * p.ldc + j], want, "{level:?} ({i}, {j})");
                 }
-                assert_eq!(c[i * p.ldc + j], want, "({i}, {j})");
             }
         }
     }
