@@ -10,6 +10,7 @@ use crate::capi::handles;
 use crate::prims::ukernel::AttrParams;
 
 /// Creates empty attribute parameters (nothing set).
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_ukernel_attr_params_create(
     attr_params: *mut dnnl_ukernel_attr_params_t,
@@ -25,6 +26,7 @@ pub unsafe extern "C" fn dnnl_ukernel_attr_params_create(
 /// post-op, in chain order. The array itself is kept by address, as
 /// upstream: it must stay valid until the executions that use it are done.
 /// NULL unsets it.
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_ukernel_attr_params_set_post_ops_args(
     attr_params: dnnl_ukernel_attr_params_t,
@@ -36,6 +38,7 @@ pub unsafe extern "C" fn dnnl_ukernel_attr_params_set_post_ops_args(
 }
 
 /// Sets where A's scale is (one `f32`); NULL unsets it.
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_ukernel_attr_params_set_A_scales(
     attr_params: dnnl_ukernel_attr_params_t,
@@ -47,6 +50,7 @@ pub unsafe extern "C" fn dnnl_ukernel_attr_params_set_A_scales(
 }
 
 /// Sets where B's scales are (`f32`: one, or `N` for mask 2); NULL unsets them.
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_ukernel_attr_params_set_B_scales(
     attr_params: dnnl_ukernel_attr_params_t,
@@ -58,6 +62,7 @@ pub unsafe extern "C" fn dnnl_ukernel_attr_params_set_B_scales(
 }
 
 /// Sets where D's scale is (one `f32`, dividing the result); NULL unsets it.
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_ukernel_attr_params_set_D_scales(
     attr_params: dnnl_ukernel_attr_params_t,

@@ -14,6 +14,7 @@ use crate::prims::ukernel::{PackType, ParamValues};
 
 /// Creates a BRGeMM of `batch_size` products of `M x K` A and `K x N` B
 /// blocks into an `M x N` C (leading dimensions in elements).
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_brgemm_create(
     brgemm: *mut dnnl_brgemm_t,
@@ -37,6 +38,7 @@ pub unsafe extern "C" fn dnnl_brgemm_create(
 }
 
 /// Whether execution adds to C's values (non-zero) or overwrites them (0).
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_brgemm_set_add_C(
     brgemm: dnnl_brgemm_t,
@@ -49,6 +51,7 @@ pub unsafe extern "C" fn dnnl_brgemm_set_add_C(
 
 /// Sets D (leading dimension, type) and the post-ops `execute_postops`
 /// applies; NULL post-ops means none.
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_brgemm_set_post_ops(
     brgemm: dnnl_brgemm_t,
@@ -68,6 +71,7 @@ pub unsafe extern "C" fn dnnl_brgemm_set_post_ops(
 }
 
 /// A scales (mask 0: one `f32`).
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_brgemm_set_A_scales(
     brgemm: dnnl_brgemm_t,
@@ -79,6 +83,7 @@ pub unsafe extern "C" fn dnnl_brgemm_set_A_scales(
 }
 
 /// B scales (mask 0: one `f32`; mask 2: one per column of B).
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_brgemm_set_B_scales(
     brgemm: dnnl_brgemm_t,
@@ -90,6 +95,7 @@ pub unsafe extern "C" fn dnnl_brgemm_set_B_scales(
 }
 
 /// D scales (mask 0: one `f32`, dividing the result).
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_brgemm_set_D_scales(
     brgemm: dnnl_brgemm_t,
@@ -101,6 +107,7 @@ pub unsafe extern "C" fn dnnl_brgemm_set_D_scales(
 }
 
 /// Freezes the configuration: the setters are refused from here on.
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_brgemm_finalize(brgemm: dnnl_brgemm_t) -> dnnl_status_t {
     boundary::guard("dnnl_brgemm_finalize", || {
@@ -110,6 +117,7 @@ pub unsafe extern "C" fn dnnl_brgemm_finalize(brgemm: dnnl_brgemm_t) -> dnnl_sta
 
 /// The layout B must be given in for `a_dt x b_dt`: `no_trans` (f32),
 /// `pack32` (bf16, f16, u8/s8 x s8), `undef` for a pair not computed.
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_brgemm_get_B_pack_type(
     pack_type: *mut dnnl_pack_type_t,
@@ -129,6 +137,7 @@ pub unsafe extern "C" fn dnnl_brgemm_get_B_pack_type(
 }
 
 /// The scratchpad execution needs: 0 here (a NULL scratchpad is fine).
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_brgemm_get_scratchpad_size(
     brgemm: const_dnnl_brgemm_t,
@@ -143,6 +152,7 @@ pub unsafe extern "C" fn dnnl_brgemm_get_scratchpad_size(
 
 /// 1 where the configuration has post-ops, scales, or a D that differs from
 /// C in type or leading dimension (so `execute_postops` is the call to make).
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_brgemm_is_execute_postops_valid(
     brgemm: const_dnnl_brgemm_t,
@@ -158,6 +168,7 @@ pub unsafe extern "C" fn dnnl_brgemm_is_execute_postops_valid(
 
 /// Succeeds: no kernel here uses a hardware context (AMX tiles), as upstream
 /// on a CPU without AMX.
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_brgemm_set_hw_context(brgemm: const_dnnl_brgemm_t) -> dnnl_status_t {
     boundary::guard("dnnl_brgemm_set_hw_context", || {
@@ -166,12 +177,14 @@ pub unsafe extern "C" fn dnnl_brgemm_set_hw_context(brgemm: const_dnnl_brgemm_t)
 }
 
 /// Succeeds: there is no hardware context to release.
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_brgemm_release_hw_context() -> dnnl_status_t {
     boundary::guard("dnnl_brgemm_release_hw_context", || Ok(()))
 }
 
 /// Readies a finalized BRGeMM for execution (again: no effect).
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_brgemm_generate(brgemm: dnnl_brgemm_t) -> dnnl_status_t {
     boundary::guard("dnnl_brgemm_generate", || {
@@ -195,6 +208,7 @@ unsafe fn pairs<'a>(offsets: *const dnnl_dim_t, batch: usize) -> Result<&'a [i64
 }
 
 /// `C (+)= sum_i A[off_A(i)] B[off_B(i)]` over the batch, after generate.
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_brgemm_execute(
     brgemm: const_dnnl_brgemm_t,
@@ -222,6 +236,7 @@ pub unsafe extern "C" fn dnnl_brgemm_execute(
 /// only with add_C set (and may then be NULL otherwise). `attr_params` must
 /// hold every scale and binary argument the configuration uses; NULL is
 /// taken as parameters with nothing set.
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_brgemm_execute_postops(
     brgemm: const_dnnl_brgemm_t,

@@ -15,6 +15,7 @@ use super::pack_type;
 /// Creates a transform packing a `K x N` B. `in_pack_type` is `no_trans`
 /// (row-major, `in_ld >= N`) or `trans` (column-major, `in_ld >= K`);
 /// `out_ld` is 16, 32, 48 or 64; `in_dt == out_dt`.
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_transform_create(
     transform: *mut dnnl_transform_t,
@@ -35,6 +36,7 @@ pub unsafe extern "C" fn dnnl_transform_create(
 }
 
 /// Readies the transform for execution (again: no effect).
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_transform_generate(transform: dnnl_transform_t) -> dnnl_status_t {
     boundary::guard("dnnl_transform_generate", || {
@@ -46,6 +48,7 @@ pub unsafe extern "C" fn dnnl_transform_generate(transform: dnnl_transform_t) ->
 /// Packs `in_ptr` into `out_ptr`, after `dnnl_transform_generate`.
 /// `out_ptr` receives `ceil(N / out_ld)` panels of `K' x out_ld` elements,
 /// `K'` being `K` rounded up to the row group (1, 2 or 4 rows).
+#[cfg(feature = "experimental_ukernel")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dnnl_transform_execute(
     transform: const_dnnl_transform_t,
