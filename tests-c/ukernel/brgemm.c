@@ -331,6 +331,8 @@ static void bad_input(void) {
     CHECK_STATUS(dnnl_brgemm_create(&g, 4, 4, 4, 1, 4, 4, 4, dnnl_bf16, dnnl_bf16, dnnl_bf16),
             dnnl_unimplemented);
     CHECK_STATUS(dnnl_brgemm_create(&g, 4, 4, 4, 1, 4, 4, 4, dnnl_u8, dnnl_s8, f32), dnnl_unimplemented);
+    CHECK_STATUS(dnnl_brgemm_create(&g, 4, 4, 4, INT64_MAX / 2, 4, 4, 4, f32, f32, f32),
+            dnnl_invalid_arguments);
     EXPECT(g == NULL); /* nothing written on failure */
     dnnl_pack_type_t pack = dnnl_pack_type_pack32;
     CHECK_STATUS(dnnl_brgemm_get_B_pack_type(NULL, f32, f32), dnnl_invalid_arguments);
@@ -391,6 +393,8 @@ static void bad_input(void) {
     CHECK_STATUS(dnnl_transform_create(&t, 4, 4, nt, 4, 20, f32, f32), dnnl_invalid_arguments);
     CHECK_STATUS(dnnl_transform_create(&t, 4, 4, nt, 4, 16, f32, dnnl_bf16), dnnl_unimplemented);
     CHECK_STATUS(dnnl_transform_create(&t, 4, 4, nt, 4, 16, dnnl_s32, dnnl_s32), dnnl_unimplemented);
+    CHECK_STATUS(dnnl_transform_create(&t, INT64_MAX - 1, 4, nt, 4, 16, f32, f32),
+            dnnl_invalid_arguments);
     EXPECT(t == NULL);
     CHECK(dnnl_transform_create(&t, 4, 4, nt, 4, 16, f32, f32));
     float out[64];

@@ -108,6 +108,12 @@ impl Brgemm {
     ) -> Result<Brgemm> {
         let (m, n, k) = (dim(m, "M")?, dim(n, "N")?, dim(k, "K")?);
         let batch = dim(batch, "the batch size")?;
+        // The offsets array holds 2 * batch i64 values: it must fit the address space.
+        if batch > (isize::MAX as usize) / 16 {
+            return Err(Error::invalid(format!(
+                "the batch size {batch} is too large"
+            )));
+        }
         let lda = leading(lda, k, "lda", "K")?;
         let ldb = leading(ldb, n, "ldb", "N")?;
         let ldc = leading(ldc, n, "ldc", "N")?;

@@ -89,6 +89,17 @@ impl Transform {
                 )));
             }
         };
+        // The packed output must fit the address space.
+        let fits = k
+            .checked_next_multiple_of(vnni)
+            .and_then(|kp| kp.checked_mul(n.div_ceil(out_ld) * out_ld))
+            .and_then(|e| e.checked_mul(size))
+            .is_some_and(|bytes| bytes <= isize::MAX as usize);
+        if !fits {
+            return Err(Error::invalid(format!(
+                "a packed {k} x {n} B does not fit in memory"
+            )));
+        }
         Ok(Transform {
             plan: TransformPlan {
                 k,
