@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use super::BinaryOp;
 use crate::abi::{DNNL_ARG_DST, DNNL_ARG_SRC_0, DNNL_ARG_SRC_1};
+use crate::base::isa::Level;
 use crate::core::engine::Engine;
 use crate::core::error::Result;
 use crate::core::gpu::Event;
@@ -20,11 +21,11 @@ use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::binary_alg::BinaryAlg;
 use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
 use crate::prims::common::dt;
-use crate::prims::common::host::{self, Raw};
-use crate::prims::common::layout::Walker;
 use crate::prims::common::dt::Elem;
+use crate::prims::common::host::{self, Raw};
+use crate::prims::common::layout::Layout;
+use crate::prims::common::layout::Walker;
 use crate::prims::common::parallel;
-use crate::prims::common::stream_store;
 
 /// Elements per block of the dense kernel's conversion loops.
 const BLOCK: usize = 1024;
@@ -101,11 +102,19 @@ impl Implementation for CpuBinary {
                 .zip(layouts)
                 .map(|(r, l)| r.addr() == out.addr() && l.offset0 == lo.offset0)
                 .collect();
-            // A large f32 output not read by this call goes around the caches.
             let level = crate::base::isa::level();
-            let stream = lo.elem == Elem::F32
-                && n * 4 >= stream_store::MIN_BYTES
-                && !aliased.iter().any(|&a| a);
+            // Two f32 inputs apart from an f32 output, all 4-byte aligned:
+            // read and written in place, no conversion blocks. (Streaming
+            // stores of a 256 MiB output measured slower here: 0.80 of
+            // Intel's against 1.02 with plain stores, 2-core AVX-512 box.)
+            let f32_at = |addr: usize, l: &Layout| addr + l.offset0 as usize * 4;
+            let direct =
+                !third
+                    && lo.elem == Elem::F32
+                    && f32_at(out.addr(), lo) % 4 == 0
+                    && raws.iter().zip(layouts).zip(&aliased).all(|((r, l), &a)| {
+                        l.elem == Elem::F32 && !a && f32_at(r.addr(), l) % 4 == 0
+                    });
             parallel::run_all(parallel::split(n, MIN_PER_THREAD), |range| {
                 let mut v = [[0f32; BLOCK]; 3];
                 let mut start = range.start;
@@ -122,6 +131,24 @@ impl Implementation for CpuBinary {
                             len * osize,
                         )
                     };
+                    if direct {
+                        // SAFETY: the C contract; f32 inputs (4-byte aligned,
+                        // checked above) not overlapping the output, only read.
+                        let [x, y] = [0, 1].map(|k| unsafe {
+                            std::slice::from_raw_parts(
+                                (f32_at(raws[k].addr(), &layouts[k]) as *const f32).add(start),
+                                len,
+                            )
+                        });
+                        // SAFETY: the chunk is this thread's f32 output
+                        // elements, 4-byte aligned (checked above).
+                        let out = unsafe {
+                            std::slice::from_raw_parts_mut(chunk.as_mut_ptr().cast::<f32>(), len)
+                        };
+                        apply_from(level, alg, scales, x, y, out);
+                        start += len;
+                        continue;
+                    }
                     for (k, l) in layouts.iter().enumerate() {
                         let size = l.elem.size();
                         if aliased[k] {
@@ -140,11 +167,7 @@ impl Implementation for CpuBinary {
                     }
                     let [a, b, c] = &mut v;
                     apply_block(alg, scales, &mut a[..len], &b[..len], &c[..len], third);
-                    if stream {
-                        stream_store::store_f32(level, chunk, &a[..len]);
-                    } else {
-                        dt::store_run(lo.elem, chunk, 0, &a[..len]);
-                    }
+                    dt::store_run(lo.elem, chunk, 0, &a[..len]);
                     start += len;
                 }
             });
@@ -233,5 +256,82 @@ fn apply_block(alg: BinaryAlg, scales: [f32; 2], a: &mut [f32], b: &[f32], c: &[
                 *xa = if cc != 0.0 { *xa * s0 } else { yb * s1 };
             }
         }
+    }
+}
+
+/// `out[i] = alg(x[i] * s0, y[i] * s1)` (two inputs: not `Select`),
+/// vectorised for `level`.
+fn apply_from(
+    level: Level,
+    alg: BinaryAlg,
+    scales: [f32; 2],
+    x: &[f32],
+    y: &[f32],
+    out: &mut [f32],
+) {
+    #[cfg(target_arch = "x86_64")]
+    match level {
+        // SAFETY: the level says the host has the features.
+        Level::Avx512 => return unsafe { apply_from_512(alg, scales, x, y, out) },
+        Level::Avx2 => return unsafe { apply_from_256(alg, scales, x, y, out) },
+        Level::Portable => {}
+    }
+    let _ = level;
+    apply_from_body(alg, scales, x, y, out);
+}
+
+/// # Safety
+/// The host has AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn apply_from_512(alg: BinaryAlg, scales: [f32; 2], x: &[f32], y: &[f32], out: &mut [f32]) {
+    apply_from_body(alg, scales, x, y, out);
+}
+
+/// # Safety
+/// The host has AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn apply_from_256(alg: BinaryAlg, scales: [f32; 2], x: &[f32], y: &[f32], out: &mut [f32]) {
+    apply_from_body(alg, scales, x, y, out);
+}
+
+/// [`apply_from`]'s loops (inlined into each instantiation).
+#[inline(always)]
+fn apply_from_body(alg: BinaryAlg, scales: [f32; 2], x: &[f32], y: &[f32], out: &mut [f32]) {
+    let [s0, s1] = scales;
+    let (x, y) = (&x[..out.len()], &y[..out.len()]);
+    macro_rules! each {
+        (|$a:ident, $b:ident| $e:expr) => {
+            if s0 == 1.0 && s1 == 1.0 {
+                for ((o, &$a), &$b) in out.iter_mut().zip(x).zip(y) {
+                    *o = $e;
+                }
+            } else {
+                for ((o, &xa), &yb) in out.iter_mut().zip(x).zip(y) {
+                    let $a = xa * s0;
+                    let $b = yb * s1;
+                    *o = $e;
+                }
+            }
+        };
+    }
+    let flag = |t: bool| if t { 1.0f32 } else { 0.0 };
+    match alg {
+        BinaryAlg::Add => each!(|a, b| a + b),
+        BinaryAlg::Mul => each!(|a, b| a * b),
+        BinaryAlg::Max => each!(|a, b| a.max(b)),
+        BinaryAlg::Min => each!(|a, b| a.min(b)),
+        BinaryAlg::Div => each!(|a, b| a / b),
+        BinaryAlg::Sub => each!(|a, b| a - b),
+        BinaryAlg::Ge => each!(|a, b| flag(a >= b)),
+        BinaryAlg::Gt => each!(|a, b| flag(a > b)),
+        BinaryAlg::Le => each!(|a, b| flag(a <= b)),
+        BinaryAlg::Lt => each!(|a, b| flag(a < b)),
+        BinaryAlg::Eq => each!(|a, b| flag(a == b)),
+        BinaryAlg::Ne => each!(|a, b| flag(a != b)),
+        // Two inputs only (the caller's check); as `apply_block` without a
+        // third input: every condition 0.
+        BinaryAlg::Select => each!(|_a, b| b),
     }
 }
