@@ -134,6 +134,7 @@ impl Path {
                 mc: 96,
                 nc: 512,
                 pairs: false,
+                f16c: true,
                 ukr: x86::ukr_avx512,
             },
             #[cfg(target_arch = "x86_64")]
@@ -144,6 +145,7 @@ impl Path {
                 mc: 96,
                 nc: 512,
                 pairs: true,
+                f16c: true,
                 ukr: x86::ukr_avx512_bf16,
             },
             #[cfg(target_arch = "x86_64")]
@@ -154,6 +156,7 @@ impl Path {
                 mc: 96,
                 nc: 512,
                 pairs: false,
+                f16c: true,
                 ukr: x86::ukr_avx2,
             },
             _ => Shape {
@@ -163,6 +166,7 @@ impl Path {
                 mc: 96,
                 nc: 512,
                 pairs: false,
+                f16c: false,
                 ukr: ukr_portable,
             },
         }
@@ -198,6 +202,8 @@ struct Shape {
     nc: usize,
     /// Packed rows hold pairs of consecutive K as two bf16 (in one f32 slot).
     pairs: bool,
+    /// f16 operands are converted with F16C.
+    f16c: bool,
     ukr: Ukr,
 }
 
@@ -334,6 +340,27 @@ mod x86 {
         }
     }
 
+    /// f16 `src` (2 bytes each) to f32 `out`, eight at a time through F16C.
+    ///
+    /// # Safety
+    /// The host has F16C (and so AVX).
+    #[target_feature(enable = "avx,f16c")]
+    pub(super) unsafe fn f16_run(src: &[u8], out: &mut [f32]) {
+        let mut chunks = out.chunks_exact_mut(8);
+        let mut halves = src.chunks_exact(16);
+        for (o, h) in (&mut chunks).zip(&mut halves) {
+            // SAFETY: h holds 16 bytes, o 8 values.
+            unsafe {
+                let v = _mm_loadu_si128(h.as_ptr().cast());
+                _mm256_storeu_ps(o.as_mut_ptr(), _mm256_cvtph_ps(v));
+            }
+        }
+        let rest = halves.remainder();
+        for (o, h) in chunks.into_remainder().iter_mut().zip(rest.chunks_exact(2)) {
+            *o = crate::prims::common::dt::f16_to_f32(u16::from_ne_bytes([h[0], h[1]]));
+        }
+    }
+
     /// AVX2 + FMA, `6 x 16` (12 ymm accumulators).
     ///
     /// # Safety
@@ -379,6 +406,20 @@ mod x86 {
     }
 }
 
+/// `dt::load_run`, with f16 converted by F16C where `s` allows it (the
+/// AVX2 and AVX-512 paths; every host with AVX2 has F16C, checked anyway).
+fn load_line(s: &Shape, elem: Elem, bytes: &[u8], first: usize, out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if s.f16c && elem == Elem::F16 && std::arch::is_x86_feature_detected!("f16c") {
+        let src = &bytes[first * 2..(first + out.len()) * 2];
+        // SAFETY: the host has F16C (checked just above).
+        unsafe { x86::f16_run(src, out) };
+        return;
+    }
+    let _ = s;
+    dt::load_run(elem, bytes, first, out);
+}
+
 /// The raw bits of bf16 element `index` of `bytes`.
 fn bf16_bits(bytes: &[u8], index: i64) -> u32 {
     let at = index as usize * 2;
@@ -419,14 +460,14 @@ fn pack_b(s: &Shape, b: &Mat, first: i64, k: usize, n0: usize, cols: usize, out:
             if cols == 1 {
                 row[0] = dt::load(b.elem, b.bytes, at(kk, 0) as usize);
             } else {
-                dt::load_run(b.elem, b.bytes, at(kk, 0) as usize, &mut row[..cols]);
+                load_line(s, b.elem, b.bytes, at(kk, 0) as usize, &mut row[..cols]);
             }
             row[cols..].fill(0.0);
         }
     } else if b.rs == 1 {
         let mut column = vec![0f32; k];
         for c in 0..cols {
-            dt::load_run(b.elem, b.bytes, at(0, c) as usize, &mut column);
+            load_line(s, b.elem, b.bytes, at(0, c) as usize, &mut column);
             for (row, &v) in out.chunks_exact_mut(nr).zip(&column) {
                 row[c] = v;
             }
@@ -489,7 +530,7 @@ fn pack_a(
             line.resize(kc, 0.0);
             for r in 0..mr {
                 if r < rn {
-                    dt::load_run(a.elem, a.bytes, at(r0 + r, p) as usize, line);
+                    load_line(s, a.elem, a.bytes, at(r0 + r, p) as usize, line);
                     for (slots, &v) in panel.chunks_exact_mut(mr).zip(line.iter()) {
                         slots[r] = v;
                     }
@@ -501,7 +542,13 @@ fn pack_a(
             }
         } else if a.rs == 1 && rn > 1 {
             for (kk, slots) in panel.chunks_exact_mut(mr).enumerate() {
-                dt::load_run(a.elem, a.bytes, at(r0, p + kk) as usize, &mut slots[..rn]);
+                load_line(
+                    s,
+                    a.elem,
+                    a.bytes,
+                    at(r0, p + kk) as usize,
+                    &mut slots[..rn],
+                );
                 slots[rn..].fill(0.0);
             }
         } else {

@@ -229,6 +229,21 @@ fn low_precision_operands_every_path() {
     }
 }
 
+/// The process's path follows its ISA cap: under `ONEDNN_MAX_CPU_ISA=sse41`
+/// (`scripts/test.sh`) every product runs the portable kernel.
+#[test]
+fn current_path_within_the_process_cap() {
+    let path = Path::current(Elem::F32, Elem::F32);
+    match crate::base::isa::level() {
+        Level::Portable => assert_eq!(path, Path::Portable),
+        Level::Avx2 => assert_eq!(path, Path::Avx2),
+        Level::Avx512 => assert_eq!(path, Path::Avx512),
+    }
+    if crate::base::isa::level() < Level::Avx512 {
+        assert_ne!(Path::current(Elem::Bf16, Elem::Bf16), Path::Avx512Bf16);
+    }
+}
+
 #[test]
 fn path_follows_the_level() {
     assert_eq!(
@@ -257,6 +272,107 @@ fn path_follows_the_level() {
         assert_eq!(
             Path::for_level(Level::Avx2, Elem::Bf16, Elem::Bf16, true),
             Path::Avx2
+        );
+    }
+}
+
+/// Times these kernels against the `gemm` crate run as the CPU GEMM ran it
+/// before (rows of C split over the same persistent workers, the crate
+/// single-threaded per range, packing B itself on every thread), on one f32
+/// row-major problem, in one process. Not a check: run by hand with
+/// `cargo test --release --lib compare_with_gemm_crate -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn compare_with_gemm_crate() {
+    for size in [512usize, 1024, 2048] {
+        let (m, n, k) = (size, size, size);
+        let a: Vec<f32> = (0..m * k).map(value).collect();
+        let b: Vec<f32> = (0..k * n).map(|i| value(i + 7)).collect();
+        let bytes = |v: &[f32]| v.iter().flat_map(|x| x.to_ne_bytes()).collect::<Vec<u8>>();
+        let (ab, bb) = (bytes(&a), bytes(&b));
+        let first = |_: usize| (0i64, 0i64);
+        let prob = Problem {
+            m,
+            n,
+            k,
+            batches: 1,
+            a: Mat {
+                bytes: &ab,
+                elem: Elem::F32,
+                rs: k as i64,
+                cs: 1,
+            },
+            b: Mat {
+                bytes: &bb,
+                elem: Elem::F32,
+                rs: n as i64,
+                cs: 1,
+            },
+            first: &first,
+        };
+        let c = Mutex::new(vec![0f32; m * n]);
+        let ours = || {
+            run(
+                Path::current(Elem::F32, Elem::F32),
+                &prob,
+                &|t: &Tile, v: &mut [f32]| {
+                    let mut c = c.lock().unwrap();
+                    for r in 0..t.rows {
+                        let at = (t.m0 + r) * n + t.n0;
+                        c[at..at + t.cols].copy_from_slice(&v[r * t.ld..][..t.cols]);
+                    }
+                },
+            )
+        };
+        let c2 = Mutex::new(vec![0f32; m * n]);
+        let crate_rows = || {
+            let ranges = parallel::split(m, 1);
+            let base = c2.lock().unwrap().as_mut_ptr() as usize;
+            run_pooled(ranges, |range| {
+                // SAFETY: each range writes its own rows of c2 (m x n).
+                unsafe {
+                    gemm::gemm(
+                        range.len(),
+                        n,
+                        k,
+                        (base as *mut f32).add(range.start * n),
+                        1,
+                        n as isize,
+                        false,
+                        a.as_ptr().add(range.start * k),
+                        1,
+                        k as isize,
+                        b.as_ptr(),
+                        1,
+                        n as isize,
+                        0.0f32,
+                        1.0f32,
+                        false,
+                        false,
+                        false,
+                        gemm::Parallelism::None,
+                    )
+                }
+            });
+        };
+        let best = |f: &dyn Fn()| {
+            f();
+            (0..3)
+                .map(|_| {
+                    let t = std::time::Instant::now();
+                    f();
+                    t.elapsed().as_secs_f64()
+                })
+                .fold(f64::MAX, f64::min)
+        };
+        let flops = 2.0 * (m * n * k) as f64;
+        let (t_ours, t_crate) = (best(&ours), best(&crate_rows));
+        assert_eq!(*c.lock().unwrap(), *c2.lock().unwrap());
+        eprintln!(
+            "f32 {size}^3 on {} threads: ours {:.1} GFLOP/s, gemm crate (rows split) {:.1} GFLOP/s",
+            parallel::max_threads(),
+            flops / t_ours / 1e9,
+            flops / t_crate / 1e9
         );
     }
 }
