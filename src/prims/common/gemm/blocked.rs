@@ -509,7 +509,28 @@ fn pack_a(
     for (i, panel) in out.chunks_exact_mut(mr * kc).enumerate() {
         let r0 = i * mr;
         let rn = mr.min(rows - r0);
-        if s.pairs {
+        if s.pairs && a.cs == 1 {
+            // Each pair is one 32-bit read of two consecutive bf16 (the odd
+            // one 0 past K).
+            for r in 0..mr {
+                let base = (r < rn).then(|| at(r0 + r, 2 * p) as usize * 2);
+                for (kp, slots) in panel.chunks_exact_mut(mr).enumerate() {
+                    let k0 = 2 * (p + kp);
+                    slots[r] = match base {
+                        Some(b) if k0 + 1 < k => {
+                            let at = b + 4 * kp;
+                            let w = &a.bytes[at..at + 4];
+                            f32::from_bits(u32::from_ne_bytes([w[0], w[1], w[2], w[3]]))
+                        }
+                        Some(b) => {
+                            let at = b + 4 * kp;
+                            pair(u16::from_ne_bytes([a.bytes[at], a.bytes[at + 1]]) as u32, 0)
+                        }
+                        None => 0.0,
+                    };
+                }
+            }
+        } else if s.pairs {
             for (kp, slots) in panel.chunks_exact_mut(mr).enumerate() {
                 let k0 = 2 * (p + kp);
                 for (r, o) in slots.iter_mut().enumerate() {
