@@ -593,9 +593,9 @@ thread_local! {
         const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
-/// The packed-B buffer, kept between calls (up to this many values).
+/// The packed-B buffer, kept between calls (up to this many values, 64 MiB).
 static PACKED_B: Mutex<Vec<f32>> = Mutex::new(Vec::new());
-const PACKED_B_KEEP: usize = 1 << 26;
+const PACKED_B_KEEP: usize = 1 << 24;
 
 /// About this many multiply-adds per thread at least.
 const MIN_WORK: usize = 1 << 20;
