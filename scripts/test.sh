@@ -43,12 +43,13 @@ OCL_ICD_VENDORS="$repo/.venv/icd/all" \
     ZE_ENABLE_ALT_DRIVERS="$repo/target/release/libze_ocl_driver.so" \
     DNNL_TEST_SKIP_LOG="$repo/$rust_skips" \
     cargo test --workspace --release -j"$jobs" || failed+=("cargo test")
-# The CPU kernels' portable path (README, "Supported devices"): the vector math, eltwise
-# and softmax tests again under ONEDNN_MAX_CPU_ISA=sse41, on the CPU engine alone (no
-# OpenCL platform visible: their OpenCL parts ran above).
-echo "== cargo test --lib vmath eltwise softmax, portable path (ONEDNN_MAX_CPU_ISA=sse41)"
+# The CPU kernels' portable path (README, "Supported devices"): the vector math, eltwise,
+# softmax, GEMM and matmul tests again under ONEDNN_MAX_CPU_ISA=sse41, on the CPU engine
+# alone (no OpenCL platform visible: their OpenCL parts ran above).
+echo "== cargo test --lib vmath eltwise softmax gemm matmul, portable path (ONEDNN_MAX_CPU_ISA=sse41)"
 OCL_ICD_VENDORS="$repo/build/icd/none" ONEDNN_MAX_CPU_ISA=sse41 \
-    cargo test --release --lib -j"$jobs" -- vmath eltwise softmax || failed+=("portable path tests")
+    cargo test --release --lib -j"$jobs" -- vmath eltwise softmax gemm matmul ||
+    failed+=("portable path tests")
 echo "== ctest${reference:+ (reference runs <test>@ref against $reference/libdnnl.so.3)}"
 junit=build/ctest-junit.xml
 rm -f "$junit"

@@ -17,6 +17,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Mutex, OnceLock};
 
+use super::blocked::{self, Mat, Path, Problem, Tile};
 use super::{Epilogue, Gemm, GemmArgs, Operand, WeiScale};
 use crate::abi::*;
 use crate::core::error::{Error, Result};
@@ -99,8 +100,23 @@ impl RowEpilogue<'_> {
         c_row: i64,
         pos: &mut [i64],
     ) {
+        self.apply_at(values, mm, 0, offs, c_row, pos);
+    }
+
+    /// As [`apply`](Self::apply), for the columns `n0..n0 + values.len()`
+    /// of the row.
+    pub fn apply_at(
+        &self,
+        values: &mut [f32],
+        mm: usize,
+        n0: usize,
+        offs: &[i64; 4],
+        c_row: i64,
+        pos: &mut [i64],
+    ) {
         let (g, scales) = (self.g, self.scales);
         for (nn, v) in values.iter_mut().enumerate() {
+            let nn = n0 + nn;
             let mut x = *v * scales.src * scales.wei[nn];
             if let Some((bytes, op)) = &self.bias {
                 let idx = op.off + offs[3] + mm as i64 * op.rs + nn as i64 * op.cs;
@@ -112,6 +128,7 @@ impl RowEpilogue<'_> {
             let ndims = pos.len();
             pos[ndims - 2] = mm as i64;
             for (nn, v) in values.iter_mut().enumerate() {
+                let nn = n0 + nn;
                 pos[ndims - 1] = nn as i64;
                 let old = match self.sum_elem {
                     Some(e) => {
@@ -169,9 +186,6 @@ pub(crate) fn run(ctx: &ExecContext, g: &Gemm, epi: &Epilogue, args: GemmArgs) -
     let post = epi.post_ops.bind(ctx)?;
     let sum_elem = epi.post_ops.sum_elem(g.c.elem);
     let with_post = !epi.post_ops.is_empty();
-    // About a million multiply-adds per range at least.
-    let min_rows = ((1usize << 20) / (n * k.max(1)).max(1)).max(1);
-    let ranges = parallel::split(batches * m, min_rows);
     // SAFETY: the buffers hold what the operands span (checked above, or
     // trusted user pointers); inputs are only read.
     let a_bytes = unsafe { host_bytes(a, g.a.bytes) };
@@ -182,7 +196,6 @@ pub(crate) fn run(ctx: &ExecContext, g: &Gemm, epi: &Epilogue, args: GemmArgs) -
         (unsafe { host_bytes(addr, op.bytes) }, op)
     });
     let ndims = g.batch.len() + 2;
-    let direct = g.c.elem == Elem::F32 && sum_elem.is_none();
     let plain = !with_post
         && bias_bytes.is_none()
         && !epi.src_scale
@@ -197,159 +210,65 @@ pub(crate) fn run(ctx: &ExecContext, g: &Gemm, epi: &Epilogue, args: GemmArgs) -
         with_post,
         c,
     };
-    run_pooled(ranges, |range| {
-        let mut row = range.start;
-        let mut b_panel: Option<(usize, Vec<f32>)> = None;
+    let first = |i: usize| {
+        let offs = g.batch_offsets(i as i64);
+        (g.a.off + offs[0], g.b.off + offs[1])
+    };
+    let problem = Problem {
+        m,
+        n,
+        k,
+        batches,
+        a: Mat {
+            bytes: a_bytes,
+            elem: g.a.elem,
+            rs: g.a.rs,
+            cs: g.a.cs,
+        },
+        b: Mat {
+            bytes: b_bytes,
+            elem: g.b.elem,
+            rs: g.b.rs,
+            cs: g.b.cs,
+        },
+        first: &first,
+    };
+    let esize = g.c.elem.size();
+    let store_tile = |t: &Tile, values: &mut [f32]| {
+        let offs = g.batch_offsets(t.batch as i64);
         let mut pos = vec![0i64; ndims];
-        while row < range.end {
-            let batch = row / m;
-            let m0 = row % m;
-            let rows = (m - m0).min(range.end - row);
-            let offs = g.batch_offsets(batch as i64);
-            // A rows m0.. as f32: in place, or converted.
-            let a_first = (g.a.off + offs[0] + m0 as i64 * g.a.rs) as usize;
-            let a_conv;
-            let (a_ptr, a_rs, a_cs) = if g.a.elem == Elem::F32 {
-                (
-                    (a + a_first * 4) as *const f32,
-                    g.a.rs as isize,
-                    g.a.cs as isize,
-                )
-            } else {
-                let mut v = vec![0f32; rows * k];
-                for r in 0..rows {
-                    for kk in 0..k {
-                        let idx = a_first as i64 + r as i64 * g.a.rs + kk as i64 * g.a.cs;
-                        v[r * k + kk] = dt::load(g.a.elem, a_bytes, idx as usize);
-                    }
-                }
-                a_conv = v;
-                (a_conv.as_ptr(), k as isize, 1)
-            };
-            let b_first = (g.b.off + offs[1]) as usize;
-            let (b_ptr, b_rs, b_cs) = if g.b.elem == Elem::F32 {
-                (
-                    (b + b_first * 4) as *const f32,
-                    g.b.rs as isize,
-                    g.b.cs as isize,
-                )
-            } else {
-                if b_panel.as_ref().is_none_or(|(at, _)| *at != b_first) {
-                    let mut v = vec![0f32; k * n];
-                    for kk in 0..k {
-                        for nn in 0..n {
-                            let idx = b_first as i64 + kk as i64 * g.b.rs + nn as i64 * g.b.cs;
-                            v[kk * n + nn] = dt::load(g.b.elem, b_bytes, idx as usize);
-                        }
-                    }
-                    b_panel = Some((b_first, v));
-                }
-                let panel = &b_panel.as_ref().map_or(&[][..], |p| &p.1[..]);
-                (panel.as_ptr(), n as isize, 1)
-            };
-            // f32 dst without a sum post-op: the crate writes dst in place
-            // (with its strides); otherwise into a row-major accumulator.
-            let c_first = g.c.off + offs[2] + m0 as i64 * g.c.rs;
-            let mut acc = if direct {
-                Vec::new()
-            } else {
-                vec![0f32; rows * n]
-            };
-            let (d_ptr, d_rs, d_cs) = if direct {
-                (
-                    (c + c_first as usize * 4) as *mut f32,
-                    g.c.rs as isize,
-                    g.c.cs as isize,
-                )
-            } else {
-                (acc.as_mut_ptr(), n as isize, 1)
-            };
-            if k > 0 {
-                // SAFETY: A spans rows x k elements from a_ptr with strides
-                // (a_rs, a_cs), B k x n from b_ptr with (b_rs, b_cs), inside
-                // their buffers (checked extents) or the panels above; the
-                // destination is rows x n from d_ptr with (d_rs, d_cs): dst's
-                // rows m0.. of this batch (written by this thread only) or acc.
-                unsafe {
-                    gemm::gemm(
-                        rows,
-                        n,
-                        k,
-                        d_ptr,
-                        d_cs,
-                        d_rs,
-                        false,
-                        a_ptr,
-                        a_cs,
-                        a_rs,
-                        b_ptr,
-                        b_cs,
-                        b_rs,
-                        0.0f32,
-                        1.0f32,
-                        false,
-                        false,
-                        false,
-                        gemm::Parallelism::None,
-                    );
-                }
-            } else if direct {
-                for r in 0..rows {
-                    for nn in 0..n {
-                        let at = (c_first + r as i64 * g.c.rs + nn as i64 * g.c.cs) as usize;
-                        // SAFETY: one element of dst, written by this thread only.
-                        let out = unsafe { host_bytes_mut(c + at * 4, 4) };
-                        dt::store(Elem::F32, out, 0, 0.0);
-                    }
-                }
+        if with_post {
+            let mut rest = t.batch;
+            for d in (0..ndims - 2).rev() {
+                let size = g.batch[d].size as usize;
+                pos[d] = (rest % size) as i64;
+                rest /= size;
             }
-            if direct && plain {
-                row += rows;
-                continue;
-            }
-            if direct {
-                // The epilogue reads the products back from dst.
-                acc = vec![0f32; rows * n];
-                for r in 0..rows {
-                    for nn in 0..n {
-                        let at = (c_first + r as i64 * g.c.rs + nn as i64 * g.c.cs) as usize;
-                        // SAFETY: one element of dst, which only this thread touches.
-                        let cell = unsafe { host_bytes(c + at * 4, 4) };
-                        acc[r * n + nn] = dt::load(Elem::F32, cell, 0);
-                    }
-                }
-            }
-            // The epilogue, row by row.
-            if with_post {
-                let mut rest = batch;
-                for d in (0..ndims - 2).rev() {
-                    let size = g.batch[d].size as usize;
-                    pos[d] = (rest % size) as i64;
-                    rest /= size;
-                }
-            }
-            let esize = g.c.elem.size();
-            for r in 0..rows {
-                let mm = m0 + r;
-                let c_row = g.c.off + offs[2] + mm as i64 * g.c.rs;
-                let values = &mut acc[r * n..(r + 1) * n];
-                row_epi.apply(values, mm, &offs, c_row, &mut pos);
-                if g.c.cs == 1 || n == 1 {
-                    // SAFETY: this row of dst is written by this thread only.
-                    let out = unsafe { host_bytes_mut(c + c_row as usize * esize, n * esize) };
-                    dt::store_run(g.c.elem, out, 0, values);
-                } else {
-                    for (nn, v) in values.iter().enumerate() {
-                        let at = (c_row + nn as i64 * g.c.cs) as usize;
-                        // SAFETY: one element of dst, written by this thread only.
-                        let out = unsafe { host_bytes_mut(c + at * esize, esize) };
-                        dt::store(g.c.elem, out, 0, *v);
-                    }
-                }
-            }
-            row += rows;
         }
-    });
+        for r in 0..t.rows {
+            let mm = t.m0 + r;
+            let c_row = g.c.off + offs[2] + mm as i64 * g.c.rs;
+            let row = &mut values[r * t.ld..][..t.cols];
+            if !plain {
+                row_epi.apply_at(row, mm, t.n0, &offs, c_row, &mut pos);
+            }
+            let c_first = c_row + t.n0 as i64 * g.c.cs;
+            if g.c.cs == 1 || t.cols == 1 {
+                // SAFETY: these columns of this row of dst are written by
+                // this thread only (each element is in one tile).
+                let out = unsafe { host_bytes_mut(c + c_first as usize * esize, t.cols * esize) };
+                dt::store_run(g.c.elem, out, 0, row);
+            } else {
+                for (nn, v) in row.iter().enumerate() {
+                    let at = (c_first + nn as i64 * g.c.cs) as usize;
+                    // SAFETY: one element of dst, written by this thread only.
+                    let out = unsafe { host_bytes_mut(c + at * esize, esize) };
+                    dt::store(g.c.elem, out, 0, *v);
+                }
+            }
+        }
+    };
+    blocked::run(Path::current(g.a.elem, g.b.elem), &problem, &store_tile);
     Ok(())
 }
 

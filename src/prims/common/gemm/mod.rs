@@ -15,6 +15,7 @@
 #![allow(non_upper_case_globals)]
 
 pub(crate) mod blas;
+pub(crate) mod blocked;
 pub(crate) mod cpu;
 pub(crate) mod int8;
 pub(crate) mod mma;

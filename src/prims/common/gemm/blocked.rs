@@ -1,0 +1,734 @@
+//! The CPU GEMM's own blocked products: register-blocked microkernels
+//! (`std::arch`) under packing, cache blocking and threading. [`run`]
+//! computes every batch's `m x n` product of a [`Problem`] and hands each
+//! finished tile, in f32, to the caller's epilogue on the thread that
+//! computed it.
+//!
+//! Layer: prims. How a call runs:
+//! - B is packed once per call (once per distinct B of the batches) into
+//!   panels of `nr` columns, `k` rows each (`[k][nr]`, zero-padded past
+//!   `n`), on all threads; the panels are then shared read-only.
+//! - The output is cut into tiles of `mc x nc` (all batches' tiles in one
+//!   list, rows innermost), split contiguously over the threads, so both
+//!   tall and wide problems give every thread work.
+//! - Per tile, per `kc` slice of K, each thread packs its rows of A into
+//!   panels of `mr` rows (`[kc][mr]`, zero-padded), then runs the microkernel
+//!   over every `mr x nr` block of the tile into a padded row-major f32
+//!   accumulator, which goes to the epilogue once K is done.
+//!
+//! The paths ([`Path`]): AVX-512F `12 x 32` and AVX2+FMA `6 x 16` f32 kernels,
+//! an AVX512-BF16 `12 x 32` kernel (`vdpbf16ps`, A and B packed as pairs of
+//! consecutive K, f32 accumulation) for bf16 A and B, and a portable `4 x 16`
+//! one. f16 and mixed operands are converted to f32 while packing. The
+//! `unsafe` is the intrinsics and the microkernels' raw pointers: the
+//! kernels are entered only where the host has the features (checked in
+//! [`Path::for_level`]), on panels whose lengths [`run`] checks.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use super::cpu::run_pooled;
+use crate::base::isa::{self, Level};
+use crate::prims::common::dt::{self, Elem};
+use crate::prims::common::parallel;
+
+/// One input matrix: element `(r, c)` at element index `first + r * rs +
+/// c * cs` of `bytes` (`first` per batch, from [`Problem::first`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Mat<'a> {
+    pub bytes: &'a [u8],
+    pub elem: Elem,
+    pub rs: i64,
+    pub cs: i64,
+}
+
+/// A batched product `C[m, n] = Σ_k A[m, k] · B[k, n]`.
+pub(crate) struct Problem<'a> {
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub batches: usize,
+    pub a: Mat<'a>,
+    pub b: Mat<'a>,
+    /// The element indices of A's and B's `(0, 0)` in batch `i`.
+    pub first: &'a (dyn Fn(usize) -> (i64, i64) + Sync),
+}
+
+/// A finished tile: rows `m0..m0 + rows`, columns `n0..n0 + cols` of batch
+/// `batch`; row `r` is `values[r * ld..][..cols]`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tile {
+    pub batch: usize,
+    pub m0: usize,
+    pub n0: usize,
+    pub rows: usize,
+    pub cols: usize,
+    pub ld: usize,
+}
+
+/// A microkernel path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Path {
+    Portable,
+    Avx2,
+    Avx512,
+    /// bf16 A and B only.
+    Avx512Bf16,
+}
+
+/// `avx512_core_bf16`'s bits in `dnnl_cpu_isa_t`.
+const ISA_AVX512_CORE_BF16: u32 = 0xe7;
+
+impl Path {
+    /// The best path at `level` that the host has, for A and B of types
+    /// `a` and `b`; `bf16_allowed` says whether the ISA cap lets
+    /// AVX512-BF16 run (`avx512_core_bf16` or above).
+    pub fn for_level(level: Level, a: Elem, b: Elem, bf16_allowed: bool) -> Path {
+        let bf16 = a == Elem::Bf16 && b == Elem::Bf16;
+        if level >= Level::Avx512 && Level::Avx512.host_has() {
+            if bf16 && bf16_allowed && host_has_bf16() {
+                Path::Avx512Bf16
+            } else {
+                Path::Avx512
+            }
+        } else if level >= Level::Avx2 && Level::Avx2.host_has() {
+            Path::Avx2
+        } else {
+            Path::Portable
+        }
+    }
+
+    /// The process's path for A and B of types `a` and `b` (the ISA level of
+    /// `base::isa`, capped by `ONEDNN_MAX_CPU_ISA` / `dnnl_set_max_cpu_isa`).
+    pub fn current(a: Elem, b: Elem) -> Path {
+        let effective = isa::effective();
+        let bf16_allowed =
+            effective != 0 && effective & ISA_AVX512_CORE_BF16 == ISA_AVX512_CORE_BF16;
+        Path::for_level(isa::level(), a, b, bf16_allowed)
+    }
+
+    /// Every path this host can run (the tests run each).
+    #[cfg(test)]
+    pub fn on_host() -> Vec<Path> {
+        let mut paths = vec![Path::Portable];
+        if Level::Avx2.host_has() {
+            paths.push(Path::Avx2);
+        }
+        if Level::Avx512.host_has() {
+            paths.push(Path::Avx512);
+            if host_has_bf16() {
+                paths.push(Path::Avx512Bf16);
+            }
+        }
+        paths
+    }
+
+    fn shape(self) -> Shape {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512 => Shape {
+                mr: 12,
+                nr: 32,
+                kc: 256,
+                mc: 96,
+                nc: 512,
+                pairs: false,
+                f16c: true,
+                ukr: x86::ukr_avx512,
+            },
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512Bf16 => Shape {
+                mr: 12,
+                nr: 32,
+                kc: 256,
+                mc: 96,
+                nc: 512,
+                pairs: true,
+                f16c: true,
+                ukr: x86::ukr_avx512_bf16,
+            },
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2 => Shape {
+                mr: 6,
+                nr: 16,
+                kc: 256,
+                mc: 96,
+                nc: 512,
+                pairs: false,
+                f16c: true,
+                ukr: x86::ukr_avx2,
+            },
+            _ => Shape {
+                mr: 4,
+                nr: 16,
+                kc: 256,
+                mc: 96,
+                nc: 512,
+                pairs: false,
+                f16c: false,
+                ukr: ukr_portable,
+            },
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn host_has_bf16() -> bool {
+    std::arch::is_x86_feature_detected!("avx512bf16")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn host_has_bf16() -> bool {
+    false
+}
+
+/// A microkernel: `C[mr x nr] (=, or += unless first) A-panel · B-panel` over
+/// `k` packed rows (K values, or pairs of them), C row-major with `ldc`.
+///
+/// # Safety
+/// `a` holds `k * mr` values, `b` `k * nr`, `c` `mr` rows of `ldc >= nr`
+/// values, and the host has the kernel's features.
+type Ukr = unsafe fn(k: usize, a: *const f32, b: *const f32, c: *mut f32, ldc: usize, first: bool);
+
+/// A path's register block (`mr x nr`), cache blocks (`kc` packed rows,
+/// `mc` rows, `nc` columns) and kernel.
+#[derive(Clone, Copy)]
+struct Shape {
+    mr: usize,
+    nr: usize,
+    kc: usize,
+    mc: usize,
+    nc: usize,
+    /// Packed rows hold pairs of consecutive K as two bf16 (in one f32 slot).
+    pairs: bool,
+    /// f16 operands are converted with F16C.
+    f16c: bool,
+    ukr: Ukr,
+}
+
+/// The portable kernel, `4 x 16`, without fused multiply-adds.
+///
+/// # Safety
+/// As [`Ukr`].
+unsafe fn ukr_portable(
+    k: usize,
+    a: *const f32,
+    b: *const f32,
+    c: *mut f32,
+    ldc: usize,
+    first: bool,
+) {
+    const MR: usize = 4;
+    const NR: usize = 16;
+    // SAFETY: the caller's contract (`Ukr`).
+    let (a, b) = unsafe {
+        (
+            std::slice::from_raw_parts(a, k * MR),
+            std::slice::from_raw_parts(b, k * NR),
+        )
+    };
+    let mut acc = [[0f32; NR]; MR];
+    for (av, bv) in a.chunks_exact(MR).zip(b.chunks_exact(NR)) {
+        for (row, &x) in acc.iter_mut().zip(av) {
+            for (o, &y) in row.iter_mut().zip(bv) {
+                *o += x * y;
+            }
+        }
+    }
+    for (r, row) in acc.iter().enumerate() {
+        // SAFETY: row r of C holds ldc >= NR values (the caller's contract).
+        let out = unsafe { std::slice::from_raw_parts_mut(c.add(r * ldc), NR) };
+        for (o, &v) in out.iter_mut().zip(row) {
+            *o = if first { v } else { *o + v };
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    /// AVX-512F, `12 x 32` (24 zmm accumulators).
+    ///
+    /// # Safety
+    /// As `Ukr`; the host has AVX-512F.
+    #[target_feature(enable = "avx512f,fma")]
+    pub(super) unsafe fn ukr_avx512(
+        k: usize,
+        a: *const f32,
+        b: *const f32,
+        c: *mut f32,
+        ldc: usize,
+        first: bool,
+    ) {
+        const MR: usize = 12;
+        let mut acc = [[_mm512_setzero_ps(); 2]; MR];
+        for kk in 0..k {
+            // SAFETY: a holds k * 12 values, b k * 32 (the caller's contract).
+            unsafe {
+                let b0 = _mm512_loadu_ps(b.add(kk * 32));
+                let b1 = _mm512_loadu_ps(b.add(kk * 32 + 16));
+                let ar = a.add(kk * MR);
+                for (r, row) in acc.iter_mut().enumerate() {
+                    let x = _mm512_set1_ps(*ar.add(r));
+                    row[0] = _mm512_fmadd_ps(x, b0, row[0]);
+                    row[1] = _mm512_fmadd_ps(x, b1, row[1]);
+                }
+            }
+        }
+        for (r, row) in acc.iter().enumerate() {
+            // SAFETY: row r of C holds ldc >= 32 values.
+            unsafe {
+                let out = c.add(r * ldc);
+                if first {
+                    _mm512_storeu_ps(out, row[0]);
+                    _mm512_storeu_ps(out.add(16), row[1]);
+                } else {
+                    _mm512_storeu_ps(out, _mm512_add_ps(_mm512_loadu_ps(out), row[0]));
+                    let hi = out.add(16);
+                    _mm512_storeu_ps(hi, _mm512_add_ps(_mm512_loadu_ps(hi), row[1]));
+                }
+            }
+        }
+    }
+
+    /// AVX512-BF16, `12 x 32`: each packed row is a pair of K values (two
+    /// bf16 in one 32-bit slot), multiplied and summed in f32 by `vdpbf16ps`.
+    ///
+    /// # Safety
+    /// As `Ukr`; the host has AVX-512F and AVX512-BF16.
+    #[target_feature(enable = "avx512f,avx512bf16")]
+    pub(super) unsafe fn ukr_avx512_bf16(
+        k: usize,
+        a: *const f32,
+        b: *const f32,
+        c: *mut f32,
+        ldc: usize,
+        first: bool,
+    ) {
+        const MR: usize = 12;
+        let mut acc = [[_mm512_setzero_ps(); 2]; MR];
+        let a = a.cast::<i32>();
+        for kk in 0..k {
+            // SAFETY: a holds k * 12 slots, b k * 32 (the caller's contract);
+            // the casts reinterpret 32 bf16 as the vector type of bf16 pairs.
+            unsafe {
+                let b0: __m512bh = std::mem::transmute(_mm512_loadu_ps(b.add(kk * 32)));
+                let b1: __m512bh = std::mem::transmute(_mm512_loadu_ps(b.add(kk * 32 + 16)));
+                let ar = a.add(kk * MR);
+                for (r, row) in acc.iter_mut().enumerate() {
+                    let x: __m512bh = std::mem::transmute(_mm512_set1_epi32(*ar.add(r)));
+                    row[0] = _mm512_dpbf16_ps(row[0], x, b0);
+                    row[1] = _mm512_dpbf16_ps(row[1], x, b1);
+                }
+            }
+        }
+        for (r, row) in acc.iter().enumerate() {
+            // SAFETY: row r of C holds ldc >= 32 values.
+            unsafe {
+                let out = c.add(r * ldc);
+                if first {
+                    _mm512_storeu_ps(out, row[0]);
+                    _mm512_storeu_ps(out.add(16), row[1]);
+                } else {
+                    _mm512_storeu_ps(out, _mm512_add_ps(_mm512_loadu_ps(out), row[0]));
+                    let hi = out.add(16);
+                    _mm512_storeu_ps(hi, _mm512_add_ps(_mm512_loadu_ps(hi), row[1]));
+                }
+            }
+        }
+    }
+
+    /// f16 `src` (2 bytes each) to f32 `out`, eight at a time through F16C.
+    ///
+    /// # Safety
+    /// The host has F16C (and so AVX).
+    #[target_feature(enable = "avx,f16c")]
+    pub(super) unsafe fn f16_run(src: &[u8], out: &mut [f32]) {
+        let mut chunks = out.chunks_exact_mut(8);
+        let mut halves = src.chunks_exact(16);
+        for (o, h) in (&mut chunks).zip(&mut halves) {
+            // SAFETY: h holds 16 bytes, o 8 values.
+            unsafe {
+                let v = _mm_loadu_si128(h.as_ptr().cast());
+                _mm256_storeu_ps(o.as_mut_ptr(), _mm256_cvtph_ps(v));
+            }
+        }
+        let rest = halves.remainder();
+        for (o, h) in chunks.into_remainder().iter_mut().zip(rest.chunks_exact(2)) {
+            *o = crate::prims::common::dt::f16_to_f32(u16::from_ne_bytes([h[0], h[1]]));
+        }
+    }
+
+    /// AVX2 + FMA, `6 x 16` (12 ymm accumulators).
+    ///
+    /// # Safety
+    /// As `Ukr`; the host has AVX2 and FMA.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn ukr_avx2(
+        k: usize,
+        a: *const f32,
+        b: *const f32,
+        c: *mut f32,
+        ldc: usize,
+        first: bool,
+    ) {
+        const MR: usize = 6;
+        let mut acc = [[_mm256_setzero_ps(); 2]; MR];
+        for kk in 0..k {
+            // SAFETY: a holds k * 6 values, b k * 16 (the caller's contract).
+            unsafe {
+                let b0 = _mm256_loadu_ps(b.add(kk * 16));
+                let b1 = _mm256_loadu_ps(b.add(kk * 16 + 8));
+                let ar = a.add(kk * MR);
+                for (r, row) in acc.iter_mut().enumerate() {
+                    let x = _mm256_set1_ps(*ar.add(r));
+                    row[0] = _mm256_fmadd_ps(x, b0, row[0]);
+                    row[1] = _mm256_fmadd_ps(x, b1, row[1]);
+                }
+            }
+        }
+        for (r, row) in acc.iter().enumerate() {
+            // SAFETY: row r of C holds ldc >= 16 values.
+            unsafe {
+                let out = c.add(r * ldc);
+                if first {
+                    _mm256_storeu_ps(out, row[0]);
+                    _mm256_storeu_ps(out.add(8), row[1]);
+                } else {
+                    _mm256_storeu_ps(out, _mm256_add_ps(_mm256_loadu_ps(out), row[0]));
+                    let hi = out.add(8);
+                    _mm256_storeu_ps(hi, _mm256_add_ps(_mm256_loadu_ps(hi), row[1]));
+                }
+            }
+        }
+    }
+}
+
+/// `dt::load_run`, with f16 converted by F16C where `s` allows it (the
+/// AVX2 and AVX-512 paths; every host with AVX2 has F16C, checked anyway).
+fn load_line(s: &Shape, elem: Elem, bytes: &[u8], first: usize, out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if s.f16c && elem == Elem::F16 && std::arch::is_x86_feature_detected!("f16c") {
+        let src = &bytes[first * 2..(first + out.len()) * 2];
+        // SAFETY: the host has F16C (checked just above).
+        unsafe { x86::f16_run(src, out) };
+        return;
+    }
+    let _ = s;
+    dt::load_run(elem, bytes, first, out);
+}
+
+/// The raw bits of bf16 element `index` of `bytes`.
+fn bf16_bits(bytes: &[u8], index: i64) -> u32 {
+    let at = index as usize * 2;
+    u16::from_ne_bytes([bytes[at], bytes[at + 1]]) as u32
+}
+
+/// Two bf16 as one packed slot: `lo` in the low half (the even K).
+fn pair(lo: u32, hi: u32) -> f32 {
+    f32::from_bits(lo | hi << 16)
+}
+
+/// Packs columns `n0..n0 + cols` of `b` (first element `first`) into one
+/// panel `out` of `rows x nr` (`rows` = K, or K pairs), zero-padded.
+fn pack_b(s: &Shape, b: &Mat, first: i64, k: usize, n0: usize, cols: usize, out: &mut [f32]) {
+    let nr = s.nr;
+    let at = |kk: usize, c: usize| first + kk as i64 * b.rs + (n0 + c) as i64 * b.cs;
+    if s.pairs {
+        for (kp, row) in out.chunks_exact_mut(nr).enumerate() {
+            let k0 = 2 * kp;
+            for (c, o) in row.iter_mut().enumerate() {
+                *o = if c < cols {
+                    let lo = bf16_bits(b.bytes, at(k0, c));
+                    let hi = if k0 + 1 < k {
+                        bf16_bits(b.bytes, at(k0 + 1, c))
+                    } else {
+                        0
+                    };
+                    pair(lo, hi)
+                } else {
+                    0.0
+                };
+            }
+        }
+        return;
+    }
+    if b.cs == 1 || cols == 1 {
+        for (kk, row) in out.chunks_exact_mut(nr).enumerate() {
+            if cols == 1 {
+                row[0] = dt::load(b.elem, b.bytes, at(kk, 0) as usize);
+            } else {
+                load_line(s, b.elem, b.bytes, at(kk, 0) as usize, &mut row[..cols]);
+            }
+            row[cols..].fill(0.0);
+        }
+    } else if b.rs == 1 {
+        let mut column = vec![0f32; k];
+        for c in 0..cols {
+            load_line(s, b.elem, b.bytes, at(0, c) as usize, &mut column);
+            for (row, &v) in out.chunks_exact_mut(nr).zip(&column) {
+                row[c] = v;
+            }
+        }
+        for row in out.chunks_exact_mut(nr) {
+            row[cols..].fill(0.0);
+        }
+    } else {
+        for (kk, row) in out.chunks_exact_mut(nr).enumerate() {
+            for (c, o) in row.iter_mut().enumerate() {
+                *o = if c < cols {
+                    dt::load(b.elem, b.bytes, at(kk, c) as usize)
+                } else {
+                    0.0
+                };
+            }
+        }
+    }
+}
+
+/// Packs rows `m0..m0 + rows` of `a` (first element `first`), packed rows
+/// `p..p + kc` (K values, or K pairs), into panels of `mr` rows: panel `i`
+/// is `out[i * mr * kc..]`, `[kc][mr]`, zero-padded past `rows`.
+#[allow(clippy::too_many_arguments)]
+fn pack_a(
+    s: &Shape,
+    a: &Mat,
+    first: i64,
+    k: usize,
+    m0: usize,
+    rows: usize,
+    p: usize,
+    kc: usize,
+    line: &mut Vec<f32>,
+    out: &mut [f32],
+) {
+    let mr = s.mr;
+    let at = |r: usize, kk: usize| first + (m0 + r) as i64 * a.rs + kk as i64 * a.cs;
+    for (i, panel) in out.chunks_exact_mut(mr * kc).enumerate() {
+        let r0 = i * mr;
+        let rn = mr.min(rows - r0);
+        if s.pairs && a.cs == 1 {
+            // Each pair is one 32-bit read of two consecutive bf16 (the odd
+            // one 0 past K).
+            for r in 0..mr {
+                let base = (r < rn).then(|| at(r0 + r, 2 * p) as usize * 2);
+                for (kp, slots) in panel.chunks_exact_mut(mr).enumerate() {
+                    let k0 = 2 * (p + kp);
+                    slots[r] = match base {
+                        Some(b) if k0 + 1 < k => {
+                            let at = b + 4 * kp;
+                            let w = &a.bytes[at..at + 4];
+                            f32::from_bits(u32::from_ne_bytes([w[0], w[1], w[2], w[3]]))
+                        }
+                        Some(b) => {
+                            let at = b + 4 * kp;
+                            pair(u16::from_ne_bytes([a.bytes[at], a.bytes[at + 1]]) as u32, 0)
+                        }
+                        None => 0.0,
+                    };
+                }
+            }
+        } else if s.pairs {
+            for (kp, slots) in panel.chunks_exact_mut(mr).enumerate() {
+                let k0 = 2 * (p + kp);
+                for (r, o) in slots.iter_mut().enumerate() {
+                    *o = if r < rn {
+                        let lo = bf16_bits(a.bytes, at(r0 + r, k0));
+                        let hi = if k0 + 1 < k {
+                            bf16_bits(a.bytes, at(r0 + r, k0 + 1))
+                        } else {
+                            0
+                        };
+                        pair(lo, hi)
+                    } else {
+                        0.0
+                    };
+                }
+            }
+        } else if a.cs == 1 && kc > 1 {
+            line.resize(kc, 0.0);
+            for r in 0..mr {
+                if r < rn {
+                    load_line(s, a.elem, a.bytes, at(r0 + r, p) as usize, line);
+                    for (slots, &v) in panel.chunks_exact_mut(mr).zip(line.iter()) {
+                        slots[r] = v;
+                    }
+                } else {
+                    for slots in panel.chunks_exact_mut(mr) {
+                        slots[r] = 0.0;
+                    }
+                }
+            }
+        } else if a.rs == 1 && rn > 1 {
+            for (kk, slots) in panel.chunks_exact_mut(mr).enumerate() {
+                load_line(
+                    s,
+                    a.elem,
+                    a.bytes,
+                    at(r0, p + kk) as usize,
+                    &mut slots[..rn],
+                );
+                slots[rn..].fill(0.0);
+            }
+        } else {
+            for (kk, slots) in panel.chunks_exact_mut(mr).enumerate() {
+                for (r, o) in slots.iter_mut().enumerate() {
+                    *o = if r < rn {
+                        dt::load(a.elem, a.bytes, at(r0 + r, p + kk) as usize)
+                    } else {
+                        0.0
+                    };
+                }
+            }
+        }
+    }
+}
+
+thread_local! {
+    /// Each thread's A panels, accumulator and conversion line, kept between
+    /// calls (a fresh large allocation per call is paid in page faults).
+    static SCRATCH: RefCell<(Vec<f32>, Vec<f32>, Vec<f32>)> =
+        const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+}
+
+/// The packed-B buffer, kept between calls (up to this many values, 64 MiB).
+static PACKED_B: Mutex<Vec<f32>> = Mutex::new(Vec::new());
+const PACKED_B_KEEP: usize = 1 << 24;
+
+/// About this many multiply-adds per thread at least.
+const MIN_WORK: usize = 1 << 20;
+
+/// Computes every batch's product of `p` on `path` and hands each finished
+/// tile to `tile` (on the thread that computed it; every output element is
+/// in exactly one tile).
+pub(crate) fn run(path: Path, p: &Problem, tile: &(dyn Fn(&Tile, &mut [f32]) + Sync)) {
+    let s = path.shape();
+    let (m, n, k) = (p.m, p.n, p.k);
+    if m == 0 || n == 0 || p.batches == 0 {
+        return;
+    }
+    // Packed rows per panel: K, or K pairs.
+    let kp = if s.pairs { k.div_ceil(2) } else { k };
+    let panels = n.div_ceil(s.nr);
+    let panel_len = kp * s.nr;
+
+    // The distinct Bs of the batches (one when B broadcasts).
+    let mut b_slot = Vec::with_capacity(p.batches);
+    let mut b_firsts: Vec<i64> = Vec::new();
+    let mut seen: HashMap<i64, usize> = HashMap::new();
+    for i in 0..p.batches {
+        let f = (p.first)(i).1;
+        let slot = *seen.entry(f).or_insert_with(|| {
+            b_firsts.push(f);
+            b_firsts.len() - 1
+        });
+        b_slot.push(slot);
+    }
+
+    // Pack B on all threads.
+    let total = b_firsts.len() * panels * panel_len;
+    let mut kept = PACKED_B.try_lock().ok();
+    let mut own = Vec::new();
+    let packed = kept.as_deref_mut().unwrap_or(&mut own);
+    if packed.len() < total {
+        packed.resize(total, 0.0);
+    }
+    {
+        let jobs = b_firsts.len() * panels;
+        let min_jobs = (MIN_WORK / 4 / panel_len.max(1)).max(1);
+        let mut rest = &mut packed[..total];
+        let mut items = Vec::new();
+        for range in parallel::split(jobs, min_jobs) {
+            let (head, tail) = rest.split_at_mut(range.len() * panel_len);
+            rest = tail;
+            items.push((range, head));
+        }
+        run_pooled(items, |(range, out)| {
+            for (job, panel) in range.zip(out.chunks_exact_mut(panel_len.max(1))) {
+                let (slot, j) = (job / panels, job % panels);
+                let n0 = j * s.nr;
+                pack_b(&s, &p.b, b_firsts[slot], k, n0, s.nr.min(n - n0), panel);
+            }
+        });
+    }
+    let packed = &packed[..total];
+
+    // Tiles: enough for the threads the work deserves.
+    let work = p.batches * m * n * k.max(1);
+    let threads = (work / MIN_WORK).clamp(1, parallel::max_threads());
+    let mut mc = s.mc.min(m.next_multiple_of(s.mr));
+    let mut nc = s.nc.min(n.next_multiple_of(s.nr));
+    let count = |mc: usize, nc: usize| p.batches * m.div_ceil(mc) * n.div_ceil(nc);
+    while count(mc, nc) < 2 * threads {
+        if nc >= 4 * s.nr {
+            nc = (nc / 2).next_multiple_of(s.nr);
+        } else if mc >= 2 * s.mr {
+            mc = (mc / 2).next_multiple_of(s.mr);
+        } else {
+            break;
+        }
+    }
+    let (mblocks, nblocks) = (m.div_ceil(mc), n.div_ceil(nc));
+    let tiles = count(mc, nc);
+    let ranges = parallel::split(tiles, tiles.div_ceil(threads));
+    run_pooled(ranges, |range| {
+        let (mut a_panels, mut acc, mut line) =
+            SCRATCH.with(|cell| std::mem::take(&mut *cell.borrow_mut()));
+        for t in range {
+            let mb = t % mblocks;
+            let nb = t / mblocks % nblocks;
+            let batch = t / (mblocks * nblocks);
+            let (m0, n0) = (mb * mc, nb * nc);
+            let rows = mc.min(m - m0);
+            let cols = nc.min(n - n0);
+            let (rp, cp) = (rows.next_multiple_of(s.mr), cols.next_multiple_of(s.nr));
+            let ld = cp;
+            if acc.len() < rp * cp {
+                acc.resize(rp * cp, 0.0);
+            }
+            let a_first = (p.first)(batch).0;
+            let b_panels = &packed[(b_slot[batch] * panels + n0 / s.nr) * panel_len..];
+            if kp == 0 {
+                acc[..rp * cp].fill(0.0);
+            }
+            for p0 in (0..kp).step_by(s.kc) {
+                let kc = s.kc.min(kp - p0);
+                if a_panels.len() < rp * kc {
+                    a_panels.resize(rp * kc, 0.0);
+                }
+                let a_block = &mut a_panels[..rp * kc];
+                pack_a(&s, &p.a, a_first, k, m0, rows, p0, kc, &mut line, a_block);
+                for j in 0..cp / s.nr {
+                    let b = &b_panels[j * panel_len + p0 * s.nr..][..kc * s.nr];
+                    for (i, a) in a_block.chunks_exact(s.mr * kc).enumerate() {
+                        let c = &mut acc[i * s.mr * ld + j * s.nr..][..(s.mr - 1) * ld + s.nr];
+                        // SAFETY: a holds kc * mr values, b kc * nr, c mr
+                        // rows of ld >= nr values (the slices above); the
+                        // path's features were checked by `Path::for_level`.
+                        unsafe { (s.ukr)(kc, a.as_ptr(), b.as_ptr(), c.as_mut_ptr(), ld, p0 == 0) };
+                    }
+                }
+            }
+            let t = Tile {
+                batch,
+                m0,
+                n0,
+                rows,
+                cols,
+                ld,
+            };
+            tile(&t, &mut acc[..rp * cp]);
+        }
+        SCRATCH.with(|cell| *cell.borrow_mut() = (a_panels, acc, line));
+    });
+    if let Some(kept) = kept.as_deref_mut()
+        && kept.len() > PACKED_B_KEEP
+    {
+        *kept = Vec::new();
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,378 @@
+//! The blocked products on every path the host has, against an f64
+//! reference: edge tiles (m, n, k not multiples of the blocks, k = 1 and 0),
+//! row-major, transposed and strided A and B, batches with B broadcast, and
+//! the f16 / bf16 / mixed operand conversions.
+
+use std::sync::Mutex;
+
+use super::*;
+use crate::prims::common::dt;
+
+/// A test matrix: `rows x cols` values stored with strides `(rs, cs)` from
+/// element `off`, `batches` copies `bstride` apart.
+struct Stored {
+    elem: Elem,
+    bytes: Vec<u8>,
+    rs: i64,
+    cs: i64,
+    off: i64,
+    bstride: i64,
+}
+
+/// Small integers and halves (exact in bf16 and f16) so the reference is
+/// exact up to f32 accumulation.
+fn value(seed: usize) -> f32 {
+    ((seed * 7919 + 13) % 17) as f32 * 0.5 - 4.0
+}
+
+/// How a matrix is laid out.
+#[derive(Clone, Copy, Debug)]
+enum Lay {
+    RowMajor,
+    Transposed,
+    /// Row-major with padded rows and a start offset.
+    Padded,
+    /// Neither stride 1.
+    Strided,
+}
+
+fn store(elem: Elem, rows: usize, cols: usize, lay: Lay, batches: usize, salt: usize) -> Stored {
+    let (rs, cs, off) = match lay {
+        Lay::RowMajor => (cols as i64, 1, 0),
+        Lay::Transposed => (1, rows as i64, 0),
+        Lay::Padded => (cols as i64 + 3, 1, 5),
+        Lay::Strided => (2, 2 * rows as i64 + 1, 1),
+    };
+    let span = off + (rows as i64 - 1) * rs + (cols as i64 - 1) * cs + 1;
+    let bstride = span + 2;
+    let total = (bstride * batches as i64) as usize;
+    let mut bytes = vec![0u8; total * elem.size()];
+    for b in 0..batches {
+        for r in 0..rows {
+            for c in 0..cols {
+                let at = b as i64 * bstride + off + r as i64 * rs + c as i64 * cs;
+                let v = value(salt + (b * rows + r) * cols + c);
+                dt::store(elem, &mut bytes, at as usize, v);
+            }
+        }
+    }
+    Stored {
+        elem,
+        bytes,
+        rs,
+        cs,
+        off,
+        bstride,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check(
+    path: Path,
+    (m, n, k): (usize, usize, usize),
+    batches: usize,
+    b_broadcast: bool,
+    elems: (Elem, Elem),
+    lays: (Lay, Lay),
+) {
+    let a = store(elems.0, m, k, lays.0, batches, 1);
+    let b_count = if b_broadcast { 1 } else { batches };
+    let b = store(elems.1, k, n, lays.1, b_count, 1000);
+    let first = |i: usize| {
+        let bi = if b_broadcast { 0 } else { i as i64 };
+        (a.off + i as i64 * a.bstride, b.off + bi * b.bstride)
+    };
+    let prob = Problem {
+        m,
+        n,
+        k,
+        batches,
+        a: Mat {
+            bytes: &a.bytes,
+            elem: a.elem,
+            rs: a.rs,
+            cs: a.cs,
+        },
+        b: Mat {
+            bytes: &b.bytes,
+            elem: b.elem,
+            rs: b.rs,
+            cs: b.cs,
+        },
+        first: &first,
+    };
+    let out = Mutex::new(vec![f32::NAN; batches * m * n]);
+    let hits = Mutex::new(vec![0u8; batches * m * n]);
+    run(path, &prob, &|t: &Tile, values: &mut [f32]| {
+        let mut out = out.lock().unwrap();
+        let mut hits = hits.lock().unwrap();
+        for r in 0..t.rows {
+            for c in 0..t.cols {
+                let at = (t.batch * m + t.m0 + r) * n + t.n0 + c;
+                out[at] = values[r * t.ld + c];
+                hits[at] += 1;
+            }
+        }
+    });
+    let out = out.into_inner().unwrap();
+    assert!(
+        hits.into_inner().unwrap().iter().all(|&h| h == 1),
+        "{path:?} {m}x{n}x{k}: every element in exactly one tile"
+    );
+    for bt in 0..batches {
+        let (fa, fb) = first(bt);
+        for r in 0..m {
+            for c in 0..n {
+                let mut want = 0f64;
+                for kk in 0..k {
+                    let x = dt::load(
+                        a.elem,
+                        &a.bytes,
+                        (fa + r as i64 * a.rs + kk as i64 * a.cs) as usize,
+                    );
+                    let y = dt::load(
+                        b.elem,
+                        &b.bytes,
+                        (fb + kk as i64 * b.rs + c as i64 * b.cs) as usize,
+                    );
+                    want += x as f64 * y as f64;
+                }
+                let got = out[(bt * m + r) * n + c];
+                // Products of halves are exact in f32; the sums of up to a
+                // few thousand of them below 2^24 quarters too.
+                assert_eq!(
+                    got as f64, want,
+                    "{path:?} {elems:?} {lays:?} {m}x{n}x{k} batch {bt} at ({r}, {c})"
+                );
+            }
+        }
+    }
+}
+
+const SHAPES: &[(usize, usize, usize)] = &[
+    (1, 1, 1),
+    (5, 7, 1),
+    (13, 33, 3),
+    (12, 32, 256),
+    (25, 70, 257),
+    (97, 513, 19),
+    (130, 40, 600),
+    (3, 1100, 9),
+    (4, 4, 0),
+];
+
+#[test]
+fn f32_every_path_edges_and_layouts() {
+    for path in Path::on_host() {
+        if path == Path::Avx512Bf16 {
+            continue;
+        }
+        for &shape in SHAPES {
+            for lays in [
+                (Lay::RowMajor, Lay::RowMajor),
+                (Lay::Transposed, Lay::Transposed),
+                (Lay::Padded, Lay::Strided),
+                (Lay::Strided, Lay::Padded),
+            ] {
+                check(path, shape, 1, false, (Elem::F32, Elem::F32), lays);
+            }
+        }
+    }
+}
+
+#[test]
+fn batches_with_and_without_b_broadcast() {
+    for path in Path::on_host() {
+        let elems = if path == Path::Avx512Bf16 {
+            (Elem::Bf16, Elem::Bf16)
+        } else {
+            (Elem::F32, Elem::F32)
+        };
+        for broadcast in [false, true] {
+            for &shape in &[(7, 9, 5), (40, 70, 33)] {
+                check(
+                    path,
+                    shape,
+                    3,
+                    broadcast,
+                    elems,
+                    (Lay::RowMajor, Lay::Padded),
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn low_precision_operands_every_path() {
+    for path in Path::on_host() {
+        let pairs: &[(Elem, Elem)] = if path == Path::Avx512Bf16 {
+            &[(Elem::Bf16, Elem::Bf16)]
+        } else {
+            &[
+                (Elem::Bf16, Elem::Bf16),
+                (Elem::F16, Elem::F16),
+                (Elem::F16, Elem::F32),
+                (Elem::F32, Elem::Bf16),
+            ]
+        };
+        for &elems in pairs {
+            for &shape in SHAPES {
+                for lays in [
+                    (Lay::RowMajor, Lay::RowMajor),
+                    (Lay::Transposed, Lay::Strided),
+                ] {
+                    check(path, shape, 1, false, elems, lays);
+                }
+            }
+        }
+    }
+}
+
+/// The process's path follows its ISA cap: under `ONEDNN_MAX_CPU_ISA=sse41`
+/// (`scripts/test.sh`) every product runs the portable kernel.
+#[test]
+fn current_path_within_the_process_cap() {
+    let path = Path::current(Elem::F32, Elem::F32);
+    match crate::base::isa::level() {
+        Level::Portable => assert_eq!(path, Path::Portable),
+        Level::Avx2 => assert_eq!(path, Path::Avx2),
+        Level::Avx512 => assert_eq!(path, Path::Avx512),
+    }
+    if crate::base::isa::level() < Level::Avx512 {
+        assert_ne!(Path::current(Elem::Bf16, Elem::Bf16), Path::Avx512Bf16);
+    }
+}
+
+#[test]
+fn path_follows_the_level() {
+    assert_eq!(
+        Path::for_level(Level::Portable, Elem::F32, Elem::F32, true),
+        Path::Portable
+    );
+    assert_eq!(
+        Path::for_level(Level::Portable, Elem::Bf16, Elem::Bf16, true),
+        Path::Portable
+    );
+    if Level::Avx512.host_has() {
+        assert_eq!(
+            Path::for_level(Level::Avx512, Elem::F32, Elem::F32, true),
+            Path::Avx512
+        );
+        assert_eq!(
+            Path::for_level(Level::Avx512, Elem::Bf16, Elem::Bf16, false),
+            Path::Avx512
+        );
+        assert_eq!(
+            Path::for_level(Level::Avx512, Elem::Bf16, Elem::F32, true),
+            Path::Avx512
+        );
+    }
+    if Level::Avx2.host_has() {
+        assert_eq!(
+            Path::for_level(Level::Avx2, Elem::Bf16, Elem::Bf16, true),
+            Path::Avx2
+        );
+    }
+}
+
+/// Times these kernels against the `gemm` crate run as the CPU GEMM ran it
+/// before (rows of C split over the same persistent workers, the crate
+/// single-threaded per range, packing B itself on every thread), on one f32
+/// row-major problem, in one process. Not a check: run by hand with
+/// `cargo test --release --lib compare_with_gemm_crate -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn compare_with_gemm_crate() {
+    for size in [512usize, 1024, 2048] {
+        let (m, n, k) = (size, size, size);
+        let a: Vec<f32> = (0..m * k).map(value).collect();
+        let b: Vec<f32> = (0..k * n).map(|i| value(i + 7)).collect();
+        let bytes = |v: &[f32]| v.iter().flat_map(|x| x.to_ne_bytes()).collect::<Vec<u8>>();
+        let (ab, bb) = (bytes(&a), bytes(&b));
+        let first = |_: usize| (0i64, 0i64);
+        let prob = Problem {
+            m,
+            n,
+            k,
+            batches: 1,
+            a: Mat {
+                bytes: &ab,
+                elem: Elem::F32,
+                rs: k as i64,
+                cs: 1,
+            },
+            b: Mat {
+                bytes: &bb,
+                elem: Elem::F32,
+                rs: n as i64,
+                cs: 1,
+            },
+            first: &first,
+        };
+        let c = Mutex::new(vec![0f32; m * n]);
+        let ours = || {
+            run(
+                Path::current(Elem::F32, Elem::F32),
+                &prob,
+                &|t: &Tile, v: &mut [f32]| {
+                    let mut c = c.lock().unwrap();
+                    for r in 0..t.rows {
+                        let at = (t.m0 + r) * n + t.n0;
+                        c[at..at + t.cols].copy_from_slice(&v[r * t.ld..][..t.cols]);
+                    }
+                },
+            )
+        };
+        let c2 = Mutex::new(vec![0f32; m * n]);
+        let crate_rows = || {
+            let ranges = parallel::split(m, 1);
+            let base = c2.lock().unwrap().as_mut_ptr() as usize;
+            run_pooled(ranges, |range| {
+                // SAFETY: each range writes its own rows of c2 (m x n).
+                unsafe {
+                    gemm::gemm(
+                        range.len(),
+                        n,
+                        k,
+                        (base as *mut f32).add(range.start * n),
+                        1,
+                        n as isize,
+                        false,
+                        a.as_ptr().add(range.start * k),
+                        1,
+                        k as isize,
+                        b.as_ptr(),
+                        1,
+                        n as isize,
+                        0.0f32,
+                        1.0f32,
+                        false,
+                        false,
+                        false,
+                        gemm::Parallelism::None,
+                    )
+                }
+            });
+        };
+        let best = |f: &dyn Fn()| {
+            f();
+            (0..3)
+                .map(|_| {
+                    let t = std::time::Instant::now();
+                    f();
+                    t.elapsed().as_secs_f64()
+                })
+                .fold(f64::MAX, f64::min)
+        };
+        let flops = 2.0 * (m * n * k) as f64;
+        let (t_ours, t_crate) = (best(&ours), best(&crate_rows));
+        assert_eq!(*c.lock().unwrap(), *c2.lock().unwrap());
+        eprintln!(
+            "f32 {size}^3 on {} threads: ours {:.1} GFLOP/s, gemm crate (rows split) {:.1} GFLOP/s",
+            parallel::max_threads(),
+            flops / t_ours / 1e9,
+            flops / t_crate / 1e9
+        );
+    }
+}
