@@ -271,8 +271,9 @@ fn apply_from(
 ) {
     #[cfg(target_arch = "x86_64")]
     match level {
-        // SAFETY: the level says the host has the features.
+        // SAFETY: the level says the host has AVX-512F.
         Level::Avx512 => return unsafe { apply_from_512(alg, scales, x, y, out) },
+        // SAFETY: the level says the host has AVX2 and FMA.
         Level::Avx2 => return unsafe { apply_from_256(alg, scales, x, y, out) },
         Level::Portable => {}
     }
