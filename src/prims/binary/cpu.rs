@@ -116,7 +116,7 @@ impl Implementation for CpuBinary {
                         l.elem == Elem::F32 && !a && f32_at(r.addr(), l) % 4 == 0
                     });
             parallel::run_all(parallel::split(n, MIN_PER_THREAD), |range| {
-                let mut v = [[0f32; BLOCK]; 3];
+                let mut v = [[0f32; BLOCK]; 4];
                 let mut start = range.start;
                 while start < range.end {
                     let len = BLOCK.min(range.end - start);
@@ -165,9 +165,14 @@ impl Implementation for CpuBinary {
                             dt::load_run(l.elem, bytes, 0, &mut v[k][..len]);
                         }
                     }
-                    let [a, b, c] = &mut v;
-                    apply_block(alg, scales, &mut a[..len], &b[..len], &c[..len], third);
-                    dt::store_run(lo.elem, chunk, 0, &a[..len]);
+                    let [a, b, c, d] = &mut v;
+                    let (a, b, c, d) = (&a[..len], &b[..len], &c[..len], &mut d[..len]);
+                    if third {
+                        select(scales, a, b, c, d);
+                    } else {
+                        apply_from(level, alg, scales, a, b, d);
+                    }
+                    dt::store_run(lo.elem, chunk, 0, d);
                     start += len;
                 }
             });
@@ -213,53 +218,15 @@ impl Implementation for CpuBinary {
     }
 }
 
-/// `a[i] = alg(a[i] * s0, b[i] * s1, c[i])` over a block, with the
-/// algorithm matched once outside a tight (vectorisable) loop.
-#[inline(never)]
-fn apply_block(alg: BinaryAlg, scales: [f32; 2], a: &mut [f32], b: &[f32], c: &[f32], third: bool) {
+/// `Select` with its condition: `out[i] = c[i] != 0 ? a[i] * s0 : b[i] * s1`.
+fn select(scales: [f32; 2], a: &[f32], b: &[f32], c: &[f32], out: &mut [f32]) {
     let [s0, s1] = scales;
-    let b = &b[..a.len()];
-    macro_rules! each {
-        (|$x:ident, $y:ident| $e:expr) => {
-            if s0 == 1.0 && s1 == 1.0 {
-                for (xa, &$y) in a.iter_mut().zip(b) {
-                    let $x = *xa;
-                    *xa = $e;
-                }
-            } else {
-                for (xa, &yb) in a.iter_mut().zip(b) {
-                    let $x = *xa * s0;
-                    let $y = yb * s1;
-                    *xa = $e;
-                }
-            }
-        };
-    }
-    let flag = |t: bool| if t { 1.0f32 } else { 0.0 };
-    match alg {
-        BinaryAlg::Add => each!(|x, y| x + y),
-        BinaryAlg::Mul => each!(|x, y| x * y),
-        BinaryAlg::Max => each!(|x, y| x.max(y)),
-        BinaryAlg::Min => each!(|x, y| x.min(y)),
-        BinaryAlg::Div => each!(|x, y| x / y),
-        BinaryAlg::Sub => each!(|x, y| x - y),
-        BinaryAlg::Ge => each!(|x, y| flag(x >= y)),
-        BinaryAlg::Gt => each!(|x, y| flag(x > y)),
-        BinaryAlg::Le => each!(|x, y| flag(x <= y)),
-        BinaryAlg::Lt => each!(|x, y| flag(x < y)),
-        BinaryAlg::Eq => each!(|x, y| flag(x == y)),
-        BinaryAlg::Ne => each!(|x, y| flag(x != y)),
-        BinaryAlg::Select => {
-            let c = &c[..a.len()];
-            for ((xa, &yb), &cc) in a.iter_mut().zip(b).zip(c) {
-                let cc = if third { cc } else { 0.0 };
-                *xa = if cc != 0.0 { *xa * s0 } else { yb * s1 };
-            }
-        }
+    for (((o, &x), &y), &cond) in out.iter_mut().zip(a).zip(b).zip(c) {
+        *o = if cond != 0.0 { x * s0 } else { y * s1 };
     }
 }
 
-/// `out[i] = alg(x[i] * s0, y[i] * s1)` (two inputs: not `Select`),
+/// `out[i] = alg(x[i] * s0, y[i] * s1)` (`Select` without a condition: `y[i] * s1`),
 /// vectorised for `level`.
 fn apply_from(
     level: Level,
@@ -331,8 +298,7 @@ fn apply_from_body(alg: BinaryAlg, scales: [f32; 2], x: &[f32], y: &[f32], out: 
         BinaryAlg::Lt => each!(|a, b| flag(a < b)),
         BinaryAlg::Eq => each!(|a, b| flag(a == b)),
         BinaryAlg::Ne => each!(|a, b| flag(a != b)),
-        // Two inputs only (the caller's check); as `apply_block` without a
-        // third input: every condition 0.
+        // Two inputs: no condition, every one 0 (`select` takes the third).
         BinaryAlg::Select => each!(|_a, b| b),
     }
 }
