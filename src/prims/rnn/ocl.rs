@@ -18,7 +18,10 @@
 //! weight gradients with one GEMM each over all steps and adds them
 //! (or, with `diff_weights_overwrite`, stores them) into the user's.
 //! Every command waits for the one before it (`ctx.deps` first); the
-//! returned event is the last one.
+//! returned event is the last one. int8 inference (u8 data, s8 weights)
+//! runs `ocl/int8.rs`: the same steps with `gemm.cl`'s integer GEMM.
+
+mod int8;
 
 use std::sync::Arc;
 
@@ -37,9 +40,11 @@ use crate::prims::common::post_ops::PostOpsPlan;
 
 const RNN_CL: &str = include_str!("rnn.cl");
 
-/// The program of `rnn.cl`.
-fn source() -> String {
-    format!("{CL_TYPES}{RNN_CL}")
+/// The program of `rnn.cl` (int8: with its int8 kernels and the op's
+/// scales, [`int8::defines`]).
+fn source(op: &RnnOp) -> String {
+    let q8 = op.quant().map_or_else(String::new, int8::defines);
+    format!("{q8}{CL_TYPES}{RNN_CL}")
 }
 
 /// Every argument the op reads or writes (but the workspace).
@@ -51,19 +56,16 @@ fn tensor_args(op: &RnnOp) -> Vec<i32> {
 }
 
 /// `ocl:rnn_gemm` runs `op` on `engine`: f32, bf16 or f16 data (f16
-/// forward only, as `check_types` allows), plain strided layouts; int8 is
-/// refused.
+/// forward only, as `check_types` allows) or int8 inference (u8 data, s8
+/// weights, as `check_types` allows), plain strided layouts.
 pub(super) fn accepts(op: &RnnOp, engine: &Engine) -> Result<()> {
     engine.gpu("rnn")?;
     let dt = op.data_type();
     if dt == dnnl_u8 {
-        return Err(Error::unimplemented(
-            "ocl:rnn_gemm does not run int8 RNN (u8 data, s8 weights) yet; the CPU engine does",
-        ));
-    }
-    if dt != dnnl_f32 && dt != dnnl_bf16 && dt != dnnl_f16 {
+        int8::accepts(op)?;
+    } else if dt != dnnl_f32 && dt != dnnl_bf16 && dt != dnnl_f16 {
         return Err(Error::unimplemented(format!(
-            "ocl:rnn_gemm runs f32, bf16 and f16 data, not {}",
+            "ocl:rnn_gemm runs f32, bf16, f16 and int8 (u8) data, not {}",
             super::dt_name(dt)
         )));
     }
@@ -77,9 +79,12 @@ pub(super) fn accepts(op: &RnnOp, engine: &Engine) -> Result<()> {
                 "ocl:rnn_gemm takes plain strided layouts; argument {arg} is blocked"
             )));
         }
-        if !matches!(l.elem, Elem::F32 | Elem::Bf16 | Elem::F16) {
+        if !matches!(
+            l.elem,
+            Elem::F32 | Elem::Bf16 | Elem::F16 | Elem::U8 | Elem::S8
+        ) {
             return Err(Error::unimplemented(format!(
-                "ocl:rnn_gemm takes f32, bf16 and f16 tensors; argument {arg} is not"
+                "ocl:rnn_gemm takes f32, bf16, f16, u8 and s8 tensors; argument {arg} is not"
             )));
         }
     }
@@ -155,6 +160,13 @@ struct Scratch {
     dpeep: i64,
     datt_parts: i64,
     datt: i64,
+    /// int8: the s8 weights' column sums (layer, iteration: `L * D * GW`
+    /// each; projection `L * D * DIC`), the projection GEMM's sums, the
+    /// last layer's states as f32 by direction and dst_layer's values.
+    comp: i64,
+    pj: i64,
+    q8_top: i64,
+    q8_dst: i64,
     total: i64,
 }
 
@@ -205,6 +217,12 @@ impl Scratch {
             }),
             ..Scratch::default()
         };
+        if op.quant().is_some() {
+            r.comp = take(ld * (2 * s.gw + s.dic));
+            r.pj = take(s.n * s.dic);
+            r.q8_top = take(s.d * tn * s.dic);
+            r.q8_dst = take(tn * s.dic * s.d);
+        }
         if bwd {
             r.ddl = take(s.d * tn * s.dic);
             r.dout = take(tn * s.dic.max(s.slc));
@@ -243,7 +261,7 @@ pub(super) fn scratchpad_bytes(op: &RnnOp) -> usize {
 /// Builds the implementation for `op` on `engine` (its kernels built now).
 pub(super) fn create(op: &Arc<RnnOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
     let ocl = engine.gpu("rnn")?;
-    let src = source();
+    let src = source(op);
     let k = |name: &str| ocl.kernel(&src, "", name);
     let epi = Epilogue {
         src_scale: false,
@@ -274,6 +292,24 @@ pub(super) fn create(op: &Arc<RnnOp>, engine: &Engine) -> Result<Arc<dyn Impleme
     } else {
         None
     };
+    let q8 = if op.quant().is_some() {
+        Some(int8::Kernels {
+            col_sum: k("rnn_q8_col_sum")?,
+            cell: k("rnn_q8_cell")?,
+            proj: k("rnn_q8_proj")?,
+            dst: k("rnn_q8_dst")?,
+            gemm: GemmKernels::new(
+                Elem::U8,
+                Elem::S8,
+                Elem::S32,
+                None,
+                &epi,
+                Tiles::for_device(ocl),
+            ),
+        })
+    } else {
+        None
+    };
     Ok(Arc::new(OclRnn {
         op: op.clone(),
         scratch: Scratch::of(op),
@@ -281,6 +317,7 @@ pub(super) fn create(op: &Arc<RnnOp>, engine: &Engine) -> Result<Arc<dyn Impleme
         zero: k("rnn_zero")?,
         fwd_cell: k("rnn_fwd_cell")?,
         bwd,
+        q8,
         gemm,
         tiles: Tiles::for_device(ocl),
     }))
@@ -303,6 +340,8 @@ struct OclRnn {
     zero: Kernel,
     fwd_cell: Kernel,
     bwd: Option<BwdKernels>,
+    /// int8 inference's kernels.
+    q8: Option<int8::Kernels>,
     gemm: GemmKernels,
     tiles: Tiles,
 }
@@ -395,17 +434,36 @@ impl<'a> Run<'a> {
         b: Mat,
         c: (&Buffer, i64, i64),
     ) -> Result<()> {
+        let kernels = &self.imp.gemm;
+        self.gemm_with(kernels, [Elem::F32; 3], m, n, k, a, b, c)
+    }
+
+    /// [`Self::gemm`] with `kernels` on operands of types `elems` (A, B,
+    /// C; offsets and strides in their elements).
+    #[allow(clippy::too_many_arguments)]
+    fn gemm_with(
+        &mut self,
+        kernels: &GemmKernels,
+        elems: [Elem; 3],
+        m: i64,
+        n: i64,
+        k: i64,
+        a: Mat,
+        b: Mat,
+        c: (&Buffer, i64, i64),
+    ) -> Result<()> {
         if m == 0 || n == 0 {
             return Ok(());
         }
         if k == 0 {
+            // f32 or s32 zeros alike.
             for r in 0..m {
                 self.zero(c.0, c.1 + r * c.2, n)?;
             }
             return Ok(());
         }
-        let op = |off, rs, cs| Operand {
-            elem: Elem::F32,
+        let op = |elem, off, rs, cs| Operand {
+            elem,
             off,
             rs,
             cs,
@@ -416,15 +474,15 @@ impl<'a> Run<'a> {
             n,
             k,
             batch: Vec::new(),
-            a: op(a.1, a.2, a.3),
-            b: op(b.1, b.2, b.3),
-            c: op(c.1, c.2, 1),
+            a: op(elems[0], a.1, a.2, a.3),
+            b: op(elems[1], b.1, b.2, b.3),
+            c: op(elems[2], c.1, c.2, 1),
             bias: None,
         };
         let misaligned = [a.0, b.0]
             .iter()
             .any(|x| x.usm_addr().is_some_and(|p| p % 16 != 0));
-        let kernel = self.imp.gemm.kernel(self.ocl, &g, misaligned)?;
+        let kernel = kernels.kernel(self.ocl, &g, misaligned)?;
         let none = Buffer::None;
         let z = KernelArg::I64(0);
         let mut args = vec![
@@ -504,16 +562,20 @@ fn user_view<'b>(op: &RnnOp, arg: i32, buf: &'b Buffer) -> Result<(View<'b>, Vec
     ))
 }
 
-/// `rnn.cl`'s codes of element types: f32, bf16, f16.
+/// `rnn.cl`'s codes of element types: f32, bf16, f16, u8, s8.
 const ELEM_F32: i32 = 0;
 const ELEM_BF16: i32 = 1;
 const ELEM_F16: i32 = 2;
+const ELEM_U8: i32 = 3;
+const ELEM_S8: i32 = 4;
 
 /// `rnn.cl`'s code of `elem` (one of those `accepts` lets through).
 fn elem_code(elem: Elem) -> i32 {
     match elem {
         Elem::Bf16 => ELEM_BF16,
         Elem::F16 => ELEM_F16,
+        Elem::U8 => ELEM_U8,
+        Elem::S8 => ELEM_S8,
         _ => ELEM_F32,
     }
 }
@@ -598,7 +660,9 @@ impl Implementation for OclRnn {
             last: ctx.deps.to_vec(),
         };
         self.load_inputs(&mut run, &bufs)?;
-        if op.is_backward() {
+        if let Some(k) = &self.q8 {
+            self.forward_int8(k, &mut run, &bufs)?;
+        } else if op.is_backward() {
             self.backward(&mut run, &bufs)?;
         } else {
             self.forward(&mut run, &bufs)?;
@@ -631,6 +695,21 @@ impl OclRnn {
             b.get(arg)
                 .ok_or_else(|| Error::runtime(format!("argument {arg} missing")))
         };
+        // int8: u8 src_layer and s8 weights stay integers (their bytes at
+        // four times their regions' offsets), for the integer GEMMs.
+        let int8 = op.quant().is_some();
+        let held = |arg: i32, at: i64, dims: &[i64]| {
+            let v = dense(sc, at, dims);
+            match arg {
+                DNNL_ARG_SRC_LAYER if int8 => int8::bytes(v, ELEM_U8),
+                DNNL_ARG_WEIGHTS_LAYER | DNNL_ARG_WEIGHTS_ITER | DNNL_ARG_WEIGHTS_PROJECTION
+                    if int8 =>
+                {
+                    int8::bytes(v, ELEM_S8)
+                }
+                _ => v,
+            }
+        };
         // src_layer in each direction's processing order.
         let src = need(DNNL_ARG_SRC_LAYER)?;
         let (v, dims) = user_view(op, DNNL_ARG_SRC_LAYER, src)?;
@@ -640,7 +719,7 @@ impl OclRnn {
                 v.off += (s.t - 1) * v.st[2];
                 v.st[2] = -v.st[2];
             }
-            let dst = dense(sc, sp.xs + d * s.t * s.n * s.slc, &dims);
+            let dst = held(DNNL_ARG_SRC_LAYER, sp.xs + d * s.t * s.n * s.slc, &dims);
             run.copy(v, dst, &dims, false)?;
         }
         for (arg, at) in [
@@ -656,7 +735,7 @@ impl OclRnn {
             }
             let (v, dims) = user_view(op, arg, need(arg)?)?;
             // Logical order whatever the layout (backward's ldgoi too).
-            run.copy(v, dense(sc, at, &dims), &dims, false)?;
+            run.copy(v, held(arg, at, &dims), &dims, false)?;
         }
         if !op.has(DNNL_ARG_BIAS) && !op.is_backward() {
             run.zero(sc, sp.bias, s.l * s.d * s.bg * s.dhc)?;

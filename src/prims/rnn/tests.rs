@@ -1581,13 +1581,9 @@ fn descs_f16(p: &P) -> RnnDescs {
     d
 }
 
-/// Runs the forward `prop` of `op` on `v` on the CPU engine and returns
-/// dst_layer, dst_iter and dst_iter_c (empty where absent).
-fn run_forward(op: RnnOp, v: &Vals, dst_len: usize) -> [Vec<f32>; 3] {
-    run_forward_on(&cpu(), op, v, dst_len)
-}
-
-/// [`run_forward`] on engine `e`, which must run `impl_of(e)`.
+/// Runs the forward op `op` on `v` on engine `e`, which must run
+/// `impl_of(e)`, and returns dst_layer, dst_iter and dst_iter_c (empty
+/// where absent).
 fn run_forward_on(e: &Arc<Engine>, op: RnnOp, v: &Vals, dst_len: usize) -> [Vec<f32>; 3] {
     let e = e.clone();
     let inputs = [
@@ -1948,7 +1944,9 @@ fn reference_int8(p: &P, q: &Q, v: &Vals) -> Out {
 /// non-integer shift, u8 and f32 dst_layer, src_iter absent; against the
 /// f64 reference with the same quantization points: u8 results within one
 /// step (f32 against f64 rounding at a tie), f32 ones within one step's
-/// value. Before int8 was implemented, creation answered unimplemented.
+/// value; on every engine (GPU engines answered unimplemented before
+/// issue 17's int8 GPU path). Before int8 was implemented, creation
+/// answered unimplemented.
 #[test]
 fn int8_lstm_gru_inference() {
     let mut runs = 0;
@@ -1977,30 +1975,33 @@ fn int8_lstm_gru_inference() {
                 };
                 let v = values_int8(&p, &q);
                 let want = reference_int8(&p, &q, &v);
-                let op = RnnOp::new(
-                    params(&p, dnnl_forward_inference, 0),
-                    &descs_int8(&p, &q),
-                    false,
-                    None,
-                    &q.attr(&p),
-                )
-                .unwrap();
-                assert_eq!(op.data_type(), dnnl_u8);
-                let [dl, di, dc] = run_forward(op, &v, want.dst_layer.len());
-                let step = if q.f32_dst { 1.0 / q.scale } else { 1.0 };
-                let close = |got: &[f32], want: &[f64], tol: f64, what: &str| {
-                    assert_eq!(got.len(), want.len());
-                    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
-                        assert!(
-                            (f64::from(g) - w).abs() <= tol,
-                            "{what}[{i}]: got {g}, want {w} ({p:?})"
-                        );
+                for e in engines() {
+                    let op = RnnOp::new(
+                        params(&p, dnnl_forward_inference, 0),
+                        &descs_int8(&p, &q),
+                        false,
+                        None,
+                        &q.attr(&p),
+                    )
+                    .unwrap();
+                    assert_eq!(op.data_type(), dnnl_u8);
+                    let on = engine_name(&e);
+                    let [dl, di, dc] = run_forward_on(&e, op, &v, want.dst_layer.len());
+                    let step = if q.f32_dst { 1.0 / q.scale } else { 1.0 };
+                    let close = |got: &[f32], want: &[f64], tol: f64, what: &str| {
+                        assert_eq!(got.len(), want.len());
+                        for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
+                            assert!(
+                                (f64::from(g) - w).abs() <= tol,
+                                "{on}: {what}[{i}]: got {g}, want {w} ({p:?})"
+                            );
+                        }
+                    };
+                    close(&dl, &want.dst_layer, step * 1.001, "int8 dst_layer");
+                    close(&di, &want.dst_iter, 1.0, "int8 dst_iter");
+                    if p.lstm() {
+                        close(&dc, &want.dst_iter_c, 1e-4, "int8 dst_iter_c");
                     }
-                };
-                close(&dl, &want.dst_layer, step * 1.001, "int8 dst_layer");
-                close(&di, &want.dst_iter, 1.0, "int8 dst_iter");
-                if p.lstm() {
-                    close(&dc, &want.dst_iter_c, 1e-4, "int8 dst_iter_c");
                 }
                 runs += 1;
             }
@@ -2010,10 +2011,14 @@ fn int8_lstm_gru_inference() {
 }
 
 /// int8 on sizes whose GEMMs split over the host's threads (the layer GEMM
-/// of 128 x 256 x 64): as the f64 int8 reference.
+/// of 128 x 256 x 64) and span several GPU tiles: as the f64 int8
+/// reference, on every engine.
 #[test]
 fn int8_large_gemms() {
-    for cell in [Cell::Lstm, Cell::Gru] {
+    for (cell, e) in [Cell::Lstm, Cell::Gru]
+        .into_iter()
+        .flat_map(|c| engines().into_iter().map(move |e| (c, e)))
+    {
         let mut p = P::new(cell, dnnl_bidirectional_concat, 1, 8, 16, 64, 64, 64);
         p.dt = dnnl_u8;
         let q = Q {
@@ -2032,7 +2037,8 @@ fn int8_large_gemms() {
             &q.attr(&p),
         )
         .unwrap();
-        let [dl, di, dc] = run_forward(op, &v, want.dst_layer.len());
+        let [dl, di, dc] = run_forward_on(&e, op, &v, want.dst_layer.len());
+        let on = engine_name(&e);
         // u8 within one step (a tie rounded the other way in f32); a
         // differing step is rare.
         let mut off = 0;
@@ -2040,20 +2046,20 @@ fn int8_large_gemms() {
             for (&g, &w) in got.iter().zip(want.iter()) {
                 assert!(
                     (f64::from(g) - w).abs() <= 1.0,
-                    "{cell:?}: got {g}, want {w}"
+                    "{on} {cell:?}: got {g}, want {w}"
                 );
                 off += usize::from(f64::from(g) != w);
             }
         }
         assert!(
             off * 100 <= dl.len() + di.len(),
-            "{cell:?}: {off} values one step off"
+            "{on} {cell:?}: {off} values one step off"
         );
         if p.lstm() {
             for (&g, &w) in dc.iter().zip(&want.dst_iter_c) {
                 assert!(
                     (f64::from(g) - w).abs() <= 0.05,
-                    "{cell:?} c: got {g}, want {w}"
+                    "{on} {cell:?} c: got {g}, want {w}"
                 );
             }
         }
@@ -2254,8 +2260,8 @@ fn int8_quantization_in_cache_key() {
 }
 
 /// GPU engines answer `unimplemented` for what `ocl:rnn_gemm` does not
-/// run: blocked weights and int8 inference (which the CPU engine runs);
-/// f16 data, which they refused before issue 17, is accepted.
+/// run: blocked weights (which the CPU engine runs); f16 data and int8
+/// inference, which they refused before issue 17, are accepted.
 #[test]
 fn gpu_refusals() {
     let p = P::new(
@@ -2311,9 +2317,9 @@ fn gpu_refusals() {
         let status = |r: Result<PrimitiveDesc>| r.err().map(|e| e.status());
         let r = PrimitiveDesc::create(e.clone(), blocked.clone());
         assert_eq!(status(r), Some(dnnl_unimplemented), "{}", engine_name(&e));
-        let r = PrimitiveDesc::create(e.clone(), int8.clone());
-        assert_eq!(status(r), Some(dnnl_unimplemented), "{}", engine_name(&e));
-        let pd = PrimitiveDesc::create(e.clone(), f16.clone()).unwrap();
-        assert_eq!(pd.impl_name().to_str().unwrap(), "ocl:rnn_gemm");
+        for op in [&int8, &f16] {
+            let pd = PrimitiveDesc::create(e.clone(), op.clone()).unwrap();
+            assert_eq!(pd.impl_name().to_str().unwrap(), "ocl:rnn_gemm");
+        }
     }
 }
