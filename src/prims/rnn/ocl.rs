@@ -596,6 +596,19 @@ fn dense<'b>(buf: &'b Buffer, off: i64, dims: &[i64]) -> View<'b> {
     }
 }
 
+/// The `{L, D, N, cols}` states of every workspace block (`block` f32
+/// elements apart): at `off` of the first, rows `row` apart, of type
+/// `elem` (u8: offsets and strides in bytes).
+fn ws_states<'b>(buf: &'b Buffer, off: i64, elem: i32, row: i64, s: &Sz, block: i64) -> View<'b> {
+    let unit = if elem == ELEM_U8 { 4 } else { 1 };
+    View {
+        buf,
+        off,
+        elem,
+        st: [0, unit * s.d * block, unit * block, row, 1],
+    }
+}
+
 /// Whether direction `d` walks the time steps backwards.
 fn reverse(op: &RnnOp, d: i64, s: &Sz) -> bool {
     op.direction() == dnnl_unidirectional_right2left || (d == 1 && s.d == 2)
@@ -674,7 +687,47 @@ impl Implementation for OclRnn {
     }
 }
 
+/// Where one (layer, direction)'s values live: its index `ld`, its
+/// workspace block's parts (f32 offsets into the workspace buffer: gates,
+/// hidden states, cell states, LSTMP and LBR values), the block of the
+/// layer below in the same direction (its hidden states; meaningful above
+/// layer 0) and its dense f32 weights in the scratchpad.
+#[derive(Clone, Copy)]
+struct LayerAt {
+    ld: i64,
+    gates: i64,
+    h: i64,
+    c: i64,
+    hh: i64,
+    lbr: i64,
+    prev_h: i64,
+    wl: i64,
+    wi: i64,
+}
+
 impl OclRnn {
+    /// Where layer `l` of direction `d` lives.
+    fn layer_at(&self, b: &Bufs, l: i64, d: i64) -> LayerAt {
+        let op = &*self.op;
+        let s = Sz::of(op);
+        let sp = &self.scratch;
+        let lay = *op.ws_layout();
+        let (_, ws0) = self.ws(b);
+        let ld = l * s.d + d;
+        let base = ws0 + ld * lay.block;
+        LayerAt {
+            ld,
+            gates: base + lay.gates,
+            h: base + lay.h,
+            c: base + lay.c,
+            hh: base + lay.hh,
+            lbr: base + lay.lbr,
+            prev_h: base - s.d * lay.block + lay.h,
+            wl: sp.wl + ld * s.slc * s.gw,
+            wi: sp.wi + ld * s.sic * s.gw,
+        }
+    }
+
     /// The workspace: the user's (training, backward) or the scratchpad's,
     /// and its offset.
     fn ws<'b>(&self, b: &'b Bufs) -> (&'b Buffer, i64) {
@@ -758,12 +811,7 @@ impl OclRnn {
         for (arg, part, row, cols) in states {
             if let Some(buf) = b.get(arg) {
                 let (v, _) = user_view(op, arg, buf)?;
-                let dst = View {
-                    buf: ws,
-                    off: ws0 + part,
-                    elem: ELEM_F32,
-                    st: [0, s.d * block, block, row, 1],
-                };
+                let dst = ws_states(ws, ws0 + part, ELEM_F32, row, &s, block);
                 run.copy(v, dst, &[s.l, s.d, s.n, cols], false)?;
             }
         }
@@ -804,12 +852,7 @@ impl OclRnn {
         for (arg, part, row, cols) in finals {
             if let Some(buf) = b.get(arg) {
                 let (v, _) = user_view(op, arg, buf)?;
-                let src = View {
-                    buf: ws,
-                    off: ws0 + part,
-                    elem: ELEM_F32,
-                    st: [0, s.d * block, block, row, 1],
-                };
+                let src = ws_states(ws, ws0 + part, ELEM_F32, row, &s, block);
                 run.copy(src, v, &[s.l, s.d, s.n, cols], false)?;
             }
         }
@@ -821,27 +864,23 @@ impl OclRnn {
         let s = Sz::of(op);
         let sp = &self.scratch;
         let sc = &b.scratch;
-        let lay = *op.ws_layout();
-        let (ws, ws0) = self.ws(b);
-        let ld = l * s.d + d;
-        let base = ws0 + ld * lay.block;
-        let (go, ho, co, hho, lbro) = (
-            base + lay.gates,
-            base + lay.h,
-            base + lay.c,
-            base + lay.hh,
-            base + lay.lbr,
-        );
+        let (ws, _) = self.ws(b);
+        let at = self.layer_at(b, l, d);
         let (n, dhc, gw, w) = (s.n, s.dhc, s.gw, s.w);
-        let wl_off = sp.wl + ld * s.slc * gw;
-        let wi_off = sp.wi + ld * s.sic * gw;
         // The layer GEMM over all steps.
         let x: Mat = if l == 0 {
             (sc, sp.xs + d * s.t * n * s.slc, s.slc, 1)
         } else {
-            (ws, ws0 + (ld - s.d) * lay.block + lay.h + n * w, w, 1)
+            (ws, at.prev_h + n * w, w, 1)
         };
-        run.gemm(s.t * n, gw, s.slc, x, (sc, wl_off, gw, 1), (ws, go, gw))?;
+        run.gemm(
+            s.t * n,
+            gw,
+            s.slc,
+            x,
+            (sc, at.wl, gw, 1),
+            (ws, at.gates, gw),
+        )?;
         let cell = op.cell();
         let lbr = cell.lbr();
         let gru = cell.gru_like() && !lbr;
@@ -853,16 +892,16 @@ impl OclRnn {
         };
         for st in 0..s.t {
             let t = if reverse(op, d, &s) { s.t - 1 - st } else { st };
-            let g_at = go + st * n * gw;
-            let hp_at = ho + st * n * w;
-            let h_at = ho + (st + 1) * n * w;
+            let g_at = at.gates + st * n * gw;
+            let hp_at = at.h + st * n * w;
+            let h_at = at.h + (st + 1) * n * w;
             let cols = if gru { 2 * dhc } else { gw };
             run.gemm(
                 n,
                 cols,
                 s.sic,
                 (ws, hp_at, w, 1),
-                (sc, wi_off, gw, 1),
+                (sc, at.wi, gw, 1),
                 (sc, sp.it, gw),
             )?;
             let opt = |on: bool, at: i64| if on { at } else { -1 };
@@ -881,15 +920,15 @@ impl OclRnn {
                     KernelArg::I64(g_at),
                     KernelArg::I64(hp_at),
                     KernelArg::I64(h_at),
-                    KernelArg::I64(co + st * n * dhc),
-                    KernelArg::I64(opt(projection, hho + st * n * dhc)),
-                    KernelArg::I64(lbro + st * n * dhc),
+                    KernelArg::I64(at.c + st * n * dhc),
+                    KernelArg::I64(opt(projection, at.hh + st * n * dhc)),
+                    KernelArg::I64(at.lbr + st * n * dhc),
                     sc.kernel_arg()?,
                     KernelArg::I64(sp.it),
-                    KernelArg::I64(sp.bias + ld * s.bg * dhc),
+                    KernelArg::I64(sp.bias + at.ld * s.bg * dhc),
                     KernelArg::I64(opt(
                         op.has(DNNL_ARG_WEIGHTS_PEEPHOLE),
-                        sp.peep + ld * 3 * dhc,
+                        sp.peep + at.ld * 3 * dhc,
                     )),
                     KernelArg::I64(opt(op.has(DNNL_ARG_AUGRU_ATTENTION), sp.att + t * n)),
                     KernelArg::I64(sp.rh),
@@ -905,18 +944,18 @@ impl OclRnn {
                     dhc,
                     s.sic,
                     (sc, sp.rh, dhc, 1),
-                    (sc, wi_off + 2 * dhc, gw, 1),
+                    (sc, at.wi + 2 * dhc, gw, 1),
                     (sc, sp.it + 2 * dhc, gw),
                 )?;
                 run.launch(kernel, &cell_args(1)?, &grid)?;
             }
             if projection {
-                let r_off = sp.proj + ld * dhc * s.dic;
+                let r_off = sp.proj + at.ld * dhc * s.dic;
                 run.gemm(
                     n,
                     s.dic,
                     dhc,
-                    (ws, hho + st * n * dhc, dhc, 1),
+                    (ws, at.hh + st * n * dhc, dhc, 1),
                     (sc, r_off, s.dic, 1),
                     (ws, h_at, w),
                 )?;
@@ -1023,21 +1062,10 @@ impl OclRnn {
         let s = Sz::of(op);
         let sp = &self.scratch;
         let sc = &b.scratch;
-        let lay = *op.ws_layout();
-        let (ws, ws0) = self.ws(b);
-        let ld = l * s.d + d;
-        let base = ws0 + ld * lay.block;
-        let (go, ho, co, hho, lbro) = (
-            base + lay.gates,
-            base + lay.h,
-            base + lay.c,
-            base + lay.hh,
-            base + lay.lbr,
-        );
+        let (ws, _) = self.ws(b);
+        let at = self.layer_at(b, l, d);
         let (n, dhc, gw, w, sic, dic) = (s.n, s.dhc, s.gw, s.w, s.sic, s.dic);
         let tn = s.t * n;
-        let wl_off = sp.wl + ld * s.slc * gw;
-        let wi_off = sp.wi + ld * sic * gw;
         let cell = op.cell();
         let lbr = cell.lbr();
         let gru = cell.gru_like() && !lbr;
@@ -1064,9 +1092,9 @@ impl OclRnn {
         let opt = |on: bool, at: i64| if on { at } else { -1 };
         for st in (0..s.t).rev() {
             let t = if reverse(op, d, &s) { s.t - 1 - st } else { st };
-            let g_at = go + st * n * gw;
-            let hp_at = ho + st * n * w;
-            let h_at = ho + (st + 1) * n * w;
+            let g_at = at.gates + st * n * gw;
+            let hp_at = at.h + st * n * w;
+            let h_at = at.h + (st + 1) * n * w;
             let dh_at = sp.dh + st * n * dic;
             let da_at = sp.da + st * n * gw;
             let dai_at = sp.dai + st * n * gw;
@@ -1081,7 +1109,7 @@ impl OclRnn {
             ];
             run.launch(&k.dh, &args, &[dic as usize, n as usize])?;
             let dhh = if projection {
-                let r_off = sp.proj + ld * dhc * dic;
+                let r_off = sp.proj + at.ld * dhc * dic;
                 run.gemm(
                     n,
                     dhc,
@@ -1109,8 +1137,8 @@ impl OclRnn {
                     KernelArg::I64(g_at),
                     KernelArg::I64(hp_at),
                     KernelArg::I64(h_at),
-                    KernelArg::I64(co + st * n * dhc),
-                    KernelArg::I64(lbro + st * n * dhc),
+                    KernelArg::I64(at.c + st * n * dhc),
+                    KernelArg::I64(at.lbr + st * n * dhc),
                     sc.kernel_arg()?,
                     KernelArg::I64(dhh.0),
                     KernelArg::I64(dhh.1),
@@ -1122,7 +1150,7 @@ impl OclRnn {
                     KernelArg::I64(sp.drh),
                     KernelArg::I64(opt(
                         op.has(DNNL_ARG_WEIGHTS_PEEPHOLE),
-                        sp.peep + ld * 3 * dhc,
+                        sp.peep + at.ld * 3 * dhc,
                     )),
                     KernelArg::I64(opt(op.has(DNNL_ARG_AUGRU_ATTENTION), sp.att + t * n)),
                     KernelArg::I64(opt(cell.augru(), sp.datt_parts + st * n * dhc)),
@@ -1137,7 +1165,7 @@ impl OclRnn {
                     sic,
                     dhc,
                     (sc, da_at + 2 * dhc, gw, 1),
-                    (sc, wi_off + 2 * dhc, 1, gw),
+                    (sc, at.wi + 2 * dhc, 1, gw),
                     (sc, sp.drh, sic),
                 )?;
                 run.launch(&k.cell, &cell_args(1)?, &grid)?;
@@ -1153,7 +1181,7 @@ impl OclRnn {
                 sic,
                 depth,
                 (sc, a_at, gw, 1),
-                (sc, wi_off, 1, gw),
+                (sc, at.wi, 1, gw),
                 (sc, sp.dhg, sic),
             )?;
             let args = [
@@ -1181,7 +1209,7 @@ impl OclRnn {
             run.copy(dense(sc, sp.dc, &[n, dhc]), v, &[n, dhc], false)?;
         }
         // The weight gradients over all steps.
-        let hp_all: Mat = (ws, ho, 1, w);
+        let hp_all: Mat = (ws, at.h, 1, w);
         match cell {
             Cell::Gru | Cell::Augru => {
                 run.gemm(
@@ -1209,7 +1237,7 @@ impl OclRnn {
         let x: Mat = if l == 0 {
             (sc, sp.xs + d * tn * s.slc, 1, s.slc)
         } else {
-            (ws, ws0 + (ld - s.d) * lay.block + lay.h + n * w, 1, w)
+            (ws, at.prev_h + n * w, 1, w)
         };
         run.gemm(s.slc, gw, tn, x, (sc, sp.da, gw, 1), (sc, sp.dwl, gw))?;
         if projection {
@@ -1217,7 +1245,7 @@ impl OclRnn {
                 dhc,
                 dic,
                 tn,
-                (ws, hho, 1, dhc),
+                (ws, at.hh, 1, dhc),
                 (sc, sp.dh, dic, 1),
                 (sc, sp.dproj, dic),
             )?;
@@ -1241,7 +1269,7 @@ impl OclRnn {
                 KernelArg::I64(dhc),
                 KernelArg::I64(gw),
                 ws.kernel_arg()?,
-                KernelArg::I64(co),
+                KernelArg::I64(at.c),
                 sc.kernel_arg()?,
                 KernelArg::I64(sp.da),
                 KernelArg::I64(sp.dpeep),
@@ -1267,7 +1295,7 @@ impl OclRnn {
             s.slc,
             gw,
             (sc, sp.da, gw, 1),
-            (sc, wl_off, 1, gw),
+            (sc, at.wl, 1, gw),
             (sc, dx, s.slc),
         )?;
         Ok(())

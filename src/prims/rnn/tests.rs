@@ -1769,6 +1769,18 @@ fn descs_int8(p: &P, q: &Q) -> RnnDescs {
     d
 }
 
+/// The int8 forward inference op of `p` quantized as `q`.
+fn int8_op(p: &P, q: &Q) -> RnnOp {
+    RnnOp::new(
+        params(p, dnnl_forward_inference, 0),
+        &descs_int8(p, q),
+        false,
+        None,
+        &q.attr(p),
+    )
+    .unwrap()
+}
+
 /// The quantized inputs of an int8 problem (u8 data, s8 weights as their
 /// integer values; bias and cell states f32).
 fn values_int8(p: &P, q: &Q) -> Vals {
@@ -1976,14 +1988,7 @@ fn int8_lstm_gru_inference() {
                 let v = values_int8(&p, &q);
                 let want = reference_int8(&p, &q, &v);
                 for e in engines() {
-                    let op = RnnOp::new(
-                        params(&p, dnnl_forward_inference, 0),
-                        &descs_int8(&p, &q),
-                        false,
-                        None,
-                        &q.attr(&p),
-                    )
-                    .unwrap();
+                    let op = int8_op(&p, &q);
                     assert_eq!(op.data_type(), dnnl_u8);
                     let on = engine_name(&e);
                     let [dl, di, dc] = run_forward_on(&e, op, &v, want.dst_layer.len());
@@ -2029,14 +2034,7 @@ fn int8_large_gemms() {
         };
         let v = values_int8(&p, &q);
         let want = reference_int8(&p, &q, &v);
-        let op = RnnOp::new(
-            params(&p, dnnl_forward_inference, 0),
-            &descs_int8(&p, &q),
-            false,
-            None,
-            &q.attr(&p),
-        )
-        .unwrap();
+        let op = int8_op(&p, &q);
         let [dl, di, dc] = run_forward_on(&e, op, &v, want.dst_layer.len());
         let on = engine_name(&e);
         // u8 within one step (a tie rounded the other way in f32); a
@@ -2242,14 +2240,7 @@ fn int8_quantization_in_cache_key() {
             per_channel,
             f32_dst: false,
         };
-        let op = RnnOp::new(
-            params(&p, dnnl_forward_inference, 0),
-            &descs_int8(&p, &q),
-            false,
-            None,
-            &q.attr(&p),
-        )
-        .unwrap();
+        let op = int8_op(&p, &q);
         crate::core::key::of_op(&op).unwrap()
     };
     let base = key(63.0, 64.0, false);
@@ -2299,16 +2290,7 @@ fn gpu_refusals() {
         per_channel: false,
         f32_dst: false,
     };
-    let int8 = Arc::new(
-        RnnOp::new(
-            params(&p8, dnnl_forward_inference, 0),
-            &descs_int8(&p8, &q),
-            false,
-            None,
-            &q.attr(&p8),
-        )
-        .unwrap(),
-    );
+    let int8 = Arc::new(int8_op(&p8, &q));
     assert!(PrimitiveDesc::create(cpu(), int8.clone()).is_ok());
     for e in engines() {
         if e.kind() == EngineKind::Cpu {

@@ -15,7 +15,9 @@
 //! src_iter is the zero state: the first step skips the iteration GEMM.
 //! The weights scales are compiled into the program ([`defines`]).
 
-use super::{Bufs, ELEM_F32, ELEM_U8, Mat, OclRnn, Run, Sz, View, dense, reverse, user_view};
+use super::{
+    Bufs, ELEM_F32, ELEM_U8, Mat, OclRnn, Run, Sz, View, dense, reverse, user_view, ws_states,
+};
 use crate::abi::*;
 use crate::core::error::{Error, Result};
 use crate::core::gpu::{Kernel, KernelArg};
@@ -65,7 +67,10 @@ pub(super) fn defines(q: &Quant) -> String {
         if v.is_empty() {
             s += &format!("#define RNN_Q8_{name}(x) 1.0f\n");
         } else if all_same(v) {
-            s += &format!("#define RNN_Q8_{name}(x) as_float({:#x}u)\n", v[0].to_bits());
+            s += &format!(
+                "#define RNN_Q8_{name}(x) as_float({:#x}u)\n",
+                v[0].to_bits()
+            );
         } else {
             let bits: Vec<String> = v.iter().map(|x| format!("{:#x}u", x.to_bits())).collect();
             s += &format!(
@@ -112,7 +117,11 @@ impl OclRnn {
         }
         for (k_sums, (w_at, rows, cols, out)) in sums.into_iter().enumerate() {
             for ld in 0..ld_all {
-                let read = if k_sums == 0 && ld >= s.d { s.dic } else { rows };
+                let read = if k_sums == 0 && ld >= s.d {
+                    s.dic
+                } else {
+                    rows
+                };
                 let args = [
                     sc.kernel_arg()?,
                     KernelArg::I64(4 * w_at + ld * rows * cols),
@@ -129,22 +138,12 @@ impl OclRnn {
         let h_bytes = |ld: i64, st: i64| 4 * (ws0 + ld * block + lay.h) + st * s.n * s.w;
         if let Some(buf) = b.get(DNNL_ARG_SRC_ITER) {
             let (v, _) = user_view(op, DNNL_ARG_SRC_ITER, buf)?;
-            let dst = View {
-                buf: ws,
-                off: h_bytes(0, 0),
-                elem: ELEM_U8,
-                st: [0, 4 * s.d * block, 4 * block, s.w, 1],
-            };
+            let dst = ws_states(ws, h_bytes(0, 0), ELEM_U8, s.w, &s, block);
             run.copy(v, dst, &[s.l, s.d, s.n, s.sic], false)?;
         }
         if let Some(buf) = b.get(DNNL_ARG_SRC_ITER_C) {
             let (v, _) = user_view(op, DNNL_ARG_SRC_ITER_C, buf)?;
-            let dst = View {
-                buf: ws,
-                off: ws0 + lay.c,
-                elem: ELEM_F32,
-                st: [0, s.d * block, block, s.dhc, 1],
-            };
+            let dst = ws_states(ws, ws0 + lay.c, ELEM_F32, s.dhc, &s, block);
             run.copy(v, dst, &[s.l, s.d, s.n, s.dhc], false)?;
         }
         for d in 0..s.d {
@@ -192,22 +191,19 @@ impl OclRnn {
         }
         if let Some(buf) = b.get(DNNL_ARG_DST_ITER) {
             let (v, _) = user_view(op, DNNL_ARG_DST_ITER, buf)?;
-            let src = View {
-                buf: ws,
-                off: h_bytes(0, s.t),
-                elem: ELEM_U8,
-                st: [0, 4 * s.d * block, 4 * block, s.w, 1],
-            };
+            let src = ws_states(ws, h_bytes(0, s.t), ELEM_U8, s.w, &s, block);
             run.copy(src, v, &[s.l, s.d, s.n, s.dic], false)?;
         }
         if let Some(buf) = b.get(DNNL_ARG_DST_ITER_C) {
             let (v, _) = user_view(op, DNNL_ARG_DST_ITER_C, buf)?;
-            let src = View {
-                buf: ws,
-                off: ws0 + lay.c + s.t * s.n * s.dhc,
-                elem: ELEM_F32,
-                st: [0, s.d * block, block, s.dhc, 1],
-            };
+            let src = ws_states(
+                ws,
+                ws0 + lay.c + s.t * s.n * s.dhc,
+                ELEM_F32,
+                s.dhc,
+                &s,
+                block,
+            );
             run.copy(src, v, &[s.l, s.d, s.n, s.dhc], false)?;
         }
         Ok(())
@@ -227,25 +223,24 @@ impl OclRnn {
         let s = Sz::of(op);
         let sp = &self.scratch;
         let sc = &b.scratch;
-        let lay = *op.ws_layout();
-        let (ws, ws0) = self.ws(b);
-        let ld = l * s.d + d;
+        let (ws, _) = self.ws(b);
+        let at = self.layer_at(b, l, d);
+        let ld = at.ld;
         let ld_all = s.l * s.d;
-        let base = ws0 + ld * lay.block;
         let (n, dhc, gw, w, sic, dic) = (s.n, s.dhc, s.gw, s.w, s.sic, s.dic);
-        let (go, co, hho) = (base + lay.gates, base + lay.c, base + lay.hh);
-        let h_bytes = |st: i64| 4 * (base + lay.h) + st * n * w;
+        let (go, co, hho) = (at.gates, at.c, at.hh);
+        let h_bytes = |st: i64| 4 * at.h + st * n * w;
         let elems = [Elem::U8, Elem::S8, Elem::S32];
-        // Byte offsets of this (layer, direction)'s s8 weights.
-        let wl_at = 4 * sp.wl + ld * s.slc * gw;
-        let wi_at = 4 * sp.wi + ld * sic * gw;
+        // Byte offsets of this (layer, direction)'s s8 weights (bytes from
+        // their regions' starts, which are four times the f32 offsets).
+        let wl_at = 4 * sp.wl + (at.wl - sp.wl);
+        let wi_at = 4 * sp.wi + (at.wi - sp.wi);
         // The layer GEMM over all steps: layer 0 reads src_layer, the
         // others the previous layer's states (DIC channels, as the CPU).
         let (x, cin): (Mat, i64) = if l == 0 {
             ((sc, 4 * (sp.xs + d * s.t * n * s.slc), s.slc, 1), s.slc)
         } else {
-            let prev = ws0 + (ld - s.d) * lay.block + lay.h;
-            ((ws, 4 * prev + n * w, w, 1), dic)
+            ((ws, 4 * at.prev_h + n * w, w, 1), dic)
         };
         run.gemm_with(
             &k.gemm,
