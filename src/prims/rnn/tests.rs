@@ -2314,7 +2314,8 @@ fn int8_quantization_in_cache_key() {
 }
 
 /// GPU engines answer `unimplemented` for what `ocl:rnn_gemm` does not
-/// run: blocked weights (which the CPU engine runs); f16 data and int8
+/// run: blocked weights and int8 with more distinct weights scales than
+/// its kernels' table holds (which the CPU engine runs); f16 data and int8
 /// inference, which they refused before issue 17, are accepted.
 #[test]
 fn gpu_refusals() {
@@ -2355,13 +2356,34 @@ fn gpu_refusals() {
     };
     let int8 = Arc::new(int8_op(&p8, &q));
     assert!(PrimitiveDesc::create(cpu(), int8.clone()).is_ok());
+    // More distinct weights scales (per gate and channel: 4 x 4100) than
+    // the int8 kernels' constant table holds (16384).
+    let mut wide = P::new(
+        Cell::Lstm,
+        dnnl_unidirectional_left2right,
+        1,
+        1,
+        2,
+        4,
+        4100,
+        4100,
+    );
+    wide.dt = dnnl_u8;
+    let per_channel = Q {
+        per_channel: true,
+        ..q
+    };
+    let wide = Arc::new(int8_op(&wide, &per_channel));
+    assert!(PrimitiveDesc::create(cpu(), wide.clone()).is_ok());
     for e in engines() {
         if e.kind() == EngineKind::Cpu {
             continue;
         }
         let status = |r: Result<PrimitiveDesc>| r.err().map(|e| e.status());
-        let r = PrimitiveDesc::create(e.clone(), blocked.clone());
-        assert_eq!(status(r), Some(dnnl_unimplemented), "{}", engine_name(&e));
+        for op in [&blocked, &wide] {
+            let r = PrimitiveDesc::create(e.clone(), op.clone());
+            assert_eq!(status(r), Some(dnnl_unimplemented), "{}", engine_name(&e));
+        }
         for op in [&int8, &f16] {
             let pd = PrimitiveDesc::create(e.clone(), op.clone()).unwrap();
             assert_eq!(pd.impl_name().to_str().unwrap(), "ocl:rnn_gemm");
