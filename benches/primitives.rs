@@ -29,6 +29,9 @@ use dnnl::capi::dnnl::*;
 use dnnl::capi::ocl::*;
 use dnnl::runtime::ocl::{Context, Device, KernelArg, Mem, Program, Queue, QueueProperties};
 
+mod vendor;
+use vendor::{Cublas, GemmType};
+
 const ALLOCATE: *mut c_void = usize::MAX as *mut c_void;
 
 fn ok(status: dnnl_status_t, what: &str) {
@@ -83,6 +86,8 @@ struct Bench {
     name: String,
     /// The OpenCL device and context of the engine (None: CPU).
     ocl: Option<(Device, Context)>,
+    /// cuBLAS, where it loads (GPU engines only): the GEMM rows' reference.
+    vendor: Option<Cublas>,
 }
 
 impl Bench {
@@ -125,6 +130,28 @@ impl Bench {
             dnnl_primitive_destroy(prim);
             dnnl_primitive_desc_destroy(pd);
             Ok((t, name))
+        }
+    }
+
+    /// cuBLAS's seconds for the `m^3` GEMM of type `t` (B stored
+    /// transposed with `b_t`) where cuBLAS is loaded, else `fallback`.
+    fn vendor_seconds(
+        &self,
+        t: GemmType,
+        m: i64,
+        b_t: bool,
+        fallback: (f64, &'static str),
+    ) -> (f64, &'static str) {
+        let Some(cublas) = &self.vendor else {
+            return fallback;
+        };
+        let m = m as usize;
+        match cublas.gemm_seconds(t, m, m, m, b_t) {
+            Ok(s) => (s, t.cublas_name(b_t)),
+            Err(why) => {
+                println!("# cuBLAS {t:?} {m}^3: {why}");
+                fallback
+            }
         }
     }
 
@@ -1146,23 +1173,26 @@ fn matmul_variants(b: &Bench, m: i64) {
     let reference = b.gemm_reference_seconds(m as usize, m as usize, m as usize);
     let strict = dnnl_fpmath_mode_strict;
     let cases = [
-        ("matmul f32 wei^T", dnnl_f32, dnnl_ba, strict),
+        ("matmul f32", dnnl_f32, dnnl_ab, strict, GemmType::F32),
+        ("matmul f32 wei^T", dnnl_f32, dnnl_ba, strict, GemmType::F32),
         (
             "matmul f32 fpmath tf32",
             dnnl_f32,
             dnnl_ab,
             dnnl_fpmath_mode_tf32,
+            GemmType::Tf32,
         ),
-        ("matmul f16", dnnl_f16, dnnl_ab, strict),
-        ("matmul f16 wei^T", dnnl_f16, dnnl_ba, strict),
-        ("matmul bf16", dnnl_bf16, dnnl_ab, strict),
-        ("matmul u8*s8->s32", dnnl_s8, dnnl_ab, strict),
+        ("matmul f16", dnnl_f16, dnnl_ab, strict, GemmType::F16),
+        ("matmul f16 wei^T", dnnl_f16, dnnl_ba, strict, GemmType::F16),
+        ("matmul bf16", dnnl_bf16, dnnl_ab, strict, GemmType::Bf16),
+        ("matmul u8*s8->s32", dnnl_s8, dnnl_ab, strict, GemmType::S8),
     ];
-    for (op, dt, wtag, mode) in cases {
+    for (op, dt, wtag, mode, vendor_type) in cases {
         if dt == dnnl_s8 {
             matmul_int8(b, m, reference);
             continue;
         }
+        let reference = b.vendor_seconds(vendor_type, m, wtag == dnnl_ba, reference);
         let (sm, wm) = (md(&[m, m], dt, dnnl_ab), md(&[m, m], dt, wtag));
         let mut attr = null_mut();
         // SAFETY: valid out-pointers, a live attribute, a valid mode.
@@ -1205,6 +1235,7 @@ fn matmul_int8_weights(
         md(&[m, m], dnnl_s8, wtag),
         md(&[m, m], dnnl_s32, dnnl_ab),
     );
+    let reference = b.vendor_seconds(GemmType::S8, m, wtag == dnnl_ba, reference);
     row(
         b,
         op,
@@ -1640,11 +1671,20 @@ fn main() {
             unsafe { dnnl_stream_create(&mut stream, engine, dnnl_stream_default_flags.0) },
             "stream",
         );
+        let vendor = match ocl {
+            Some(_) if gemm_only => Cublas::load()
+                .inspect_err(|why| {
+                    println!("# cuBLAS not loaded ({why}): GEMM rows against the tiled SGEMM")
+                })
+                .ok(),
+            _ => None,
+        };
         let b = Bench {
             engine,
             stream,
             name,
             ocl,
+            vendor,
         };
         if check {
             check_overhead(&b);

@@ -596,6 +596,22 @@ fn builds() -> Vec<Build> {
             &["gemm_tiled"][..],
         ),
         (
+            "gemm f32, 128 x 64 blocks (Tiles::GPU_NARROW)",
+            "-DA_DT=F32 -DB_DT=F32 -DC_DT=F32 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
+             -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DWG_M=16 -DWG_N=16 -DRM=8 -DRN=4 -DTK=16 \
+             -DVLDS=1 -DA_K_FAST=1 -DB_N_FAST=1 -DA_VEC4=1 -DB_VEC4=1 -DALIGNED=1"
+                .to_string(),
+            &["gemm_tiled"][..],
+        ),
+        (
+            "gemm f32, 64 x 128 blocks (Tiles::GPU_SLIM)",
+            "-DA_DT=F32 -DB_DT=F32 -DC_DT=F32 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
+             -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DWG_M=8 -DWG_N=16 -DRM=8 -DRN=8 -DTK=16 \
+             -DVLDS=1 -DA_K_FAST=1 -DB_N_FAST=1 -DA_VEC4=1 -DB_VEC4=1 -DALIGNED=1"
+                .to_string(),
+            &["gemm_tiled"][..],
+        ),
+        (
             "gemm f16 x bf16, transposed operands, post-ops over a batch",
             format!(
                 "-DA_DT=F16 -DB_DT=BF16 -DC_DT=F16 -DBIAS_DT=F16 -DWITH_BIAS=0 -DSRC_SCALES=0 \
@@ -745,7 +761,7 @@ fn builds() -> Vec<Build> {
 
     // The blocked reorder (`common/xfer/blocked.rs` `SOURCE`): types,
     // `blocked.cl`; a type pair per build, copied as stored (RAW) or
-    // converted, int or long indices.
+    // converted, int or long indices (tiles as `blocked.rs` sizes them).
     let blocked = format!(
         "{}{}",
         dt::CL_TYPES,
@@ -754,23 +770,23 @@ fn builds() -> Vec<Build> {
     for (what, options) in [
         (
             "blocked, f32 as stored",
-            "-DSDT=F32 -DDDT=F32 -DALIGNED=1 -DIDX_T=int -DRAW",
+            "-DSDT=F32 -DDDT=F32 -DALIGNED=1 -DIDX_T=int -DRAW -DGROUP=64 -DTILE_N=512",
         ),
         (
             "blocked, s8 as stored, long",
-            "-DSDT=S8 -DDDT=S8 -DALIGNED=1 -DIDX_T=long -DRAW",
+            "-DSDT=S8 -DDDT=S8 -DALIGNED=1 -DIDX_T=long -DRAW -DGROUP=64 -DTILE_N=512",
         ),
         (
             "blocked, f32 to bf16",
-            "-DSDT=F32 -DDDT=BF16 -DALIGNED=1 -DIDX_T=int",
+            "-DSDT=F32 -DDDT=BF16 -DALIGNED=1 -DIDX_T=int -DGROUP=64 -DTILE_N=512",
         ),
         (
             "blocked, f16 to u8, long",
-            "-DSDT=F16 -DDDT=U8 -DALIGNED=1 -DIDX_T=long",
+            "-DSDT=F16 -DDDT=U8 -DALIGNED=1 -DIDX_T=long -DGROUP=64 -DTILE_N=512",
         ),
         (
             "blocked, s32 to f16",
-            "-DSDT=S32 -DDDT=F16 -DALIGNED=1 -DIDX_T=int",
+            "-DSDT=S32 -DDDT=F16 -DALIGNED=1 -DIDX_T=int -DGROUP=64 -DTILE_N=512",
         ),
     ] {
         v.push(Build {
@@ -900,6 +916,15 @@ fn nvidia_builds() -> Vec<Build> {
              -DACC_INT=1 -DGZP_A=0 -DGZP_B=0 -DGZP_C=1 -DC_EXACT=0 -DA_K_FAST=1 -DB_N_FAST=1 \
              -DA_VEC8=1 -DB_VEC8=0 -DB_KN=1 -DALIGNED=1 -DMMA_WARPS_M=2 -DMMA_WARPS_N=4 -DMMA_WN=32 \
              -DMMA_STAGES=2",
+            &["gemm_mma"][..],
+        ),
+        (
+            "gemm_mma u8 x s8 -> s32, 4-byte loads of an n-fastest B (B_N4)",
+            "-DA_DT=U8 -DB_DT=S8 -DC_DT=S32 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
+             -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DMMA_INT8=1 -DMMA_A_U8=1 -DMMA_B_U8=0 \
+             -DACC_INT=1 -DGZP_A=0 -DGZP_B=0 -DGZP_C=0 -DC_EXACT=1 -DA_K_FAST=1 -DB_N_FAST=1 \
+             -DA_VEC8=1 -DB_VEC8=0 -DB_KN=1 -DB_N4=1 -DALIGNED=1 -DMMA_WARPS_M=2 -DMMA_WARPS_N=4 \
+             -DMMA_WN=32 -DMMA_STAGES=2",
             &["gemm_mma"][..],
         ),
         (

@@ -236,6 +236,42 @@ pub fn effective() -> u32 {
     effective_of(max, has)
 }
 
+/// What `effective` would answer now, without reading the maximum (so it
+/// can still be set): for the verbose header.
+pub fn effective_peek() -> u32 {
+    let max = with_max(|s| s.value);
+    effective_of(max, has)
+}
+
+/// Upstream's description of an effective ISA value, as its verbose header
+/// prints it (`info,cpu,isa:...`). Probed against Intel's x64 library up to
+/// avx512_core_bf16 (the most a test host here has); the AMX, FP16 and
+/// AVX10.2 texts are upstream's naming of those extensions, not probed.
+pub fn description(effective: u32) -> &'static str {
+    match effective {
+        0x1 => "Intel SSE4.1",
+        0x3 => "Intel AVX",
+        0x7 => "Intel AVX2",
+        0xf => "Intel AVX2 with Intel DL Boost",
+        0x1f => "Intel AVX2 with Intel DL Boost, float16 and bfloat16 support",
+        0x27 => "Intel AVX-512 with AVX512BW, AVX512VL, and AVX512DQ extensions",
+        0x67 => "Intel AVX-512 with Intel DL Boost",
+        0xe7 => "Intel AVX-512 with Intel DL Boost and bfloat16 support",
+        0x1ef => "Intel AVX-512 with float16, Intel DL Boost and bfloat16 support",
+        0xfef => {
+            "Intel AVX-512 with float16, Intel DL Boost and bfloat16 support and Intel AMX with \
+             bfloat16 and 8-bit integer support"
+        }
+        0x1fef => {
+            "Intel AVX-512 with float16, Intel DL Boost and bfloat16 support and Intel AMX with \
+             bfloat16, float16 and 8-bit integer support"
+        }
+        0x201ff => "Intel AVX10.2/512",
+        0x22fff => "Intel AVX10.2/512 with Intel AMX 2",
+        _ => "Intel 64",
+    }
+}
+
 /// The level the CPU kernels run at: the best the host has within the
 /// maximum ISA (this reads the maximum: it cannot be set afterwards).
 pub fn level() -> Level {
@@ -273,6 +309,15 @@ pub fn hints() -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_isa_value_has_upstreams_description() {
+        for &(value, names, _) in ISAS {
+            assert_ne!(description(value), "Intel 64", "{names:?}");
+        }
+        assert_eq!(description(0x7), "Intel AVX2");
+        assert_eq!(description(ALL), "Intel 64");
+    }
 
     #[test]
     fn set_once_before_the_first_read() {

@@ -48,10 +48,6 @@ pub trait Handle: 'static {
     const NAME: &'static str;
 }
 
-/// The object of handle kinds whose objects cannot be created yet: no value of
-/// it exists, so every handle of such a kind is rejected as invalid.
-pub enum NotYetImplemented {}
-
 type AnyArc = Arc<dyn Any + Send + Sync>;
 type AnyWeak = Weak<dyn Any + Send + Sync>;
 
@@ -324,9 +320,9 @@ handle_kinds! {
 
 #[cfg(feature = "experimental_ukernel")]
 handle_kinds! {
-    abi::dnnl_ukernel_attr_params => NotYetImplemented, "ukernel attribute parameters";
-    abi::dnnl_brgemm => NotYetImplemented, "brgemm ukernel";
-    abi::dnnl_transform => NotYetImplemented, "transform ukernel";
+    abi::dnnl_ukernel_attr_params => crate::prims::ukernel::AttrParams, "ukernel attribute parameters";
+    abi::dnnl_brgemm => crate::prims::ukernel::brgemm::Brgemm, "brgemm ukernel";
+    abi::dnnl_transform => crate::prims::ukernel::transform::Transform, "transform ukernel";
 }
 
 // ---------------------------------------------------------------------------

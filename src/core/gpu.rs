@@ -156,6 +156,15 @@ impl<'a> GpuEngine<'a> {
         }
     }
 
+    /// An OpenCL device's compute units (`CL_DEVICE_MAX_COMPUTE_UNITS`:
+    /// streaming multiprocessors on NVIDIA); `None` on Level Zero.
+    pub fn compute_units(&self) -> Option<u32> {
+        match self {
+            GpuEngine::Ocl(ocl) => Some(ocl.info().max_compute_units),
+            GpuEngine::Ze(_) => None,
+        }
+    }
+
     /// The device's name.
     pub fn device_name(&self) -> &str {
         match self {

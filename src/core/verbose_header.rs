@@ -110,21 +110,13 @@ fn no_devices(count: usize) -> &'static str {
     }
 }
 
-/// The instruction set extensions the CPU kernels may use on this machine.
+/// The instruction set the CPU kernels may use: upstream's description of
+/// the effective ISA (the host's, within `ONEDNN_MAX_CPU_ISA` /
+/// `dnnl_set_max_cpu_isa`; printing it does not fix the maximum).
 fn cpu_isa_description() -> String {
     #[cfg(target_arch = "x86_64")]
     {
-        let mut features = vec!["x86-64"];
-        if std::arch::is_x86_feature_detected!("avx2") {
-            features.push("AVX2");
-        }
-        if std::arch::is_x86_feature_detected!("fma") {
-            features.push("FMA");
-        }
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            features.push("AVX-512");
-        }
-        features.join(" ")
+        crate::base::isa::description(crate::base::isa::effective_peek()).to_string()
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

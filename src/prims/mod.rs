@@ -21,3 +21,5 @@ pub mod rnn;
 pub mod shuffle;
 pub mod softmax;
 pub mod sum;
+#[cfg(feature = "experimental_ukernel")]
+pub mod ukernel;

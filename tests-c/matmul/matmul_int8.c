@@ -390,7 +390,7 @@ int main(int argc, char **argv) {
     static const dnnl_data_type_t dsts[] = {dnnl_f32, dnnl_s32, dnnl_s8, dnnl_u8, dnnl_bf16, dnnl_f16};
     static const dnnl_data_type_t biases[] = {dnnl_data_type_undef, dnnl_f32, dnnl_s32, dnnl_s8,
             dnnl_u8, dnnl_bf16, dnnl_f16};
-    /* Hand-picked: plain s32, every dst type, the widest epilogue. */
+    /* Hand-picked: plain s32, every dst type, the widest epilogue, GPU-sized blocks. */
     case_t fixed[] = {
             {2, 1, 1, 33, 17, 65, dnnl_u8, dnnl_s8, dnnl_s32, dnnl_data_type_undef, 0, 0, 0, 0, 0, 0, 0, 0},
             {2, 1, 1, 1, 1, 1, dnnl_s8, dnnl_s8, dnnl_s32, dnnl_data_type_undef, 0, 0, 0, 0, 0, 0, 0, 0},
@@ -398,6 +398,11 @@ int main(int argc, char **argv) {
             {2, 1, 1, 19, 40, 70, dnnl_u8, dnnl_s8, dnnl_s8, dnnl_f32, 1, 2, 2, 2, 1, 2, 1, PO_RELU},
             {3, 1, 2, 12, 5, 31, dnnl_u8, dnnl_s8, dnnl_f32, dnnl_bf16, 0, 2, 1, 1, 0, 2, 0, PO_BINARY},
             {3, 2, 2, 5, 17, 4, dnnl_s8, dnnl_s8, dnnl_bf16, dnnl_data_type_undef, 1, 1, 2, 0, 1, 1, 1, PO_PRELU},
+            /* Several blocks and K steps of a GPU tile, n-fastest weights with rows of
+             * whole 4-byte words (NVIDIA: 4-byte loads transposed in registers), a
+             * batch of them (N at the test's limit, 256), then rows of N not a multiple of 4. */
+            {3, 2, 2, 130, 256, 200, dnnl_u8, dnnl_s8, dnnl_s32, dnnl_data_type_undef, 0, 0, 0, 0, 0, 0, 0, 0},
+            {2, 1, 1, 67, 131, 97, dnnl_s8, dnnl_u8, dnnl_f32, dnnl_f32, 0, 0, 1, 0, 1, 1, 1, PO_RELU},
     };
     char what[160];
     int nfixed = (int)(sizeof fixed / sizeof *fixed);

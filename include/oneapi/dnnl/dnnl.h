@@ -698,6 +698,18 @@ dnnl_status_t dnnl_inner_product_backward_weights_primitive_desc_create(dnnl_pri
                                                                         const_dnnl_primitive_desc_t hint_fwd_pd,
                                                                         const_dnnl_primitive_attr_t attr);
 
+/// Takes any value and succeeds: there is no generated code to dump.
+DNNL_API dnnl_status_t dnnl_set_jit_dump(int enable);
+
+/// Succeeds for any combination of `DNNL_JIT_PROFILE_*` flags (nothing is
+/// registered with a profiler: no code is generated); an unknown bit is
+/// `dnnl_invalid_arguments`, as upstream.
+DNNL_API dnnl_status_t dnnl_set_jit_profiling_flags(unsigned int flags);
+
+/// Takes any directory, NULL included, and succeeds, as upstream's Linux
+/// build does: no jitdump file is ever written, so the directory is not read.
+DNNL_API dnnl_status_t dnnl_set_jit_profiling_jitdumpdir(const char *dir);
+
 /// Creates a primitive descriptor for layer normalization forward
 /// (`prop_kind` `dnnl_forward_training` or `dnnl_forward_inference`) over
 /// the last dimension of a 2- to 12-D src, with f32 scale and shift. See
@@ -1913,15 +1925,6 @@ dnnl_status_t dnnl_concat_primitive_desc_create(dnnl_primitive_desc_t *concat_pr
                                                 int concat_dimension,
                                                 const const_dnnl_memory_desc_t *src_descs,
                                                 const_dnnl_primitive_attr_t attr);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_set_jit_dump(int enable);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_set_jit_profiling_flags(unsigned int flags);
-
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_set_jit_profiling_jitdumpdir(const char *dir);
 
 #ifdef __cplusplus
 }  // extern "C"

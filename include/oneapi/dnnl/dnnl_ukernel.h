@@ -15,6 +15,157 @@ extern "C" {
 #endif // __cplusplus
 
 #if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// Creates empty attribute parameters (nothing set).
+DNNL_API dnnl_status_t dnnl_ukernel_attr_params_create(dnnl_ukernel_attr_params_t *attr_params);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// Sets the array of binary post-op arguments: one pointer per binary
+/// post-op, in chain order. The array itself is kept by address, as
+/// upstream: it must stay valid until the executions that use it are done.
+/// NULL unsets it.
+DNNL_API
+dnnl_status_t dnnl_ukernel_attr_params_set_post_ops_args(dnnl_ukernel_attr_params_t attr_params,
+                                                         const void **post_ops_args);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// Sets where A's scale is (one `f32`); NULL unsets it.
+DNNL_API
+dnnl_status_t dnnl_ukernel_attr_params_set_A_scales(dnnl_ukernel_attr_params_t attr_params,
+                                                    const void *a_scales);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// Sets where B's scales are (`f32`: one, or `N` for mask 2); NULL unsets them.
+DNNL_API
+dnnl_status_t dnnl_ukernel_attr_params_set_B_scales(dnnl_ukernel_attr_params_t attr_params,
+                                                    const void *b_scales);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// Sets where D's scale is (one `f32`, dividing the result); NULL unsets it.
+DNNL_API
+dnnl_status_t dnnl_ukernel_attr_params_set_D_scales(dnnl_ukernel_attr_params_t attr_params,
+                                                    const void *d_scales);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// Creates a BRGeMM of `batch_size` products of `M x K` A and `K x N` B
+/// blocks into an `M x N` C (leading dimensions in elements).
+DNNL_API
+dnnl_status_t dnnl_brgemm_create(dnnl_brgemm_t *brgemm,
+                                 dnnl_dim_t M,
+                                 dnnl_dim_t N,
+                                 dnnl_dim_t K,
+                                 dnnl_dim_t batch_size,
+                                 dnnl_dim_t lda,
+                                 dnnl_dim_t ldb,
+                                 dnnl_dim_t ldc,
+                                 dnnl_data_type_t a_dt,
+                                 dnnl_data_type_t b_dt,
+                                 dnnl_data_type_t c_dt);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// Whether execution adds to C's values (non-zero) or overwrites them (0).
+DNNL_API dnnl_status_t dnnl_brgemm_set_add_C(dnnl_brgemm_t brgemm, int add_C);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// Sets D (leading dimension, type) and the post-ops `execute_postops`
+/// applies; NULL post-ops means none.
+DNNL_API
+dnnl_status_t dnnl_brgemm_set_post_ops(dnnl_brgemm_t brgemm,
+                                       dnnl_dim_t ldd,
+                                       dnnl_data_type_t d_dt,
+                                       const_dnnl_post_ops_t post_ops);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// A scales (mask 0: one `f32`).
+DNNL_API dnnl_status_t dnnl_brgemm_set_A_scales(dnnl_brgemm_t brgemm, int a_scale_mask);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// B scales (mask 0: one `f32`; mask 2: one per column of B).
+DNNL_API dnnl_status_t dnnl_brgemm_set_B_scales(dnnl_brgemm_t brgemm, int b_scale_mask);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// D scales (mask 0: one `f32`, dividing the result).
+DNNL_API dnnl_status_t dnnl_brgemm_set_D_scales(dnnl_brgemm_t brgemm, int d_scale_mask);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// Freezes the configuration: the setters are refused from here on.
+DNNL_API dnnl_status_t dnnl_brgemm_finalize(dnnl_brgemm_t brgemm);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// The layout B must be given in for `a_dt x b_dt`: `no_trans` (f32),
+/// `pack32` (bf16, f16, u8/s8 x s8), `undef` for a pair not computed.
+DNNL_API
+dnnl_status_t dnnl_brgemm_get_B_pack_type(dnnl_pack_type_t *pack_type,
+                                          dnnl_data_type_t a_dt,
+                                          dnnl_data_type_t b_dt);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// The scratchpad execution needs: 0 here (a NULL scratchpad is fine).
+DNNL_API dnnl_status_t dnnl_brgemm_get_scratchpad_size(const_dnnl_brgemm_t brgemm, size_t *size);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// 1 where the configuration has post-ops, scales, or a D that differs from
+/// C in type or leading dimension (so `execute_postops` is the call to make).
+DNNL_API dnnl_status_t dnnl_brgemm_is_execute_postops_valid(const_dnnl_brgemm_t brgemm, int *valid);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// Succeeds: no kernel here uses a hardware context (AMX tiles), as upstream
+/// on a CPU without AMX.
+DNNL_API dnnl_status_t dnnl_brgemm_set_hw_context(const_dnnl_brgemm_t brgemm);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// Succeeds: there is no hardware context to release.
+DNNL_API dnnl_status_t dnnl_brgemm_release_hw_context(void);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// Readies a finalized BRGeMM for execution (again: no effect).
+DNNL_API dnnl_status_t dnnl_brgemm_generate(dnnl_brgemm_t brgemm);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// `C (+)= sum_i A[off_A(i)] B[off_B(i)]` over the batch, after generate.
+DNNL_API
+dnnl_status_t dnnl_brgemm_execute(const_dnnl_brgemm_t brgemm,
+                                  const void *A_ptr,
+                                  const void *B_ptr,
+                                  const dnnl_dim_t *A_B_offsets,
+                                  void *C_ptr,
+                                  void *scratchpad_ptr);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
+/// `D = postops(scales * (C? + sum_i A_i B_i))`, after generate; C is read
+/// only with add_C set (and may then be NULL otherwise). `attr_params` must
+/// hold every scale and binary argument the configuration uses; NULL is
+/// taken as parameters with nothing set.
+DNNL_API
+dnnl_status_t dnnl_brgemm_execute_postops(const_dnnl_brgemm_t brgemm,
+                                          const void *A,
+                                          const void *B,
+                                          const dnnl_dim_t *A_B_offsets,
+                                          const void *C_ptr,
+                                          void *D_ptr,
+                                          void *scratchpad_ptr,
+                                          const_dnnl_ukernel_attr_params_t attr_params);
+#endif
+
+#if defined(DNNL_EXPERIMENTAL_UKERNEL)
 /// Releases the caller's ukernel attribute parameters handle.
 /// NULL is accepted and does nothing (as upstream). The handle is dead from
 /// this call on, even where other objects keep the object alive; an unknown
@@ -39,147 +190,9 @@ DNNL_API dnnl_status_t dnnl_transform_destroy(dnnl_transform_t transform);
 #endif
 
 #if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_ukernel_attr_params_create(dnnl_ukernel_attr_params_t *attr_params);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_ukernel_attr_params_set_post_ops_args(dnnl_ukernel_attr_params_t attr_params,
-                                                         const void **post_ops_args);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_ukernel_attr_params_set_A_scales(dnnl_ukernel_attr_params_t attr_params,
-                                                    const void *a_scales);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_ukernel_attr_params_set_B_scales(dnnl_ukernel_attr_params_t attr_params,
-                                                    const void *b_scales);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_ukernel_attr_params_set_D_scales(dnnl_ukernel_attr_params_t attr_params,
-                                                    const void *d_scales);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_brgemm_create(dnnl_brgemm_t *brgemm,
-                                 dnnl_dim_t M,
-                                 dnnl_dim_t N,
-                                 dnnl_dim_t K,
-                                 dnnl_dim_t batch_size,
-                                 dnnl_dim_t lda,
-                                 dnnl_dim_t ldb,
-                                 dnnl_dim_t ldc,
-                                 dnnl_data_type_t a_dt,
-                                 dnnl_data_type_t b_dt,
-                                 dnnl_data_type_t c_dt);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_brgemm_set_add_C(dnnl_brgemm_t brgemm, int add_C);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_brgemm_set_post_ops(dnnl_brgemm_t brgemm,
-                                       dnnl_dim_t ldd,
-                                       dnnl_data_type_t d_dt,
-                                       const_dnnl_post_ops_t post_ops);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_brgemm_set_A_scales(dnnl_brgemm_t brgemm, int a_scale_mask);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_brgemm_set_B_scales(dnnl_brgemm_t brgemm, int b_scale_mask);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_brgemm_set_D_scales(dnnl_brgemm_t brgemm, int d_scale_mask);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_brgemm_finalize(dnnl_brgemm_t brgemm);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_brgemm_get_B_pack_type(dnnl_pack_type_t *pack_type,
-                                          dnnl_data_type_t a_dt,
-                                          dnnl_data_type_t b_dt);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_brgemm_get_scratchpad_size(const_dnnl_brgemm_t brgemm, size_t *size);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_brgemm_is_execute_postops_valid(const_dnnl_brgemm_t brgemm, int *valid);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_brgemm_set_hw_context(const_dnnl_brgemm_t brgemm);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_brgemm_release_hw_context(void);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API dnnl_status_t dnnl_brgemm_generate(dnnl_brgemm_t brgemm);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_brgemm_execute(const_dnnl_brgemm_t brgemm,
-                                  const void *A_ptr,
-                                  const void *B_ptr,
-                                  const dnnl_dim_t *A_B_offsets,
-                                  void *C_ptr,
-                                  void *scratchpad_ptr);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
-DNNL_API
-dnnl_status_t dnnl_brgemm_execute_postops(const_dnnl_brgemm_t brgemm,
-                                          const void *A,
-                                          const void *B,
-                                          const dnnl_dim_t *A_B_offsets,
-                                          const void *C_ptr,
-                                          void *D_ptr,
-                                          void *scratchpad_ptr,
-                                          const_dnnl_ukernel_attr_params_t attr_params);
-#endif
-
-#if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Creates a transform packing a `K x N` B. `in_pack_type` is `no_trans`
+/// (row-major, `in_ld >= N`) or `trans` (column-major, `in_ld >= K`);
+/// `out_ld` is 16, 32, 48 or 64; `in_dt == out_dt`.
 DNNL_API
 dnnl_status_t dnnl_transform_create(dnnl_transform_t *transform,
                                     dnnl_dim_t K,
@@ -192,12 +205,14 @@ dnnl_status_t dnnl_transform_create(dnnl_transform_t *transform,
 #endif
 
 #if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Readies the transform for execution (again: no effect).
 DNNL_API dnnl_status_t dnnl_transform_generate(dnnl_transform_t transform);
 #endif
 
 #if defined(DNNL_EXPERIMENTAL_UKERNEL)
-/// Not implemented yet: returns `dnnl_unimplemented`.
+/// Packs `in_ptr` into `out_ptr`, after `dnnl_transform_generate`.
+/// `out_ptr` receives `ceil(N / out_ld)` panels of `K' x out_ld` elements,
+/// `K'` being `K` rounded up to the row group (1, 2 or 4 rows).
 DNNL_API
 dnnl_status_t dnnl_transform_execute(const_dnnl_transform_t transform,
                                      const void *in_ptr,

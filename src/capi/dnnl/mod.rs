@@ -12,6 +12,7 @@ pub mod group_normalization;
 #[cfg(feature = "experimental_grouped_memory")]
 pub mod grouped_memory;
 pub mod inner_product;
+pub mod jit;
 pub mod layer_normalization;
 pub mod lrn;
 pub mod matmul;
@@ -32,7 +33,6 @@ pub mod service;
 pub mod shuffle;
 pub mod softmax;
 pub mod sum_concat;
-pub mod unimplemented;
 
 pub use attr::*;
 pub use attr_quant::*;
@@ -46,6 +46,7 @@ pub use group_normalization::*;
 #[cfg(feature = "experimental_grouped_memory")]
 pub use grouped_memory::*;
 pub use inner_product::*;
+pub use jit::*;
 pub use layer_normalization::*;
 pub use lrn::*;
 pub use matmul::*;
@@ -66,4 +67,3 @@ pub use service::*;
 pub use shuffle::*;
 pub use softmax::*;
 pub use sum_concat::*;
-pub use unimplemented::*;

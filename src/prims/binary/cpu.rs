@@ -22,7 +22,9 @@ use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
 use crate::prims::common::dt;
 use crate::prims::common::host::{self, Raw};
 use crate::prims::common::layout::Walker;
+use crate::prims::common::dt::Elem;
 use crate::prims::common::parallel;
+use crate::prims::common::stream_store;
 
 /// Elements per block of the dense kernel's conversion loops.
 const BLOCK: usize = 1024;
@@ -99,6 +101,11 @@ impl Implementation for CpuBinary {
                 .zip(layouts)
                 .map(|(r, l)| r.addr() == out.addr() && l.offset0 == lo.offset0)
                 .collect();
+            // A large f32 output not read by this call goes around the caches.
+            let level = crate::base::isa::level();
+            let stream = lo.elem == Elem::F32
+                && n * 4 >= stream_store::MIN_BYTES
+                && !aliased.iter().any(|&a| a);
             parallel::run_all(parallel::split(n, MIN_PER_THREAD), |range| {
                 let mut v = [[0f32; BLOCK]; 3];
                 let mut start = range.start;
@@ -133,7 +140,11 @@ impl Implementation for CpuBinary {
                     }
                     let [a, b, c] = &mut v;
                     apply_block(alg, scales, &mut a[..len], &b[..len], &c[..len], third);
-                    dt::store_run(lo.elem, chunk, 0, &a[..len]);
+                    if stream {
+                        stream_store::store_f32(level, chunk, &a[..len]);
+                    } else {
+                        dt::store_run(lo.elem, chunk, 0, &a[..len]);
+                    }
                     start += len;
                 }
             });

@@ -19,6 +19,7 @@ pub mod layout;
 pub mod parallel;
 pub mod post_ops;
 pub mod reduce;
+pub mod stream_store;
 #[cfg(test)]
 pub(crate) mod testutil;
 pub mod vmath;

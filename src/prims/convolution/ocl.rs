@@ -57,6 +57,7 @@ pub(super) fn create(op: &Arc<ConvOp>, engine: &Engine) -> Result<Arc<dyn Implem
             k: if splits > 1 { p.depth_chunk() } else { map.k },
             copies: p.shape.g * splits,
             wide: p.dir == Dir::Y,
+            small: p.dir != Dir::W,
         }),
     );
     let plan = Plan::new(op, tiles);

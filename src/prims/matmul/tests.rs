@@ -713,8 +713,9 @@ fn descriptor_checks() {
     }
 }
 
-/// The GPU tile configuration (128 x 128 block tiles), run on whatever
-/// OpenCL devices are present (CPU runtimes otherwise get the small one).
+/// The GPU tile configurations (128 x 128 block tiles with and without
+/// 16-byte local reads, and `Tiles::for_gemm`'s NVIDIA choices), run on
+/// whatever OpenCL devices are present (CPU runtimes otherwise get the small one).
 #[test]
 fn gpu_tiles_on_every_device() {
     use crate::core::primitive::ExecContext;
@@ -747,6 +748,8 @@ fn gpu_tiles_on_every_device() {
                     (c, no_vlds),
                     (c, crate::prims::common::gemm::ocl::Tiles::GPU_LARGE),
                     (c, crate::prims::common::gemm::ocl::Tiles::GPU_WIDE),
+                    (c, crate::prims::common::gemm::ocl::Tiles::GPU_NARROW),
+                    (c, crate::prims::common::gemm::ocl::Tiles::GPU_SLIM),
                 ]
             })
             .enumerate()

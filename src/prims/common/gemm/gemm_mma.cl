@@ -22,7 +22,9 @@
  *
  * Operand loads: A_VEC8 (A's k index contiguous, rows and offsets multiples
  * of 16 bytes) and B_VEC8 (B's n index, or with B_KN its k index,
- * likewise) load 16 bytes at once; otherwise element by element, the fast
+ * likewise) load 16 bytes at once; B_N4 (integers, B's n index contiguous,
+ * rows and offsets multiples of 4 bytes) 4 bytes at once, transposed into
+ * the k-fastest tile in registers; otherwise element by element, the fast
  * index across neighbouring work-items (A_K_FAST / B_N_FAST). Edges are
  * zero-filled; blocks inside C take copies without bounds checks.
  *
@@ -247,6 +249,24 @@ inline uint4 load8(global const MMA_ET *p, long lim) {
 #endif
 }
 
+#ifndef B_N4
+#define B_N4 0
+#endif
+#if B_N4 && !(MMA_INT8 && B_N_FAST && !B_VEC8)
+#error "B_N4: integers, B n-fastest, without 16-byte loads of B"
+#endif
+#if B_N4
+/* 4 bytes along n from p (4-byte aligned), the ones from lim on zero. */
+inline uint load4n(global const uchar *p, long lim) {
+    if (lim >= 4) return *(global const uint *)p;
+    uchar4 v = (uchar4)(0);
+    if (lim > 0) v.s0 = p[0];
+    if (lim > 1) v.s1 = p[1];
+    if (lim > 2) v.s2 = p[2];
+    return as_uint(v);
+}
+#endif
+
 #if A_VEC8
 #define A_REGS uint4 pa[A_L8]
 #define FETCH_A8(k0) \
@@ -298,6 +318,37 @@ inline uint4 load8(global const MMA_ET *p, long lim) {
         const int i = lid + t * MMA_WG; \
         const int kk = i / (MMA_N / MMA_V), nn = (i % (MMA_N / MMA_V)) * MMA_V; \
         *(local uint4 *)&Bs[0][B_IDX(kk, nn)] = pb[t]; \
+    }
+#elif B_N4
+/* Integers from an n-fastest B (rows and offsets multiples of 4 bytes),
+ * for the k-fastest tile: a work-item reads quads of 4 k x 4 n (4-byte
+ * words along n; a warp's lanes 8 quads along n by 4 along k, so each row
+ * read fills whole 32-byte sectors), and stores them transposed, one word
+ * (4 k of one n, the fragment's packing) per n. */
+#define B_L4 (MMA_K * MMA_N / 16 / MMA_WG)
+#define B_REGS uint pb[B_L4][4]
+#define B_QUAD(i) \
+    const int nq = ((i) / (8 * (MMA_K / 4))) * 8 + (i) % 8, kq = ((i) / 8) % (MMA_K / 4)
+#define FETCH_B8(k0) \
+    _Pragma("unroll") for (int t = 0; t < B_L4; ++t) { \
+        const int i = lid + t * MMA_WG; \
+        B_QUAD(i); \
+        const long gn = n0 + nq * 4; \
+        _Pragma("unroll") for (int r = 0; r < 4; ++r) { \
+            const long gk = (k0) + kq * 4 + r; \
+            pb[t][r] = gk < K ? load4n(b + b_base + gk * b_rs + gn, N - gn) : 0; \
+        } \
+    }
+#define STORE_B8() \
+    _Pragma("unroll") for (int t = 0; t < B_L4; ++t) { \
+        const int i = lid + t * MMA_WG; \
+        B_QUAD(i); \
+        const uchar4 r0 = as_uchar4(pb[t][0]), r1 = as_uchar4(pb[t][1]); \
+        const uchar4 r2 = as_uchar4(pb[t][2]), r3 = as_uchar4(pb[t][3]); \
+        *(local uint *)&Bs[0][B_IDX(kq * 4, nq * 4)] = as_uint((uchar4)(r0.s0, r1.s0, r2.s0, r3.s0)); \
+        *(local uint *)&Bs[0][B_IDX(kq * 4, nq * 4 + 1)] = as_uint((uchar4)(r0.s1, r1.s1, r2.s1, r3.s1)); \
+        *(local uint *)&Bs[0][B_IDX(kq * 4, nq * 4 + 2)] = as_uint((uchar4)(r0.s2, r1.s2, r2.s2, r3.s2)); \
+        *(local uint *)&Bs[0][B_IDX(kq * 4, nq * 4 + 3)] = as_uint((uchar4)(r0.s3, r1.s3, r2.s3, r3.s3)); \
     }
 #else
 #define B_REGS MMA_ET pb[B_L1]

@@ -99,6 +99,10 @@ pub(crate) struct GemmShape {
     /// Whether [`Tiles::GPU_WIDE`] may be taken (the convolution's
     /// backward data measured slower with it: 36.5 -> 30.7 TFLOP/s).
     pub wide: bool,
+    /// Whether [`Tiles::GPU_NARROW`] and [`Tiles::GPU_SLIM`] may be taken
+    /// (the convolution's backward weights measured slower with them on an
+    /// H200: 3x3 24.7 -> 15.8 TFLOP/s, 1x1 10.6 -> 7.5).
+    pub small: bool,
 }
 
 impl GemmShape {
@@ -109,6 +113,7 @@ impl GemmShape {
             k: g.k,
             copies: g.batches(),
             wide: true,
+            small: true,
         }
     }
 }
@@ -164,7 +169,16 @@ impl Tiles {
     ///   at 4096^3), the 3x3 convolution 37.8 -> 43.8 (GPU_WIDE: 44.9, and
     ///   44.4 for the matmul of its GEMM, N 256); but 1024^3 (32 blocks)
     ///   15.9 -> 9.4, and the 3x3 convolution's backward weights (126
-    ///   blocks of its depth parts) 24.7 -> 19.7.
+    ///   blocks of its depth parts) 24.7 -> 19.7;
+    /// - on NVIDIA GPUs where fewer big blocks would cover C, smaller ones
+    ///   that fill the device: [`Tiles::GPU_NARROW`] (128 x 64) where one
+    ///   wave of them, one per multiprocessor, covers C, else
+    ///   [`Tiles::GPU_SLIM`] (64 x 128; also where M <= 64, which it spans
+    ///   without padding). Measured on an H200 (f32, same run, TFLOP/s):
+    ///   1024^3 GPU 16.8, GPU_NARROW 30.6, GPU_SLIM 28.9; 1536^3 GPU 19.6
+    ///   (144 blocks on 132 multiprocessors: the second wave nearly
+    ///   empty), GPU_NARROW 27.1, GPU_SLIM 30.5; 2048^3 GPU_LARGE 42.3,
+    ///   GPU_NARROW 38.5, GPU_SLIM 32.1.
     pub fn for_gemm(ocl: GpuEngine, shape: Option<GemmShape>) -> Tiles {
         let mut t = Tiles::for_device(ocl);
         let Some(s) = shape else {
@@ -177,15 +191,50 @@ impl Tiles {
         if t != Tiles::GPU || ocl.nv_compute_capability().is_none() {
             return t;
         }
+        let blocks = |t: Tiles| {
+            let (bm, bn) = ((t.wg_m * t.rm) as i64, (t.wg_n * t.rn) as i64);
+            s.copies * ((s.m + bm - 1) / bm) * ((s.n + bn - 1) / bn)
+        };
         let big = if s.wide && s.n > 128 && s.n <= 256 {
             Tiles::GPU_WIDE
         } else {
             Tiles::GPU_LARGE
         };
-        let (bm, bn) = ((big.wg_m * big.rm) as i64, (big.wg_n * big.rn) as i64);
-        let blocks = s.copies * ((s.m + bm - 1) / bm) * ((s.n + bn - 1) / bn);
-        if blocks >= LARGE_MIN_BLOCKS { big } else { t }
+        if blocks(big) >= LARGE_MIN_BLOCKS {
+            return big;
+        }
+        if !s.small {
+            return t;
+        }
+        let units = i64::from(ocl.compute_units().unwrap_or(1));
+        if s.m <= 64 || blocks(Tiles::GPU_NARROW) > units {
+            Tiles::GPU_SLIM
+        } else {
+            Tiles::GPU_NARROW
+        }
     }
+
+    /// 128 x 64 block tiles of 16 x 16 work-items with 8 x 4 register
+    /// tiles, K steps of 16: see [`Tiles::for_gemm`].
+    pub const GPU_NARROW: Tiles = Tiles {
+        wg_m: 16,
+        wg_n: 16,
+        rm: 8,
+        rn: 4,
+        tk: 16,
+        vlds: true,
+    };
+
+    /// 64 x 128 block tiles of 8 x 16 work-items with 8 x 8 register
+    /// tiles, K steps of 16: see [`Tiles::for_gemm`].
+    pub const GPU_SLIM: Tiles = Tiles {
+        wg_m: 8,
+        wg_n: 16,
+        rm: 8,
+        rn: 8,
+        tk: 16,
+        vlds: true,
+    };
 
     /// 256 x 128 block tiles of 32 x 16 work-items with 8 x 8 register
     /// tiles, K steps of 16 (25 KiB of local memory): see
@@ -454,16 +503,32 @@ impl GemmKernels {
         (a_vec, b_vec && (a_vec || !b_kn), b_kn)
     }
 
+    /// Whether `gemm_mma` loads an integer `g`'s n-fastest B 4 bytes at a
+    /// time (`B_N4`): rows, offset and batch steps multiples of 4 bytes,
+    /// and no 16-byte loads of B.
+    fn mma_b_n4(ty: MmaType, g: &Gemm, usm_misaligned: bool) -> bool {
+        let (_, b_vec, _) = Self::mma_loads(ty, g, usm_misaligned);
+        let whole = |v: i64| v % 4 == 0;
+        matches!(ty, MmaType::Int8 { .. })
+            && !b_vec
+            && !usm_misaligned
+            && g.b.cs == 1
+            && whole(g.b.rs)
+            && whole(g.b.off)
+            && g.batch.iter().all(|d| whole(d.b))
+    }
+
     /// `gemm_mma`'s load variant and tiles for `g`.
     fn mma_variant(&self, ty: MmaType, g: &Gemm, usm_misaligned: bool) -> String {
         let (a_vec, b_vec, b_kn) = Self::mma_loads(ty, g, usm_misaligned);
         format!(
-            " -DA_K_FAST={} -DB_N_FAST={} -DA_VEC8={} -DB_VEC8={} -DB_KN={} -DALIGNED={}{}{}",
+            " -DA_K_FAST={} -DB_N_FAST={} -DA_VEC8={} -DB_VEC8={} -DB_KN={} -DB_N4={} -DALIGNED={}{}{}",
             u8::from(g.a.rs != 1 || g.a.cs == 1),
             u8::from(g.b.rs != 1 || g.b.cs == 1),
             u8::from(a_vec),
             u8::from(b_vec),
             u8::from(b_kn),
+            u8::from(Self::mma_b_n4(ty, g, usm_misaligned)),
             u8::from(!usm_misaligned),
             MmaTiles::of(a_vec && b_vec).options(),
             self.batch_option(g)

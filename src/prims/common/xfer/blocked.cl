@@ -13,12 +13,11 @@
  *
  * Built per type pair: SDT, DDT (F32, F16, BF16, S32, S8, U8); RAW: same type
  * and no arithmetic, elements are copied as stored. IDX_T: int when every
- * index fits, else long. ALIGNED must be 1 (4-vectors are used only where the
+ * index fits, else long. GROUP (work-items of a tile's work-group) and TILE_N
+ * (elements of a tile, a multiple of GROUP). ALIGNED must be 1 (4-vectors are used only where the
  * host checked alignment). */
 
 #define MAXL 8
-#define GROUP 256
-#define TILE_N 4096
 
 #ifndef IDX_T
 #define IDX_T int
