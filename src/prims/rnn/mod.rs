@@ -11,8 +11,9 @@
 //!   steps. The GEMMs run in the `gemm` crate, split over the host's threads.
 //! - `ocl:rnn_gemm` (`ocl.rs`, `rnn.cl`): the same algorithm on GPU engines
 //!   (OpenCL and Level Zero), f32, bf16 and f16 data in plain strided
-//!   layouts, forward and backward (f16 forward only); the same workspace
-//!   layout; int8 is unimplemented there.
+//!   layouts, forward and backward (f16 forward only), and int8 inference
+//!   (`ocl/int8.rs`: the CPU's quantization points, `gemm.cl`'s integer
+//!   GEMM); the same workspace layout.
 //!
 //! Shapes (rnn.md): `L` layers, `D` directions (2 for the bidirectional
 //! ones), `T` steps, `N` batch, `G` gates (1, 4, 3; the bias of the LBR
@@ -50,7 +51,7 @@
 //! f32 in between). Other types are `unimplemented`, said under
 //! ONEDNN_VERBOSE=check.
 //!
-//! int8 (`cpu/int8.rs`): forward_inference of LSTM (projection included,
+//! int8 (`cpu/int8.rs`, `ocl/int8.rs`): forward_inference of LSTM (projection included,
 //! no peephole) and GRU; u8 src_layer, src_iter and dst_iter, u8 or f32
 //! dst_layer, s8 weights_layer / weights_iter / weights_projection, f32
 //! bias and cell states. The attributes give the quantization:

@@ -18,7 +18,10 @@
 //! weight gradients with one GEMM each over all steps and adds them
 //! (or, with `diff_weights_overwrite`, stores them) into the user's.
 //! Every command waits for the one before it (`ctx.deps` first); the
-//! returned event is the last one.
+//! returned event is the last one. int8 inference (u8 data, s8 weights)
+//! runs `ocl/int8.rs`: the same steps with `gemm.cl`'s integer GEMM.
+
+mod int8;
 
 use std::sync::Arc;
 
@@ -37,9 +40,11 @@ use crate::prims::common::post_ops::PostOpsPlan;
 
 const RNN_CL: &str = include_str!("rnn.cl");
 
-/// The program of `rnn.cl`.
-fn source() -> String {
-    format!("{CL_TYPES}{RNN_CL}")
+/// The program of `rnn.cl` (int8: with its int8 kernels and the op's
+/// scales, [`int8::defines`]).
+fn source(op: &RnnOp) -> String {
+    let q8 = op.quant().map_or_else(String::new, int8::defines);
+    format!("{q8}{CL_TYPES}{RNN_CL}")
 }
 
 /// Every argument the op reads or writes (but the workspace).
@@ -51,19 +56,16 @@ fn tensor_args(op: &RnnOp) -> Vec<i32> {
 }
 
 /// `ocl:rnn_gemm` runs `op` on `engine`: f32, bf16 or f16 data (f16
-/// forward only, as `check_types` allows), plain strided layouts; int8 is
-/// refused.
+/// forward only, as `check_types` allows) or int8 inference (u8 data, s8
+/// weights, as `check_types` allows), plain strided layouts.
 pub(super) fn accepts(op: &RnnOp, engine: &Engine) -> Result<()> {
     engine.gpu("rnn")?;
     let dt = op.data_type();
     if dt == dnnl_u8 {
-        return Err(Error::unimplemented(
-            "ocl:rnn_gemm does not run int8 RNN (u8 data, s8 weights) yet; the CPU engine does",
-        ));
-    }
-    if dt != dnnl_f32 && dt != dnnl_bf16 && dt != dnnl_f16 {
+        int8::accepts(op)?;
+    } else if dt != dnnl_f32 && dt != dnnl_bf16 && dt != dnnl_f16 {
         return Err(Error::unimplemented(format!(
-            "ocl:rnn_gemm runs f32, bf16 and f16 data, not {}",
+            "ocl:rnn_gemm runs f32, bf16, f16 and int8 (u8) data, not {}",
             super::dt_name(dt)
         )));
     }
@@ -77,9 +79,12 @@ pub(super) fn accepts(op: &RnnOp, engine: &Engine) -> Result<()> {
                 "ocl:rnn_gemm takes plain strided layouts; argument {arg} is blocked"
             )));
         }
-        if !matches!(l.elem, Elem::F32 | Elem::Bf16 | Elem::F16) {
+        if !matches!(
+            l.elem,
+            Elem::F32 | Elem::Bf16 | Elem::F16 | Elem::U8 | Elem::S8
+        ) {
             return Err(Error::unimplemented(format!(
-                "ocl:rnn_gemm takes f32, bf16 and f16 tensors; argument {arg} is not"
+                "ocl:rnn_gemm takes f32, bf16, f16, u8 and s8 tensors; argument {arg} is not"
             )));
         }
     }
@@ -155,6 +160,13 @@ struct Scratch {
     dpeep: i64,
     datt_parts: i64,
     datt: i64,
+    /// int8: the s8 weights' column sums (layer, iteration: `L * D * GW`
+    /// each; projection `L * D * DIC`), the projection GEMM's sums, the
+    /// last layer's states as f32 by direction and dst_layer's values.
+    comp: i64,
+    pj: i64,
+    q8_top: i64,
+    q8_dst: i64,
     total: i64,
 }
 
@@ -205,6 +217,12 @@ impl Scratch {
             }),
             ..Scratch::default()
         };
+        if op.quant().is_some() {
+            r.comp = take(ld * (2 * s.gw + s.dic));
+            r.pj = take(s.n * s.dic);
+            r.q8_top = take(s.d * tn * s.dic);
+            r.q8_dst = take(tn * s.dic * s.d);
+        }
         if bwd {
             r.ddl = take(s.d * tn * s.dic);
             r.dout = take(tn * s.dic.max(s.slc));
@@ -243,7 +261,7 @@ pub(super) fn scratchpad_bytes(op: &RnnOp) -> usize {
 /// Builds the implementation for `op` on `engine` (its kernels built now).
 pub(super) fn create(op: &Arc<RnnOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
     let ocl = engine.gpu("rnn")?;
-    let src = source();
+    let src = source(op);
     let k = |name: &str| ocl.kernel(&src, "", name);
     let epi = Epilogue {
         src_scale: false,
@@ -274,6 +292,24 @@ pub(super) fn create(op: &Arc<RnnOp>, engine: &Engine) -> Result<Arc<dyn Impleme
     } else {
         None
     };
+    let q8 = if op.quant().is_some() {
+        Some(int8::Kernels {
+            col_sum: k("rnn_q8_col_sum")?,
+            cell: k("rnn_q8_cell")?,
+            proj: k("rnn_q8_proj")?,
+            dst: k("rnn_q8_dst")?,
+            gemm: GemmKernels::new(
+                Elem::U8,
+                Elem::S8,
+                Elem::S32,
+                None,
+                &epi,
+                Tiles::for_device(ocl),
+            ),
+        })
+    } else {
+        None
+    };
     Ok(Arc::new(OclRnn {
         op: op.clone(),
         scratch: Scratch::of(op),
@@ -281,6 +317,7 @@ pub(super) fn create(op: &Arc<RnnOp>, engine: &Engine) -> Result<Arc<dyn Impleme
         zero: k("rnn_zero")?,
         fwd_cell: k("rnn_fwd_cell")?,
         bwd,
+        q8,
         gemm,
         tiles: Tiles::for_device(ocl),
     }))
@@ -303,6 +340,8 @@ struct OclRnn {
     zero: Kernel,
     fwd_cell: Kernel,
     bwd: Option<BwdKernels>,
+    /// int8 inference's kernels.
+    q8: Option<int8::Kernels>,
     gemm: GemmKernels,
     tiles: Tiles,
 }
@@ -395,17 +434,36 @@ impl<'a> Run<'a> {
         b: Mat,
         c: (&Buffer, i64, i64),
     ) -> Result<()> {
+        let kernels = &self.imp.gemm;
+        self.gemm_with(kernels, [Elem::F32; 3], m, n, k, a, b, c)
+    }
+
+    /// [`Self::gemm`] with `kernels` on operands of types `elems` (A, B,
+    /// C; offsets and strides in their elements).
+    #[allow(clippy::too_many_arguments)]
+    fn gemm_with(
+        &mut self,
+        kernels: &GemmKernels,
+        elems: [Elem; 3],
+        m: i64,
+        n: i64,
+        k: i64,
+        a: Mat,
+        b: Mat,
+        c: (&Buffer, i64, i64),
+    ) -> Result<()> {
         if m == 0 || n == 0 {
             return Ok(());
         }
         if k == 0 {
+            // f32 or s32 zeros alike.
             for r in 0..m {
                 self.zero(c.0, c.1 + r * c.2, n)?;
             }
             return Ok(());
         }
-        let op = |off, rs, cs| Operand {
-            elem: Elem::F32,
+        let op = |elem, off, rs, cs| Operand {
+            elem,
             off,
             rs,
             cs,
@@ -416,15 +474,15 @@ impl<'a> Run<'a> {
             n,
             k,
             batch: Vec::new(),
-            a: op(a.1, a.2, a.3),
-            b: op(b.1, b.2, b.3),
-            c: op(c.1, c.2, 1),
+            a: op(elems[0], a.1, a.2, a.3),
+            b: op(elems[1], b.1, b.2, b.3),
+            c: op(elems[2], c.1, c.2, 1),
             bias: None,
         };
         let misaligned = [a.0, b.0]
             .iter()
             .any(|x| x.usm_addr().is_some_and(|p| p % 16 != 0));
-        let kernel = self.imp.gemm.kernel(self.ocl, &g, misaligned)?;
+        let kernel = kernels.kernel(self.ocl, &g, misaligned)?;
         let none = Buffer::None;
         let z = KernelArg::I64(0);
         let mut args = vec![
@@ -504,16 +562,20 @@ fn user_view<'b>(op: &RnnOp, arg: i32, buf: &'b Buffer) -> Result<(View<'b>, Vec
     ))
 }
 
-/// `rnn.cl`'s codes of element types: f32, bf16, f16.
+/// `rnn.cl`'s codes of element types: f32, bf16, f16, u8, s8.
 const ELEM_F32: i32 = 0;
 const ELEM_BF16: i32 = 1;
 const ELEM_F16: i32 = 2;
+const ELEM_U8: i32 = 3;
+const ELEM_S8: i32 = 4;
 
 /// `rnn.cl`'s code of `elem` (one of those `accepts` lets through).
 fn elem_code(elem: Elem) -> i32 {
     match elem {
         Elem::Bf16 => ELEM_BF16,
         Elem::F16 => ELEM_F16,
+        Elem::U8 => ELEM_U8,
+        Elem::S8 => ELEM_S8,
         _ => ELEM_F32,
     }
 }
@@ -531,6 +593,19 @@ fn dense<'b>(buf: &'b Buffer, off: i64, dims: &[i64]) -> View<'b> {
         off,
         elem: ELEM_F32,
         st,
+    }
+}
+
+/// The `{L, D, N, cols}` states of every workspace block (`block` f32
+/// elements apart): at `off` of the first, rows `row` apart, of type
+/// `elem` (u8: offsets and strides in bytes).
+fn ws_states<'b>(buf: &'b Buffer, off: i64, elem: i32, row: i64, s: &Sz, block: i64) -> View<'b> {
+    let unit = if elem == ELEM_U8 { 4 } else { 1 };
+    View {
+        buf,
+        off,
+        elem,
+        st: [0, unit * s.d * block, unit * block, row, 1],
     }
 }
 
@@ -598,7 +673,9 @@ impl Implementation for OclRnn {
             last: ctx.deps.to_vec(),
         };
         self.load_inputs(&mut run, &bufs)?;
-        if op.is_backward() {
+        if let Some(k) = &self.q8 {
+            self.forward_int8(k, &mut run, &bufs)?;
+        } else if op.is_backward() {
             self.backward(&mut run, &bufs)?;
         } else {
             self.forward(&mut run, &bufs)?;
@@ -610,7 +687,47 @@ impl Implementation for OclRnn {
     }
 }
 
+/// Where one (layer, direction)'s values live: its index `ld`, its
+/// workspace block's parts (f32 offsets into the workspace buffer: gates,
+/// hidden states, cell states, LSTMP and LBR values), the block of the
+/// layer below in the same direction (its hidden states; meaningful above
+/// layer 0) and its dense f32 weights in the scratchpad.
+#[derive(Clone, Copy)]
+struct LayerAt {
+    ld: i64,
+    gates: i64,
+    h: i64,
+    c: i64,
+    hh: i64,
+    lbr: i64,
+    prev_h: i64,
+    wl: i64,
+    wi: i64,
+}
+
 impl OclRnn {
+    /// Where layer `l` of direction `d` lives.
+    fn layer_at(&self, b: &Bufs, l: i64, d: i64) -> LayerAt {
+        let op = &*self.op;
+        let s = Sz::of(op);
+        let sp = &self.scratch;
+        let lay = *op.ws_layout();
+        let (_, ws0) = self.ws(b);
+        let ld = l * s.d + d;
+        let base = ws0 + ld * lay.block;
+        LayerAt {
+            ld,
+            gates: base + lay.gates,
+            h: base + lay.h,
+            c: base + lay.c,
+            hh: base + lay.hh,
+            lbr: base + lay.lbr,
+            prev_h: base - s.d * lay.block + lay.h,
+            wl: sp.wl + ld * s.slc * s.gw,
+            wi: sp.wi + ld * s.sic * s.gw,
+        }
+    }
+
     /// The workspace: the user's (training, backward) or the scratchpad's,
     /// and its offset.
     fn ws<'b>(&self, b: &'b Bufs) -> (&'b Buffer, i64) {
@@ -631,6 +748,21 @@ impl OclRnn {
             b.get(arg)
                 .ok_or_else(|| Error::runtime(format!("argument {arg} missing")))
         };
+        // int8: u8 src_layer and s8 weights stay integers (their bytes at
+        // four times their regions' offsets), for the integer GEMMs.
+        let int8 = op.quant().is_some();
+        let held = |arg: i32, at: i64, dims: &[i64]| {
+            let v = dense(sc, at, dims);
+            match arg {
+                DNNL_ARG_SRC_LAYER if int8 => int8::bytes(v, ELEM_U8),
+                DNNL_ARG_WEIGHTS_LAYER | DNNL_ARG_WEIGHTS_ITER | DNNL_ARG_WEIGHTS_PROJECTION
+                    if int8 =>
+                {
+                    int8::bytes(v, ELEM_S8)
+                }
+                _ => v,
+            }
+        };
         // src_layer in each direction's processing order.
         let src = need(DNNL_ARG_SRC_LAYER)?;
         let (v, dims) = user_view(op, DNNL_ARG_SRC_LAYER, src)?;
@@ -640,7 +772,7 @@ impl OclRnn {
                 v.off += (s.t - 1) * v.st[2];
                 v.st[2] = -v.st[2];
             }
-            let dst = dense(sc, sp.xs + d * s.t * s.n * s.slc, &dims);
+            let dst = held(DNNL_ARG_SRC_LAYER, sp.xs + d * s.t * s.n * s.slc, &dims);
             run.copy(v, dst, &dims, false)?;
         }
         for (arg, at) in [
@@ -656,7 +788,7 @@ impl OclRnn {
             }
             let (v, dims) = user_view(op, arg, need(arg)?)?;
             // Logical order whatever the layout (backward's ldgoi too).
-            run.copy(v, dense(sc, at, &dims), &dims, false)?;
+            run.copy(v, held(arg, at, &dims), &dims, false)?;
         }
         if !op.has(DNNL_ARG_BIAS) && !op.is_backward() {
             run.zero(sc, sp.bias, s.l * s.d * s.bg * s.dhc)?;
@@ -679,12 +811,7 @@ impl OclRnn {
         for (arg, part, row, cols) in states {
             if let Some(buf) = b.get(arg) {
                 let (v, _) = user_view(op, arg, buf)?;
-                let dst = View {
-                    buf: ws,
-                    off: ws0 + part,
-                    elem: ELEM_F32,
-                    st: [0, s.d * block, block, row, 1],
-                };
+                let dst = ws_states(ws, ws0 + part, ELEM_F32, row, &s, block);
                 run.copy(v, dst, &[s.l, s.d, s.n, cols], false)?;
             }
         }
@@ -725,12 +852,7 @@ impl OclRnn {
         for (arg, part, row, cols) in finals {
             if let Some(buf) = b.get(arg) {
                 let (v, _) = user_view(op, arg, buf)?;
-                let src = View {
-                    buf: ws,
-                    off: ws0 + part,
-                    elem: ELEM_F32,
-                    st: [0, s.d * block, block, row, 1],
-                };
+                let src = ws_states(ws, ws0 + part, ELEM_F32, row, &s, block);
                 run.copy(src, v, &[s.l, s.d, s.n, cols], false)?;
             }
         }
@@ -742,27 +864,23 @@ impl OclRnn {
         let s = Sz::of(op);
         let sp = &self.scratch;
         let sc = &b.scratch;
-        let lay = *op.ws_layout();
-        let (ws, ws0) = self.ws(b);
-        let ld = l * s.d + d;
-        let base = ws0 + ld * lay.block;
-        let (go, ho, co, hho, lbro) = (
-            base + lay.gates,
-            base + lay.h,
-            base + lay.c,
-            base + lay.hh,
-            base + lay.lbr,
-        );
+        let (ws, _) = self.ws(b);
+        let at = self.layer_at(b, l, d);
         let (n, dhc, gw, w) = (s.n, s.dhc, s.gw, s.w);
-        let wl_off = sp.wl + ld * s.slc * gw;
-        let wi_off = sp.wi + ld * s.sic * gw;
         // The layer GEMM over all steps.
         let x: Mat = if l == 0 {
             (sc, sp.xs + d * s.t * n * s.slc, s.slc, 1)
         } else {
-            (ws, ws0 + (ld - s.d) * lay.block + lay.h + n * w, w, 1)
+            (ws, at.prev_h + n * w, w, 1)
         };
-        run.gemm(s.t * n, gw, s.slc, x, (sc, wl_off, gw, 1), (ws, go, gw))?;
+        run.gemm(
+            s.t * n,
+            gw,
+            s.slc,
+            x,
+            (sc, at.wl, gw, 1),
+            (ws, at.gates, gw),
+        )?;
         let cell = op.cell();
         let lbr = cell.lbr();
         let gru = cell.gru_like() && !lbr;
@@ -774,16 +892,16 @@ impl OclRnn {
         };
         for st in 0..s.t {
             let t = if reverse(op, d, &s) { s.t - 1 - st } else { st };
-            let g_at = go + st * n * gw;
-            let hp_at = ho + st * n * w;
-            let h_at = ho + (st + 1) * n * w;
+            let g_at = at.gates + st * n * gw;
+            let hp_at = at.h + st * n * w;
+            let h_at = at.h + (st + 1) * n * w;
             let cols = if gru { 2 * dhc } else { gw };
             run.gemm(
                 n,
                 cols,
                 s.sic,
                 (ws, hp_at, w, 1),
-                (sc, wi_off, gw, 1),
+                (sc, at.wi, gw, 1),
                 (sc, sp.it, gw),
             )?;
             let opt = |on: bool, at: i64| if on { at } else { -1 };
@@ -802,15 +920,15 @@ impl OclRnn {
                     KernelArg::I64(g_at),
                     KernelArg::I64(hp_at),
                     KernelArg::I64(h_at),
-                    KernelArg::I64(co + st * n * dhc),
-                    KernelArg::I64(opt(projection, hho + st * n * dhc)),
-                    KernelArg::I64(lbro + st * n * dhc),
+                    KernelArg::I64(at.c + st * n * dhc),
+                    KernelArg::I64(opt(projection, at.hh + st * n * dhc)),
+                    KernelArg::I64(at.lbr + st * n * dhc),
                     sc.kernel_arg()?,
                     KernelArg::I64(sp.it),
-                    KernelArg::I64(sp.bias + ld * s.bg * dhc),
+                    KernelArg::I64(sp.bias + at.ld * s.bg * dhc),
                     KernelArg::I64(opt(
                         op.has(DNNL_ARG_WEIGHTS_PEEPHOLE),
-                        sp.peep + ld * 3 * dhc,
+                        sp.peep + at.ld * 3 * dhc,
                     )),
                     KernelArg::I64(opt(op.has(DNNL_ARG_AUGRU_ATTENTION), sp.att + t * n)),
                     KernelArg::I64(sp.rh),
@@ -826,18 +944,18 @@ impl OclRnn {
                     dhc,
                     s.sic,
                     (sc, sp.rh, dhc, 1),
-                    (sc, wi_off + 2 * dhc, gw, 1),
+                    (sc, at.wi + 2 * dhc, gw, 1),
                     (sc, sp.it + 2 * dhc, gw),
                 )?;
                 run.launch(kernel, &cell_args(1)?, &grid)?;
             }
             if projection {
-                let r_off = sp.proj + ld * dhc * s.dic;
+                let r_off = sp.proj + at.ld * dhc * s.dic;
                 run.gemm(
                     n,
                     s.dic,
                     dhc,
-                    (ws, hho + st * n * dhc, dhc, 1),
+                    (ws, at.hh + st * n * dhc, dhc, 1),
                     (sc, r_off, s.dic, 1),
                     (ws, h_at, w),
                 )?;
@@ -944,21 +1062,10 @@ impl OclRnn {
         let s = Sz::of(op);
         let sp = &self.scratch;
         let sc = &b.scratch;
-        let lay = *op.ws_layout();
-        let (ws, ws0) = self.ws(b);
-        let ld = l * s.d + d;
-        let base = ws0 + ld * lay.block;
-        let (go, ho, co, hho, lbro) = (
-            base + lay.gates,
-            base + lay.h,
-            base + lay.c,
-            base + lay.hh,
-            base + lay.lbr,
-        );
+        let (ws, _) = self.ws(b);
+        let at = self.layer_at(b, l, d);
         let (n, dhc, gw, w, sic, dic) = (s.n, s.dhc, s.gw, s.w, s.sic, s.dic);
         let tn = s.t * n;
-        let wl_off = sp.wl + ld * s.slc * gw;
-        let wi_off = sp.wi + ld * sic * gw;
         let cell = op.cell();
         let lbr = cell.lbr();
         let gru = cell.gru_like() && !lbr;
@@ -985,9 +1092,9 @@ impl OclRnn {
         let opt = |on: bool, at: i64| if on { at } else { -1 };
         for st in (0..s.t).rev() {
             let t = if reverse(op, d, &s) { s.t - 1 - st } else { st };
-            let g_at = go + st * n * gw;
-            let hp_at = ho + st * n * w;
-            let h_at = ho + (st + 1) * n * w;
+            let g_at = at.gates + st * n * gw;
+            let hp_at = at.h + st * n * w;
+            let h_at = at.h + (st + 1) * n * w;
             let dh_at = sp.dh + st * n * dic;
             let da_at = sp.da + st * n * gw;
             let dai_at = sp.dai + st * n * gw;
@@ -1002,7 +1109,7 @@ impl OclRnn {
             ];
             run.launch(&k.dh, &args, &[dic as usize, n as usize])?;
             let dhh = if projection {
-                let r_off = sp.proj + ld * dhc * dic;
+                let r_off = sp.proj + at.ld * dhc * dic;
                 run.gemm(
                     n,
                     dhc,
@@ -1030,8 +1137,8 @@ impl OclRnn {
                     KernelArg::I64(g_at),
                     KernelArg::I64(hp_at),
                     KernelArg::I64(h_at),
-                    KernelArg::I64(co + st * n * dhc),
-                    KernelArg::I64(lbro + st * n * dhc),
+                    KernelArg::I64(at.c + st * n * dhc),
+                    KernelArg::I64(at.lbr + st * n * dhc),
                     sc.kernel_arg()?,
                     KernelArg::I64(dhh.0),
                     KernelArg::I64(dhh.1),
@@ -1043,7 +1150,7 @@ impl OclRnn {
                     KernelArg::I64(sp.drh),
                     KernelArg::I64(opt(
                         op.has(DNNL_ARG_WEIGHTS_PEEPHOLE),
-                        sp.peep + ld * 3 * dhc,
+                        sp.peep + at.ld * 3 * dhc,
                     )),
                     KernelArg::I64(opt(op.has(DNNL_ARG_AUGRU_ATTENTION), sp.att + t * n)),
                     KernelArg::I64(opt(cell.augru(), sp.datt_parts + st * n * dhc)),
@@ -1058,7 +1165,7 @@ impl OclRnn {
                     sic,
                     dhc,
                     (sc, da_at + 2 * dhc, gw, 1),
-                    (sc, wi_off + 2 * dhc, 1, gw),
+                    (sc, at.wi + 2 * dhc, 1, gw),
                     (sc, sp.drh, sic),
                 )?;
                 run.launch(&k.cell, &cell_args(1)?, &grid)?;
@@ -1074,7 +1181,7 @@ impl OclRnn {
                 sic,
                 depth,
                 (sc, a_at, gw, 1),
-                (sc, wi_off, 1, gw),
+                (sc, at.wi, 1, gw),
                 (sc, sp.dhg, sic),
             )?;
             let args = [
@@ -1102,7 +1209,7 @@ impl OclRnn {
             run.copy(dense(sc, sp.dc, &[n, dhc]), v, &[n, dhc], false)?;
         }
         // The weight gradients over all steps.
-        let hp_all: Mat = (ws, ho, 1, w);
+        let hp_all: Mat = (ws, at.h, 1, w);
         match cell {
             Cell::Gru | Cell::Augru => {
                 run.gemm(
@@ -1130,7 +1237,7 @@ impl OclRnn {
         let x: Mat = if l == 0 {
             (sc, sp.xs + d * tn * s.slc, 1, s.slc)
         } else {
-            (ws, ws0 + (ld - s.d) * lay.block + lay.h + n * w, 1, w)
+            (ws, at.prev_h + n * w, 1, w)
         };
         run.gemm(s.slc, gw, tn, x, (sc, sp.da, gw, 1), (sc, sp.dwl, gw))?;
         if projection {
@@ -1138,7 +1245,7 @@ impl OclRnn {
                 dhc,
                 dic,
                 tn,
-                (ws, hho, 1, dhc),
+                (ws, at.hh, 1, dhc),
                 (sc, sp.dh, dic, 1),
                 (sc, sp.dproj, dic),
             )?;
@@ -1162,7 +1269,7 @@ impl OclRnn {
                 KernelArg::I64(dhc),
                 KernelArg::I64(gw),
                 ws.kernel_arg()?,
-                KernelArg::I64(co),
+                KernelArg::I64(at.c),
                 sc.kernel_arg()?,
                 KernelArg::I64(sp.da),
                 KernelArg::I64(sp.dpeep),
@@ -1188,7 +1295,7 @@ impl OclRnn {
             s.slc,
             gw,
             (sc, sp.da, gw, 1),
-            (sc, wl_off, 1, gw),
+            (sc, at.wl, 1, gw),
             (sc, dx, s.slc),
         )?;
         Ok(())

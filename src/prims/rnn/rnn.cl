@@ -5,7 +5,8 @@
  * (ocl.rs says where each lives); `rnn_copy` moves tensors between those
  * and the user's memories (any plain strided layout, f32, bf16 or f16,
  * time reversed by a negative stride). Element types are coded 0 f32,
- * 1 bf16, 2 f16 (ocl.rs's ELEM_*). The cell kernels run one work-item per
+ * 1 bf16, 2 f16, 3 u8, 4 s8 (ocl.rs's ELEM_*; int8 copies move integer
+ * values, stored rounded and saturated). The cell kernels run one work-item per
  * (batch row i, channel j): dimension 0 is j, dimension 1 is i. Offsets
  * are in f32 elements. Cells: 0 vanilla, 1 LSTM, 2 GRU, 3 LBR-GRU,
  * 4 AUGRU, 5 LBR-AUGRU; activations: 0 relu, 1 tanh, 2 logistic. A
@@ -23,6 +24,8 @@ inline float rnn_sigmoid(float x) { return 1.0f / (1.0f + exp(-x)); }
 #define E_F32 0
 #define E_BF16 1
 #define E_F16 2
+#define E_U8 3
+#define E_S8 4
 
 inline float rnn_round_bf16(float v) {
     uint u = as_uint(v);
@@ -48,6 +51,8 @@ inline float rnn_round(int e, float v) {
 inline float rnn_load(global const uchar *p, int e, long i) {
     if (e == E_BF16) return as_float(((uint)((global const ushort *)p)[i]) << 16);
     if (e == E_F16) return LD_F16(p, i);
+    if (e == E_U8) return (float)p[i];
+    if (e == E_S8) return (float)((global const char *)p)[i];
     return ((global const float *)p)[i];
 }
 
@@ -76,6 +81,10 @@ kernel void rnn_copy(global const uchar *src, long s_off, int s_e, long s0, long
         ((global ushort *)dst)[di] = f32_to_bf16(v);
     else if (d_e == E_F16)
         ST_F16(dst, di, v);
+    else if (d_e == E_U8)
+        dst[di] = convert_uchar_sat_rte(v);
+    else if (d_e == E_S8)
+        ((global char *)dst)[di] = convert_char_sat_rte(v);
     else
         ((global float *)dst)[di] = v;
 }
@@ -333,3 +342,139 @@ kernel void rnn_bwd_attention(long rows, long dhc, global float *sc, long parts_
     for (long j = 0; j < dhc; ++j) s += sc[parts_at + r * dhc + j];
     sc[out_at + r] = s;
 }
+
+#ifdef RNN_Q8
+/* int8 inference (ocl/int8.rs; the CPU's cpu/int8.rs on the device). The
+ * program is built with RNN_Q8_WS(g) and RNN_Q8_PS(k) defined: the weights
+ * scales of gate column g and the projection's of channel k. u8 states
+ * live in the scratchpad as bytes (offsets in bytes, rows w apart); the
+ * GEMMs' s32 sums sit where the f32 values would (gates in the workspace
+ * rows gw apart, the iteration GEMM's at it_at); column sums of the s8
+ * weights (comp) are f32. Each sum is dequantized as the CPU does:
+ * (acc - shift * comp) / (scale * wscale); no contraction into fma, so the
+ * f32 operations are the CPU's. */
+
+/* u8 of x: x * scale + shift rounded to nearest even, saturated; NaN 0. */
+inline uchar rnn_q8(float x, float scale, float shift) {
+#pragma OPENCL FP_CONTRACT OFF
+    const float q = rint(x * scale + shift);
+    if (isnan(q)) return 0;
+    return (uchar)clamp(q, 0.0f, 255.0f);
+}
+
+inline float rnn_dq8(uchar q, float scale, float shift) {
+#pragma OPENCL FP_CONTRACT OFF
+    return ((float)q - shift) / scale;
+}
+
+inline float rnn_dq8_acc(int acc, float comp, float wscale, float scale, float shift) {
+#pragma OPENCL FP_CONTRACT OFF
+    return ((float)acc - shift * comp) / (scale * wscale);
+}
+
+/* out[j] = Σ_r w[r * cols + j] over the s8 matrix at byte w_at. */
+kernel void rnn_q8_col_sum(global const char *w, long w_at, long rows, long cols,
+        global float *out, long out_at) {
+    const long j = get_global_id(0);
+    if (j >= cols) return;
+    int s = 0;
+    for (long r = 0; r < rows; ++r) s += w[w_at + r * cols + j];
+    out[out_at + j] = (float)s;
+}
+
+/* One step of an int8 LSTM or GRU cell, one work-item per (i, j < dhc).
+ * ws: the layer GEMM's sums at g_at (rows gw), cell states at c_at
+ * (previous; the new one n rows later). sc: the iteration GEMM's sums at
+ * it_at (rows gw), f32 bias at bias_at, column sums at compl_at / compi_at.
+ * u8 bytes of ws: the previous state at hp_at (rows w; unread when `zero`,
+ * the absent src_iter, which adds nothing to the sums), the new one at
+ * h_at, LSTMP's quantized cell output at hh_at (rows dhc; -1 without
+ * projection: the state is the cell output); of sc: GRU's quantized
+ * r * h_prev at rh_at (rows dhc). GRU runs part 0 (u, kept as f32 over its gate's sum; r * h_prev)
+ * and part 1 (o over the GEMM of r * h_prev; h). */
+kernel void rnn_q8_cell(int cell, int part, int zero, float scale, float shift, long n,
+        long dhc, long gw, long w, global float *ws, long g_at, long c_at, global float *sc,
+        long it_at, long bias_at, long compl_at, long compi_at, long hp_at, long h_at,
+        long hh_at, long rh_at) {
+#pragma OPENCL FP_CONTRACT OFF
+    const long j = get_global_id(0);
+    const long i = get_global_id(1);
+    if (j >= dhc || i >= n) return;
+    global int *gl = (global int *)ws + g_at + i * gw;
+    global const int *it = (global const int *)sc + it_at + i * gw;
+    global uchar *bytes = (global uchar *)ws;
+    global const float *cl = sc + compl_at;
+    global const float *ci = sc + compi_at;
+    global const float *b = sc + bias_at;
+#define PRE(g, with_iter) \
+    (rnn_dq8_acc(gl[g], cl[g], RNN_Q8_WS(g), scale, shift) + b[g] \
+            + ((with_iter) && !zero ? rnn_dq8_acc(it[g], ci[g], RNN_Q8_WS(g), scale, shift) : 0.0f))
+    if (cell == C_LSTM) {
+        const float cp = ws[c_at + i * dhc + j];
+        const float ig = rnn_sigmoid(PRE(j, 1));
+        const float fg = rnn_sigmoid(PRE(dhc + j, 1));
+        const float ct = tanh(PRE(2 * dhc + j, 1));
+        const float c = fg * cp + ig * ct;
+        const float og = rnn_sigmoid(PRE(3 * dhc + j, 1));
+        ws[c_at + (n + i) * dhc + j] = c;
+        const float hh = og * tanh(c);
+        if (hh_at >= 0)
+            bytes[hh_at + i * dhc + j] = rnn_q8(hh, scale, shift);
+        else
+            bytes[h_at + i * w + j] = rnn_q8(hh, scale, shift);
+        return;
+    }
+    const float hf = zero ? 0.0f : rnn_dq8(bytes[hp_at + i * w + j], scale, shift);
+    global float *u_f32 = (global float *)gl;
+    if (part == 0) {
+        const float u = rnn_sigmoid(PRE(j, 1));
+        const float r = rnn_sigmoid(PRE(dhc + j, 1));
+        u_f32[j] = u;
+        ((global uchar *)sc)[rh_at + i * dhc + j] = rnn_q8(r * hf, scale, shift);
+        return;
+    }
+    const float u = u_f32[j];
+    const float o = tanh(PRE(2 * dhc + j, 1));
+    bytes[h_at + i * w + j] = rnn_q8(u * hf + (1.0f - u) * o, scale, shift);
+#undef PRE
+}
+
+/* LSTMP: the new u8 state (bytes of ws at h_at, rows w) from the
+ * projection GEMM's sums at pj_at of sc (rows dic) and its column sums at
+ * comp_at. */
+kernel void rnn_q8_proj(float scale, float shift, long n, long dic, long w, global float *sc,
+        long pj_at, long comp_at, global uchar *ws, long h_at) {
+    const long k = get_global_id(0);
+    const long i = get_global_id(1);
+    if (k >= dic || i >= n) return;
+    const int acc = ((global const int *)sc)[pj_at + i * dic + k];
+    const float h = rnn_dq8_acc(acc, sc[comp_at + k], RNN_Q8_PS(k), scale, shift);
+    ws[h_at + i * w + k] = rnn_q8(h, scale, shift);
+}
+
+/* dst_layer's values (dense f32 at out_at, rows dlc) from the last layer's
+ * u8 states of each direction (their values as f32 at in_at, `rows` rows
+ * of dic per direction, in time order): concat places direction d at
+ * channel d * dic; sum adds the dequantized states and quantizes the sum.
+ * An f32 dst_layer takes the dequantized values. */
+kernel void rnn_q8_dst(int dirs, int sum, int f32_dst, float scale, float shift, long rows,
+        long dic, long dlc, global float *sc, long in_at, long out_at) {
+#pragma OPENCL FP_CONTRACT OFF
+    const long j = get_global_id(0);
+    const long r = get_global_id(1);
+    if (j >= dic || r >= rows) return;
+    global const float *in = sc + in_at + r * dic + j;
+    global float *out = sc + out_at + r * dlc + j;
+    if (sum) {
+        const float v = rnn_dq8((uchar)in[0], scale, shift)
+                + rnn_dq8((uchar)in[rows * dic], scale, shift);
+        const uchar u = rnn_q8(v, scale, shift);
+        out[0] = f32_dst ? rnn_dq8(u, scale, shift) : (float)u;
+        return;
+    }
+    for (int d = 0; d < dirs; ++d) {
+        const uchar u = (uchar)in[d * rows * dic];
+        out[d * dic] = f32_dst ? rnn_dq8(u, scale, shift) : (float)u;
+    }
+}
+#endif
