@@ -103,7 +103,7 @@ fn shapes_of_the_big_cases() {
             kb: 1,
             kv: None,
             lv: 0,
-            lta: 8,
+            lta: 5,
             ltb: 4,
             row: 17
         }
@@ -117,7 +117,7 @@ fn shapes_of_the_big_cases() {
             kv: None,
             lv: 0,
             lta: 4,
-            ltb: 8,
+            ltb: 5,
             ..
         }
     ));
@@ -131,9 +131,9 @@ fn shapes_of_the_big_cases() {
                 kb: 1,
                 kv: Some(3),
                 lv: 4,
-                lta: 4,
-                ltb: 4,
-                row: 272
+                lta: 2,
+                ltb: 3,
+                row: 144
             }
         ),
         "{x:?}"
