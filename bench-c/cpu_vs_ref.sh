@@ -15,15 +15,21 @@
 # ROUNDS (default 2) is how many times each library runs, alternating; each figure is
 # the best of its rounds.
 # BUILD_DIR (default build-bench) is the CMake build directory it configures with
-# -DDNNL_BUILD_BENCH=ON and builds. Other environment (ONEDNN_MAX_CPU_ISA,
+# -DDNNL_BUILD_BENCH=ON and builds; CPU_VS_REF_BIN names a cpu_vs_ref built
+# elsewhere instead (a machine without CMake: it finds our library through its
+# RUNPATH or LD_LIBRARY_PATH). Other environment (ONEDNN_MAX_CPU_ISA,
 # OMP_NUM_THREADS, ...) reaches both children unchanged.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build-bench}
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DDNNL_BUILD_BENCH=ON \
-  -DDNNL_BUILD_TESTS=OFF -DDNNL_BUILD_EXAMPLES=OFF >/dev/null
-cmake --build "$build" --target cpu_vs_ref -j2 >/dev/null
-bin="$build/bench-c/cpu_vs_ref"
+if [[ -n "${CPU_VS_REF_BIN:-}" ]]; then
+  bin=$CPU_VS_REF_BIN
+else
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DDNNL_BUILD_BENCH=ON \
+    -DDNNL_BUILD_TESTS=OFF -DDNNL_BUILD_EXAMPLES=OFF >/dev/null
+  cmake --build "$build" --target cpu_vs_ref -j2 >/dev/null
+  bin="$build/bench-c/cpu_vs_ref"
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

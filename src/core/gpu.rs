@@ -165,6 +165,14 @@ impl<'a> GpuEngine<'a> {
         }
     }
 
+    /// `CL_DEVICE_LOCAL_MEM_SIZE` (bytes) of an OpenCL device.
+    pub fn local_mem_size(&self) -> Option<u64> {
+        match self {
+            GpuEngine::Ocl(ocl) => Some(ocl.info().local_mem_size),
+            GpuEngine::Ze(_) => None,
+        }
+    }
+
     /// The device's name.
     pub fn device_name(&self) -> &str {
         match self {

@@ -714,7 +714,8 @@ fn descriptor_checks() {
 }
 
 /// The GPU tile configurations (128 x 128 block tiles with and without
-/// 16-byte local reads, and `Tiles::for_gemm`'s NVIDIA choices), run on
+/// 16-byte local reads or a second local buffer, and `Tiles::for_gemm`'s
+/// NVIDIA choices), run on
 /// whatever OpenCL devices are present (CPU runtimes otherwise get the small one).
 #[test]
 fn gpu_tiles_on_every_device() {
@@ -740,6 +741,14 @@ fn gpu_tiles_on_every_device() {
             vlds: false,
             ..tiles
         };
+        // Two local buffers (DBUF): small enough for any device, and the
+        // NVIDIA choice.
+        let double_small = crate::prims::common::gemm::ocl::Tiles {
+            tk: 8,
+            dbuf: true,
+            ..tiles
+        };
+        let double_wide = crate::prims::common::gemm::ocl::Tiles::GPU_WIDE_DB;
         for (i, (c, tiles)) in cases
             .iter()
             .flat_map(|c| {
@@ -750,7 +759,22 @@ fn gpu_tiles_on_every_device() {
                     (c, crate::prims::common::gemm::ocl::Tiles::GPU_WIDE),
                     (c, crate::prims::common::gemm::ocl::Tiles::GPU_NARROW),
                     (c, crate::prims::common::gemm::ocl::Tiles::GPU_SLIM),
+                    (c, double_small),
+                    (c, double_wide),
                 ]
+            })
+            .filter(|(_, t)| {
+                // The 49 KiB of GPU_WIDE_DB only where the device has them.
+                let fits = t.local_bytes() <= ocl.info().local_mem_size;
+                if !fits {
+                    eprintln!(
+                        "skip: tiles {t:?} on {}: {} bytes of local memory, the device has {}",
+                        ocl.info().name,
+                        t.local_bytes(),
+                        ocl.info().local_mem_size
+                    );
+                }
+                fits
             })
             .enumerate()
         {

@@ -286,6 +286,7 @@ pub(super) fn create(op: &Arc<RnnOp>, engine: &Engine) -> Result<Arc<dyn Impleme
             copies: 1,
             wide: true,
             small: true,
+            double: false,
         }),
     );
     let gemm = GemmKernels::new(Elem::F32, Elem::F32, Elem::F32, None, &epi, tiles);

@@ -143,6 +143,14 @@
 #ifndef TK
 #define TK 16
 #endif
+/* DBUF: two local buffers (one barrier per K step) instead of one. */
+#ifndef DBUF
+#define DBUF 0
+#endif
+#define AW As[wbuf]
+#define BW Bs[wbuf]
+#define AR As[rbuf]
+#define BR Bs[rbuf]
 #ifndef A_K_FAST
 #define A_K_FAST 1
 #endif
@@ -227,8 +235,13 @@
 #define VLDS 0
 #endif
 #if VLDS
-/* Local rows padded by 4 words: runs of 4 stay 16-byte aligned. */
+/* Local rows padded by 4 words: runs of 4 stay 16-byte aligned; with two
+ * buffers unpadded (128 x 256 blocks then fit in 48 KiB). */
+#if DBUF
+#define PAD 0
+#else
 #define PAD 4
+#endif
 #define ROW_OF(i) (ty * 4 + ((i) & 3) + ((i) >> 2) * (WG_M * 4))
 #define COL_OF(j) (tx * 4 + ((j) & 3) + ((j) >> 2) * (WG_N * 4))
 #else
@@ -295,10 +308,10 @@
         const int i = lid + t * WG; \
         if (i < TM * TK / 4) { \
             A_POS(i); \
-            As[kk][mm] = pa[t].s0; \
-            As[kk + 1][mm] = pa[t].s1; \
-            As[kk + 2][mm] = pa[t].s2; \
-            As[kk + 3][mm] = pa[t].s3; \
+            AW[kk][mm] = pa[t].s0; \
+            AW[kk + 1][mm] = pa[t].s1; \
+            AW[kk + 2][mm] = pa[t].s2; \
+            AW[kk + 3][mm] = pa[t].s3; \
         } \
     }
 #else
@@ -318,7 +331,7 @@
         const int i = lid + t * WG; \
         if (i < TM * TK) { \
             A_POS(i); \
-            As[kk][mm] = pa[t]; \
+            AW[kk][mm] = pa[t]; \
         } \
     }
 #endif
@@ -350,7 +363,7 @@
         const int i = lid + t * WG; \
         if (i < TK * TN / 4) { \
             B_POS(i); \
-            vstore4(pb[t], 0, &Bs[kk][nn]); \
+            vstore4(pb[t], 0, &BW[kk][nn]); \
         } \
     }
 #else
@@ -370,7 +383,7 @@
         const int i = lid + t * WG; \
         if (i < TK * TN) { \
             B_POS(i); \
-            Bs[kk][nn] = pb[t]; \
+            BW[kk][nn] = pb[t]; \
         } \
     }
 #endif
@@ -465,8 +478,8 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
         long M, long N, long K, long nb1, long batch_base,
         global const float *scales_src, global const float *scales_wei,
         global const float *scales_dst EXTRA_PARAMS POST_OPS_PARAMS) {
-    local ACC_T As[TK][TM + PAD] __attribute__((aligned(16)));
-    local ACC_T Bs[TK][TN + PAD] __attribute__((aligned(16)));
+    local ACC_T As[DBUF + 1][TK][TM + PAD] __attribute__((aligned(16)));
+    local ACC_T Bs[DBUF + 1][TK][TN + PAD] __attribute__((aligned(16)));
 
     const int tx = get_local_id(0);
     const int ty = get_local_id(1);
@@ -487,7 +500,8 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
 
     /* Tile loads go through registers: the next K step's global loads are
      * issued before the current step's products, so their latency hides
-     * behind the arithmetic (one local buffer, two barriers per step). */
+     * behind the arithmetic (one local buffer and two barriers per step, or
+     * with DBUF two buffers and one barrier). */
 #if A_VEC4
     ACC4_T pa[LA4];
 #else
@@ -511,11 +525,28 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
 #endif
     FETCH_A(0);
     FETCH_B(0);
+    /* DBUF: two local buffers, the next K step's tiles stored into the
+     * other one after this step's products, one barrier per step. */
+#if DBUF
+    int cur = 0;
+    {
+        const int wbuf = 0;
+        STORE_A();
+        STORE_B();
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
     for (long k0 = 0; k0 < K; k0 += TK) {
+        const bool more = k0 + TK < K;
+#if DBUF
+        const int rbuf = cur;
+#else
+        const int wbuf = 0, rbuf = 0;
         STORE_A();
         STORE_B();
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (k0 + TK < K) {
+#endif
+        if (more) {
             FETCH_A(k0 + TK);
             FETCH_B(k0 + TK);
         }
@@ -526,7 +557,7 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
 #if VLDS
 #pragma unroll
             for (int i = 0; i < RM; i += 4) {
-                const ACC4_T v = *(local const ACC4_T *)&As[kk][ROW_OF(i)];
+                const ACC4_T v = *(local const ACC4_T *)&AR[kk][ROW_OF(i)];
                 ra[i] = v.s0;
                 ra[i + 1] = v.s1;
                 ra[i + 2] = v.s2;
@@ -534,7 +565,7 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
             }
 #pragma unroll
             for (int j = 0; j < RN; j += 4) {
-                const ACC4_T v = *(local const ACC4_T *)&Bs[kk][COL_OF(j)];
+                const ACC4_T v = *(local const ACC4_T *)&BR[kk][COL_OF(j)];
                 rb[j] = v.s0;
                 rb[j + 1] = v.s1;
                 rb[j + 2] = v.s2;
@@ -543,11 +574,27 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
 #else
 #pragma unroll
             for (int i = 0; i < RM; ++i)
-                ra[i] = As[kk][ROW_OF(i)];
+                ra[i] = AR[kk][ROW_OF(i)];
 #pragma unroll
             for (int j = 0; j < RN; ++j)
-                rb[j] = Bs[kk][COL_OF(j)];
+                rb[j] = BR[kk][COL_OF(j)];
 #endif
+#pragma unroll
+            for (int i = 0; i < RM; ++i)
+#pragma unroll
+                for (int j = 0; j < RN; ++j)
+                    acc[i][j] = MAD(ra[i], rb[j], acc[i][j]);
+        }
+#if DBUF
+        if (more) {
+            const int wbuf = cur ^ 1;
+            STORE_A();
+            STORE_B();
+        }
+        cur ^= 1;
+#endif
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
 #pragma unroll
             for (int i = 0; i < RM; ++i)
 #pragma unroll
@@ -556,6 +603,7 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+#endif
 
     /* The epilogue. */
     const long c_base = c_off + i0 * c_b0 + i1 * c_b1;
