@@ -21,15 +21,15 @@
 // Dimension loops index several parallel arrays by the same `d`.
 #![allow(clippy::needless_range_loop)]
 
+use super::transpose;
 use crate::abi::*;
+use crate::base::isa;
 use crate::core::error::{Error, Result};
 use crate::core::key::{KeyWriter, StableKey};
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::prims::common::dt::{self, Elem};
 use crate::prims::common::layout::{Layout, PhysLoop};
 use crate::prims::common::parallel;
-use crate::base::isa;
-use super::transpose;
 
 /// A per-element quantization parameter: its argument (without the
 /// `DNNL_ARG_ATTR_*` bits) and mask.
@@ -459,7 +459,11 @@ fn run_tiled(
     let fast = se == de && pass.alpha == 1.0 && pass.beta == 0.0;
     let t = if fast {
         let edge = ((4096 / (v as usize * se.size())) as f64).sqrt() as i64;
-        if edge >= 8 { (edge / 8 * 8).min(64) } else { edge.max(2) }
+        if edge >= 8 {
+            (edge / 8 * 8).min(64)
+        } else {
+            edge.max(2)
+        }
     } else {
         t
     };

@@ -6,8 +6,8 @@
 //! serves any pair of equal element types without scaling.
 //!
 //! Layer: prims (over `base::isa`). Two paths: 8x8 register transposes of
-//! 4-byte elements with AVX2 (`v == 1`), and a portable loop for every
-//! element size and run length. The `unsafe` is the raw addresses the
+//! 4-byte and 2-byte elements with AVX2 (`v == 1`), and a portable loop
+//! for every element size and run length. The `unsafe` is the raw addresses the
 //! reorder works on (checked by its caller to lie inside the buffers) and
 //! the intrinsics, entered only when the host has AVX2.
 
@@ -42,6 +42,12 @@ pub(super) unsafe fn copy_tile(level: Level, size: usize, src: *const u8, dst: *
         // SAFETY: the host has AVX2 (checked just above); the addresses as
         // this function's contract.
         unsafe { x86::tile_4b(src as *const u32, dst as *mut u32, t) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if size == 2 && t.v == 1 && level >= Level::Avx2 && Level::Avx2.host_has() {
+        // SAFETY: as above.
+        unsafe { x86::tile_2b(src as *const u16, dst as *mut u16, t) };
         return;
     }
     let _ = level;
@@ -135,21 +141,69 @@ mod x86 {
         }
     }
 
-    /// A tile of 4-byte elements (`v == 1`): 8x8 register blocks, the
-    /// ragged edges through the portable loop.
+    /// An 8x8 block of 2-byte elements through 128-bit registers, as
+    /// [`block8`]: rows interleaved by 16, 32 and 64 bits.
     ///
     /// # Safety
-    /// The host has AVX2; the addresses as [`super::copy_tile`].
+    /// As [`block8`].
+    #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn tile_4b(src: *const u32, dst: *mut u32, t: Tile) {
+    unsafe fn block8_2b(s: *const u16, ssa: isize, d: *mut u16, dsb: isize) {
+        // SAFETY: the caller's contract (unaligned loads and stores).
+        unsafe {
+            let r = |k: isize| _mm_loadu_si128(s.offset(k * ssa) as *const __m128i);
+            let (r0, r1, r2, r3) = (r(0), r(1), r(2), r(3));
+            let (r4, r5, r6, r7) = (r(4), r(5), r(6), r(7));
+            let a0 = _mm_unpacklo_epi16(r0, r1);
+            let a1 = _mm_unpackhi_epi16(r0, r1);
+            let a2 = _mm_unpacklo_epi16(r2, r3);
+            let a3 = _mm_unpackhi_epi16(r2, r3);
+            let a4 = _mm_unpacklo_epi16(r4, r5);
+            let a5 = _mm_unpackhi_epi16(r4, r5);
+            let a6 = _mm_unpacklo_epi16(r6, r7);
+            let a7 = _mm_unpackhi_epi16(r6, r7);
+            // Columns (0, 1), (2, 3), (4, 5), (6, 7) of rows 0-3, then 4-7.
+            let b0 = _mm_unpacklo_epi32(a0, a2);
+            let b1 = _mm_unpackhi_epi32(a0, a2);
+            let b2 = _mm_unpacklo_epi32(a1, a3);
+            let b3 = _mm_unpackhi_epi32(a1, a3);
+            let b4 = _mm_unpacklo_epi32(a4, a6);
+            let b5 = _mm_unpackhi_epi32(a4, a6);
+            let b6 = _mm_unpacklo_epi32(a5, a7);
+            let b7 = _mm_unpackhi_epi32(a5, a7);
+            let w = |k: isize, x: __m128i| _mm_storeu_si128(d.offset(k * dsb) as *mut __m128i, x);
+            w(0, _mm_unpacklo_epi64(b0, b4));
+            w(1, _mm_unpackhi_epi64(b0, b4));
+            w(2, _mm_unpacklo_epi64(b1, b5));
+            w(3, _mm_unpackhi_epi64(b1, b5));
+            w(4, _mm_unpacklo_epi64(b2, b6));
+            w(5, _mm_unpackhi_epi64(b2, b6));
+            w(6, _mm_unpacklo_epi64(b3, b7));
+            w(7, _mm_unpackhi_epi64(b3, b7));
+        }
+    }
+
+    /// A tile (`v == 1`) as 8x8 blocks of `block`, the ragged edges through
+    /// the portable loop.
+    ///
+    /// # Safety
+    /// The host has AVX2; the addresses as [`super::copy_tile`]; `block`
+    /// moves one 8x8 block of `T` as [`block8`] does.
+    #[inline(always)]
+    unsafe fn tile8<T: Copy>(
+        src: *const T,
+        dst: *mut T,
+        t: Tile,
+        block: impl Fn(*const T, isize, *mut T, isize),
+    ) {
         let (la8, lb8) = (t.la / 8 * 8, t.lb / 8 * 8);
         // SAFETY: every block and edge lies inside the tile.
         unsafe {
             for ib in (0..lb8).step_by(8) {
                 for ia in (0..la8).step_by(8) {
-                    let s = src.offset(ia as isize * t.ssa).add(ib) as *const f32;
-                    let d = dst.offset(ib as isize * t.dsb).add(ia) as *mut f32;
-                    block8(s, t.ssa, d, t.dsb);
+                    let s = src.offset(ia as isize * t.ssa).add(ib);
+                    let d = dst.offset(ib as isize * t.dsb).add(ia);
+                    block(s, t.ssa, d, t.dsb);
                 }
             }
             if la8 < t.la {
@@ -160,15 +214,47 @@ mod x86 {
                     lb: lb8,
                     ..t
                 };
-                portable::<u32>(s, d, edge);
+                portable::<T>(s, d, edge);
             }
             if lb8 < t.lb {
                 let s = src.add(lb8);
                 let d = dst.offset(lb8 as isize * t.dsb);
-                let edge = Tile { lb: t.lb - lb8, ..t };
-                portable::<u32>(s, d, edge);
+                let edge = Tile {
+                    lb: t.lb - lb8,
+                    ..t
+                };
+                portable::<T>(s, d, edge);
             }
         }
+    }
+
+    /// A tile of 4-byte elements (`v == 1`).
+    ///
+    /// # Safety
+    /// The host has AVX2; the addresses as [`super::copy_tile`].
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn tile_4b(src: *const u32, dst: *mut u32, t: Tile) {
+        let block = |s: *const u32, ssa, d: *mut u32, dsb| {
+            // SAFETY: `tile8` passes blocks inside the tile; this closure
+            // runs inside this AVX2 function.
+            unsafe { block8(s as *const f32, ssa, d as *mut f32, dsb) }
+        };
+        // SAFETY: this function's contract.
+        unsafe { tile8(src, dst, t, block) }
+    }
+
+    /// A tile of 2-byte elements (`v == 1`).
+    ///
+    /// # Safety
+    /// The host has AVX2; the addresses as [`super::copy_tile`].
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn tile_2b(src: *const u16, dst: *mut u16, t: Tile) {
+        let block = |s, ssa, d, dsb| {
+            // SAFETY: as in `tile_4b`.
+            unsafe { block8_2b(s, ssa, d, dsb) }
+        };
+        // SAFETY: this function's contract.
+        unsafe { tile8(src, dst, t, block) }
     }
 }
 
@@ -186,7 +272,8 @@ mod tests {
                 for v in [1usize, 3, 16] {
                     for (la, lb) in [(1, 1), (8, 8), (16, 8), (19, 17), (7, 16), (32, 5)] {
                         let (ssa, dsb) = (lb * v + 3, la * v + 5);
-                        let src: Vec<u8> = (0..la * ssa * size).map(|i| (i * 7 + 1) as u8).collect();
+                        let src: Vec<u8> =
+                            (0..la * ssa * size).map(|i| (i * 7 + 1) as u8).collect();
                         let mut dst = vec![0xAAu8; lb * dsb * size];
                         let t = Tile {
                             la,
