@@ -1054,9 +1054,9 @@ fn gelu_erf<V: Vf32>(x: V) -> V {
     let q = s(-6.809_475e-6)
         .fma(u, s(1.110_410_6e-4))
         .fma(u, s(-1.183_837_1e-3))
-        .fma(u, s(9.972_282_7e-3))
+        .fma(u, s(9.972_283e-3))
         .fma(u, s(-6.649_021e-2))
-        .fma(u, s(3.989_422_9e-1));
+        .fma(u, s(3.989_423e-1));
     let near = x.fma(q, s(0.5)).mul(x);
     let far_lanes = x.abs().gt(s(GELU_ERF_NEAR));
     // Vectors with no lane beyond (most activations) stop here.

@@ -54,7 +54,7 @@ pub(super) unsafe fn copy_tile(level: Level, size: usize, src: *const u8, dst: *
     // SAFETY: this function's contract.
     unsafe {
         match size {
-            1 => portable::<u8>(src as *const u8, dst as *mut u8, t),
+            1 => portable::<u8>(src, dst, t),
             2 => portable::<u16>(src as *const u16, dst as *mut u16, t),
             4 => portable::<u32>(src as *const u32, dst as *mut u32, t),
             _ => portable::<u64>(src as *const u64, dst as *mut u64, t),
