@@ -104,6 +104,21 @@ pub fn backward_row(level: Level, alg: Alg, y: &[f32], dd: &mut [f32], scratch: 
     }
 }
 
+/// Asks the CPU to start loading `bytes` bytes from `addr` into its caches:
+/// a hint, which neither faults nor changes memory, at any address.
+#[inline]
+fn prefetch(addr: usize, bytes: usize) {
+    #[cfg(target_arch = "x86_64")]
+    for line in (addr..addr.saturating_add(bytes)).step_by(64) {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch reads nothing architecturally and never faults,
+        // whatever the address.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(line as *const i8) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (addr, bytes);
+}
+
 /// The element stride along `axis` when offsets are linear in it (the axis
 /// is not blocked), `None` otherwise.
 fn axis_stride(l: &Layout, axis: usize) -> Option<i64> {
@@ -214,6 +229,10 @@ impl Implementation for CpuSoftmax {
                     let src = raws[0].addr() + l.offset(&q) as usize * 4;
                     p[axis] = 0;
                     let dst = out.addr() + lo.offset(&p) as usize * 4;
+                    // The next row (where rows follow one another): a row
+                    // is often one page, which the hardware prefetchers do
+                    // not run ahead into.
+                    prefetch(src + len * 4, len * 4);
                     let last = {
                         // SAFETY: as `Raw::load_run`: the C contract on the
                         // handle, the row lies inside the layout's byte range
