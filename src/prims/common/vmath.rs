@@ -28,7 +28,9 @@ pub fn level() -> Level {
 pub enum Func {
     /// e^x. Within 1 ulp (2 on the portable path); 0 below -103.97 (results
     /// in the subnormal range within 1 subnormal step), +inf above 88.7228,
-    /// NaN for NaN.
+    /// NaN for NaN. Vectors with a lane beyond ±87 take the two-factor
+    /// scaling that subnormal and near-overflow results need; the others
+    /// scale once.
     Exp,
     /// The natural logarithm. Within 1 ulp on every path, subnormal inputs
     /// included; -inf at ±0, NaN below 0 and for NaN, +inf at +inf.
@@ -40,7 +42,8 @@ pub enum Func {
     /// results within 1 subnormal step.
     Logistic,
     /// erfc, Numerical Recipes' Chebyshev fit t e^(-z² + P(t)) with z²
-    /// split exactly (as `eltwise_alg::erfc`). Relative error below 1e-6
+    /// split exactly (as `eltwise_alg::erfc`), the exact part kept out of
+    /// the rounded argument of the one exponential. Relative error below 1e-6
     /// (it underflows to 0 beyond 10.05; subnormal results within a few
     /// subnormal steps); 0 at +inf, 2 at -inf.
     Erfc,
@@ -54,10 +57,17 @@ pub enum Func {
     /// Relative error below 4e-7 · (3 + |2u|): the rounding of u counts |2u|
     /// times where the result tends to 0.
     GeluTanh,
-    /// 0.5 x erfc(-x / √2), with x² / 2 from x's exact split (the rounding
-    /// of x / √2 would count x² times in the left tail). Relative error below
-    /// 1e-6 (+inf at +inf, -0 at -inf, 0 once it underflows below -14.1).
+    /// x Φ(x): for |x| <= 1.25 a quintic in x² (x (1/2 + x Q(x²))), beyond
+    /// 0.5 x erfc(-x / √2) with x² / 2 from x's exact split (the rounding
+    /// of x / √2 would count x² times in the left tail) and one exponential.
+    /// Relative error below 1e-6 (+inf at +inf, -0 at -inf, 0 once it
+    /// underflows below -14.1).
     GeluErf,
+    /// x where x > 0, else alpha (e^x - 1): e^x - 1 as x + x² P(x) (Taylor
+    /// to x⁸) for |x| < 0.5, else through `Exp`. Within 3 ulp (5 on the
+    /// portable path) of alpha times the exact e^x - 1; -alpha at -inf, NaN
+    /// for NaN.
+    Elu(f32),
     /// e^(x - c) (softmax's numerator): the bound of `Exp` at the rounded
     /// difference.
     ExpMinus(f32),
@@ -105,6 +115,7 @@ fn drive<V: Vf32>(f: Func, v: &mut [f32]) {
         Func::Swish(alpha) => apply(v, Op::Swish(V::splat(alpha))),
         Func::GeluTanh => apply::<V>(v, Op::GeluTanh),
         Func::GeluErf => apply::<V>(v, Op::GeluErf),
+        Func::Elu(a) => apply(v, Op::Elu(V::splat(a))),
         Func::ExpMinus(c) => apply(v, Op::ExpMinus(V::splat(c))),
         Func::Add(c) => apply(v, Op::Add(V::splat(c))),
         Func::Scale(c) => apply(v, Op::Scale(V::splat(c))),
@@ -146,11 +157,74 @@ fn drive_into<V: Vf32>(f: Func, src: &[f32], dst: &mut [f32]) {
         Func::Swish(alpha) => apply_into(src, dst, Op::Swish(V::splat(alpha))),
         Func::GeluTanh => apply_into::<V>(src, dst, Op::GeluTanh),
         Func::GeluErf => apply_into::<V>(src, dst, Op::GeluErf),
+        Func::Elu(a) => apply_into(src, dst, Op::Elu(V::splat(a))),
         Func::ExpMinus(c) => apply_into(src, dst, Op::ExpMinus(V::splat(c))),
         Func::Add(c) => apply_into(src, dst, Op::Add(V::splat(c))),
         Func::Scale(c) => apply_into(src, dst, Op::Scale(V::splat(c))),
         Func::Relu(a) => apply_into(src, dst, Op::Relu(V::splat(a))),
     }
+}
+
+/// [`map_into`] that also returns the sum of the results (in lanes, then
+/// across them: the order differs by path): softmax's exponentials and
+/// their sum in one pass.
+pub fn map_into_sum(level: Level, f: Func, src: &[f32], dst: &mut [f32]) -> f32 {
+    let n = src.len().min(dst.len());
+    let (src, dst) = (&src[..n], &mut dst[..n]);
+    #[cfg(target_arch = "x86_64")]
+    {
+        if level >= Level::Avx512 && Level::Avx512.host_has() {
+            // SAFETY: the host has AVX-512 F/BW/DQ/VL (checked just above).
+            return unsafe { x86::run_into_sum_avx512(f, src, dst) };
+        }
+        if level >= Level::Avx2 && Level::Avx2.host_has() {
+            // SAFETY: the host has AVX2 and FMA (checked just above).
+            return unsafe { x86::run_into_sum_avx2(f, src, dst) };
+        }
+    }
+    let _ = level;
+    drive_into_sum::<f32>(f, src, dst)
+}
+
+/// [`drive_into`] with the sum (only the functions softmax needs are
+/// specialised; the others map, then sum).
+#[inline(always)]
+fn drive_into_sum<V: Vf32>(f: Func, src: &[f32], dst: &mut [f32]) -> f32 {
+    match f {
+        Func::Exp => apply_into_sum::<V>(src, dst, Op::Exp),
+        Func::ExpMinus(c) => apply_into_sum(src, dst, Op::ExpMinus(V::splat(c))),
+        other => {
+            drive_into::<V>(other, src, dst);
+            fold::<V>(Reduction::Sum, dst)
+        }
+    }
+}
+
+/// [`apply_into`] summing the results in two vector accumulators.
+#[inline(always)]
+fn apply_into_sum<V: Vf32>(src: &[f32], dst: &mut [f32], op: Op<V>) -> f32 {
+    let mut acc = [V::splat(0.0); 2];
+    let mut d = dst.chunks_exact_mut(2 * V::LANES);
+    let mut s = src.chunks_exact(2 * V::LANES);
+    for (c, x) in (&mut d).zip(&mut s) {
+        for (k, a) in acc.iter_mut().enumerate() {
+            let y = op.call(V::load(&x[k * V::LANES..]));
+            y.store(&mut c[k * V::LANES..]);
+            *a = a.add(y);
+        }
+    }
+    let mut lanes = [0f32; 32];
+    acc[0].add(acc[1]).store(&mut lanes);
+    let mut sum: f32 = lanes[..V::LANES].iter().sum();
+    let (rest, xs) = (d.into_remainder(), s.remainder());
+    for (c, x) in rest.chunks_mut(V::LANES).zip(xs.chunks(V::LANES)) {
+        let mut pad = [0f32; 16];
+        pad[..x.len()].copy_from_slice(x);
+        op.call(V::load(&pad)).store(&mut pad);
+        c.copy_from_slice(&pad[..c.len()]);
+        sum += pad[..c.len()].iter().sum::<f32>();
+    }
+    sum
 }
 
 /// One element function with its constant (each call site passes a literal
@@ -165,6 +239,7 @@ enum Op<V> {
     Swish(V),
     GeluTanh,
     GeluErf,
+    Elu(V),
     ExpMinus(V),
     Add(V),
     Scale(V),
@@ -188,6 +263,7 @@ impl<V: Vf32> Op<V> {
             }
             Op::GeluTanh => gelu_tanh(x),
             Op::GeluErf => gelu_erf(x),
+            Op::Elu(a) => V::select(x.gt(V::splat(0.0)), x, a.mul(expm1(x))),
             Op::ExpMinus(c) => exp(x.sub(c)),
             Op::Add(c) => x.add(c),
             Op::Scale(c) => x.mul(c),
@@ -314,6 +390,8 @@ trait Vf32: Copy {
     fn is_nan(self) -> Self::M;
     /// `a` where `m` holds, else `b`.
     fn select(m: Self::M, a: Self, b: Self) -> Self;
+    /// Whether `m` holds in any lane.
+    fn any(m: Self::M) -> bool;
     /// 2^self for integral `self` in [-126, 127].
     fn pow2i(self) -> Self;
     /// The bits of `self` and `mask`.
@@ -405,6 +483,10 @@ impl Vf32 for f32 {
         if m { a } else { b }
     }
     #[inline(always)]
+    fn any(m: bool) -> bool {
+        m
+    }
+    #[inline(always)]
     fn pow2i(self) -> Self {
         f32::from_bits(((self as i32 + 127) as u32) << 23)
     }
@@ -431,7 +513,7 @@ impl Vf32 for f32 {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     //! The AVX-512 and AVX2 vector types and the drivers that use them.
-    use super::{Func, Reduction, Vf32, drive, drive_into, fold};
+    use super::{Func, Reduction, Vf32, drive, drive_into, drive_into_sum, fold};
     use std::arch::x86_64::*;
 
     /// Runs `f` over `v` with 16-lane AVX-512 vectors.
@@ -468,6 +550,24 @@ mod x86 {
     #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn run_into_avx2(f: Func, src: &[f32], dst: &mut [f32]) {
         drive_into::<V8>(f, src, dst)
+    }
+
+    /// Maps `src` into `dst` and sums with 16-lane AVX-512 vectors.
+    ///
+    /// # Safety
+    /// The host must have AVX-512 F, BW, DQ and VL.
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,fma")]
+    pub(super) unsafe fn run_into_sum_avx512(f: Func, src: &[f32], dst: &mut [f32]) -> f32 {
+        drive_into_sum::<V16>(f, src, dst)
+    }
+
+    /// Maps `src` into `dst` and sums with 8-lane AVX2 vectors.
+    ///
+    /// # Safety
+    /// The host must have AVX2 and FMA.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn run_into_sum_avx2(f: Func, src: &[f32], dst: &mut [f32]) -> f32 {
+        drive_into_sum::<V8>(f, src, dst)
     }
 
     /// Reduces `v` with 16-lane AVX-512 vectors.
@@ -582,6 +682,10 @@ mod x86 {
             V16(avx!(_mm512_mask_blend_ps(m, b.0, a.0)))
         }
         #[inline(always)]
+        fn any(m: __mmask16) -> bool {
+            m != 0
+        }
+        #[inline(always)]
         fn pow2i(self) -> Self {
             avx!({
                 let n = _mm512_cvtps_epi32(self.0);
@@ -694,6 +798,10 @@ mod x86 {
             V8(avx!(_mm256_blendv_ps(b.0, a.0, m)))
         }
         #[inline(always)]
+        fn any(m: __m256) -> bool {
+            avx!(_mm256_movemask_ps(m)) != 0
+        }
+        #[inline(always)]
         fn pow2i(self) -> Self {
             avx!({
                 let n = _mm256_cvtps_epi32(self.0);
@@ -742,7 +850,9 @@ const EXP_MIN: f32 = -104.0;
 #[inline(always)]
 fn exp<V: Vf32>(x: V) -> V {
     let s = V::splat;
-    let xc = x.max(s(EXP_MIN)).min(s(EXP_MAX));
+    // A NaN passes both clamps (`max` and `min` return their argument when
+    // it is NaN) and every step after, so it needs no select of its own.
+    let xc = s(EXP_MAX).min(s(EXP_MIN).max(x));
     let n = xc.mul(s(LOG2E)).round();
     let r = n.fma(s(-LN2_HI), xc);
     let r = n.fma(s(-LN2_LO), r);
@@ -754,13 +864,39 @@ fn exp<V: Vf32>(x: V) -> V {
         .fma(r, s(1.666_666_5e-1))
         .fma(r, s(0.5));
     let y = p.mul(r.mul(r)).add(r).add(s(1.0));
-    // 2^n in two factors, so that n from -150 to 128 stays representable
-    // and subnormal results are rounded once.
-    let n1 = n.mul(s(0.5)).round();
-    let n2 = n.sub(n1);
-    let y = y.mul(n1.pow2i()).mul(n2.pow2i());
-    let y = V::select(x.gt(s(EXP_MAX)), s(f32::INFINITY), y);
-    V::select(x.is_nan(), x, y)
+    let y = if V::any(xc.abs().gt(s(87.0))) {
+        scale_two(y, n)
+    } else {
+        // |x| <= 87: n within [-126, 126], one exact factor.
+        y.mul(n.pow2i())
+    };
+    V::select(x.gt(s(EXP_MAX)), s(f32::INFINITY), y)
+}
+
+/// y 2^n in two factors, so that n from -153 to 128 stays representable and
+/// subnormal results are rounded once.
+#[inline(always)]
+fn scale_two<V: Vf32>(y: V, n: V) -> V {
+    let n1 = n.mul(V::splat(0.5)).round();
+    y.mul(n1.pow2i()).mul(n.sub(n1).pow2i())
+}
+
+/// e^x - 1 without the cancellation near 0: Taylor to x⁸ for |x| < 0.5
+/// (truncation below 1.1e-8 relative), else e^x - 1 (at most 2.6 times
+/// `exp`'s error there).
+#[inline(always)]
+fn expm1<V: Vf32>(x: V) -> V {
+    let s = V::splat;
+    let p = s(1.0 / 40_320.0)
+        .fma(x, s(1.0 / 5_040.0))
+        .fma(x, s(1.0 / 720.0))
+        .fma(x, s(1.0 / 120.0))
+        .fma(x, s(1.0 / 24.0))
+        .fma(x, s(1.0 / 6.0))
+        .fma(x, s(0.5));
+    let small = p.mul(x.mul(x)).add(x);
+    let big = exp(x).sub(s(1.0));
+    V::select(x.abs().lt(s(0.5)), small, big)
 }
 
 #[inline(always)]
@@ -827,6 +963,32 @@ fn logistic<V: Vf32>(x: V) -> V {
     V::select(x.is_nan(), x, y)
 }
 
+/// e^(hi + lo) for `hi` <= 0 whose products with n ln 2's leading part are
+/// exact (`hi` of few significant bits, such as a square of 12-bit values)
+/// and |lo| < 2: one exponential whose large part is never rounded; 0 once
+/// hi is below -104.
+#[inline(always)]
+fn exp_sum<V: Vf32>(hi: V, lo: V) -> V {
+    let s = V::splat;
+    let hi = hi.max(s(EXP_MIN));
+    let n = hi.add(lo).mul(s(LOG2E)).round();
+    let r = n.fma(s(-LN2_HI), hi);
+    let r = n.fma(s(-LN2_LO), r).add(lo);
+    let p = s(1.987_569_1e-4)
+        .fma(r, s(1.398_199_9e-3))
+        .fma(r, s(8.333_452e-3))
+        .fma(r, s(4.166_579_6e-2))
+        .fma(r, s(1.666_666_5e-1))
+        .fma(r, s(0.5));
+    let y = p.mul(r.mul(r)).add(r).add(s(1.0));
+    // n from -153 to 0: two factors where a lane needs them, as in `exp`.
+    if V::any(n.lt(s(-126.0))) {
+        scale_two(y, n)
+    } else {
+        y.mul(n.pow2i())
+    }
+}
+
 /// erfc(z) for z >= 0 (up to 20), given z² = `sq_hi` + `sq_lo` with
 /// `sq_hi` exact: the large part of the exponent is never rounded.
 #[inline(always)]
@@ -843,7 +1005,7 @@ fn erfc_tail<V: Vf32>(z: V, sq_hi: V, sq_lo: V) -> V {
         .fma(t, s(0.374_091_96))
         .fma(t, s(1.000_023_7))
         .fma(t, s(-1.265_512_2));
-    t.mul(exp(s(0.0).sub(sq_hi))).mul(exp(poly.sub(sq_lo)))
+    t.mul(exp_sum(s(0.0).sub(sq_hi), poly.sub(sq_lo)))
 }
 
 /// |x| (capped at `cap`) split as hi + lo, hi with 12 significant bits (so
@@ -878,19 +1040,39 @@ fn gelu_tanh<V: Vf32>(x: V) -> V {
     V::select(x.eq(s(f32::INFINITY)), x, y)
 }
 
+/// Up to this |x|, gelu_erf is x (1/2 + x Q(x²)) (see [`gelu_erf`]).
+const GELU_ERF_NEAR: f32 = 1.25;
+
 #[inline(always)]
 fn gelu_erf<V: Vf32>(x: V) -> V {
     let s = V::splat;
-    // erfc(-x / √2) with z² = x² / 2 taken from x's exact split, so the
-    // rounding of x / √2 is not amplified in the tail (where it would count
-    // x² times).
+    // |x| <= 1.25: Φ(x) = 1/2 + x Q(x²), Q(u) = erf(√(u/2)) / (2√u) fitted
+    // (weighted least squares towards minimax, relative error 1e-8) as a
+    // quintic in u. Φ(-1.25) = 0.106, so the cancellation in 1/2 + x Q
+    // amplifies Q's rounding at most 3.7 times: within 6e-7 overall.
+    let u = x.mul(x);
+    let q = s(-6.809_475e-6)
+        .fma(u, s(1.110_410_6e-4))
+        .fma(u, s(-1.183_837_1e-3))
+        .fma(u, s(9.972_283e-3))
+        .fma(u, s(-6.649_021e-2))
+        .fma(u, s(3.989_423e-1));
+    let near = x.fma(q, s(0.5)).mul(x);
+    let far_lanes = x.abs().gt(s(GELU_ERF_NEAR));
+    // Vectors with no lane beyond (most activations) stop here.
+    if !V::any(far_lanes) {
+        return near;
+    }
+    // Beyond: erfc(-x / √2) with z² = x² / 2 taken from x's exact split, so
+    // the rounding of x / √2 is not amplified in the tail (where it would
+    // count x² times).
     let (a, sq_hi, sq_lo) = split_square(x, 28.0);
     let z = a.mul(s(std::f32::consts::FRAC_1_SQRT_2));
     let r = erfc_tail(z, sq_hi.mul(s(0.5)), sq_lo.mul(s(0.5)));
     let e = V::select(x.gt(s(0.0)), s(2.0).sub(r), r);
-    let y = s(0.5).mul(x).mul(e);
-    let y = V::select(x.eq(s(f32::NEG_INFINITY)), s(-0.0), y);
-    V::select(x.is_nan(), x, y)
+    let far = s(0.5).mul(x).mul(e);
+    let far = V::select(x.eq(s(f32::NEG_INFINITY)), s(-0.0), far);
+    V::select(far_lanes, far, near)
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Eltwise on the CPU engine: two kernels over the `f32` formulas of
 //! `prims::common::eltwise_alg`, the transcendental ones (exp, log, tanh,
-//! logistic, swish, the gelus; forward and backward) vectorised through
+//! elu, logistic, swish, the gelus; forward and backward) vectorised through
 //! `prims::common::vmath` on the ISA level fixed at primitive creation.
 //!
 //! Layer: prims. Safe Rust over byte slices of the arguments' buffers (the
@@ -53,7 +53,7 @@ fn fwd_block(level: Level, alg: Alg, a: f32, b: f32, v: &mut [f32]) {
     match alg.forward_base() {
         Alg::Relu => vmath::map(level, Func::Relu(a), v),
         Alg::Tanh => vmath::map(level, Func::Tanh, v),
-        Alg::Elu => map(v, |s| fwd(Alg::Elu, a, b, s)),
+        Alg::Elu => vmath::map(level, Func::Elu(a), v),
         Alg::Square => map(v, |s| fwd(Alg::Square, a, b, s)),
         Alg::Abs => map(v, |s| fwd(Alg::Abs, a, b, s)),
         Alg::Sqrt => map(v, |s| fwd(Alg::Sqrt, a, b, s)),
@@ -213,6 +213,7 @@ impl Work<'_> {
         Some(match self.alg.forward_base() {
             Alg::Relu => Func::Relu(self.alpha),
             Alg::Tanh => Func::Tanh,
+            Alg::Elu => Func::Elu(self.alpha),
             Alg::Exp => Func::Exp,
             Alg::Log => Func::Log,
             Alg::Logistic => Func::Logistic,

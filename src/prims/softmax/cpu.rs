@@ -45,17 +45,39 @@ pub fn forward_row(level: Level, alg: Alg, v: &mut [f32], scratch: &mut [f32]) {
     let max = vmath::reduce(level, Reduction::Max, v);
     match alg {
         Alg::Accurate => {
-            vmath::map(level, Func::ExpMinus(max), v);
-            let inv = 1.0 / vmath::reduce(level, Reduction::Sum, v);
-            vmath::map(level, Func::Scale(inv), v);
+            let e = &mut scratch[..v.len()];
+            let inv = 1.0 / vmath::map_into_sum(level, Func::ExpMinus(max), v, e);
+            vmath::map_into(level, Func::Scale(inv), e, v);
         }
         Alg::Log => {
             vmath::map(level, Func::Add(-max), v);
             let e = &mut scratch[..v.len()];
-            e.copy_from_slice(v);
-            vmath::map(level, Func::Exp, e);
-            let l = vmath::reduce(level, Reduction::Sum, e).ln();
+            let l = vmath::map_into_sum(level, Func::Exp, v, e).ln();
             vmath::map(level, Func::Add(-l), v);
+        }
+    }
+}
+
+/// The reading half of the forward pass over one contiguous row: the max,
+/// then the exponentials and their sum in one pass into `a`; returns the
+/// function that maps `a` onto the results (the last pass, which the caller
+/// runs into the output once it no longer reads `src`: the two may be the
+/// same memory). `a` and `scratch` hold at least the row.
+pub fn forward_prepare(
+    level: Level,
+    alg: Alg,
+    src: &[f32],
+    a: &mut [f32],
+    scratch: &mut [f32],
+) -> Func {
+    let n = src.len();
+    let a = &mut a[..n];
+    let max = vmath::reduce(level, Reduction::Max, src);
+    match alg {
+        Alg::Accurate => Func::Scale(1.0 / vmath::map_into_sum(level, Func::ExpMinus(max), src, a)),
+        Alg::Log => {
+            vmath::map_into(level, Func::Add(-max), src, a);
+            Func::Add(-vmath::map_into_sum(level, Func::Exp, a, &mut scratch[..n]).ln())
         }
     }
 }
@@ -80,6 +102,21 @@ pub fn backward_row(level: Level, alg: Alg, y: &[f32], dd: &mut [f32], scratch: 
             }
         }
     }
+}
+
+/// Asks the CPU to start loading `bytes` bytes from `addr` into its caches:
+/// a hint, which neither faults nor changes memory, at any address.
+#[inline]
+fn prefetch(addr: usize, bytes: usize) {
+    #[cfg(target_arch = "x86_64")]
+    for line in (addr..addr.saturating_add(bytes)).step_by(64) {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch reads nothing architecturally and never faults,
+        // whatever the address.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(line as *const i8) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (addr, bytes);
 }
 
 /// The element stride along `axis` when offsets are linear in it (the axis
@@ -146,11 +183,10 @@ impl Implementation for CpuSoftmax {
         let out_stride = axis_stride(lo, axis);
         // Without post-ops a contiguous row is stored in one run.
         let fast_store = op.post_ops().is_empty();
-        // Forward accurate softmax over contiguous f32 rows, unscaled: each
+        // Forward softmax over contiguous f32 rows, unscaled: each
         // row goes from the source straight into the output, through
         // `vmath` (no copies through `a` by the C library's memcpy).
         let direct = !backward
-            && alg == Alg::Accurate
             && layouts[0].elem == Elem::F32
             && lo.elem == Elem::F32
             && raws[0].addr().is_multiple_of(4)
@@ -193,21 +229,23 @@ impl Implementation for CpuSoftmax {
                     let src = raws[0].addr() + l.offset(&q) as usize * 4;
                     p[axis] = 0;
                     let dst = out.addr() + lo.offset(&p) as usize * 4;
-                    {
+                    // The next row (where rows follow one another): a row
+                    // is often one page, which the hardware prefetchers do
+                    // not run ahead into.
+                    prefetch(src + len * 4, len * 4);
+                    let last = {
                         // SAFETY: as `Raw::load_run`: the C contract on the
                         // handle, the row lies inside the layout's byte range
                         // (checked by `Raw::of`), it is f32-aligned (checked
                         // above), and the view ends in this block, before the
                         // output (maybe the same memory) is written.
                         let row = unsafe { std::slice::from_raw_parts(src as *const f32, len) };
-                        let max = vmath::reduce(self.level, Reduction::Max, row);
-                        vmath::map_into(self.level, Func::ExpMinus(max), row, &mut a);
-                    }
-                    let inv = 1.0 / vmath::reduce(self.level, Reduction::Sum, &a);
+                        forward_prepare(self.level, alg, row, &mut a, &mut scratch)
+                    };
                     // SAFETY: as `Raw::store_run`: this thread owns the row
                     // and holds no other view of it; f32-aligned.
                     let row = unsafe { std::slice::from_raw_parts_mut(dst as *mut f32, len) };
-                    vmath::map_into(self.level, Func::Scale(inv), &a, row);
+                    vmath::map_into(self.level, last, &a, row);
                     continue;
                 }
                 for (k, l) in layouts.iter().enumerate() {

@@ -265,6 +265,8 @@ fn long_rows() {
     for engine in engines() {
         for alg in [Alg::Accurate, Alg::Log] {
             check_fwd(&engine, alg, &last, &last, 1, false, (None, None), None);
+            // In place over contiguous f32 rows (the CPU's direct path).
+            check_fwd(&engine, alg, &last, &last, 1, true, (None, None), None);
             check_bwd(&engine, alg, &last, &last, 1, false);
             check_fwd(&engine, alg, &first, &first, 0, false, (None, None), None);
             check_fwd(&engine, alg, &mid, &mid, 1, false, (None, None), None);

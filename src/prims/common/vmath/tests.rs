@@ -88,6 +88,13 @@ fn reference(f: Func, x: f32) -> f64 {
                 0.5 * x * erfc_ref(-x / 2f64.sqrt())
             }
         }
+        Func::Elu(a) => {
+            if x > 0.0 {
+                x
+            } else {
+                a as f64 * x.exp_m1()
+            }
+        }
         Func::ExpMinus(c) => ((x as f32 - c) as f64).exp(),
         Func::Add(c) => (x as f32 + c) as f64,
         Func::Scale(c) => (x as f32 * c) as f64,
@@ -133,6 +140,7 @@ fn error(f: Func, level: Level, x: f32, y: f32, r: f64) -> f64 {
             };
             d / ulp(r) / bound
         }
+        Func::Elu(_) => d / ulp(r) / if portable { 5.0 } else { 3.0 },
         Func::Erfc | Func::GeluErf => d / (1e-6 * r.abs()).max(2.0 * tiny * (1.0 + x.abs())),
         Func::Swish(a) => {
             let arg = a as f64 * x;
@@ -279,6 +287,13 @@ fn gelu_erf_within_bound_on_every_path() {
 }
 
 #[test]
+fn elu_within_bound_on_every_path() {
+    check(Func::Elu(1.0));
+    check(Func::Elu(0.37));
+    check(Func::Elu(0.0));
+}
+
+#[test]
 fn relu_exact_on_every_path() {
     check(Func::Relu(0.0));
     check(Func::Relu(0.25));
@@ -366,21 +381,77 @@ fn reductions_and_affine_maps_on_every_path() {
     }
 }
 
+/// The one-pass map and sum writes what `map_into` writes and returns
+/// their sum, tails included, on every path.
+#[test]
+fn map_into_sum_matches_map_then_sum_on_every_path() {
+    for level in Level::supported() {
+        for n in [0usize, 1, 7, 8, 15, 16, 17, 33, 1000, 1037] {
+            let x: Vec<f32> = (0..n)
+                .map(|i| ((i * 37 % 101) as f32 - 50.0) / 7.0)
+                .collect();
+            for f in [Func::Exp, Func::ExpMinus(3.0), Func::Tanh] {
+                let mut want = vec![0f32; n];
+                map_into(level, f, &x, &mut want);
+                let mut got = vec![f32::NAN; n];
+                let sum = map_into_sum(level, f, &x, &mut got);
+                assert!(
+                    got.iter()
+                        .zip(&want)
+                        .all(|(a, b)| a.to_bits() == b.to_bits()),
+                    "{level:?} {f:?} {n}"
+                );
+                let exact: f64 = want.iter().map(|&v| f64::from(v)).sum();
+                let scale: f64 = want.iter().map(|&v| f64::from(v).abs()).sum();
+                assert!(
+                    (f64::from(sum) - exact).abs() <= 1e-6 * scale.max(1e-30),
+                    "{level:?} {f:?} {n}: {sum} vs {exact}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 #[ignore = "timing, run by hand"]
 fn timing() {
-    let mut v: Vec<f32> = (0..1 << 20).map(|i| (i % 97) as f32 / 97.0 - 0.5).collect();
+    let narrow: Vec<f32> = (0..1 << 20).map(|i| (i % 97) as f32 / 97.0 - 0.5).collect();
+    // Activations over several units: most vectors hold a lane beyond
+    // gelu_erf's polynomial range.
+    let wide: Vec<f32> = (0..1 << 20).map(|i| (i % 89) as f32 / 11.0 - 4.0).collect();
+    let mut out = vec![0f32; 1 << 20];
+    let per = |t: std::time::Instant, reps: usize| {
+        t.elapsed().as_nanos() as f64 / reps as f64 / (1 << 20) as f64
+    };
     for level in Level::supported() {
-        for f in [Func::Exp, Func::GeluErf, Func::Add(1.0)] {
-            let t = std::time::Instant::now();
-            for _ in 0..10 {
-                map(level, f, &mut v);
-                map(level, Func::Scale(0.0), &mut v);
+        for f in [
+            Func::Exp,
+            Func::GeluErf,
+            Func::Tanh,
+            Func::Elu(1.0),
+            Func::Add(1.0),
+        ] {
+            for (name, v) in [("narrow", &narrow), ("wide", &wide)] {
+                let t = std::time::Instant::now();
+                for _ in 0..10 {
+                    map_into(level, f, v, &mut out);
+                }
+                println!("{level:?} {f:?} {name}: {:.3} ns/elem", per(t, 10));
             }
-            println!(
-                "{level:?} {f:?}: {:.2} ns/elem",
-                t.elapsed().as_nanos() as f64 / 10.0 / (1 << 20) as f64
-            );
         }
+        // Softmax's row work on rows of 1024 in cache: separate passes and
+        // the fused exponential-and-sum.
+        let mut acc = 0.0;
+        let t = std::time::Instant::now();
+        for row in narrow.chunks(1024) {
+            map_into(level, Func::ExpMinus(0.5), row, &mut out[..1024]);
+            acc += reduce(level, Reduction::Sum, &out[..1024]);
+        }
+        println!("{level:?} exp then sum: {:.3} ns/elem ({acc})", per(t, 1));
+        let t = std::time::Instant::now();
+        for row in narrow.chunks(1024) {
+            acc += map_into_sum(level, Func::ExpMinus(0.5), row, &mut out[..1024]);
+        }
+        println!("{level:?} exp and sum: {:.3} ns/elem ({acc})", per(t, 1));
     }
 }

@@ -12,6 +12,7 @@
 pub(crate) mod blocked;
 pub(crate) mod ocl;
 pub(crate) mod plan;
+mod transpose;
 
 use std::sync::Arc;
 

@@ -21,7 +21,9 @@
 // Dimension loops index several parallel arrays by the same `d`.
 #![allow(clippy::needless_range_loop)]
 
+use super::transpose;
 use crate::abi::*;
+use crate::base::isa;
 use crate::core::error::{Error, Result};
 use crate::core::key::{KeyWriter, StableKey};
 use crate::core::memory_desc::MAX_NDIMS;
@@ -448,13 +450,28 @@ fn run_tiled(
     let nl = w.sizes.len();
     let vl = usize::from(v > 1);
     let outer: Vec<usize> = (0..nl - vl).filter(|&k| k != a && k != b).collect();
+    let (se, sa, so) = src;
+    let (de, da, dz) = dst;
+    // Equal types, unscaled: the values move as bits, tile by tile, straight
+    // from the source into the destination (`transpose::copy_tile`); the
+    // tiles are then sized for the cache (about 4 KiB, edges of whole
+    // 8-element register blocks) rather than for the f32 buffer.
+    let fast = se == de && pass.alpha == 1.0 && pass.beta == 0.0;
+    let t = if fast {
+        let edge = ((4096 / (v as usize * se.size())) as f64).sqrt() as i64;
+        if edge >= 8 {
+            (edge / 8 * 8).min(64)
+        } else {
+            edge.max(2)
+        }
+    } else {
+        t
+    };
     let (na, nb) = ((w.sizes[a] + t - 1) / t, (w.sizes[b] + t - 1) / t);
     let count: i64 = outer.iter().map(|&k| w.sizes[k]).product::<i64>() * na * nb;
     let per_tile = (t * t * v) as usize;
     let chunks = parallel::split(count as usize, (1 << 14) / per_tile + 1);
-    let (se, sa, so) = src;
-    let (de, da, dz) = dst;
-    let fast = se == Elem::F32 && de == Elem::F32 && pass.alpha == 1.0 && pass.beta == 0.0;
+    let level = isa::level();
     parallel::run_all(chunks, |range| {
         let mut buf = [0f32; 1024];
         for item in range {
@@ -478,40 +495,22 @@ fn run_tiled(
             let (vu, ssa, dsb) = (v as usize, w.ss[a], w.ds[b]);
             let row = lb * vu;
             if fast {
-                // SAFETY: every offset is one of the walk's, inside both
-                // buffers (checked by the caller); workers write disjoint
-                // destination elements.
+                let size = se.size();
+                let tile = transpose::Tile {
+                    la,
+                    lb,
+                    ssa: ssa as isize,
+                    dsb: dsb as isize,
+                    v: vu,
+                };
+                // SAFETY: every offset of the tile is one of the walk's,
+                // inside both buffers (checked by the caller); workers
+                // write disjoint destination elements, and the source does
+                // not overlap the destination (the plan's precondition).
                 unsafe {
-                    let sp = (sa as *const f32).offset(soff as isize);
-                    for ia in 0..la {
-                        let s = sp.offset(ia as isize * ssa as isize);
-                        let bb = &mut buf[ia * row..(ia + 1) * row];
-                        for (j, x) in bb.iter_mut().enumerate() {
-                            *x = std::ptr::read_unaligned(s.add(j));
-                        }
-                    }
-                    let dp = (da as *mut f32).offset(doff as isize);
-                    if vu == 1 {
-                        for ib in 0..lb {
-                            let d = dp.offset(ib as isize * dsb as isize);
-                            for ia in 0..la {
-                                std::ptr::write_unaligned(
-                                    d.add(ia),
-                                    *buf.get_unchecked(ia * lb + ib),
-                                );
-                            }
-                        }
-                        continue;
-                    }
-                    for ib in 0..lb {
-                        let d = dp.offset(ib as isize * dsb as isize);
-                        for ia in 0..la {
-                            let bb = &buf[ia * row + ib * vu..ia * row + (ib + 1) * vu];
-                            for (j, x) in bb.iter().enumerate() {
-                                std::ptr::write_unaligned(d.add(ia * vu + j), *x);
-                            }
-                        }
-                    }
+                    let sp = (sa as *const u8).offset(soff as isize * size as isize);
+                    let dp = (da as *mut u8).offset(doff as isize * size as isize);
+                    transpose::copy_tile(level, size, sp, dp, tile);
                 }
                 continue;
             }
