@@ -281,6 +281,34 @@ impl Problem {
         }
     }
 
+    /// `Dir::W`'s B column `col` (`(ic, tap)`) at depths `d0..d0 + len`
+    /// (positions `(n, o…)`): calls `f(j, at)` for each depth `d0 + j` whose
+    /// tap lands inside `X`, `at` its element; the others are zeros.
+    pub fn x_gather(&self, g: i64, col: i64, d0: i64, len: i64, mut f: impl FnMut(usize, i64)) {
+        let s = &self.shape;
+        let (ic, k) = (col / s.k_sp(), split3(col % s.k_sp(), s.k));
+        let (o_sp, end) = (s.o_sp(), d0 + len);
+        let mut d = d0;
+        while d < end {
+            let (n, o) = (d / o_sp, split3(d % o_sp, s.o));
+            // One line along the innermost output dimension.
+            let line = (s.o[2] - o[2]).min(end - d);
+            let id = o[0] * s.s[0] - s.p[0] + k[0] * s.d[0];
+            let ih = o[1] * s.s[1] - s.p[1] + k[1] * s.d[1];
+            if (0..s.i[0]).contains(&id) && (0..s.i[1]).contains(&ih) {
+                let base = self.x_at(g, n, ic, [id, ih, 0]);
+                let j0 = (d - d0) as usize;
+                for t in 0..line {
+                    let iw = (o[2] + t) * s.s[2] - s.p[2] + k[2] * s.d[2];
+                    if (0..s.i[2]).contains(&iw) {
+                        f(j0 + t as usize, base + iw * self.x.sp[2]);
+                    }
+                }
+            }
+            d += line;
+        }
+    }
+
     /// The stride between columns of C within a row (`Dir::Y`, `Dir::X`).
     pub fn c_col_stride(&self) -> Option<i64> {
         match self.dir {
@@ -448,16 +476,6 @@ impl Problem {
             Dir::Y => self.shape.ic,
             Dir::X => self.shape.oc,
             Dir::W => self.shape.oc,
-        }
-    }
-
-    /// The channel (within its group) of depth index `depth` of A.
-    #[inline]
-    pub fn a_channel(&self, depth: i64) -> i64 {
-        match self.dir {
-            Dir::Y => depth % self.shape.ic,
-            Dir::X => depth % self.shape.oc,
-            Dir::W => 0,
         }
     }
 
