@@ -113,32 +113,36 @@ impl PackA for RowPacker<'_> {
         let (g, nch, stride) = (batch as i64, self.p.a_channels(), self.stride);
         let (k0, k1) = (k0 as i64, (k0 + kc) as i64);
         let a = self.a;
+        // Only the taps the depth range touches.
+        let taps = k0 / nch..(k1 + nch - 1) / nch;
         for (r, dst) in out.chunks_exact_mut(kc).take(rows).enumerate() {
-            dst.fill(0.0);
-            self.p.a_row_runs(g, (m0 + r) as i64, |depth, at| {
-                let (lo, hi) = (depth.max(k0), (depth + nch).min(k1));
-                if lo >= hi {
-                    return;
-                }
-                let run = &mut dst[(lo - k0) as usize..(hi - k0) as usize];
-                let first = at + (lo - depth) * stride;
-                if stride == 1 {
-                    dt::load_run(a.elem, a.bytes, first as usize, run);
-                } else {
-                    for (c, v) in run.iter_mut().enumerate() {
-                        *v = a.get(first + c as i64 * stride);
+            self.p
+                .a_row_taps(g, (m0 + r) as i64, taps.clone(), |tap, at| {
+                    let depth = tap * nch;
+                    let (lo, hi) = (depth.max(k0), (depth + nch).min(k1));
+                    let run = &mut dst[(lo - k0) as usize..(hi - k0) as usize];
+                    let Some(at) = at else {
+                        run.fill(0.0);
+                        return;
+                    };
+                    let first = at + (lo - depth) * stride;
+                    if stride == 1 {
+                        dt::load_run(a.elem, a.bytes, first as usize, run);
+                    } else {
+                        for (c, v) in run.iter_mut().enumerate() {
+                            *v = a.get(first + c as i64 * stride);
+                        }
                     }
-                }
-                match self.zp {
-                    None => {}
-                    Some([z]) => run.iter_mut().for_each(|v| *v -= z),
-                    Some(z) => {
-                        let c0 = (g * nch + lo - depth) as usize;
-                        let z = &z[c0..c0 + run.len()];
-                        run.iter_mut().zip(z).for_each(|(v, z)| *v -= z);
+                    match self.zp {
+                        None => {}
+                        Some([z]) => run.iter_mut().for_each(|v| *v -= z),
+                        Some(z) => {
+                            let c0 = (g * nch + lo - depth) as usize;
+                            let z = &z[c0..c0 + run.len()];
+                            run.iter_mut().zip(z).for_each(|(v, z)| *v -= z);
+                        }
                     }
-                }
-            });
+                });
         }
     }
 }

@@ -16,6 +16,12 @@
 //!   over every `mr x nr` block of the tile into a padded row-major f32
 //!   accumulator, which goes to the epilogue once K is done.
 //!
+//! - [`run_packed`] also takes A from a caller's [`PackA`] (a
+//!   convolution's implicit im2col), which writes each `mc x kc` block
+//!   row-major; the `rows_*` kernels read it so (a broadcast per row, as
+//!   the packed kernels' per slot), and can split the depth into parts
+//!   whose partial tiles the caller adds up.
+//!
 //! The paths ([`Path`]): AVX-512F `12 x 32` and AVX2+FMA `6 x 16` f32 kernels,
 //! an AVX512-BF16 `12 x 32` kernel (`vdpbf16ps`, A and B packed as pairs of
 //! consecutive K, f32 accumulation) for bf16 A and B, and a portable `4 x 16`
