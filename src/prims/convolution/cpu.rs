@@ -1,21 +1,25 @@
 //! Convolutions on the CPU engine (`cpu:gemm_conv`): the implicit GEMM of
-//! `geometry.rs`, packed panel by panel into the `gemm` crate.
+//! `geometry.rs` on the GEMM engine's own microkernels (`blocked.rs`).
 //!
-//! Layer: prims. Work is split into jobs over the host's threads (the GEMM
-//! engine's persistent workers): for `Y` and `X`, a job is a group and a
-//! range of rows, which it owns in the output; for `W` (few rows, a deep
-//! sum over the minibatch and the output positions), a job is a group and
-//! a range of depth, summed into its own accumulator and added up at the
-//! end. A job walks depth in chunks: A's chunk is gathered from the data
-//! tensor (taps outside it are zeros, the source zero point subtracted from
-//! the others, every type converted to f32), B's is the weights (once per
-//! group, or used in place when they are f32 and already a plain matrix)
-//! or, for `W`, gathered like A. The epilogue (scales, bias, post-ops,
-//! destination scale and zero point, conversion) runs on the job's rows.
+//! Layer: prims. Every direction is one blocked product per group (the
+//! groups are its batches), whose tiles are spread over all threads:
+//! - `Y` and `X`: rows are the computed tensor's positions, columns its
+//!   channels, depth `(tap, channel)` of the other data tensor. A is never
+//!   materialised: [`RowPacker`] writes each `mc x kc` block the
+//!   microkernel reads straight from the data tensor (runs of channels per
+//!   tap; taps outside it are zeros; the source zero point subtracted,
+//!   every type converted to f32). B is the weights in place when they are
+//!   a plain matrix per group (the `any` layout), else packed once.
+//! - `W` is computed transposed, `Wᵀ[(ic, tap), oc] = Σ X-taps · Y`: A (the
+//!   taps of `X`, gathered by [`GatherPacker`]) is again packed block by
+//!   block, B is `Y` in place, and the deep sum over the minibatch and the
+//!   positions is cut into parts (their own tiles, so small layers fill
+//!   every thread), added up at the end.
+//!
+//! The epilogue (scales, bias, post-ops, destination scale and zero point,
+//! conversion) runs on each finished tile, on the thread that computed it.
 
-use std::cell::RefCell;
 use std::sync::Arc;
-use std::thread::LocalKey;
 
 use super::geometry::{Dir, Problem};
 use super::{ConvOp, RoleArgs, ZeroPoint};
@@ -26,6 +30,7 @@ use crate::core::gpu::Event;
 use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
 use crate::prims::common::dt::{self, Elem};
+use crate::prims::common::gemm::blocked::{self, Mat, PackA, Path, Tile};
 use crate::prims::common::gemm::cpu::{Scales, run_pooled};
 use crate::prims::common::parallel;
 
@@ -44,9 +49,6 @@ impl Implementation for CpuConv {
         Ok(None)
     }
 }
-
-/// The depth of one packed chunk.
-const KC: usize = 512;
 
 /// A host buffer of argument `arg`, checked to hold `bytes`.
 fn host(ctx: &ExecContext, arg: i32, bytes: usize, what: &str) -> Result<usize> {
@@ -95,207 +97,104 @@ impl View<'_> {
     }
 }
 
-/// Everything a job reads.
-struct Job<'a> {
+/// A of `Dir::Y` and `Dir::X`: row-major blocks of the implicit im2col,
+/// written tap by tap from the data tensor.
+struct RowPacker<'a> {
     p: &'a Problem,
     a: View<'a>,
-    b: View<'a>,
-    /// f32 B of every group, packed `k x n` row-major (Y and X, unless B is
-    /// used in place).
-    b_packed: Option<&'a [Vec<f32>]>,
-    /// B in place: (element offset of group 0, group stride, row stride,
-    /// column stride) of f32 weights.
-    b_direct: Option<(i64, i64, i64, i64)>,
+    /// The channel stride of A's data tensor.
+    stride: i64,
     /// The source zero points (one, or one per channel of every group).
-    zp_a: Option<&'a [f32]>,
-    /// A in place (f32, a plain matrix, no zero point): as `b_direct`.
-    a_direct: Option<(i64, i64, i64, i64)>,
+    zp: Option<&'a [f32]>,
 }
 
-impl Job<'_> {
-    /// A's rows `rows` x depth `k0..k0 + kc` of group `g`, row-major.
-    fn pack_a(&self, g: i64, rows: std::ops::Range<i64>, k0: i64, kc: usize, out: &mut [f32]) {
-        let nch = self.p.a_channels();
-        if self.p.dir != Dir::W && k0 == 0 && kc as i64 == self.p.mapping().k {
-            // Whole rows: tap by tap, each a run of channels.
-            for (r, row) in rows.enumerate() {
-                let dst = &mut out[r * kc..(r + 1) * kc];
-                dst.fill(0.0);
-                let zp = self.zp_a;
-                let (a, g_ch) = (self.a, g * nch);
-                let mut runs = Vec::new();
-                let (count, stride) = self
-                    .p
-                    .a_row_runs(g, row, |depth, at| runs.push((depth, at)));
-                let count = count as usize;
-                for (depth, at) in runs {
-                    let run = &mut dst[depth as usize..depth as usize + count];
+impl PackA for RowPacker<'_> {
+    fn pack(&self, batch: usize, m0: usize, rows: usize, k0: usize, kc: usize, out: &mut [f32]) {
+        let (g, nch, stride) = (batch as i64, self.p.a_channels(), self.stride);
+        let (k0, k1) = (k0 as i64, (k0 + kc) as i64);
+        let a = self.a;
+        // Only the taps the depth range touches.
+        let taps = k0 / nch..(k1 + nch - 1) / nch;
+        for (r, dst) in out.chunks_exact_mut(kc).take(rows).enumerate() {
+            self.p
+                .a_row_taps(g, (m0 + r) as i64, taps.clone(), |tap, at| {
+                    let depth = tap * nch;
+                    let (lo, hi) = (depth.max(k0), (depth + nch).min(k1));
+                    let run = &mut dst[(lo - k0) as usize..(hi - k0) as usize];
+                    let Some(at) = at else {
+                        run.fill(0.0);
+                        return;
+                    };
+                    let first = at + (lo - depth) * stride;
                     if stride == 1 {
-                        dt::load_run(a.elem, a.bytes, at as usize, run);
+                        dt::load_run(a.elem, a.bytes, first as usize, run);
                     } else {
                         for (c, v) in run.iter_mut().enumerate() {
-                            *v = a.get(at + c as i64 * stride);
+                            *v = a.get(first + c as i64 * stride);
                         }
                     }
-                    match zp {
+                    match self.zp {
                         None => {}
                         Some([z]) => run.iter_mut().for_each(|v| *v -= z),
                         Some(z) => {
-                            let z = &z[g_ch as usize..g_ch as usize + count];
+                            let c0 = (g * nch + lo - depth) as usize;
+                            let z = &z[c0..c0 + run.len()];
                             run.iter_mut().zip(z).for_each(|(v, z)| *v -= z);
                         }
                     }
-                }
-            }
-            return;
-        }
-        for (r, row) in rows.enumerate() {
-            let dst = &mut out[r * kc..(r + 1) * kc];
-            for (j, v) in dst.iter_mut().enumerate() {
-                let depth = k0 + j as i64;
-                *v = match self.p.a_at(g, row, depth) {
-                    Some(at) => {
-                        let x = self.a.get(at);
-                        match self.zp_a {
-                            None => x,
-                            Some([z]) => x - z,
-                            Some(z) => x - z[(g * nch + self.p.a_channel(depth)) as usize],
-                        }
-                    }
-                    None => 0.0,
-                };
-            }
+                });
         }
     }
+}
 
-    /// B's depth `k0..k0 + kc` x all `n` columns of group `g`, row-major
-    /// (W: gathered from the data tensor).
-    fn pack_b(&self, g: i64, k0: i64, kc: usize, n: usize, out: &mut [f32]) {
-        for j in 0..kc {
-            let depth = k0 + j as i64;
-            for (c, v) in out[j * n..(j + 1) * n].iter_mut().enumerate() {
-                *v = match self.p.b_at(g, depth, c as i64) {
-                    Some(at) => self.b.get(at),
-                    None => 0.0,
-                };
-            }
-        }
-    }
+/// A of the transposed `Dir::W`: rows `(ic, tap)`, depth the positions,
+/// gathered from `X`.
+struct GatherPacker<'a> {
+    p: &'a Problem,
+    x: View<'a>,
+}
 
-    /// `acc (rows x n) += A(rows, depth range) · B(depth range, n)` for group
-    /// `g`, chunk by chunk.
-    fn accumulate(
-        &self,
-        g: i64,
-        rows: std::ops::Range<i64>,
-        depth: std::ops::Range<i64>,
-        n: usize,
-        acc: &mut [f32],
-    ) {
-        let m = (rows.end - rows.start) as usize;
-        let mut first = true;
-        // Y and X take whole rows (the fast gather) unless the depth is huge.
-        let step = if self.p.dir != Dir::W && depth.end - depth.start <= 16 * KC as i64 {
-            (depth.end - depth.start) as usize
-        } else {
-            KC
-        };
-        let a_len = if self.a_direct.is_some() { 0 } else { m * step };
-        let b_len = if self.b_packed.is_none() && self.b_direct.is_none() {
-            step * n
-        } else {
-            0
-        };
-        with_panel(&A_PANEL, a_len, |a_panel| {
-            with_panel(&B_PANEL, b_len, |b_panel| {
-                first = self.chunks(
-                    g,
-                    rows.clone(),
-                    depth.clone(),
-                    step,
-                    n,
-                    acc,
-                    a_panel,
-                    b_panel,
-                );
-            })
-        });
-        if first {
-            acc.fill(0.0);
+impl PackA for GatherPacker<'_> {
+    fn pack(&self, batch: usize, m0: usize, rows: usize, k0: usize, kc: usize, out: &mut [f32]) {
+        let x = self.x;
+        for (r, dst) in out.chunks_exact_mut(kc).take(rows).enumerate() {
+            dst.fill(0.0);
+            self.p.x_gather(
+                batch as i64,
+                (m0 + r) as i64,
+                k0 as i64,
+                kc as i64,
+                |j, at| dst[j] = x.get(at),
+            );
         }
     }
+}
 
-    /// [`Job::accumulate`]'s loop over depth chunks of `step`, with its
-    /// panels; returns whether no chunk ran (an empty depth).
-    #[allow(clippy::too_many_arguments)]
-    fn chunks(
-        &self,
-        g: i64,
-        rows: std::ops::Range<i64>,
-        depth: std::ops::Range<i64>,
-        step: usize,
-        n: usize,
-        acc: &mut [f32],
-        a_panel: &mut [f32],
-        b_panel: &mut [f32],
-    ) -> bool {
-        let m = (rows.end - rows.start) as usize;
-        let mut first = true;
-        let mut k0 = depth.start;
-        while k0 < depth.end {
-            let kc = ((depth.end - k0) as usize).min(step);
-            let (a_ptr, a_rs, a_cs) = if let Some((off, gs, rs, cs)) = self.a_direct {
-                let at = off + g * gs + rows.start * rs + k0 * cs;
-                let base = self.a.bytes.as_ptr().cast::<f32>();
-                (base.wrapping_add(at as usize), rs as isize, cs as isize)
-            } else {
-                self.pack_a(g, rows.clone(), k0, kc, a_panel);
-                (a_panel.as_ptr(), kc as isize, 1)
-            };
-            let (b_ptr, b_rs, b_cs) = if let Some(packed) = self.b_packed {
-                let all = &packed[g as usize];
-                (all[k0 as usize * n..].as_ptr(), n as isize, 1)
-            } else if let Some((off, gs, rs, cs)) = self.b_direct {
-                let at = off + g * gs + k0 * rs;
-                // The f32 weights in place.
-                let base = self.b.bytes.as_ptr().cast::<f32>();
-                (base.wrapping_add(at as usize), rs as isize, cs as isize)
-            } else {
-                self.pack_b(g, k0, kc, n, &mut b_panel[..kc * n]);
-                (b_panel.as_ptr(), n as isize, 1)
-            };
-            // SAFETY: A is the m x kc panel, B spans kc x n elements from
-            // b_ptr with (b_rs, b_cs) inside the packed panels or the
-            // weights' buffer (the problem's extents were checked against
-            // it), and acc holds m x n values.
-            unsafe {
-                gemm::gemm(
-                    m,
-                    n,
-                    kc,
-                    acc.as_mut_ptr(),
-                    1,
-                    n as isize,
-                    !first,
-                    a_ptr,
-                    a_cs,
-                    a_rs,
-                    b_ptr,
-                    b_cs,
-                    b_rs,
-                    1.0f32,
-                    1.0f32,
-                    false,
-                    false,
-                    false,
-                    gemm::Parallelism::None,
-                );
-            }
-            first = false;
-            k0 += kc as i64;
-        }
-        first
+/// An f32 buffer that tiles write at disjoint elements from several
+/// threads.
+struct Shared(*mut f32);
+
+// SAFETY: the pointer is only written at elements no other thread touches
+// (each (part, group, row, column) belongs to one tile), and read after
+// the writers have joined.
+unsafe impl Sync for Shared {}
+
+impl Shared {
+    /// Writes `values` from element `at`.
+    ///
+    /// # Safety
+    /// The elements are inside the buffer and written by this thread only.
+    unsafe fn write(&self, at: usize, values: &[f32]) {
+        // SAFETY: the caller's contract.
+        let out = unsafe { std::slice::from_raw_parts_mut(self.0.add(at), values.len()) };
+        out.copy_from_slice(values);
     }
+}
+
+/// f32 values as the bytes a [`Mat`] reads.
+fn f32_bytes(v: &[f32]) -> &[u8] {
+    // SAFETY: any f32 is 4 initialised bytes; u8 has no alignment.
+    unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
 }
 
 /// Runs `work` on every item over the GEMM engine's persistent workers: the
@@ -311,29 +210,13 @@ fn run_binned<T: Send + Copy + Sync>(items: Vec<T>, work: impl Fn(T) + Sync) {
     });
 }
 
-thread_local! {
-    /// Each thread's packing panels and accumulator, kept between jobs and
-    /// executions (a fresh large allocation per job is a fresh mapping,
-    /// paid again in page faults every time).
-    static A_PANEL: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
-    static B_PANEL: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
-    static ACC: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Runs `f` on the first `len` values of this thread's buffer `key`
-/// (grown as needed; its values are whatever was left there).
-fn with_panel<R>(
-    key: &'static LocalKey<RefCell<Vec<f32>>>,
-    len: usize,
-    f: impl FnOnce(&mut [f32]) -> R,
-) -> R {
-    key.with(|cell| {
-        let mut v = cell.borrow_mut();
-        if v.len() < len {
-            v.resize(len, 0.0);
-        }
-        f(&mut v[..len])
-    })
+/// How many depth parts `Dir::W` cuts its sum into: enough tiles for two
+/// per thread, parts of at least 256 deep, partial sums within 64 MiB.
+fn w_parts(groups: usize, m: usize, n: usize, k: usize) -> usize {
+    let tiles = groups * m.div_ceil(96) * n.div_ceil(512);
+    let wanted = (2 * parallel::max_threads()).div_ceil(tiles.max(1));
+    let cap = (16 << 20) / (groups * m * n).max(1);
+    wanted.min(k.div_ceil(256)).min(cap).max(1)
 }
 
 /// Runs `op` on the CPU.
@@ -417,49 +300,6 @@ pub(super) fn run(ctx: &ExecContext, op: &ConvOp) -> Result<()> {
     };
 
     if m > 0 && n > 0 && groups > 0 {
-        // B: used in place, packed once per group, or gathered per chunk.
-        let b_direct = match (p.dir, p.b_plain()) {
-            (Dir::Y | Dir::X, Some([off, rs, cs, gs])) if p.w.elem == Elem::F32 => {
-                Some((off, gs, rs, cs))
-            }
-            _ => None,
-        };
-        let b_packed: Option<Vec<Vec<f32>>> = if p.dir != Dir::W && b_direct.is_none() {
-            let one = Job {
-                p,
-                a,
-                b,
-                b_packed: None,
-                b_direct: None,
-                zp_a: None,
-                a_direct: None,
-            };
-            Some(
-                (0..groups)
-                    .map(|g| {
-                        let mut v = vec![0f32; k as usize * n];
-                        one.pack_b(g, 0, k as usize, n, &mut v);
-                        v
-                    })
-                    .collect(),
-            )
-        } else {
-            None
-        };
-        let job = Job {
-            p,
-            a,
-            b,
-            b_packed: b_packed.as_deref(),
-            b_direct,
-            zp_a: zp_a.as_deref(),
-            a_direct: match (p.dir, p.a_plain()) {
-                (Dir::Y, Some([off, rs, cs, gs])) if p.x.elem == Elem::F32 && zp_a.is_none() => {
-                    Some((off, gs, rs, cs))
-                }
-                _ => None,
-            },
-        };
         let store = |g: i64, row: i64, col: i64, at: i64, v: f32, pos: &mut [i64]| {
             let esize = c_elem.size();
             let mut x = v;
@@ -473,7 +313,7 @@ pub(super) fn run(ctx: &ExecContext, op: &ConvOp) -> Result<()> {
                     p.c_pos(g, row, col, pos);
                     let old = match sum_elem {
                         Some(e) => {
-                            // SAFETY: one element of C, owned by this job.
+                            // SAFETY: one element of C, owned by this tile.
                             let cell =
                                 unsafe { host_bytes(c_addr + at as usize * esize, e.size()) };
                             dt::load(e, cell, 0)
@@ -487,110 +327,198 @@ pub(super) fn run(ctx: &ExecContext, op: &ConvOp) -> Result<()> {
                     x += z[ch];
                 }
             }
-            // SAFETY: one element of C, written by this job only.
+            // SAFETY: one element of C, written by this tile only.
             let out = unsafe { host_bytes_mut(c_addr + at as usize * esize, esize) };
             dt::store(c_elem, out, 0, x);
         };
         let ndims = op.dst_ndims();
-        // Nothing between the products and the store but the conversion.
-        let bare = !epi.src_scale
-            && epi.wei_scale.is_none()
-            && !epi.dst_scale
-            && bias.is_none()
-            && epi.post_ops.is_empty()
-            && zp_c.is_none();
+        let (m, k) = (m as usize, k as usize);
+        let g_count = groups as usize;
+        let path = Path::current(a.elem, b.elem);
+        let no_a = Mat {
+            bytes: &[],
+            elem: Elem::F32,
+            rs: 0,
+            cs: 0,
+        };
         if p.dir == Dir::W {
-            // Jobs over (group, depth range); partial sums added up per group.
-            let parts = parallel::max_threads()
-                .min((k as usize).div_ceil(64))
-                .max(1);
-            let ranges: Vec<(i64, i64, i64)> = (0..groups)
-                .flat_map(|g| {
-                    let per = ((k + parts as i64 - 1) / parts as i64).max(1);
-                    (0..parts as i64).map(move |i| (g, (i * per).min(k), ((i + 1) * per).min(k)))
-                })
-                .collect();
-            let results: Vec<std::sync::Mutex<Vec<f32>>> = ranges
-                .iter()
-                .map(|_| std::sync::Mutex::new(Vec::new()))
-                .collect();
-            run_binned((0..ranges.len()).collect(), |i| {
-                let (g, k0, k1) = ranges[i];
-                let mut acc = vec![0f32; m as usize * n];
-                if k1 > k0 {
-                    job.accumulate(g, 0..m, k0..k1, n, &mut acc);
+            // Wᵀ: rows (ic, tap) = n, columns oc = m, depth k; B is Y (A's
+            // data tensor of the mapping), in place where its positions
+            // are evenly spaced.
+            let (rows, cols) = (n, m);
+            let y_copy: Vec<f32>;
+            let (b_mat, b_off, b_gs) = match p.a_plain() {
+                Some([off, oc_s, depth_s, gs]) => (
+                    Mat {
+                        bytes: a.bytes,
+                        elem: a.elem,
+                        rs: depth_s,
+                        cs: oc_s,
+                    },
+                    off,
+                    gs,
+                ),
+                None => {
+                    let mut v = vec![0f32; g_count * k * cols];
+                    for (i, out) in v.iter_mut().enumerate() {
+                        let (g, d, oc) = (i / (k * cols), i / cols % k, i % cols);
+                        if let Some(at) = p.a_at(g as i64, oc as i64, d as i64) {
+                            *out = a.get(at);
+                        }
+                    }
+                    y_copy = v;
+                    (
+                        Mat {
+                            bytes: f32_bytes(&y_copy),
+                            elem: Elem::F32,
+                            rs: cols as i64,
+                            cs: 1,
+                        },
+                        0,
+                        (k * cols) as i64,
+                    )
                 }
-                if let Ok(mut slot) = results[i].lock() {
-                    *slot = acc;
+            };
+            let first = |g: usize| (0, b_off + g as i64 * b_gs);
+            let prob = blocked::Problem {
+                m: rows,
+                n: cols,
+                k,
+                batches: g_count,
+                a: no_a,
+                b: b_mat,
+                first: &first,
+            };
+            let packer = GatherPacker { p, x: b };
+            let parts = w_parts(g_count, rows, cols, k);
+            let mut partial = vec![
+                0f32;
+                if parts > 1 {
+                    parts * g_count * rows * cols
+                } else {
+                    0
                 }
-            });
-            let mut pos = vec![0i64; ndims];
-            for g in 0..groups {
-                let mut total = vec![0f32; m as usize * n];
-                for (i, r) in ranges.iter().enumerate() {
-                    if r.0 != g {
+            ];
+            let shared = Shared(partial.as_mut_ptr());
+            let store_w = |g: usize, row: usize, col: usize, v: f32, pos: &mut [i64]| {
+                let (g, oc, col) = (g as i64, col as i64, row as i64);
+                store(g, oc, col, p.c_at(g, oc, col), v, pos);
+            };
+            let tile = |t: &Tile, values: &mut [f32]| {
+                let mut pos = [0i64; 0];
+                for r in 0..t.rows {
+                    let vals = &values[r * t.ld..][..t.cols];
+                    if parts == 1 {
+                        for (c, &v) in vals.iter().enumerate() {
+                            store_w(t.batch, t.m0 + r, t.n0 + c, v, &mut pos);
+                        }
                         continue;
                     }
-                    let part = results[i].lock()?;
-                    for (t, v) in total.iter_mut().zip(part.iter()) {
-                        *t += v;
-                    }
+                    let at = ((t.part * g_count + t.batch) * rows + t.m0 + r) * cols + t.n0;
+                    // SAFETY: these (part, group, row, columns) belong to
+                    // this tile alone, inside `partial`.
+                    unsafe { shared.write(at, vals) };
                 }
-                for row in 0..m {
-                    for col in 0..n {
-                        let at = p.c_at(g, row, col as i64);
-                        store(
-                            g,
-                            row,
-                            col as i64,
-                            at,
-                            total[row as usize * n + col],
-                            &mut pos,
-                        );
-                    }
-                }
-            }
-        } else {
-            // Jobs over (group, row range): ranges of about 512 rows (an A
-            // panel that stays in cache; the gemm crate packs B once per call,
-            // so much smaller calls pay that more often), as many per group as
-            // a multiple of the threads each group gets, for balance.
-            let threads = parallel::max_threads();
-            let per_thread = threads.div_ceil(groups as usize).max(1);
-            let ranges = (m as usize).div_ceil(512).div_ceil(per_thread) * per_thread;
-            let chunk = (m as usize).div_ceil(ranges).max(16);
-            let jobs: Vec<(i64, i64, i64)> = (0..groups)
-                .flat_map(|g| {
-                    (0..m)
-                        .step_by(chunk)
-                        .map(move |r0| (g, r0, (r0 + chunk as i64).min(m)))
-                })
-                .collect();
-            run_binned(jobs, |(g, r0, r1)| {
-                let rows = (r1 - r0) as usize;
-                with_panel(&ACC, rows * n, |acc| {
-                    job.accumulate(g, r0..r1, 0..k, n, acc);
-                    let mut pos = vec![0i64; ndims];
-                    let cs = p.c_col_stride().unwrap_or(0);
-                    for r in 0..rows {
-                        let row = r0 + r as i64;
-                        let base = p.c_at(g, row, 0);
-                        if bare && cs == 1 {
-                            let esize = c_elem.size();
-                            // SAFETY: this row of C, written by this job only.
-                            let out = unsafe {
-                                host_bytes_mut(c_addr + base as usize * esize, n * esize)
-                            };
-                            dt::store_run(c_elem, out, 0, &acc[r * n..(r + 1) * n]);
-                            continue;
-                        }
-                        for col in 0..n {
-                            let at = base + col as i64 * cs;
-                            store(g, row, col as i64, at, acc[r * n + col], &mut pos);
-                        }
+            };
+            blocked::run_packed(path, &prob, Some(&packer), parts, &tile);
+            if parts > 1 {
+                let partial = &partial;
+                run_binned((0..g_count * rows).collect(), |i| {
+                    let (g, row) = (i / rows, i % rows);
+                    let mut pos = [0i64; 0];
+                    for col in 0..cols {
+                        let at = (g * rows + row) * cols + col;
+                        let sum: f32 = (0..parts)
+                            .map(|part| partial[part * g_count * rows * cols + at])
+                            .sum();
+                        store_w(g, row, col, sum, &mut pos);
                     }
                 });
-            });
+            }
+        } else {
+            // B: the weights in place (a plain matrix per group), else
+            // packed once as f32.
+            let w_copy: Vec<f32>;
+            let (b_mat, b_off, b_gs) = match p.b_plain() {
+                Some([off, rs, cs, gs]) => (
+                    Mat {
+                        bytes: b.bytes,
+                        elem: b.elem,
+                        rs,
+                        cs,
+                    },
+                    off,
+                    gs,
+                ),
+                None => {
+                    let mut v = vec![0f32; g_count * k * n];
+                    for (i, out) in v.iter_mut().enumerate() {
+                        let (g, d, c) = (i / (k * n), i / n % k, i % n);
+                        if let Some(at) = p.b_at(g as i64, d as i64, c as i64) {
+                            *out = b.get(at);
+                        }
+                    }
+                    w_copy = v;
+                    (
+                        Mat {
+                            bytes: f32_bytes(&w_copy),
+                            elem: Elem::F32,
+                            rs: n as i64,
+                            cs: 1,
+                        },
+                        0,
+                        (k * n) as i64,
+                    )
+                }
+            };
+            let first = |g: usize| (0, b_off + g as i64 * b_gs);
+            let prob = blocked::Problem {
+                m,
+                n,
+                k,
+                batches: g_count,
+                a: no_a,
+                b: b_mat,
+                first: &first,
+            };
+            let packer = RowPacker {
+                p,
+                a,
+                stride: if p.dir == Dir::Y { p.x.c } else { p.y.c },
+                zp: zp_a.as_deref(),
+            };
+            // Nothing between the products and the store but the conversion.
+            let bare = !epi.src_scale
+                && epi.wei_scale.is_none()
+                && !epi.dst_scale
+                && bias.is_none()
+                && epi.post_ops.is_empty()
+                && zp_c.is_none();
+            let cs = p.c_col_stride().unwrap_or(0);
+            let esize = c_elem.size();
+            let tile = |t: &Tile, values: &mut [f32]| {
+                let g = t.batch as i64;
+                let mut pos = vec![0i64; ndims];
+                for r in 0..t.rows {
+                    let row = (t.m0 + r) as i64;
+                    let vals = &values[r * t.ld..][..t.cols];
+                    let base = p.c_at(g, row, t.n0 as i64);
+                    if bare && cs == 1 {
+                        // SAFETY: these columns of this row of C, written by
+                        // this tile only.
+                        let out = unsafe {
+                            host_bytes_mut(c_addr + base as usize * esize, t.cols * esize)
+                        };
+                        dt::store_run(c_elem, out, 0, vals);
+                        continue;
+                    }
+                    for (c, &v) in vals.iter().enumerate() {
+                        let col = (t.n0 + c) as i64;
+                        store(g, row, col, base + c as i64 * cs, v, &mut pos);
+                    }
+                }
+            };
+            blocked::run_packed(path, &prob, Some(&packer), 1, &tile);
         }
     }
 

@@ -26,8 +26,8 @@
 //!   counting where `i + P - k·D` is a multiple of `S`;
 //! - [`Dir::W`]: rows `oc`, columns `(ic, k…)`, depth `(n, o…)`.
 //!
-//! The CPU engine packs these into panels for the `gemm` crate
-//! (`cpu.rs`); the GPU kernel evaluates them inside `gemm.cl`'s tiles
+//! The CPU engine packs A block by block for the GEMM engine's own
+//! microkernels (`cpu.rs`, `W` transposed there); the GPU kernel evaluates them inside `gemm.cl`'s tiles
 //! (`conv.cl`).
 
 use crate::core::error::{Error, Result};
@@ -251,33 +251,65 @@ impl Problem {
         w.off + g * w.g + oc * w.oc + ic * w.ic + k[0] * w.k[0] + k[1] * w.k[1] + k[2] * w.k[2]
     }
 
-    /// Row `row` of A (`Dir::Y`, `Dir::X`) as runs: calls `f(depth, at)`
-    /// for each tap that lands inside the data tensor, where the tap's
-    /// channels are elements `at + c · stride` (depth `depth + c`) for `c`
-    /// below the channel count; the other depths are zeros. Returns
-    /// (channel count, stride).
-    pub fn a_row_runs(&self, g: i64, row: i64, mut f: impl FnMut(i64, i64)) -> (i64, i64) {
+    /// Row `row` of A (`Dir::Y`, `Dir::X`) over the taps `taps` (each
+    /// `a_channels()` deep): calls `f(tap, at)` for each, `at` the element of
+    /// the tap's first channel (its others `at + c · stride`, the
+    /// stride of channels of that tensor), or None where the tap lands outside
+    /// the data tensor (zeros).
+    pub fn a_row_taps(
+        &self,
+        g: i64,
+        row: i64,
+        taps: std::ops::Range<i64>,
+        mut f: impl FnMut(i64, Option<i64>),
+    ) {
         let s = &self.shape;
         match self.dir {
             Dir::Y => {
                 let (n, o) = (row / s.o_sp(), split3(row % s.o_sp(), s.o));
-                for kk in 0..s.k_sp() {
-                    if let Some(i) = self.tap(o, split3(kk, s.k)) {
-                        f(kk * s.ic, self.x_at(g, n, 0, i));
-                    }
+                for kk in taps {
+                    f(
+                        kk,
+                        self.tap(o, split3(kk, s.k)).map(|i| self.x_at(g, n, 0, i)),
+                    );
                 }
-                (s.ic, self.x.c)
             }
             Dir::X => {
                 let (n, i) = (row / s.i_sp(), split3(row % s.i_sp(), s.i));
-                for kk in 0..s.k_sp() {
-                    if let Some(o) = self.back_tap(i, split3(kk, s.k)) {
-                        f(kk * s.oc, self.y_at(g, n, 0, o));
+                for kk in taps {
+                    let at = self.back_tap(i, split3(kk, s.k));
+                    f(kk, at.map(|o| self.y_at(g, n, 0, o)));
+                }
+            }
+            Dir::W => {}
+        }
+    }
+
+    /// `Dir::W`'s B column `col` (`(ic, tap)`) at depths `d0..d0 + len`
+    /// (positions `(n, o…)`): calls `f(j, at)` for each depth `d0 + j` whose
+    /// tap lands inside `X`, `at` its element; the others are zeros.
+    pub fn x_gather(&self, g: i64, col: i64, d0: i64, len: i64, mut f: impl FnMut(usize, i64)) {
+        let s = &self.shape;
+        let (ic, k) = (col / s.k_sp(), split3(col % s.k_sp(), s.k));
+        let (o_sp, end) = (s.o_sp(), d0 + len);
+        let mut d = d0;
+        while d < end {
+            let (n, o) = (d / o_sp, split3(d % o_sp, s.o));
+            // One line along the innermost output dimension.
+            let line = (s.o[2] - o[2]).min(end - d);
+            let id = o[0] * s.s[0] - s.p[0] + k[0] * s.d[0];
+            let ih = o[1] * s.s[1] - s.p[1] + k[1] * s.d[1];
+            if (0..s.i[0]).contains(&id) && (0..s.i[1]).contains(&ih) {
+                let base = self.x_at(g, n, ic, [id, ih, 0]);
+                let j0 = (d - d0) as usize;
+                for t in 0..line {
+                    let iw = (o[2] + t) * s.s[2] - s.p[2] + k[2] * s.d[2];
+                    if (0..s.i[2]).contains(&iw) {
+                        f(j0 + t as usize, base + iw * self.x.sp[2]);
                     }
                 }
-                (s.oc, self.y.c)
             }
-            Dir::W => (0, 0),
+            d += line;
         }
     }
 
@@ -448,16 +480,6 @@ impl Problem {
             Dir::Y => self.shape.ic,
             Dir::X => self.shape.oc,
             Dir::W => self.shape.oc,
-        }
-    }
-
-    /// The channel (within its group) of depth index `depth` of A.
-    #[inline]
-    pub fn a_channel(&self, depth: i64) -> i64 {
-        match self.dir {
-            Dir::Y => depth % self.shape.ic,
-            Dir::X => depth % self.shape.oc,
-            Dir::W => 0,
         }
     }
 

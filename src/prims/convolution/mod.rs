@@ -34,8 +34,10 @@
 //!   post-ops. The result is `post_ops(scale_src·scale_wei·Σ(src - zp_src)·wei
 //!   + bias) / scale_dst + zp_dst`, in oneDNN's order.
 //!
-//! Implementations: `cpu:gemm_conv` (packed panels into the `gemm` crate,
-//! multi-threaded) and `ocl:gemm_conv` (`gemm.cl`'s tiled kernel with the
+//! Implementations: `cpu:gemm_conv` (the implicit GEMM on the blocked
+//! microkernels of `gemm/blocked.rs`, A packed straight from the data
+//! tensor, multi-threaded over output tiles and, for the weights gradient,
+//! depth parts) and `ocl:gemm_conv` (`gemm.cl`'s tiled kernel with the
 //! convolution's addressing, `conv.cl`), for every problem above.
 
 // The C enumerators are matched by their C names.

@@ -8,6 +8,7 @@
 use std::sync::Arc;
 
 use super::*;
+use crate::core::attr::PrimitiveAttr;
 use crate::core::engine::Engine;
 use crate::core::memory::Memory;
 use crate::prims::common::testutil::gemm::{check, exec, md, memory, read, values};
@@ -153,13 +154,20 @@ fn nel(d: &[i64]) -> usize {
     d.iter().product::<i64>() as usize
 }
 
-fn any(dims: &[i64]) -> MemoryDesc {
-    MemoryDesc::with_tag(dims, dnnl_f32, dnnl_format_tag_any).unwrap()
+fn any(dims: &[i64], dt: dnnl_data_type_t) -> MemoryDesc {
+    MemoryDesc::with_tag(dims, dt, dnnl_format_tag_any).unwrap()
 }
 
+/// The three directions of `c` with data and weights of type `dt` (bias
+/// f32), against the definition.
 fn run_case(engine: &Arc<Engine>, c: &Case, deconv: bool, use_any: bool) {
+    run_typed(engine, c, deconv, use_any, dnnl_f32);
+}
+
+fn run_typed(engine: &Arc<Engine>, c: &Case, deconv: bool, use_any: bool, dt: dnnl_data_type_t) {
+    let elem = Elem::from_c(dt).unwrap();
     let what = format!(
-        "{} {c:?} any {use_any} on {}",
+        "{} {elem:?} {c:?} any {use_any} on {}",
         if deconv { "deconv" } else { "conv" },
         engine_name(engine)
     );
@@ -170,7 +178,7 @@ fn run_case(engine: &Arc<Engine>, c: &Case, deconv: bool, use_any: bool) {
     } else {
         (xd.clone(), yd.clone())
     };
-    let mkmd = |d: &[i64]| if use_any { any(d) } else { md(d, dnnl_f32) };
+    let mkmd = |d: &[i64]| if use_any { any(d, dt) } else { md(d, dt) };
     let oc_total = dst_d[1];
     let sv = values(nel(&src_d), 1);
     let wv = values(nel(&wd), 2);
@@ -228,13 +236,7 @@ fn run_case(engine: &Arc<Engine>, c: &Case, deconv: bool, use_any: bool) {
         want[out] += p;
         mag[out] += p.abs();
     });
-    check(
-        &read(&dm),
-        &want,
-        &mag,
-        Elem::F32,
-        &format!("forward {what}"),
-    );
+    check(&read(&dm), &want, &mag, elem, &format!("forward {what}"));
 
     // Backward data: diff_src from diff_dst.
     let t = Tensors {
@@ -286,7 +288,7 @@ fn run_case(engine: &Arc<Engine>, c: &Case, deconv: bool, use_any: bool) {
         &read(&dsm),
         &want,
         &mag,
-        Elem::F32,
+        elem,
         &format!("backward data {what}"),
     );
 
@@ -341,7 +343,7 @@ fn run_case(engine: &Arc<Engine>, c: &Case, deconv: bool, use_any: bool) {
         &read(&dwm),
         &exchange(c, deconv, &want_c, true),
         &exchange(c, deconv, &mag_c, true),
-        Elem::F32,
+        elem,
         &format!("backward weights {what}"),
     );
     let per = nel(&dst_d[2..]);
@@ -356,7 +358,7 @@ fn run_case(engine: &Arc<Engine>, c: &Case, deconv: bool, use_any: bool) {
         &read(&dbm),
         &want_b,
         &mag_b,
-        Elem::F32,
+        elem,
         &format!("diff bias {what}"),
     );
 }
@@ -482,5 +484,159 @@ fn six_primitives_against_the_definition() {
                 }
             }
         }
+    }
+}
+
+/// The CPU path in bf16 and f16 (packed A converted while gathered,
+/// weights converted while packed) for every direction of odd shapes:
+/// odd channels, stride 2, dilation, padding, groups, depthwise, 3D.
+#[test]
+fn cpu_low_precision_every_direction() {
+    let engine = crate::prims::common::testutil::xfer::cpu_engine();
+    let odd = [
+        case(
+            [2, 3, 5, 7],
+            true,
+            &[9, 8],
+            &[3, 3],
+            &[2, 2],
+            &[1, 0],
+            &[2, 1],
+            &[1, 1],
+        ),
+        case(
+            [1, 6, 1, 1],
+            true,
+            &[2, 5, 6],
+            &[2, 3, 3],
+            &[1, 1, 2],
+            &[0, 1, 0],
+            &[1, 1, 1],
+            &[0, 1, 1],
+        ),
+        case([3, 1, 13, 3], false, &[11], &[5], &[1], &[0], &[2], &[2]),
+    ];
+    for dt in [dnnl_bf16, dnnl_f16] {
+        for (i, c) in odd.iter().enumerate() {
+            for deconv in [false, true] {
+                run_typed(&engine, c, deconv, (i + usize::from(deconv)) % 2 == 0, dt);
+            }
+        }
+    }
+}
+
+/// int8 forward on the CPU: u8 src with a zero point per input channel
+/// (padding taps contribute nothing), s8 weights with a scale per output
+/// channel, a src scale, f32 bias and dst; groups, stride 2, padding.
+#[test]
+fn cpu_int8_zero_points_and_scales() {
+    use crate::core::attr::{QuantKind, QuantSpec};
+    let engine = crate::prims::common::testutil::xfer::cpu_engine();
+    let c = case(
+        [2, 2, 5, 3],
+        true,
+        &[7, 6],
+        &[3, 2],
+        &[2, 1],
+        &[0, 1],
+        &[1, 1],
+        &[1, 0],
+    );
+    let (xd, yd, wd) = (c.x_dims(), c.y_dims(), c.w_dims(false));
+    let xv: Vec<f32> = (0..nel(&xd)).map(|i| ((i * 37) % 251) as f32).collect();
+    let wv: Vec<f32> = (0..nel(&wd))
+        .map(|i| ((i * 13) % 255) as f32 - 127.0)
+        .collect();
+    let bv = values(yd[1] as usize, 3);
+    let zp: Vec<i32> = (0..xd[1] as i32).map(|i| 3 * i - 4).collect();
+    let wsc: Vec<f32> = (0..yd[1]).map(|i| 0.25 + i as f32 * 0.125).collect();
+    let ssc = 0.5f32;
+    let mut attr = PrimitiveAttr::default();
+    attr.zero_points.insert(
+        DNNL_ARG_SRC,
+        QuantSpec::with_mask(QuantKind::ZeroPoints, 2).unwrap(),
+    );
+    attr.scales.insert(
+        DNNL_ARG_SRC,
+        QuantSpec::with_mask(QuantKind::Scales, 0).unwrap(),
+    );
+    attr.scales.insert(
+        DNNL_ARG_WEIGHTS,
+        QuantSpec::with_mask(QuantKind::Scales, 3).unwrap(),
+    );
+    for use_any in [false, true] {
+        let mk = |d: &[i64], dt| if use_any { any(d, dt) } else { md(d, dt) };
+        let bmd = md(&[yd[1]], dnnl_f32);
+        let t = Tensors {
+            src: &mk(&xd, dnnl_u8),
+            weights: &mk(&wd, dnnl_s8),
+            bias: Some(&bmd),
+            dst: &mk(&yd, dnnl_f32),
+        };
+        let op = Arc::new(
+            ConvOp::new(
+                false,
+                Pass::Forward,
+                dnnl_forward_inference,
+                dnnl_convolution_direct,
+                t,
+                c.geometry(),
+                Some(&attr),
+            )
+            .unwrap(),
+        );
+        let mem = |arg: i32, v: &[f32]| memory(&engine, op.arg_md(arg).unwrap(), v);
+        let (sm, wm, bm) = (
+            mem(DNNL_ARG_SRC, &xv),
+            mem(DNNL_ARG_WEIGHTS, &wv),
+            mem(DNNL_ARG_BIAS, &bv),
+        );
+        let dm = mem(DNNL_ARG_DST, &vec![0.0; nel(&yd)]);
+        let array = |dt, v: &[f32]| memory(&engine, &md(&[v.len() as i64], dt), v);
+        let zpm = array(dnnl_s32, &zp.iter().map(|&z| z as f32).collect::<Vec<_>>());
+        let (ssm, wsm) = (array(dnnl_f32, &[ssc]), array(dnnl_f32, &wsc));
+        exec(
+            &engine,
+            op.clone(),
+            &[
+                (DNNL_ARG_SRC, &sm),
+                (DNNL_ARG_WEIGHTS, &wm),
+                (DNNL_ARG_BIAS, &bm),
+                (DNNL_ARG_DST, &dm),
+                (DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, &zpm),
+                (DNNL_ARG_ATTR_SCALES | DNNL_ARG_SRC, &ssm),
+                (DNNL_ARG_ATTR_SCALES | DNNL_ARG_WEIGHTS, &wsm),
+            ],
+        )
+        .unwrap();
+        let per = nel(&yd[2..]);
+        let mut acc = vec![0f64; nel(&yd)];
+        let mut mag = vec![0f64; nel(&yd)];
+        for_each_tap(&c, |y, x, w| {
+            let ch = (x / nel(&xd[2..])) % xd[1] as usize;
+            let p = (f64::from(xv[x]) - f64::from(zp[ch])) * f64::from(wv[w]);
+            acc[y] += p;
+            mag[y] += p.abs();
+        });
+        let want: Vec<f64> = acc
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let oc = (i / per) % yd[1] as usize;
+                v * f64::from(ssc) * f64::from(wsc[oc]) + f64::from(bv[oc])
+            })
+            .collect();
+        let mag: Vec<f64> = mag
+            .iter()
+            .enumerate()
+            .map(|(i, v)| v * f64::from(wsc[(i / per) % yd[1] as usize]))
+            .collect();
+        check(
+            &read(&dm),
+            &want,
+            &mag,
+            Elem::F32,
+            &format!("int8 any {use_any}"),
+        );
     }
 }

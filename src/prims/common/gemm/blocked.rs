@@ -16,6 +16,12 @@
 //!   over every `mr x nr` block of the tile into a padded row-major f32
 //!   accumulator, which goes to the epilogue once K is done.
 //!
+//! - [`run_packed`] also takes A from a caller's [`PackA`] (a
+//!   convolution's implicit im2col), which writes each `mc x kc` block
+//!   row-major; the `rows_*` kernels read it so (a broadcast per row, as
+//!   the packed kernels' per slot), and can split the depth into parts
+//!   whose partial tiles the caller adds up.
+//!
 //! The paths ([`Path`]): AVX-512F `12 x 32` and AVX2+FMA `6 x 16` f32 kernels,
 //! an AVX512-BF16 `12 x 32` kernel (`vdpbf16ps`, A and B packed as pairs of
 //! consecutive K, f32 accumulation) for bf16 A and B, and a portable `4 x 16`
@@ -55,11 +61,24 @@ pub(crate) struct Problem<'a> {
     pub first: &'a (dyn Fn(usize) -> (i64, i64) + Sync),
 }
 
+/// A caller's source of A, for products whose A is not a strided matrix
+/// (a convolution's implicit im2col): it writes the microkernel's row-major
+/// A block directly, so no whole A is ever materialised.
+pub(crate) trait PackA: Sync {
+    /// Writes `A[m0 + r, k0 + j]` of batch `batch`, in f32, to
+    /// `out[r * kc + j]` for `r < rows`, `j < kc` (`out` holds exactly
+    /// `rows * kc` values).
+    fn pack(&self, batch: usize, m0: usize, rows: usize, k0: usize, kc: usize, out: &mut [f32]);
+}
+
 /// A finished tile: rows `m0..m0 + rows`, columns `n0..n0 + cols` of batch
-/// `batch`; row `r` is `values[r * ld..][..cols]`.
+/// `batch`; row `r` is `values[r * ld..][..cols]`. With the depth split
+/// ([`run_packed`]'s `parts`), the values are part `part`'s partial sums
+/// (always 0 otherwise).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Tile {
     pub batch: usize,
+    pub part: usize,
     pub m0: usize,
     pub n0: usize,
     pub rows: usize,
@@ -136,6 +155,7 @@ impl Path {
                 pairs: false,
                 f16c: true,
                 ukr: x86::ukr_avx512,
+                rows_ukr: x86::rows_avx512,
             },
             #[cfg(target_arch = "x86_64")]
             Path::Avx512Bf16 => Shape {
@@ -147,6 +167,7 @@ impl Path {
                 pairs: true,
                 f16c: true,
                 ukr: x86::ukr_avx512_bf16,
+                rows_ukr: x86::rows_avx512,
             },
             #[cfg(target_arch = "x86_64")]
             Path::Avx2 => Shape {
@@ -158,6 +179,7 @@ impl Path {
                 pairs: false,
                 f16c: true,
                 ukr: x86::ukr_avx2,
+                rows_ukr: x86::rows_avx2,
             },
             _ => Shape {
                 mr: 4,
@@ -168,6 +190,7 @@ impl Path {
                 pairs: false,
                 f16c: false,
                 ukr: ukr_portable,
+                rows_ukr: rows_portable,
             },
         }
     }
@@ -191,6 +214,23 @@ fn host_has_bf16() -> bool {
 /// values, and the host has the kernel's features.
 type Ukr = unsafe fn(k: usize, a: *const f32, b: *const f32, c: *mut f32, ldc: usize, first: bool);
 
+/// A microkernel over a row-major A block (row `r` at `a + r * lda`, `k`
+/// values), as [`Ukr`] otherwise (never the bf16 pairs).
+///
+/// # Safety
+/// `a` holds `mr` rows of `lda >= k` values (the last one `k`), `b` `k * nr`
+/// values, `c` `mr` rows of `ldc >= nr` values, and the host has the
+/// kernel's features.
+type RowsUkr = unsafe fn(
+    k: usize,
+    a: *const f32,
+    lda: usize,
+    b: *const f32,
+    c: *mut f32,
+    ldc: usize,
+    first: bool,
+);
+
 /// A path's register block (`mr x nr`), cache blocks (`kc` packed rows,
 /// `mc` rows, `nc` columns) and kernel.
 #[derive(Clone, Copy)]
@@ -205,6 +245,8 @@ struct Shape {
     /// f16 operands are converted with F16C.
     f16c: bool,
     ukr: Ukr,
+    /// The same block over a row-major A ([`PackA`]'s format).
+    rows_ukr: RowsUkr,
 }
 
 /// The portable kernel, `4 x 16`, without fused multiply-adds.
@@ -231,6 +273,44 @@ unsafe fn ukr_portable(
     let mut acc = [[0f32; NR]; MR];
     for (av, bv) in a.chunks_exact(MR).zip(b.chunks_exact(NR)) {
         for (row, &x) in acc.iter_mut().zip(av) {
+            for (o, &y) in row.iter_mut().zip(bv) {
+                *o += x * y;
+            }
+        }
+    }
+    for (r, row) in acc.iter().enumerate() {
+        // SAFETY: row r of C holds ldc >= NR values (the caller's contract).
+        let out = unsafe { std::slice::from_raw_parts_mut(c.add(r * ldc), NR) };
+        for (o, &v) in out.iter_mut().zip(row) {
+            *o = if first { v } else { *o + v };
+        }
+    }
+}
+
+/// The portable kernel over a row-major A, `4 x 16`.
+///
+/// # Safety
+/// As [`RowsUkr`].
+unsafe fn rows_portable(
+    k: usize,
+    a: *const f32,
+    lda: usize,
+    b: *const f32,
+    c: *mut f32,
+    ldc: usize,
+    first: bool,
+) {
+    const MR: usize = 4;
+    const NR: usize = 16;
+    // SAFETY: the caller's contract (`RowsUkr`).
+    let b = unsafe { std::slice::from_raw_parts(b, k * NR) };
+    // SAFETY: as above: row r holds k values from a + r * lda.
+    let rows: [&[f32]; MR] =
+        std::array::from_fn(|r| unsafe { std::slice::from_raw_parts(a.add(r * lda), k) });
+    let mut acc = [[0f32; NR]; MR];
+    for (kk, bv) in b.chunks_exact(NR).enumerate() {
+        for (row, a_row) in acc.iter_mut().zip(&rows) {
+            let x = a_row[kk];
             for (o, &y) in row.iter_mut().zip(bv) {
                 *o += x * y;
             }
@@ -335,6 +415,98 @@ mod x86 {
                     _mm512_storeu_ps(out, _mm512_add_ps(_mm512_loadu_ps(out), row[0]));
                     let hi = out.add(16);
                     _mm512_storeu_ps(hi, _mm512_add_ps(_mm512_loadu_ps(hi), row[1]));
+                }
+            }
+        }
+    }
+
+    /// AVX-512F, `12 x 32`, over a row-major A.
+    ///
+    /// # Safety
+    /// As `RowsUkr`; the host has AVX-512F.
+    #[target_feature(enable = "avx512f,fma")]
+    pub(super) unsafe fn rows_avx512(
+        k: usize,
+        a: *const f32,
+        lda: usize,
+        b: *const f32,
+        c: *mut f32,
+        ldc: usize,
+        first: bool,
+    ) {
+        const MR: usize = 12;
+        let mut acc = [[_mm512_setzero_ps(); 2]; MR];
+        for kk in 0..k {
+            // SAFETY: row r of a holds k values from a + r * lda, b k * 32
+            // (the caller's contract).
+            unsafe {
+                let b0 = _mm512_loadu_ps(b.add(kk * 32));
+                let b1 = _mm512_loadu_ps(b.add(kk * 32 + 16));
+                let ar = a.add(kk);
+                for (r, row) in acc.iter_mut().enumerate() {
+                    let x = _mm512_set1_ps(*ar.add(r * lda));
+                    row[0] = _mm512_fmadd_ps(x, b0, row[0]);
+                    row[1] = _mm512_fmadd_ps(x, b1, row[1]);
+                }
+            }
+        }
+        for (r, row) in acc.iter().enumerate() {
+            // SAFETY: row r of C holds ldc >= 32 values.
+            unsafe {
+                let out = c.add(r * ldc);
+                if first {
+                    _mm512_storeu_ps(out, row[0]);
+                    _mm512_storeu_ps(out.add(16), row[1]);
+                } else {
+                    _mm512_storeu_ps(out, _mm512_add_ps(_mm512_loadu_ps(out), row[0]));
+                    let hi = out.add(16);
+                    _mm512_storeu_ps(hi, _mm512_add_ps(_mm512_loadu_ps(hi), row[1]));
+                }
+            }
+        }
+    }
+
+    /// AVX2 + FMA, `6 x 16`, over a row-major A.
+    ///
+    /// # Safety
+    /// As `RowsUkr`; the host has AVX2 and FMA.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn rows_avx2(
+        k: usize,
+        a: *const f32,
+        lda: usize,
+        b: *const f32,
+        c: *mut f32,
+        ldc: usize,
+        first: bool,
+    ) {
+        const MR: usize = 6;
+        let mut acc = [[_mm256_setzero_ps(); 2]; MR];
+        for kk in 0..k {
+            // SAFETY: row r of a holds k values from a + r * lda, b k * 16
+            // (the caller's contract).
+            unsafe {
+                let b0 = _mm256_loadu_ps(b.add(kk * 16));
+                let b1 = _mm256_loadu_ps(b.add(kk * 16 + 8));
+                let ar = a.add(kk);
+                for (r, row) in acc.iter_mut().enumerate() {
+                    let x = _mm256_set1_ps(*ar.add(r * lda));
+                    row[0] = _mm256_fmadd_ps(x, b0, row[0]);
+                    row[1] = _mm256_fmadd_ps(x, b1, row[1]);
+                }
+            }
+        }
+        for (r, row) in acc.iter().enumerate() {
+            // SAFETY: row r of C holds ldc >= 16 values.
+            unsafe {
+                let out = c.add(r * ldc);
+                if first {
+                    _mm256_storeu_ps(out, row[0]);
+                    _mm256_storeu_ps(out.add(8), row[1]);
+                } else {
+                    _mm256_storeu_ps(out, _mm256_add_ps(_mm256_loadu_ps(out), row[0]));
+                    let hi = out.add(8);
+                    _mm256_storeu_ps(hi, _mm256_add_ps(_mm256_loadu_ps(hi), row[1]));
                 }
             }
         }
@@ -604,8 +776,30 @@ const MIN_WORK: usize = 1 << 20;
 /// tile to `tile` (on the thread that computed it; every output element is
 /// in exactly one tile).
 pub(crate) fn run(path: Path, p: &Problem, tile: &(dyn Fn(&Tile, &mut [f32]) + Sync)) {
+    run_packed(path, p, None, 1, tile);
+}
+
+/// [`run`], with A from `packer` where one is given (`p.a` is then not
+/// read; the bf16 pairs kernel gives way to the f32 one of its ISA), and
+/// the depth cut into `parts` ranges (multiples of the cache block, the
+/// last ones possibly empty): each output element then comes in `parts`
+/// tiles, one per part ([`Tile::part`]), holding that range's partial
+/// sums, which the caller adds up. `parts` gives deep, narrow products
+/// (a convolution's weights gradient) work for every thread.
+pub(crate) fn run_packed(
+    path: Path,
+    p: &Problem,
+    packer: Option<&dyn PackA>,
+    parts: usize,
+    tile: &(dyn Fn(&Tile, &mut [f32]) + Sync),
+) {
+    let path = match (packer, path) {
+        (Some(_), Path::Avx512Bf16) => Path::Avx512,
+        _ => path,
+    };
     let s = path.shape();
     let (m, n, k) = (p.m, p.n, p.k);
+    let parts = parts.max(1);
     if m == 0 || n == 0 || p.batches == 0 {
         return;
     }
@@ -613,6 +807,8 @@ pub(crate) fn run(path: Path, p: &Problem, tile: &(dyn Fn(&Tile, &mut [f32]) + S
     let kp = if s.pairs { k.div_ceil(2) } else { k };
     let panels = n.div_ceil(s.nr);
     let panel_len = kp * s.nr;
+    // Packed rows per part (a multiple of kc).
+    let part_len = kp.div_ceil(parts).next_multiple_of(s.kc).max(s.kc);
 
     // The distinct Bs of the batches (one when B broadcasts).
     let mut b_slot = Vec::with_capacity(p.batches);
@@ -660,7 +856,7 @@ pub(crate) fn run(path: Path, p: &Problem, tile: &(dyn Fn(&Tile, &mut [f32]) + S
     let threads = (work / MIN_WORK).clamp(1, parallel::max_threads());
     let mut mc = s.mc.min(m.next_multiple_of(s.mr));
     let mut nc = s.nc.min(n.next_multiple_of(s.nr));
-    let count = |mc: usize, nc: usize| p.batches * m.div_ceil(mc) * n.div_ceil(nc);
+    let count = |mc: usize, nc: usize| p.batches * parts * m.div_ceil(mc) * n.div_ceil(nc);
     while count(mc, nc) < 2 * threads {
         if nc >= 4 * s.nr {
             nc = (nc / 2).next_multiple_of(s.nr);
@@ -679,7 +875,8 @@ pub(crate) fn run(path: Path, p: &Problem, tile: &(dyn Fn(&Tile, &mut [f32]) + S
         for t in range {
             let mb = t % mblocks;
             let nb = t / mblocks % nblocks;
-            let batch = t / (mblocks * nblocks);
+            let part = t / (mblocks * nblocks) % parts;
+            let batch = t / (mblocks * nblocks * parts);
             let (m0, n0) = (mb * mc, nb * nc);
             let rows = mc.min(m - m0);
             let cols = nc.min(n - n0);
@@ -690,15 +887,44 @@ pub(crate) fn run(path: Path, p: &Problem, tile: &(dyn Fn(&Tile, &mut [f32]) + S
             }
             let a_first = (p.first)(batch).0;
             let b_panels = &packed[(b_slot[batch] * panels + n0 / s.nr) * panel_len..];
-            if kp == 0 {
+            let (k_lo, k_hi) = ((part * part_len).min(kp), ((part + 1) * part_len).min(kp));
+            if k_hi == k_lo {
                 acc[..rp * cp].fill(0.0);
             }
-            for p0 in (0..kp).step_by(s.kc) {
-                let kc = s.kc.min(kp - p0);
+            for p0 in (k_lo..k_hi).step_by(s.kc) {
+                let kc = s.kc.min(k_hi - p0);
                 if a_panels.len() < rp * kc {
                     a_panels.resize(rp * kc, 0.0);
                 }
                 let a_block = &mut a_panels[..rp * kc];
+                let first = p0 == k_lo;
+                if let Some(packer) = packer {
+                    // Row-major rows; the padding rows are zeros.
+                    packer.pack(batch, m0, rows, p0, kc, &mut a_block[..rows * kc]);
+                    a_block[rows * kc..].fill(0.0);
+                    for j in 0..cp / s.nr {
+                        let b = &b_panels[j * panel_len + p0 * s.nr..][..kc * s.nr];
+                        for (i, a) in a_block.chunks_exact(s.mr * kc).enumerate() {
+                            let c = &mut acc[i * s.mr * ld + j * s.nr..][..(s.mr - 1) * ld + s.nr];
+                            // SAFETY: a holds mr rows of kc values, b kc * nr,
+                            // c mr rows of ld >= nr values (the slices above);
+                            // the path's features were checked by
+                            // `Path::for_level`.
+                            unsafe {
+                                (s.rows_ukr)(
+                                    kc,
+                                    a.as_ptr(),
+                                    kc,
+                                    b.as_ptr(),
+                                    c.as_mut_ptr(),
+                                    ld,
+                                    first,
+                                )
+                            };
+                        }
+                    }
+                    continue;
+                }
                 pack_a(&s, &p.a, a_first, k, m0, rows, p0, kc, &mut line, a_block);
                 for j in 0..cp / s.nr {
                     let b = &b_panels[j * panel_len + p0 * s.nr..][..kc * s.nr];
@@ -707,12 +933,13 @@ pub(crate) fn run(path: Path, p: &Problem, tile: &(dyn Fn(&Tile, &mut [f32]) + S
                         // SAFETY: a holds kc * mr values, b kc * nr, c mr
                         // rows of ld >= nr values (the slices above); the
                         // path's features were checked by `Path::for_level`.
-                        unsafe { (s.ukr)(kc, a.as_ptr(), b.as_ptr(), c.as_mut_ptr(), ld, p0 == 0) };
+                        unsafe { (s.ukr)(kc, a.as_ptr(), b.as_ptr(), c.as_mut_ptr(), ld, first) };
                     }
                 }
             }
             let t = Tile {
                 batch,
+                part,
                 m0,
                 n0,
                 rows,

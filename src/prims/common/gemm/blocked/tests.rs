@@ -376,3 +376,123 @@ fn compare_with_gemm_crate() {
         );
     }
 }
+
+/// A from a caller's packer: a strided matrix read element by element,
+/// the batch's rows offset by `batch * 1000` (so a packer that mixes up
+/// batches, rows or depths gives other values).
+struct Packer<'a> {
+    a: &'a Stored,
+    first: &'a (dyn Fn(usize) -> (i64, i64) + Sync),
+}
+
+impl PackA for Packer<'_> {
+    fn pack(&self, batch: usize, m0: usize, rows: usize, k0: usize, kc: usize, out: &mut [f32]) {
+        assert_eq!(out.len(), rows * kc);
+        let fa = (self.first)(batch).0;
+        for r in 0..rows {
+            for j in 0..kc {
+                let at = fa + (m0 + r) as i64 * self.a.rs + (k0 + j) as i64 * self.a.cs;
+                out[r * kc + j] = dt::load(self.a.elem, &self.a.bytes, at as usize);
+            }
+        }
+    }
+}
+
+/// `run_packed` with a packer and the depth cut into `parts`: every
+/// (part, element) comes once, and the parts add up to the product.
+fn check_packed(path: Path, (m, n, k): (usize, usize, usize), batches: usize, parts: usize) {
+    let a = store(Elem::F32, m, k, Lay::Padded, batches, 1);
+    let b = store(Elem::F32, k, n, Lay::RowMajor, batches, 1000);
+    let first = |i: usize| (a.off + i as i64 * a.bstride, b.off + i as i64 * b.bstride);
+    let prob = Problem {
+        m,
+        n,
+        k,
+        batches,
+        a: Mat {
+            bytes: &[],
+            elem: Elem::F32,
+            rs: 0,
+            cs: 0,
+        },
+        b: Mat {
+            bytes: &b.bytes,
+            elem: b.elem,
+            rs: b.rs,
+            cs: b.cs,
+        },
+        first: &first,
+    };
+    let packer = Packer {
+        a: &a,
+        first: &first,
+    };
+    let out = Mutex::new(vec![0f64; batches * m * n]);
+    let hits = Mutex::new(vec![0usize; batches * m * n * parts]);
+    run_packed(
+        path,
+        &prob,
+        Some(&packer),
+        parts,
+        &|t: &Tile, values: &mut [f32]| {
+            let mut out = out.lock().unwrap();
+            let mut hits = hits.lock().unwrap();
+            assert!(t.part < parts);
+            for r in 0..t.rows {
+                for c in 0..t.cols {
+                    let at = (t.batch * m + t.m0 + r) * n + t.n0 + c;
+                    out[at] += f64::from(values[r * t.ld + c]);
+                    hits[at * parts + t.part] += 1;
+                }
+            }
+        },
+    );
+    let what = format!("{path:?} packed {m}x{n}x{k} x{batches} in {parts} parts");
+    assert!(
+        hits.into_inner().unwrap().iter().all(|&h| h == 1),
+        "{what}: every (part, element) in exactly one tile"
+    );
+    let out = out.into_inner().unwrap();
+    for bt in 0..batches {
+        let (fa, fb) = first(bt);
+        for r in 0..m {
+            for c in 0..n {
+                let want: f64 = (0..k)
+                    .map(|kk| {
+                        let x = dt::load(
+                            a.elem,
+                            &a.bytes,
+                            (fa + r as i64 * a.rs + kk as i64 * a.cs) as usize,
+                        );
+                        let y = dt::load(
+                            b.elem,
+                            &b.bytes,
+                            (fb + kk as i64 * b.rs + c as i64 * b.cs) as usize,
+                        );
+                        f64::from(x) * f64::from(y)
+                    })
+                    .sum();
+                let got = out[(bt * m + r) * n + c];
+                assert_eq!(got, want, "{what}: batch {bt} at ({r}, {c})");
+            }
+        }
+    }
+}
+
+#[test]
+fn packed_a_every_path_edges_batches_and_parts() {
+    for path in Path::on_host() {
+        for &shape in SHAPES {
+            check_packed(path, shape, 1, 1);
+        }
+        for &(shape, batches, parts) in &[
+            ((7, 9, 5), 3, 1),
+            ((40, 70, 600), 2, 3),
+            ((13, 33, 1000), 1, 7),
+            ((5, 17, 3), 2, 4),
+            ((4, 4, 0), 1, 2),
+        ] {
+            check_packed(path, shape, batches, parts);
+        }
+    }
+}
