@@ -595,15 +595,6 @@ kernel void gemm_tiled(global const T_A *a, long a_off, long a_rs, long a_cs,
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-#pragma unroll
-            for (int i = 0; i < RM; ++i)
-#pragma unroll
-                for (int j = 0; j < RN; ++j)
-                    acc[i][j] = MAD(ra[i], rb[j], acc[i][j]);
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-#endif
 
     /* The epilogue. */
     const long c_base = c_off + i0 * c_b0 + i1 * c_b1;
