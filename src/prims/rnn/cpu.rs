@@ -1237,9 +1237,31 @@ mod gemm_tests {
     fn gemm_with_no_depth_clears_or_keeps() {
         let (a, b) = (vec![0f32; 1], vec![0f32; 1]);
         let mut c = vec![5f32; 6];
-        gemm(2, 3, 0, mat(&a, 0, 0, 1), mat(&b, 0, 3, 1), &mut c, 0, 3, true).unwrap();
+        gemm(
+            2,
+            3,
+            0,
+            mat(&a, 0, 0, 1),
+            mat(&b, 0, 3, 1),
+            &mut c,
+            0,
+            3,
+            true,
+        )
+        .unwrap();
         assert_eq!(c, [5.0; 6]);
-        gemm(2, 3, 0, mat(&a, 0, 0, 1), mat(&b, 0, 3, 1), &mut c, 0, 3, false).unwrap();
+        gemm(
+            2,
+            3,
+            0,
+            mat(&a, 0, 0, 1),
+            mat(&b, 0, 3, 1),
+            &mut c,
+            0,
+            3,
+            false,
+        )
+        .unwrap();
         assert_eq!(c, [0.0; 6]);
     }
 
@@ -1248,13 +1270,65 @@ mod gemm_tests {
         let (a, b) = (vec![1f32; 6], vec![1f32; 6]);
         let mut c = vec![0f32; 4];
         // A 2 x 3 fits, B 3 x 2 fits, C 2 x 2 with ldc 2 fits: fine.
-        assert!(gemm(2, 2, 3, mat(&a, 0, 3, 1), mat(&b, 0, 2, 1), &mut c, 0, 2, false).is_ok());
+        assert!(
+            gemm(
+                2,
+                2,
+                3,
+                mat(&a, 0, 3, 1),
+                mat(&b, 0, 2, 1),
+                &mut c,
+                0,
+                2,
+                false
+            )
+            .is_ok()
+        );
         assert_eq!(c, [3.0; 4]);
         // A from offset 1 runs past its values.
-        assert!(gemm(2, 2, 3, mat(&a, 1, 3, 1), mat(&b, 0, 2, 1), &mut c, 0, 2, false).is_err());
+        assert!(
+            gemm(
+                2,
+                2,
+                3,
+                mat(&a, 1, 3, 1),
+                mat(&b, 0, 2, 1),
+                &mut c,
+                0,
+                2,
+                false
+            )
+            .is_err()
+        );
         // C rows that overlap (ldc < n).
-        assert!(gemm(2, 2, 3, mat(&a, 0, 3, 1), mat(&b, 0, 2, 1), &mut c, 0, 1, false).is_err());
+        assert!(
+            gemm(
+                2,
+                2,
+                3,
+                mat(&a, 0, 3, 1),
+                mat(&b, 0, 2, 1),
+                &mut c,
+                0,
+                1,
+                false
+            )
+            .is_err()
+        );
         // C past its end.
-        assert!(gemm(2, 2, 3, mat(&a, 0, 3, 1), mat(&b, 0, 2, 1), &mut c, 1, 2, false).is_err());
+        assert!(
+            gemm(
+                2,
+                2,
+                3,
+                mat(&a, 0, 3, 1),
+                mat(&b, 0, 2, 1),
+                &mut c,
+                1,
+                2,
+                false
+            )
+            .is_err()
+        );
     }
 }

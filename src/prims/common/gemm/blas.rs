@@ -348,7 +348,11 @@ pub(crate) fn sgemm(p: &Problem, alpha: f32, a: &[f32], b: &[f32], beta: f32, c:
             }
         }
     };
-    blocked::run(blocked::Path::current(Elem::F32, Elem::F32), &problem, &store);
+    blocked::run(
+        blocked::Path::current(Elem::F32, Elem::F32),
+        &problem,
+        &store,
+    );
 }
 
 /// The bytes of f32 values, for [`blocked::Mat`].

@@ -507,6 +507,16 @@ fn load_line(s: &Shape, elem: Elem, bytes: &[u8], first: usize, out: &mut [f32])
     dt::load_run(elem, bytes, first, out);
 }
 
+/// f32 values from their bytes (`src` holds `4 * out.len()`): the packing
+/// fast path for f32 operands, inlined where `dt::load_run`'s call and type
+/// dispatch would cost more than the copy on short runs.
+#[inline]
+fn f32_run(src: &[u8], out: &mut [f32]) {
+    for (o, v) in out.iter_mut().zip(src.chunks_exact(4)) {
+        *o = f32::from_ne_bytes([v[0], v[1], v[2], v[3]]);
+    }
+}
+
 /// The raw bits of bf16 element `index` of `bytes`.
 fn bf16_bits(bytes: &[u8], index: i64) -> u32 {
     let at = index as usize * 2;
@@ -542,7 +552,14 @@ fn pack_b(s: &Shape, b: &Mat, first: i64, k: usize, n0: usize, cols: usize, out:
         }
         return;
     }
-    if b.cs == 1 || cols == 1 {
+    if b.cs == 1 && b.elem == Elem::F32 {
+        // Row-major f32: each packed row is `cols` consecutive values.
+        for (kk, row) in out.chunks_exact_mut(nr).enumerate() {
+            let at = at(kk, 0) as usize * 4;
+            f32_run(&b.bytes[at..at + cols * 4], &mut row[..cols]);
+            row[cols..].fill(0.0);
+        }
+    } else if b.cs == 1 || cols == 1 {
         for (kk, row) in out.chunks_exact_mut(nr).enumerate() {
             if cols == 1 {
                 row[0] = dt::load(b.elem, b.bytes, at(kk, 0) as usize);
@@ -633,6 +650,29 @@ fn pack_a(
                         0.0
                     };
                 }
+            }
+        } else if a.cs == 1 && kc > 1 && a.elem == Elem::F32 {
+            // Row-major f32: row r's kc values straight from the bytes.
+            for r in 0..mr {
+                if r < rn {
+                    let at = at(r0 + r, p) as usize * 4;
+                    let src = &a.bytes[at..at + kc * 4];
+                    for (slots, v) in panel.chunks_exact_mut(mr).zip(src.chunks_exact(4)) {
+                        slots[r] = f32::from_ne_bytes([v[0], v[1], v[2], v[3]]);
+                    }
+                } else {
+                    for slots in panel.chunks_exact_mut(mr) {
+                        slots[r] = 0.0;
+                    }
+                }
+            }
+        } else if a.rs == 1 && rn > 1 && a.elem == Elem::F32 {
+            // Column-major f32 (A transposed): each packed row is `rn`
+            // consecutive values.
+            for (kk, slots) in panel.chunks_exact_mut(mr).enumerate() {
+                let at = at(r0, p + kk) as usize * 4;
+                f32_run(&a.bytes[at..at + rn * 4], &mut slots[..rn]);
+                slots[rn..].fill(0.0);
             }
         } else if a.cs == 1 && kc > 1 {
             line.resize(kc, 0.0);

@@ -390,11 +390,21 @@ fn cache_blocks_fit_the_caches() {
             nc: 512
         }
     );
-    for (l1, l2) in [(16 << 10, 256 << 10), (48 << 10, 2 << 20), (64 << 10, 1 << 20)] {
+    for (l1, l2) in [
+        (16 << 10, 256 << 10),
+        (48 << 10, 2 << 20),
+        (64 << 10, 1 << 20),
+    ] {
         for (mr, nr) in [(6, 16), (4, 16), (12, 32)] {
             let b = blocks_for(mr, nr, l1, l2);
-            assert!(b.kc >= 64 && b.kc % 8 == 0 && b.kc * nr * 4 <= l1 / 2, "{b:?}");
-            assert!(b.mc >= mr && b.mc % mr == 0 && b.mc * b.kc * 4 <= l2 / 4, "{b:?}");
+            assert!(
+                b.kc >= 64 && b.kc % 8 == 0 && b.kc * nr * 4 <= l1 / 2,
+                "{b:?}"
+            );
+            assert!(
+                b.mc >= mr && b.mc % mr == 0 && b.mc * b.kc * 4 <= l2 / 4,
+                "{b:?}"
+            );
             assert!(b.nc >= nr && b.nc % nr == 0, "{b:?}");
         }
     }
