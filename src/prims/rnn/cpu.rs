@@ -6,9 +6,9 @@
 //! before anything is written. Each direction runs through all layers on
 //! its own (rnn.md). Per (layer, direction): the layer weights' GEMM over
 //! all steps at once, then step by step the iteration weights' GEMM and
-//! the cell's element-wise math. The GEMMs run in the `gemm` crate,
-//! single-threaded per call, split by rows (or columns) of the output over
-//! the host's threads when large enough.
+//! the cell's element-wise math. The GEMMs run on the CPU GEMM engine's
+//! packed microkernels (`gemm::blocked`), which split the output's tiles
+//! over the host's threads when large enough.
 //!
 //! Workspace: the f32 arrays of [`WsLayout`] for each (layer, direction),
 //! steps in processing order (right2left: the last time step first). The
@@ -27,10 +27,11 @@ use crate::core::gpu::Event;
 use crate::core::memory_desc::MAX_NDIMS;
 use crate::core::primitive::{ExecContext, Implementation, OpDesc};
 use crate::prims::common::buffers::{Buffer, host_bytes, host_bytes_mut};
-use crate::prims::common::dt::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
+use crate::prims::common::dt::{Elem, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
+use crate::prims::common::gemm::blas::{Out, f32_bytes};
+use crate::prims::common::gemm::blocked::{self, Path};
 use crate::prims::common::host::Raw;
 use crate::prims::common::layout::Layout;
-use crate::prims::common::parallel;
 
 /// Builds the implementation for `op`.
 pub(super) fn create(op: &Arc<RnnOp>, _: &Engine) -> Result<Arc<dyn Implementation>> {
@@ -226,7 +227,7 @@ fn gemm(
     if m == 0 || n == 0 {
         return Ok(());
     }
-    let c_fits = c_off + (m - 1) * ldc + n <= c.len() && n <= ldc.max(n);
+    let c_fits = c_off + (m - 1) * ldc + n <= c.len() && (m == 1 || n <= ldc);
     if !a.fits(m, k) || !b.fits(k, n) || !c_fits {
         return Err(Error::runtime("RNN GEMM operand out of bounds"));
     }
@@ -238,50 +239,44 @@ fn gemm(
         }
         return Ok(());
     }
-    let (a_addr, b_addr) = (
-        a.v.as_ptr().wrapping_add(a.off) as usize,
-        b.v.as_ptr().wrapping_add(b.off) as usize,
-    );
-    let c_addr = c.as_mut_ptr().wrapping_add(c_off) as usize;
-    // One block of rows `r0..r1` and columns `c0..c1` of c.
-    let block = |r0: usize, r1: usize, c0: usize, c1: usize| {
-        let a_ptr = (a_addr as *const f32).wrapping_add(r0 * a.rs);
-        let b_ptr = (b_addr as *const f32).wrapping_add(c0 * b.cs);
-        let c_ptr = (c_addr as *mut f32).wrapping_add(r0 * ldc + c0);
-        // SAFETY: every operand was checked to lie inside its slice, and
-        // blocks of different threads write disjoint parts of c.
-        unsafe {
-            gemm::gemm(
-                r1 - r0,
-                c1 - c0,
-                k,
-                c_ptr,
-                1,
-                ldc as isize,
-                acc,
-                a_ptr,
-                a.cs as isize,
-                a.rs as isize,
-                b_ptr,
-                b.cs as isize,
-                b.rs as isize,
-                1.0f32,
-                1.0f32,
-                false,
-                false,
-                false,
-                gemm::Parallelism::None,
-            );
+    let first = |_: usize| (a.off as i64, b.off as i64);
+    let problem = blocked::Problem {
+        m,
+        n,
+        k,
+        batches: 1,
+        a: blocked::Mat {
+            bytes: f32_bytes(a.v),
+            elem: Elem::F32,
+            rs: a.rs as i64,
+            cs: a.cs as i64,
+        },
+        b: blocked::Mat {
+            bytes: f32_bytes(b.v),
+            elem: Elem::F32,
+            rs: b.rs as i64,
+            cs: b.cs as i64,
+        },
+        first: &first,
+    };
+    let out = Out(c.as_mut_ptr().wrapping_add(c_off));
+    let store = |t: &blocked::Tile, values: &mut [f32]| {
+        for r in 0..t.rows {
+            // SAFETY: row m0 + r, columns n0..n0 + cols of the output: inside
+            // c (checked above) and this tile's alone (each element is in
+            // one tile).
+            let row = unsafe { out.row((t.m0 + r) * ldc + t.n0, t.cols) };
+            let sums = &values[r * t.ld..][..t.cols];
+            if acc {
+                for (o, &v) in row.iter_mut().zip(sums) {
+                    *o += v;
+                }
+            } else {
+                row.copy_from_slice(sums);
+            }
         }
     };
-    let work = m * n * k;
-    if work < 1 << 16 || parallel::max_threads() == 1 {
-        block(0, m, 0, n);
-    } else if m >= 4 * parallel::max_threads() {
-        parallel::run_all(parallel::split(m, 4), |r| block(r.start, r.end, 0, n));
-    } else {
-        parallel::run_all(parallel::split(n, 16), |cr| block(0, m, cr.start, cr.end));
-    }
+    blocked::run(Path::current(Elem::F32, Elem::F32), &problem, &store);
     Ok(())
 }
 
@@ -1170,5 +1165,170 @@ impl LayerBwd<'_> {
             false,
         )?;
         Ok(dx)
+    }
+}
+
+#[cfg(test)]
+mod gemm_tests {
+    use super::*;
+
+    /// `gemm` against an f64 reference: row-major and transposed operands
+    /// with offsets, padded output rows, overwrite and accumulate, sizes
+    /// off the microkernel's blocks and large enough for several threads
+    /// and K slices, on the current path (the portable one under
+    /// `ONEDNN_MAX_CPU_ISA=sse41`).
+    #[test]
+    fn gemm_matches_a_reference() {
+        for &(m, n, k) in &[
+            (1, 1, 1),
+            (5, 7, 3),
+            (13, 33, 17),
+            (64, 129, 300),
+            (131, 70, 515),
+        ] {
+            for trans in [false, true] {
+                for acc in [false, true] {
+                    let value = |i: usize, s: usize| ((i * s + 3) % 19) as f32 / 8.0 - 1.0;
+                    // A: m x k from offset 2 (k x m stored when transposed);
+                    // B: k x n from offset 1 (n x k stored when transposed).
+                    let (a_off, b_off, c_off) = (2, 1, 3);
+                    let av: Vec<f32> = (0..a_off + m * k).map(|i| value(i, 7)).collect();
+                    let bv: Vec<f32> = (0..b_off + k * n).map(|i| value(i, 5)).collect();
+                    let (a, b) = if trans {
+                        (mat(&av, a_off, 1, m), mat(&bv, b_off, 1, k))
+                    } else {
+                        (mat(&av, a_off, k, 1), mat(&bv, b_off, n, 1))
+                    };
+                    let ldc = n + 4;
+                    let c0: Vec<f32> = (0..c_off + m * ldc).map(|i| value(i, 3)).collect();
+                    let mut c = c0.clone();
+                    gemm(m, n, k, a, b, &mut c, c_off, ldc, acc).unwrap();
+                    for i in 0..m {
+                        for j in 0..n {
+                            let dot: f64 = (0..k)
+                                .map(|kk| {
+                                    let x = av[a.off + i * a.rs + kk * a.cs] as f64;
+                                    x * bv[b.off + kk * b.rs + j * b.cs] as f64
+                                })
+                                .sum();
+                            let at = c_off + i * ldc + j;
+                            let want = dot + if acc { c0[at] as f64 } else { 0.0 };
+                            assert!(
+                                (c[at] as f64 - want).abs() <= 1e-4 * (1.0 + want.abs()),
+                                "{m}x{n}x{k} trans {trans} acc {acc} ({i}, {j}): {} vs {want}",
+                                c[at]
+                            );
+                        }
+                        // The padding between rows stays as it was.
+                        for j in n..ldc {
+                            let at = c_off + i * ldc + j;
+                            if at < c.len() {
+                                assert_eq!(c[at].to_bits(), c0[at].to_bits());
+                            }
+                        }
+                    }
+                    assert_eq!(c[..c_off], c0[..c_off]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn gemm_with_no_depth_clears_or_keeps() {
+        let (a, b) = (vec![0f32; 1], vec![0f32; 1]);
+        let mut c = vec![5f32; 6];
+        gemm(
+            2,
+            3,
+            0,
+            mat(&a, 0, 0, 1),
+            mat(&b, 0, 3, 1),
+            &mut c,
+            0,
+            3,
+            true,
+        )
+        .unwrap();
+        assert_eq!(c, [5.0; 6]);
+        gemm(
+            2,
+            3,
+            0,
+            mat(&a, 0, 0, 1),
+            mat(&b, 0, 3, 1),
+            &mut c,
+            0,
+            3,
+            false,
+        )
+        .unwrap();
+        assert_eq!(c, [0.0; 6]);
+    }
+
+    #[test]
+    fn gemm_refuses_operands_out_of_bounds() {
+        let (a, b) = (vec![1f32; 6], vec![1f32; 6]);
+        let mut c = vec![0f32; 4];
+        // A 2 x 3 fits, B 3 x 2 fits, C 2 x 2 with ldc 2 fits: fine.
+        assert!(
+            gemm(
+                2,
+                2,
+                3,
+                mat(&a, 0, 3, 1),
+                mat(&b, 0, 2, 1),
+                &mut c,
+                0,
+                2,
+                false
+            )
+            .is_ok()
+        );
+        assert_eq!(c, [3.0; 4]);
+        // A from offset 1 runs past its values.
+        assert!(
+            gemm(
+                2,
+                2,
+                3,
+                mat(&a, 1, 3, 1),
+                mat(&b, 0, 2, 1),
+                &mut c,
+                0,
+                2,
+                false
+            )
+            .is_err()
+        );
+        // C rows that overlap (ldc < n).
+        assert!(
+            gemm(
+                2,
+                2,
+                3,
+                mat(&a, 0, 3, 1),
+                mat(&b, 0, 2, 1),
+                &mut c,
+                0,
+                1,
+                false
+            )
+            .is_err()
+        );
+        // C past its end.
+        assert!(
+            gemm(
+                2,
+                2,
+                3,
+                mat(&a, 0, 3, 1),
+                mat(&b, 0, 2, 1),
+                &mut c,
+                1,
+                2,
+                false
+            )
+            .is_err()
+        );
     }
 }

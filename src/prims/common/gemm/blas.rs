@@ -5,11 +5,13 @@
 //! and B offsets and the C offsets of [`COffset`]).
 //!
 //! Layer: prims, over `core`. The products run on the CPU GEMM engine's
-//! pieces: the `gemm` crate for f32 (operands in place with their strides,
-//! so transposes cost nothing) and `int8.rs`'s packed kernel (exact s32
-//! products) for the integer ones, on the persistent GEMM workers
-//! (`cpu::run_pooled`). C is cut into tiles of rows, and of columns too when
-//! there are few rows; each tile is written by one worker only.
+//! pieces: `blocked.rs`'s packed microkernels for f32 (A and B read with
+//! their strides while packing, so transposes and leading dimensions cost
+//! nothing; each finished tile is scaled into C by the worker that computed
+//! it) and `int8.rs`'s packed kernel (exact s32 products) for the integer
+//! ones, on the persistent GEMM workers (`cpu::run_pooled`). The integer
+//! GEMM cuts C into tiles of rows, and of columns too when there are few
+//! rows; each tile is written by one worker only.
 //!
 //! What Intel's library does, and this module does too (probed on its CPU
 //! engine): M, N or K of 0 returns at once, C untouched (no `beta` scaling,
@@ -21,6 +23,7 @@
 
 use std::ops::Range;
 
+use super::blocked;
 use super::cpu::run_pooled;
 use super::int8::{MR, View, products};
 use crate::core::error::{Error, Result};
@@ -221,9 +224,9 @@ pub(crate) struct Int8<'a> {
 }
 
 /// C's first element, shared by the tiles: each writes its own elements
-/// only.
+/// only (the RNN's GEMMs use it too).
 #[derive(Clone, Copy)]
-struct Out<T>(*mut T);
+pub(crate) struct Out<T>(pub(crate) *mut T);
 // SAFETY: the tiles of one call write disjoint elements of C (disjoint rows
 // x columns; `ldc >= N`, so distinct (row, column) pairs are distinct
 // elements), and the call waits for every tile before C's borrow ends.
@@ -239,7 +242,7 @@ impl<T> Out<T> {
     /// lives.
     #[inline]
     #[allow(clippy::mut_from_ref)]
-    unsafe fn row(&self, at: usize, len: usize) -> &mut [T] {
+    pub(crate) unsafe fn row(&self, at: usize, len: usize) -> &mut [T] {
         // SAFETY: the caller's contract.
         unsafe { std::slice::from_raw_parts_mut(self.0.add(at), len) }
     }
@@ -290,12 +293,10 @@ pub(crate) fn sgemm(p: &Problem, alpha: f32, a: &[f32], b: &[f32], beta: f32, c:
         && p.b_len().is_ok_and(|l| b.len() >= l)
         && c.len() >= c_len;
     assert!(spans_ok, "sgemm: a slice is shorter than its matrix");
-    let (a_rs, a_cs) = p.a_strides();
-    let (b_rs, b_cs) = p.b_strides();
-    let (k, ldc) = (p.k, p.ldc);
+    let ldc = p.ldc;
     let out = Out(c.as_mut_ptr());
-    run_pooled(tiles(p.m, p.n, k), |(rows, cols)| {
-        if alpha == 0.0 {
+    if alpha == 0.0 {
+        run_pooled(tiles(p.m, p.n, p.k), |(rows, cols)| {
             for i in rows {
                 // SAFETY: row i, columns `cols` of C: inside C (checked
                 // spans) and this tile's alone.
@@ -304,37 +305,61 @@ pub(crate) fn sgemm(p: &Problem, alpha: f32, a: &[f32], b: &[f32], beta: f32, c:
                     *c = if beta == 0.0 { 0.0 } else { beta * *c };
                 }
             }
-            return;
+        });
+        return;
+    }
+    let (a_rs, a_cs) = p.a_strides();
+    let (b_rs, b_cs) = p.b_strides();
+    let first = |_: usize| (0i64, 0i64);
+    let problem = blocked::Problem {
+        m: p.m,
+        n: p.n,
+        k: p.k,
+        batches: 1,
+        a: blocked::Mat {
+            bytes: f32_bytes(a),
+            elem: Elem::F32,
+            rs: a_rs as i64,
+            cs: a_cs as i64,
+        },
+        b: blocked::Mat {
+            bytes: f32_bytes(b),
+            elem: Elem::F32,
+            rs: b_rs as i64,
+            cs: b_cs as i64,
+        },
+        first: &first,
+    };
+    let store = |t: &blocked::Tile, values: &mut [f32]| {
+        for r in 0..t.rows {
+            let i = t.m0 + r;
+            // SAFETY: row i, columns n0..n0 + cols of C: inside C (checked
+            // spans) and this tile's alone (each element is in one tile).
+            let c_row = unsafe { out.row(i * ldc + t.n0, t.cols) };
+            let sums = &values[r * t.ld..][..t.cols];
+            if beta == 0.0 {
+                for (c, &v) in c_row.iter_mut().zip(sums) {
+                    *c = alpha * v;
+                }
+            } else {
+                for (c, &v) in c_row.iter_mut().zip(sums) {
+                    *c = alpha * v + beta * *c;
+                }
+            }
         }
-        // SAFETY: op(A)'s rows `rows` (K columns) lie inside `a` from
-        // element rows.start·a_rs with strides (a_rs, a_cs), op(B)'s columns
-        // `cols` inside `b` from cols.start·b_cs with (b_rs, b_cs), both
-        // only read; the tile of C inside `c` with strides (ldc, 1), written
-        // by this worker only (and read only where beta is not 0).
-        unsafe {
-            gemm::gemm(
-                rows.len(),
-                cols.len(),
-                k,
-                out.0.add(rows.start * ldc + cols.start),
-                1,
-                ldc as isize,
-                beta != 0.0,
-                a.as_ptr().add(rows.start * a_rs),
-                a_cs as isize,
-                a_rs as isize,
-                b.as_ptr().add(cols.start * b_cs),
-                b_cs as isize,
-                b_rs as isize,
-                beta,
-                alpha,
-                false,
-                false,
-                false,
-                gemm::Parallelism::None,
-            );
-        }
-    });
+    };
+    blocked::run(
+        blocked::Path::current(Elem::F32, Elem::F32),
+        &problem,
+        &store,
+    );
+}
+
+/// The bytes of f32 values, for [`blocked::Mat`].
+pub(crate) fn f32_bytes(v: &[f32]) -> &[u8] {
+    // SAFETY: any f32 is four initialised bytes, u8 has no alignment
+    // requirement, and the bytes borrow `v` for as long as it lives.
+    unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
 }
 
 /// The integer GEMM's arguments besides the shape.
@@ -539,7 +564,15 @@ mod tests {
 
     #[test]
     fn sgemm_matches_a_double_reference() {
-        for &(m, n, k) in &[(1, 1, 1), (7, 33, 130), (130, 7, 33), (64, 300, 257)] {
+        // The last ones span several of the microkernel's tiles, K slices
+        // and threads.
+        for &(m, n, k) in &[
+            (1, 1, 1),
+            (7, 33, 130),
+            (130, 7, 33),
+            (64, 300, 257),
+            (197, 131, 600),
+        ] {
             for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
                 for (alpha, beta) in [(1.0f32, 0.0f32), (0.5, 1.0), (-1.5, 0.25), (0.0, 2.0)] {
                     let (tc, td) = (if ta { b'T' } else { b'N' }, if tb { b't' } else { b'n' });

@@ -9,8 +9,10 @@
 //!   panels of `nr` columns, `k` rows each (`[k][nr]`, zero-padded past
 //!   `n`), on all threads; the panels are then shared read-only.
 //! - The output is cut into tiles of `mc x nc` (all batches' tiles in one
-//!   list, rows innermost), split contiguously over the threads, so both
-//!   tall and wide problems give every thread work.
+//!   list, rows innermost), which the threads claim one at a time (a
+//!   thread slowed down by other load takes fewer), so both tall and wide
+//!   problems give every thread work. The AVX2 path sizes `kc`, `mc` and
+//!   `nc` from the host's L1d and L2 sizes (sysfs).
 //! - Per tile, per `kc` slice of K, each thread packs its rows of A into
 //!   panels of `mr` rows (`[kc][mr]`, zero-padded), then runs the microkernel
 //!   over every `mr x nr` block of the tile into a padded row-major f32
@@ -33,6 +35,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::cpu::run_pooled;
 use crate::base::isa::{self, Level};
@@ -170,17 +173,20 @@ impl Path {
                 rows_ukr: x86::rows_avx512,
             },
             #[cfg(target_arch = "x86_64")]
-            Path::Avx2 => Shape {
-                mr: 6,
-                nr: 16,
-                kc: 256,
-                mc: 96,
-                nc: 512,
-                pairs: false,
-                f16c: true,
-                ukr: x86::ukr_avx2,
-                rows_ukr: x86::rows_avx2,
-            },
+            Path::Avx2 => {
+                let blocks = cache_blocks(6, 16);
+                Shape {
+                    mr: 6,
+                    nr: 16,
+                    kc: blocks.kc,
+                    mc: blocks.mc,
+                    nc: blocks.nc,
+                    pairs: false,
+                    f16c: true,
+                    ukr: x86::ukr_avx2,
+                    rows_ukr: x86::rows_avx2,
+                }
+            }
             _ => Shape {
                 mr: 4,
                 nr: 16,
@@ -194,6 +200,63 @@ impl Path {
             },
         }
     }
+}
+
+/// Cache blocks sized for the host's data caches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Blocks {
+    kc: usize,
+    mc: usize,
+    nc: usize,
+}
+
+/// The per-core L1 data and L2 cache sizes in bytes, from sysfs (cpu0's
+/// `cache/index*`); `None` where they cannot be read.
+fn cache_sizes() -> Option<(usize, usize)> {
+    let dir = std::path::Path::new("/sys/devices/system/cpu/cpu0/cache");
+    let (mut l1, mut l2) = (None, None);
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let read = |name: &str| std::fs::read_to_string(entry.path().join(name)).ok();
+        let (Some(level), Some(kind), Some(size)) = (read("level"), read("type"), read("size"))
+        else {
+            continue;
+        };
+        let size = size.trim();
+        let bytes = match size.strip_suffix('K') {
+            Some(kib) => kib.parse::<usize>().ok().map(|v| v * 1024),
+            None => match size.strip_suffix('M') {
+                Some(mib) => mib.parse::<usize>().ok().map(|v| v << 20),
+                None => size.parse().ok(),
+            },
+        };
+        match (level.trim(), kind.trim()) {
+            ("1", "Data") => l1 = bytes,
+            ("2", "Unified" | "Data") => l2 = bytes,
+            _ => {}
+        }
+    }
+    Some((l1?, l2?))
+}
+
+/// The cache blocks of an `mr x nr` f32 kernel for caches of `l1` and `l2`
+/// bytes: a B micro-panel (`kc x nr`) fills half of L1 (the A micro-panel
+/// and C's rows share the rest), the packed A block (`mc x kc`) about 3/16
+/// of L2 and the tile's accumulator (`mc x nc`) about 3/8 of it, so that
+/// both stay in L2 while the B micro-panels stream through L1. 32 KiB and
+/// 512 KiB give 256, 96 and 512.
+fn blocks_for(mr: usize, nr: usize, l1: usize, l2: usize) -> Blocks {
+    let kc = (l1 / 2 / (nr * 4)).clamp(64, 512) / 8 * 8;
+    let mc = (l2 * 3 / 16 / (kc * 4) / mr).clamp(2, 64) * mr;
+    let nc = (l2 * 3 / 8 / (mc * 4) / nr).clamp(8, 256) * nr;
+    Blocks { kc, mc, nc }
+}
+
+/// [`blocks_for`] the host's caches (read once), or those of 32 KiB and
+/// 512 KiB where sysfs does not say.
+fn cache_blocks(mr: usize, nr: usize) -> Blocks {
+    static SIZES: std::sync::OnceLock<(usize, usize)> = std::sync::OnceLock::new();
+    let &(l1, l2) = SIZES.get_or_init(|| cache_sizes().unwrap_or((32 << 10, 512 << 10)));
+    blocks_for(mr, nr, l1, l2)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -533,7 +596,9 @@ mod x86 {
         }
     }
 
-    /// AVX2 + FMA, `6 x 16` (12 ymm accumulators).
+    /// AVX2 + FMA, `6 x 16` (12 ymm accumulators, two for B, one for the
+    /// broadcast A value), K unrolled by four with the B panel prefetched
+    /// eight rows ahead.
     ///
     /// # Safety
     /// As `Ukr`; the host has AVX2 and FMA.
@@ -548,18 +613,40 @@ mod x86 {
     ) {
         const MR: usize = 6;
         let mut acc = [[_mm256_setzero_ps(); 2]; MR];
-        for kk in 0..k {
-            // SAFETY: a holds k * 6 values, b k * 16 (the caller's contract).
+        // One packed row: 16 B values times 6 A values (a closure, so that
+        // it has the kernel's target features).
+        let step = |acc: &mut [[__m256; 2]; MR], a: *const f32, b: *const f32| {
+            // SAFETY: `a` points at 6 values and `b` at 16 (the callers
+            // below stay inside the panels); the host has AVX2 and FMA.
             unsafe {
-                let b0 = _mm256_loadu_ps(b.add(kk * 16));
-                let b1 = _mm256_loadu_ps(b.add(kk * 16 + 8));
-                let ar = a.add(kk * MR);
+                let b0 = _mm256_loadu_ps(b);
+                let b1 = _mm256_loadu_ps(b.add(8));
                 for (r, row) in acc.iter_mut().enumerate() {
-                    let x = _mm256_set1_ps(*ar.add(r));
+                    let x = _mm256_broadcast_ss(&*a.add(r));
                     row[0] = _mm256_fmadd_ps(x, b0, row[0]);
                     row[1] = _mm256_fmadd_ps(x, b1, row[1]);
                 }
             }
+        };
+        let mut kk = 0;
+        while kk + 4 <= k {
+            // SAFETY: a holds k * 6 values, b k * 16 (the caller's
+            // contract), and rows kk..kk + 4 are inside them; a prefetch
+            // past the panel's end is harmless (it never faults).
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(b.wrapping_add((kk + 8) * 16).cast());
+                _mm_prefetch::<_MM_HINT_T0>(b.wrapping_add((kk + 10) * 16).cast());
+                step(&mut acc, a.add(kk * MR), b.add(kk * 16));
+                step(&mut acc, a.add((kk + 1) * MR), b.add((kk + 1) * 16));
+                step(&mut acc, a.add((kk + 2) * MR), b.add((kk + 2) * 16));
+                step(&mut acc, a.add((kk + 3) * MR), b.add((kk + 3) * 16));
+            }
+            kk += 4;
+        }
+        while kk < k {
+            // SAFETY: as above, row kk.
+            unsafe { step(&mut acc, a.add(kk * MR), b.add(kk * 16)) };
+            kk += 1;
         }
         for (r, row) in acc.iter().enumerate() {
             // SAFETY: row r of C holds ldc >= 16 values.
@@ -590,6 +677,16 @@ fn load_line(s: &Shape, elem: Elem, bytes: &[u8], first: usize, out: &mut [f32])
     }
     let _ = s;
     dt::load_run(elem, bytes, first, out);
+}
+
+/// f32 values from their bytes (`src` holds `4 * out.len()`): the packing
+/// fast path for f32 operands, inlined where `dt::load_run`'s call and type
+/// dispatch would cost more than the copy on short runs.
+#[inline]
+fn f32_run(src: &[u8], out: &mut [f32]) {
+    for (o, v) in out.iter_mut().zip(src.chunks_exact(4)) {
+        *o = f32::from_ne_bytes([v[0], v[1], v[2], v[3]]);
+    }
 }
 
 /// The raw bits of bf16 element `index` of `bytes`.
@@ -627,7 +724,14 @@ fn pack_b(s: &Shape, b: &Mat, first: i64, k: usize, n0: usize, cols: usize, out:
         }
         return;
     }
-    if b.cs == 1 || cols == 1 {
+    if b.cs == 1 && b.elem == Elem::F32 {
+        // Row-major f32: each packed row is `cols` consecutive values.
+        for (kk, row) in out.chunks_exact_mut(nr).enumerate() {
+            let at = at(kk, 0) as usize * 4;
+            f32_run(&b.bytes[at..at + cols * 4], &mut row[..cols]);
+            row[cols..].fill(0.0);
+        }
+    } else if b.cs == 1 || cols == 1 {
         for (kk, row) in out.chunks_exact_mut(nr).enumerate() {
             if cols == 1 {
                 row[0] = dt::load(b.elem, b.bytes, at(kk, 0) as usize);
@@ -719,6 +823,29 @@ fn pack_a(
                     };
                 }
             }
+        } else if a.cs == 1 && kc > 1 && a.elem == Elem::F32 {
+            // Row-major f32: row r's kc values straight from the bytes.
+            for r in 0..mr {
+                if r < rn {
+                    let at = at(r0 + r, p) as usize * 4;
+                    let src = &a.bytes[at..at + kc * 4];
+                    for (slots, v) in panel.chunks_exact_mut(mr).zip(src.chunks_exact(4)) {
+                        slots[r] = f32::from_ne_bytes([v[0], v[1], v[2], v[3]]);
+                    }
+                } else {
+                    for slots in panel.chunks_exact_mut(mr) {
+                        slots[r] = 0.0;
+                    }
+                }
+            }
+        } else if a.rs == 1 && rn > 1 && a.elem == Elem::F32 {
+            // Column-major f32 (A transposed): each packed row is `rn`
+            // consecutive values.
+            for (kk, slots) in panel.chunks_exact_mut(mr).enumerate() {
+                let at = at(r0, p + kk) as usize * 4;
+                f32_run(&a.bytes[at..at + rn * 4], &mut slots[..rn]);
+                slots[rn..].fill(0.0);
+            }
         } else if a.cs == 1 && kc > 1 {
             line.resize(kc, 0.0);
             for r in 0..mr {
@@ -755,6 +882,22 @@ fn pack_a(
                 }
             }
         }
+    }
+}
+
+/// The tiles a worker claims, one at a time, from a counter the workers
+/// share.
+struct Claims<'a> {
+    next: &'a AtomicUsize,
+    tiles: usize,
+}
+
+impl Iterator for Claims<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        let t = self.next.fetch_add(1, Ordering::Relaxed);
+        (t < self.tiles).then_some(t)
     }
 }
 
@@ -868,7 +1011,12 @@ pub(crate) fn run_packed(
     }
     let (mblocks, nblocks) = (m.div_ceil(mc), n.div_ceil(nc));
     let tiles = count(mc, nc);
-    let ranges = parallel::split(tiles, tiles.div_ceil(threads));
+    // Each worker claims the next tile as it finishes one, so a worker that
+    // the system slows down takes fewer tiles (consecutive tiles share B).
+    let next = AtomicUsize::new(0);
+    let ranges: Vec<Claims> = (0..threads.min(tiles))
+        .map(|_| Claims { next: &next, tiles })
+        .collect();
     run_pooled(ranges, |range| {
         let (mut a_panels, mut acc, mut line) =
             SCRATCH.with(|cell| std::mem::take(&mut *cell.borrow_mut()));

@@ -496,3 +496,57 @@ fn packed_a_every_path_edges_batches_and_parts() {
         }
     }
 }
+
+/// The cache blocks: this kernel's defaults at 32 KiB / 512 KiB, and at
+/// other sizes whole register blocks, a B micro-panel within half of L1 and
+/// A within L2.
+#[test]
+fn cache_blocks_fit_the_caches() {
+    assert_eq!(
+        blocks_for(6, 16, 32 << 10, 512 << 10),
+        Blocks {
+            kc: 256,
+            mc: 96,
+            nc: 512
+        }
+    );
+    for (l1, l2) in [
+        (16 << 10, 256 << 10),
+        (48 << 10, 2 << 20),
+        (64 << 10, 1 << 20),
+    ] {
+        for (mr, nr) in [(6, 16), (4, 16), (12, 32)] {
+            let b = blocks_for(mr, nr, l1, l2);
+            assert!(
+                b.kc >= 64 && b.kc % 8 == 0 && b.kc * nr * 4 <= l1 / 2,
+                "{b:?}"
+            );
+            assert!(
+                b.mc >= mr && b.mc % mr == 0 && b.mc * b.kc * 4 <= l2 / 4,
+                "{b:?}"
+            );
+            assert!(b.nc >= nr && b.nc % nr == 0, "{b:?}");
+        }
+    }
+    let host = cache_blocks(6, 16);
+    assert!(host.kc >= 64 && host.mc % 6 == 0 && host.nc % 16 == 0);
+}
+
+/// Every tile is claimed exactly once, however many workers ask.
+#[test]
+fn claims_hand_out_each_tile_once() {
+    for (tiles, workers) in [(0, 2), (1, 4), (22, 2), (97, 5)] {
+        let next = AtomicUsize::new(0);
+        let seen = Mutex::new(vec![0u32; tiles]);
+        std::thread::scope(|s| {
+            for _ in 0..workers {
+                s.spawn(|| {
+                    for t in (Claims { next: &next, tiles }) {
+                        seen.lock().unwrap()[t] += 1;
+                    }
+                });
+            }
+        });
+        assert!(seen.into_inner().unwrap().iter().all(|&c| c == 1));
+    }
+}
