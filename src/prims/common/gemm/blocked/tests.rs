@@ -518,18 +518,18 @@ fn cache_blocks_fit_the_caches() {
         for (mr, nr) in [(6, 16), (4, 16), (12, 32)] {
             let b = blocks_for(mr, nr, l1, l2);
             assert!(
-                b.kc >= 64 && b.kc % 8 == 0 && b.kc * nr * 4 <= l1 / 2,
+                b.kc >= 64 && b.kc.is_multiple_of(8) && b.kc * nr * 4 <= l1 / 2,
                 "{b:?}"
             );
             assert!(
-                b.mc >= mr && b.mc % mr == 0 && b.mc * b.kc * 4 <= l2 / 4,
+                b.mc >= mr && b.mc.is_multiple_of(mr) && b.mc * b.kc * 4 <= l2 / 4,
                 "{b:?}"
             );
-            assert!(b.nc >= nr && b.nc % nr == 0, "{b:?}");
+            assert!(b.nc >= nr && b.nc.is_multiple_of(nr), "{b:?}");
         }
     }
     let host = cache_blocks(6, 16);
-    assert!(host.kc >= 64 && host.mc % 6 == 0 && host.nc % 16 == 0);
+    assert!(host.kc >= 64 && host.mc.is_multiple_of(6) && host.nc.is_multiple_of(16));
 }
 
 /// Every tile is claimed exactly once, however many workers ask.
