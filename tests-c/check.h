@@ -10,6 +10,10 @@
  *   reference_lacks(status, what)  1 (after a SKIP: line) when Intel's library answers
  *                                dnnl_unimplemented for a case ours runs: the case is
  *                                skipped in the reference run; 0 otherwise
+ *   reference_saturates_int8()   1 in a reference run on a CPU without VNNI, where Intel's
+ *                                library saturates pairs of u8 x s8 products to s16 (after
+ *                                printing a note line, once); the int8 tests then keep
+ *                                their s8 weights in s7 [-64, 63] (s7_of_s8()); 0 otherwise
  *
  * A failed check prints file:line, the text of the call or condition and, for
  * statuses, dnnl_status2str() of what came back, then exits with 1. CTest registers
@@ -69,6 +73,33 @@ static inline int reference_lacks(dnnl_status_t status, const char *what) {
     if (status != dnnl_unimplemented || library_is_ours()) return 0;
     printf("SKIP: %s: Intel's library: unimplemented here\n", what);
     return 1;
+}
+
+/* Intel's library multiplies u8 by s8 with VPMADDUBSW on processors without VNNI (AVX2,
+ * AVX-512 before Cascade Lake): each pair of products is summed and saturated to s16, and
+ * s8 x s8 shifts the s8 source by +128 to u8 first. Upstream documents it and leaves it to
+ * the user to keep data clear of it, e.g. s8 weights in s7 [-64, 63]
+ * (doc/advanced/int8_computations.md, section 1.1; section 2 for s8 x s8). Ours computes
+ * exactly everywhere, so this is 1 only in a reference run where Intel's effective ISA has
+ * no VNNI: dnnl_cpu_isa_avx2_vnni (15) sets bit 8 and dnnl_cpu_isa_avx512_core_vnni (103)
+ * bit 64, both kept by every ISA above them. */
+static inline int reference_saturates_int8(void) {
+    static int noted;
+    if (library_is_ours()) return 0;
+    unsigned isa = (unsigned)dnnl_get_effective_cpu_isa();
+    if ((isa & 8u) || (isa & 64u)) return 0;
+    if (!noted) {
+        printf("note: reference run on a CPU without VNNI: s8 weights kept in [-64, 63] "
+               "(Intel's library saturates u8*s8 pair sums to s16 there: upstream doc "
+               "advanced/int8_computations.md)\n");
+        noted = 1;
+    }
+    return 1;
+}
+
+/* An s8 value moved into s7 [-64, 63]: halved (rounding down) when it lies outside. */
+static inline int s7_of_s8(int v) {
+    return v >= -64 && v <= 63 ? v : (v - (v < 0)) / 2;
 }
 
 #define SKIP(reason) \

@@ -8,12 +8,14 @@
  * exactly (rounding half to even, saturating), f32 exactly, bf16 within one rounding.
  * Then bad input with upstream's statuses (u8 weights, f16 dst, zero points, a
  * weights scales mask over input channels: unimplemented; s32 weights: invalid).
+ * In a reference run on a CPU without VNNI the weights are kept in s7 [-64, 63]
+ * (reference_saturates_int8(), check.h).
  *
  * Usage: ip_int8 [cpu|gpu]. With gpu, the test skips (77) when the library sees no
  * OpenCL device. */
 #include "matmul/common.h"
 
-static int on_gpu;
+static int on_gpu, s7;
 
 /* common.h's helpers this test does not call. */
 static inline void unused_common(void) { (void)compare, (void)values; }
@@ -103,6 +105,7 @@ static void run_case(const case_t *c, const char *what) {
     const_dnnl_memory_desc_t wgot = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
 
     float *s = fvals(c->mb * k, c->sdt, 1), *w = fvals(c->oc * k, dnnl_s8, 2);
+    for (int64_t i = 0; i < c->oc * k && s7; i++) w[i] = (float)s7_of_s8((int)w[i]);
     float *old = fvals(c->mb * c->oc, c->ddt, 3), *bias = fvals(c->oc, c->bdt, 4);
     float sw_v[256], pr_v[256], bin_v[256], half = 0.5f, two = 2.0f;
     EXPECT(c->oc <= 256);
@@ -229,6 +232,7 @@ int main(int argc, char **argv) {
     if (on_gpu && dnnl_engine_get_count(dnnl_gpu) == 0) SKIP("no OpenCL device");
     CHECK(dnnl_engine_create(&engine, on_gpu ? dnnl_gpu : dnnl_cpu, 0));
     CHECK(dnnl_stream_create(&stream, engine, dnnl_stream_default_flags));
+    s7 = reference_saturates_int8();
 
     static const dnnl_data_type_t dsts[] = {dnnl_f32, dnnl_s32, dnnl_s8, dnnl_u8, dnnl_bf16};
     static const dnnl_data_type_t biases[] = {dnnl_data_type_undef, dnnl_f32, dnnl_s32, dnnl_s8,

@@ -9,12 +9,14 @@
  * to even, saturating), f32 exactly, bf16 / f16 within one rounding. Then an s32
  * result beyond 2^24 (exact only through integer accumulation and store), run-time
  * dimensions, and bad input (unsupported types and masks) with upstream's statuses.
+ * In a reference run on a CPU without VNNI s8 weights are kept in s7 [-64, 63]
+ * (reference_saturates_int8(), check.h).
  *
  * Usage: matmul_int8 [cpu|gpu]. With gpu, the test skips (77) when the library
  * sees no OpenCL device. */
 #include "common.h"
 
-static int on_gpu;
+static int on_gpu, s7;
 
 /* common.h's helpers this test does not call. */
 static inline void unused_common(void) { (void)compare, (void)values; }
@@ -50,6 +52,13 @@ static float *fvals(int64_t n, dnnl_data_type_t dt, int seed) {
     float *v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v);
     for (int64_t i = 0; i < n; i++)
         v[i] = rounded(dt, (float)int_value(dt, i, seed));
+    return v;
+}
+
+/* Weights of dt: fvals(), s8 ones in s7 where Intel's library would saturate. */
+static float *wvals(int64_t n, dnnl_data_type_t dt, int seed) {
+    float *v = fvals(n, dt, seed);
+    for (int64_t i = 0; i < n && s7 && dt == dnnl_s8; i++) v[i] = (float)s7_of_s8((int)v[i]);
     return v;
 }
 
@@ -137,7 +146,7 @@ static void run_case(const case_t *c, const char *what) {
     int64_t ns = c->bs * c->m * c->k, nw = c->bw * c->k * c->n, ndst = b * c->m * c->n;
     int64_t nb = with_bias ? b * c->n : 0;
     if (nd == 2) nb = with_bias ? c->n : 0;
-    float *s = fvals(ns, c->sdt, 1), *w = fvals(nw, c->wdt, 2);
+    float *s = fvals(ns, c->sdt, 1), *w = wvals(nw, c->wdt, 2);
     float *old = fvals(ndst, c->ddt, 3), *bias = fvals(nb, c->bdt, 4);
     /* The weights in logical (b, k, n) order; fill() places them per layout. */
     dnnl_memory_t sm = filled(smd, s), wm = filled(wmd, w), dm = filled(dmd, old);
@@ -289,7 +298,7 @@ static void runtime_dims(void) {
         dnnl_memory_desc_t smd = md_tag(2, sd, dnnl_u8, dnnl_ab);
         dnnl_memory_desc_t wmd = md_tag(2, wd, dnnl_s8, dnnl_ab);
         dnnl_memory_desc_t dmd = md_tag(2, dd, dnnl_s8, dnnl_ab);
-        float *s = fvals(m * k, dnnl_u8, 5), *w = fvals(k * n, dnnl_s8, 6);
+        float *s = fvals(m * k, dnnl_u8, 5), *w = wvals(k * n, dnnl_s8, 6);
         float zp = 100, sc[16];
         for (int i = 0; i < n; i++) sc[i] = ldexp(1.0, -(i % 4) - 6);
         dnnl_memory_t sm = filled(smd, s), wm = filled(wmd, w), dm = memory(dmd);
@@ -386,6 +395,7 @@ int main(int argc, char **argv) {
     if (on_gpu && dnnl_engine_get_count(dnnl_gpu) == 0) SKIP("no OpenCL device");
     CHECK(dnnl_engine_create(&engine, on_gpu ? dnnl_gpu : dnnl_cpu, 0));
     CHECK(dnnl_stream_create(&stream, engine, dnnl_stream_default_flags));
+    s7 = reference_saturates_int8();
 
     static const dnnl_data_type_t dsts[] = {dnnl_f32, dnnl_s32, dnnl_s8, dnnl_u8, dnnl_bf16, dnnl_f16};
     static const dnnl_data_type_t biases[] = {dnnl_data_type_undef, dnnl_f32, dnnl_s32, dnnl_s8,
