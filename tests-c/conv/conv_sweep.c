@@ -27,7 +27,9 @@
  *
  * A case Intel's library (the @ref run) answers dnnl_unimplemented for is skipped with a
  * `SKIP: <case>: Intel's library: unimplemented here` line and counted; on ours every
- * case must run. Each failure names its case; the last line says how many ran.
+ * case must run. In a reference run on a CPU without VNNI the s8 weights are kept in s7
+ * [-64, 63] (reference_saturates_int8(), check.h): the saturating cases still saturate
+ * their destination. Each failure names its case; the last line says how many ran.
  *
  * Usage: conv_sweep [cpu|gpu]. Without an argument under ONEDNN_GPU_RUNTIME=ze it runs
  * on the Level Zero engine (dnnl_ze_test). On a GPU engine without a device: skip (77).
@@ -41,7 +43,7 @@
 #include "prim_util.h"
 
 static const char *where;
-static int on_gpu, full, n_run, n_skipped, failures;
+static int on_gpu, full, s7, n_run, n_skipped, failures;
 
 /* prim_util.h's helpers this test does not call (static: unused ones warn). */
 static inline void unused_helpers(void) {
@@ -925,6 +927,7 @@ static void run_case(const case_t *c, uint64_t seed) {
     v.xv = gen(nx, g->deconv ? ddt : sdt, c->big, seed * 16 + 1);
     v.yv = gen(ny, g->deconv ? sdt : ddt, c->big, seed * 16 + 2);
     v.wv = gen(nw, wdt, c->big, seed * 16 + 3);
+    for (int64_t i = 0; i < nw && s7 && wdt == dnnl_s8; i++) v.wv[i] = (float)s7_of_s8((int)v.wv[i]);
     v.bv = gen(oc, dnnl_f32, 0, seed * 16 + 4);
     for (int k = 0; k < c->npo; k++) {
         const po_t *p = &c->po[k];
@@ -1125,6 +1128,7 @@ int main(int argc, char **argv) {
         SKIP(strcmp(where, "ze") == 0 ? "no Level Zero device" : "no OpenCL device");
     CHECK(dnnl_engine_create(&engine, on_gpu ? dnnl_gpu : dnnl_cpu, 0));
     CHECK(dnnl_stream_create(&stream, engine, dnnl_stream_default_flags));
+    s7 = reference_saturates_int8();
 
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         run_case(&cases[i], i + 1);

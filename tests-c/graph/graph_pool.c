@@ -177,7 +177,7 @@ static void partitions(void) {
         pool1(avg, dnnl_bf16);
         def(3, dnnl_f32, 4, D, 0);
         add(unary(2, dnnl_graph_op_type_cast, 2, 3));
-        expect_parts(WHAT(" (bf16) + TypeCast"), "[1] [2]");
+        expect_bf16_parts(WHAT(" (bf16) + TypeCast"), "[1] [2]");
 
         /* int8: a Dequantize and a Quantize around it, or neither. */
         pattr_t q = K2;
