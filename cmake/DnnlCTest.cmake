@@ -187,6 +187,9 @@ endfunction()
 #   <name>@ze-validation  the same plus ZE_ENABLE_VALIDATION_LAYER=1 and
 #                         ZE_ENABLE_PARAMETER_VALIDATION=1 (the loader's validation
 #                         layer checks every call the test and the library make)
+# With NO_VALIDATION only <name>@ze is registered: the sweeps, whose Level Zero calls
+# are the same few (module, kernel, launch) over many kernels, each of which Intel's CPU
+# compiler builds in seconds; the other tests check every call under the layer.
 # The runner (cmake/ze-runtime.sh) exits 77 with `SKIP: reason` when the loader, the
 # validation layer (for @ze-validation) or Intel's OpenCL runtime is not installed.
 # Without the loader or headers at configure time the program cannot be built: both
@@ -200,9 +203,13 @@ set(DNNL_ZE_VALIDATION_LAYER "libze_validation_layer.so.1" CACHE STRING
 set(_dnnl_ze_runner "${CMAKE_CURRENT_LIST_DIR}/ze-runtime.sh")
 
 function(dnnl_ze_test name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TIMEOUT" "SOURCES;LABELS;ENVIRONMENT;EXPECT_OUTPUT")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "NO_VALIDATION" "TIMEOUT" "SOURCES;LABELS;ENVIRONMENT;EXPECT_OUTPUT")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "dnnl_ze_test(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  set(variants ze ze-validation)
+  if(arg_NO_VALIDATION)
+    set(variants ze)
   endif()
   set(program $<TARGET_FILE:${name}>)
   if(arg_EXPECT_OUTPUT)
@@ -220,7 +227,7 @@ function(dnnl_ze_test name)
 
   if(NOT DNNL_ZE_INCLUDE_DIR OR NOT DNNL_ZE_LOADER)
     set(why "the Level Zero loader or headers were not found at configure time")
-    foreach(variant ze ze-validation)
+    foreach(variant ${variants})
       _dnnl_add_ctest("${name}@${variant}" "${labels}" "${arg_TIMEOUT}" ""
         sh -c "echo 'SKIP: ${why}; install libze-dev and reconfigure'; exit 77")
     endforeach()
@@ -242,7 +249,7 @@ function(dnnl_ze_test name)
       "ZE_ENABLE_ALT_DRIVERS=${DNNL_ZE_DRIVER}"
       "OCL_ICD_VENDORS=${DNNL_OCL_ICD_ROOT}/intel")
   set(validation_env ${env} ZE_ENABLE_VALIDATION_LAYER=1 ZE_ENABLE_PARAMETER_VALIDATION=1)
-  foreach(variant ze ze-validation)
+  foreach(variant ${variants})
     if(variant STREQUAL "ze")
       set(variant_env ${env})
       set(layer none)

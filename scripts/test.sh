@@ -28,29 +28,48 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDNNL_REFERENCE_LIBDIR="$referen
 cmake --build build -j"$jobs"
 
 failed=()
-echo "== cargo fmt --check, cargo clippy -D warnings"
+# Each stage's header says how far into the run it starts (CI's box has 90 minutes).
+stage() { echo "== [$((SECONDS / 60)) min $((SECONDS % 60)) s] $*"; }
+stage "cargo fmt --check, cargo clippy -D warnings"
 cargo fmt --check || failed+=("cargo fmt")
 cargo clippy --workspace --release --all-targets -j"$jobs" -- -D warnings || failed+=("cargo clippy")
 # The cmake build above built the Level Zero driver over OpenCL (crates/ze-ocl-driver);
 # with it named in ZE_ENABLE_ALT_DRIVERS the Level Zero loader finds a device here too.
-echo "== cargo test --workspace --release (OCL_ICD_VENDORS=.venv/icd/all: PoCL and Intel's CPU runtime;"
+stage "cargo test --workspace --release (OCL_ICD_VENDORS=.venv/icd/all: PoCL and Intel's CPU runtime;"
 echo "   ZE_ENABLE_ALT_DRIVERS=target/release/libze_ocl_driver.so)"
 cargo build --release -p ze-ocl-driver -j"$jobs"
+cargo test --workspace --release -j"$jobs" --no-run
+# The library's own test binary (its unit tests), which scripts/lib_tests.py runs in
+# $jobs processes at once (each process builds one OpenCL program at a time).
+lib_tests=$(cargo test --release -p dnnl --lib -j"$jobs" --no-run --message-format=json |
+    python3 -c 'import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "dnnl":
+        print(m["executable"])')
 # Rust tests report skips on stderr and append them here (tests/skip/mod.rs).
 rust_skips=build/rust-skips.log
 rm -f "$rust_skips"
-OCL_ICD_VENDORS="$repo/.venv/icd/all" \
-    ZE_ENABLE_ALT_DRIVERS="$repo/target/release/libze_ocl_driver.so" \
-    DNNL_TEST_SKIP_LOG="$repo/$rust_skips" \
-    cargo test --workspace --release -j"$jobs" || failed+=("cargo test")
+run_rust() {
+    OCL_ICD_VENDORS="$repo/.venv/icd/all" \
+        ZE_ENABLE_ALT_DRIVERS="$repo/target/release/libze_ocl_driver.so" \
+        DNNL_TEST_SKIP_LOG="$repo/$rust_skips" "$@"
+}
+# Everything but the library's unit tests: the integration tests (tests/), the other
+# workspace crates, doc tests; then the unit tests.
+run_rust cargo test --release -j"$jobs" -p dnnl --test '*' || failed+=("cargo test --test '*'")
+run_rust cargo test --release -j"$jobs" -p dnnl --doc || failed+=("cargo test --doc")
+run_rust cargo test --release -j"$jobs" --workspace --exclude dnnl || failed+=("cargo test (other crates)")
+stage "the library's unit tests (cargo test --lib, in $jobs processes: scripts/lib_tests.py)"
+run_rust python3 scripts/lib_tests.py "$lib_tests" --jobs "$jobs" || failed+=("cargo test --lib")
 # The CPU kernels' portable path (README, "Supported devices"): the vector math, eltwise,
 # softmax, GEMM and matmul tests again under ONEDNN_MAX_CPU_ISA=sse41, on the CPU engine
 # alone (no OpenCL platform visible: their OpenCL parts ran above).
-echo "== cargo test --lib vmath eltwise softmax gemm matmul, portable path (ONEDNN_MAX_CPU_ISA=sse41)"
+stage "cargo test --lib vmath eltwise softmax gemm matmul, portable path (ONEDNN_MAX_CPU_ISA=sse41)"
 OCL_ICD_VENDORS="$repo/build/icd/none" ONEDNN_MAX_CPU_ISA=sse41 \
-    cargo test --release --lib -j"$jobs" -- vmath eltwise softmax gemm matmul ||
+    python3 scripts/lib_tests.py "$lib_tests" --jobs "$jobs" -- vmath eltwise softmax gemm matmul ||
     failed+=("portable path tests")
-echo "== ctest${reference:+ (reference runs <test>@ref against $reference/libdnnl.so.3)}"
+stage "ctest${reference:+ (reference runs <test>@ref against $reference/libdnnl.so.3)}"
 junit=build/ctest-junit.xml
 rm -f "$junit"
 ctest --test-dir build --output-on-failure -j"$jobs" --output-junit "$repo/$junit" \
@@ -66,13 +85,14 @@ print(f"reference runs: {len(cases)} registered, {len(good)} passed against Inte
 sys.exit(1 if not cases else 0)
 EOF
 fi
-echo "== skips (expected ones: scripts/expected-skips.txt)"
+stage "skips (expected ones: scripts/expected-skips.txt)"
 python3 scripts/check_skips.py scripts/expected-skips.txt --junit "$junit" \
     --rust-log "$rust_skips" || failed+=("unexpected skips")
 
 # ASan+UBSan over every C test, valgrind over a subset, miri over the host-only Rust
 # logic (README, "Reliability"). DNNL_SANITIZE=0 leaves it out of a local run.
 if [ "${DNNL_SANITIZE:-1}" != 0 ]; then
+    stage "sanitizers (scripts/sanitize.sh)"
     bash scripts/sanitize.sh || failed+=("sanitizers")
 fi
 
@@ -80,4 +100,4 @@ if ((${#failed[@]})); then
     echo "test.sh: FAILED: ${failed[*]}" >&2
     exit 1
 fi
-echo "test.sh: all Rust and C tests passed, every skip expected"
+echo "test.sh: all Rust and C tests passed, every skip expected ($((SECONDS / 60)) min)"
