@@ -97,19 +97,32 @@ pub(crate) enum Path {
     Avx512,
     /// bf16 A and B only.
     Avx512Bf16,
+    /// bf16 A and B only, on the AMX tiles (`blocked/amx.rs`).
+    Amx,
 }
 
 /// `avx512_core_bf16`'s bits in `dnnl_cpu_isa_t`.
 const ISA_AVX512_CORE_BF16: u32 = 0xe7;
+/// `avx512_core_amx`'s bits in `dnnl_cpu_isa_t`.
+const ISA_AVX512_CORE_AMX: u32 = 0xfef;
 
 impl Path {
     /// The best path at `level` that the host has, for A and B of types
-    /// `a` and `b`; `bf16_allowed` says whether the ISA cap lets
-    /// AVX512-BF16 run (`avx512_core_bf16` or above).
-    pub fn for_level(level: Level, a: Elem, b: Elem, bf16_allowed: bool) -> Path {
+    /// `a` and `b`; `bf16_allowed` and `amx_allowed` say whether the ISA cap
+    /// lets AVX512-BF16 (`avx512_core_bf16` or above) and AMX
+    /// (`avx512_core_amx` or above) run.
+    pub fn for_level(
+        level: Level,
+        a: Elem,
+        b: Elem,
+        bf16_allowed: bool,
+        amx_allowed: bool,
+    ) -> Path {
         let bf16 = a == Elem::Bf16 && b == Elem::Bf16;
         if level >= Level::Avx512 && Level::Avx512.host_has() {
-            if bf16 && bf16_allowed && host_has_bf16() {
+            if bf16 && amx_allowed && host_has_amx() {
+                Path::Amx
+            } else if bf16 && bf16_allowed && host_has_bf16() {
                 Path::Avx512Bf16
             } else {
                 Path::Avx512
@@ -125,9 +138,19 @@ impl Path {
     /// `base::isa`, capped by `ONEDNN_MAX_CPU_ISA` / `dnnl_set_max_cpu_isa`).
     pub fn current(a: Elem, b: Elem) -> Path {
         let effective = isa::effective();
-        let bf16_allowed =
-            effective != 0 && effective & ISA_AVX512_CORE_BF16 == ISA_AVX512_CORE_BF16;
-        Path::for_level(isa::level(), a, b, bf16_allowed)
+        let allows = |isa: u32| effective == 0 || effective & isa == isa;
+        Path::for_level(
+            isa::level(),
+            a,
+            b,
+            allows(ISA_AVX512_CORE_BF16),
+            allows(ISA_AVX512_CORE_AMX),
+        )
+    }
+
+    /// Whether the path takes bf16 A and B only.
+    pub fn bf16_only(self) -> bool {
+        matches!(self, Path::Avx512Bf16 | Path::Amx)
     }
 
     /// Every path this host can run (the tests run each).
@@ -141,6 +164,9 @@ impl Path {
             paths.push(Path::Avx512);
             if host_has_bf16() {
                 paths.push(Path::Avx512Bf16);
+            }
+            if host_has_amx() {
+                paths.push(Path::Amx);
             }
         }
         paths
@@ -156,6 +182,8 @@ impl Path {
                 mc: 96,
                 nc: 512,
                 pairs: false,
+                a_rows: false,
+                k_step: 1,
                 f16c: true,
                 ukr: x86::ukr_avx512,
                 rows_ukr: x86::rows_avx512,
@@ -168,8 +196,27 @@ impl Path {
                 mc: 96,
                 nc: 512,
                 pairs: true,
+                a_rows: false,
+                k_step: 1,
                 f16c: true,
                 ukr: x86::ukr_avx512_bf16,
+                rows_ukr: x86::rows_avx512,
+            },
+            // kc: 256 slots (512 K): A's 32-row panel and B's slice of a
+            // panel 32 KiB each; mc x kc (128 KiB) and B's kc x nc (512 KiB)
+            // within a Sapphire Rapids core's 2 MiB of L2.
+            #[cfg(target_arch = "x86_64")]
+            Path::Amx => Shape {
+                mr: 32,
+                nr: 32,
+                kc: 256,
+                mc: 128,
+                nc: 512,
+                pairs: true,
+                a_rows: true,
+                k_step: amx::K_STEP,
+                f16c: true,
+                ukr: amx::ukr_amx,
                 rows_ukr: x86::rows_avx512,
             },
             #[cfg(target_arch = "x86_64")]
@@ -182,6 +229,8 @@ impl Path {
                     mc: blocks.mc,
                     nc: blocks.nc,
                     pairs: false,
+                    a_rows: false,
+                    k_step: 1,
                     f16c: true,
                     ukr: x86::ukr_avx2,
                     rows_ukr: x86::rows_avx2,
@@ -194,6 +243,8 @@ impl Path {
                 mc: 96,
                 nc: 512,
                 pairs: false,
+                a_rows: false,
+                k_step: 1,
                 f16c: false,
                 ukr: ukr_portable,
                 rows_ukr: rows_portable,
@@ -269,6 +320,16 @@ fn host_has_bf16() -> bool {
     false
 }
 
+#[cfg(target_arch = "x86_64")]
+fn host_has_amx() -> bool {
+    amx::usable()
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn host_has_amx() -> bool {
+    false
+}
+
 /// A microkernel: `C[mr x nr] (=, or += unless first) A-panel · B-panel` over
 /// `k` packed rows (K values, or pairs of them), C row-major with `ldc`.
 ///
@@ -305,6 +366,12 @@ struct Shape {
     nc: usize,
     /// Packed rows hold pairs of consecutive K as two bf16 (in one f32 slot).
     pairs: bool,
+    /// A's panels are row-major (`[mr][kc]`, the AMX tiles' layout), not
+    /// `[kc][mr]`.
+    a_rows: bool,
+    /// The packed rows (K, or K pairs) are zero-padded to a multiple of this,
+    /// which `kc` is a multiple of too.
+    k_step: usize,
     /// f16 operands are converted with F16C.
     f16c: bool,
     ukr: Ukr,
@@ -709,7 +776,7 @@ fn pack_b(s: &Shape, b: &Mat, first: i64, k: usize, n0: usize, cols: usize, out:
         for (kp, row) in out.chunks_exact_mut(nr).enumerate() {
             let k0 = 2 * kp;
             for (c, o) in row.iter_mut().enumerate() {
-                *o = if c < cols {
+                *o = if c < cols && k0 < k {
                     let lo = bf16_bits(b.bytes, at(k0, c));
                     let hi = if k0 + 1 < k {
                         bf16_bits(b.bytes, at(k0 + 1, c))
@@ -785,7 +852,25 @@ fn pack_a(
     for (i, panel) in out.chunks_exact_mut(mr * kc).enumerate() {
         let r0 = i * mr;
         let rn = mr.min(rows - r0);
-        if s.pairs && a.cs == 1 {
+        if s.a_rows {
+            // Row-major pairs (`[mr][kc]`), zero past K and past the rows.
+            for (r, slots) in panel.chunks_exact_mut(kc).enumerate() {
+                for (kp, o) in slots.iter_mut().enumerate() {
+                    let k0 = 2 * (p + kp);
+                    *o = if r < rn && k0 < k {
+                        let lo = bf16_bits(a.bytes, at(r0 + r, k0));
+                        let hi = if k0 + 1 < k {
+                            bf16_bits(a.bytes, at(r0 + r, k0 + 1))
+                        } else {
+                            0
+                        };
+                        pair(lo, hi)
+                    } else {
+                        0.0
+                    };
+                }
+            }
+        } else if s.pairs && a.cs == 1 {
             // Each pair is one 32-bit read of two consecutive bf16 (the odd
             // one 0 past K).
             for r in 0..mr {
@@ -936,8 +1021,8 @@ pub(crate) fn run_packed(
     parts: usize,
     tile: &(dyn Fn(&Tile, &mut [f32]) + Sync),
 ) {
-    let path = match (packer, path) {
-        (Some(_), Path::Avx512Bf16) => Path::Avx512,
+    let path = match packer {
+        Some(_) if path.bf16_only() => Path::Avx512,
         _ => path,
     };
     let s = path.shape();
@@ -946,8 +1031,8 @@ pub(crate) fn run_packed(
     if m == 0 || n == 0 || p.batches == 0 {
         return;
     }
-    // Packed rows per panel: K, or K pairs.
-    let kp = if s.pairs { k.div_ceil(2) } else { k };
+    // Packed rows per panel: K, or K pairs (padded to the kernel's step).
+    let kp = if s.pairs { k.div_ceil(2) } else { k }.next_multiple_of(s.k_step);
     let panels = n.div_ceil(s.nr);
     let panel_len = kp * s.nr;
     // Packed rows per part (a multiple of kc).
@@ -1105,5 +1190,7 @@ pub(crate) fn run_packed(
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+mod amx;
 #[cfg(test)]
 mod tests;

@@ -164,7 +164,7 @@ const SHAPES: &[(usize, usize, usize)] = &[
 #[test]
 fn f32_every_path_edges_and_layouts() {
     for path in Path::on_host() {
-        if path == Path::Avx512Bf16 {
+        if path.bf16_only() {
             continue;
         }
         for &shape in SHAPES {
@@ -183,7 +183,7 @@ fn f32_every_path_edges_and_layouts() {
 #[test]
 fn batches_with_and_without_b_broadcast() {
     for path in Path::on_host() {
-        let elems = if path == Path::Avx512Bf16 {
+        let elems = if path.bf16_only() {
             (Elem::Bf16, Elem::Bf16)
         } else {
             (Elem::F32, Elem::F32)
@@ -206,7 +206,7 @@ fn batches_with_and_without_b_broadcast() {
 #[test]
 fn low_precision_operands_every_path() {
     for path in Path::on_host() {
-        let pairs: &[(Elem, Elem)] = if path == Path::Avx512Bf16 {
+        let pairs: &[(Elem, Elem)] = if path.bf16_only() {
             &[(Elem::Bf16, Elem::Bf16)]
         } else {
             &[
@@ -240,37 +240,50 @@ fn current_path_within_the_process_cap() {
         Level::Avx512 => assert_eq!(path, Path::Avx512),
     }
     if crate::base::isa::level() < Level::Avx512 {
-        assert_ne!(Path::current(Elem::Bf16, Elem::Bf16), Path::Avx512Bf16);
+        assert!(!Path::current(Elem::Bf16, Elem::Bf16).bf16_only());
     }
 }
 
 #[test]
 fn path_follows_the_level() {
     assert_eq!(
-        Path::for_level(Level::Portable, Elem::F32, Elem::F32, true),
+        Path::for_level(Level::Portable, Elem::F32, Elem::F32, true, false),
         Path::Portable
     );
     assert_eq!(
-        Path::for_level(Level::Portable, Elem::Bf16, Elem::Bf16, true),
+        Path::for_level(Level::Portable, Elem::Bf16, Elem::Bf16, true, false),
         Path::Portable
     );
     if Level::Avx512.host_has() {
         assert_eq!(
-            Path::for_level(Level::Avx512, Elem::F32, Elem::F32, true),
+            Path::for_level(Level::Avx512, Elem::F32, Elem::F32, true, false),
             Path::Avx512
         );
         assert_eq!(
-            Path::for_level(Level::Avx512, Elem::Bf16, Elem::Bf16, false),
+            Path::for_level(Level::Avx512, Elem::Bf16, Elem::Bf16, false, false),
             Path::Avx512
         );
         assert_eq!(
-            Path::for_level(Level::Avx512, Elem::Bf16, Elem::F32, true),
+            Path::for_level(Level::Avx512, Elem::Bf16, Elem::F32, true, false),
             Path::Avx512
+        );
+        // AMX where the host has it and the cap allows it, bf16 A and B only.
+        assert_eq!(
+            Path::for_level(Level::Avx512, Elem::Bf16, Elem::Bf16, true, true) == Path::Amx,
+            Path::on_host().contains(&Path::Amx)
+        );
+        assert_ne!(
+            Path::for_level(Level::Avx512, Elem::Bf16, Elem::Bf16, true, false),
+            Path::Amx
+        );
+        assert_ne!(
+            Path::for_level(Level::Avx512, Elem::F32, Elem::Bf16, true, true),
+            Path::Amx
         );
     }
     if Level::Avx2.host_has() {
         assert_eq!(
-            Path::for_level(Level::Avx2, Elem::Bf16, Elem::Bf16, true),
+            Path::for_level(Level::Avx2, Elem::Bf16, Elem::Bf16, true, false),
             Path::Avx2
         );
     }
