@@ -849,25 +849,45 @@ fn pack_a(
 ) {
     let mr = s.mr;
     let at = |r: usize, kk: usize| first + (m0 + r) as i64 * a.rs + kk as i64 * a.cs;
+    // The slot of row r's K pair (k0, k0 + 1): 0 past K.
+    let pair_at = |r: usize, k0: usize| {
+        if k0 >= k {
+            return 0.0;
+        }
+        let lo = bf16_bits(a.bytes, at(r, k0));
+        let hi = if k0 + 1 < k {
+            bf16_bits(a.bytes, at(r, k0 + 1))
+        } else {
+            0
+        };
+        pair(lo, hi)
+    };
     for (i, panel) in out.chunks_exact_mut(mr * kc).enumerate() {
         let r0 = i * mr;
         let rn = mr.min(rows - r0);
         if s.a_rows {
-            // Row-major pairs (`[mr][kc]`), zero past K and past the rows.
+            // Row-major pairs (`[mr][kc]`), zero past K and past the rows;
+            // where A's rows are contiguous, the pairs wholly within K are
+            // its bytes, four at a time.
             for (r, slots) in panel.chunks_exact_mut(kc).enumerate() {
-                for (kp, o) in slots.iter_mut().enumerate() {
-                    let k0 = 2 * (p + kp);
-                    *o = if r < rn && k0 < k {
-                        let lo = bf16_bits(a.bytes, at(r0 + r, k0));
-                        let hi = if k0 + 1 < k {
-                            bf16_bits(a.bytes, at(r0 + r, k0 + 1))
-                        } else {
-                            0
-                        };
-                        pair(lo, hi)
-                    } else {
-                        0.0
-                    };
+                if r >= rn {
+                    slots.fill(0.0);
+                    continue;
+                }
+                let whole = if a.cs == 1 {
+                    (k / 2).saturating_sub(p).min(kc)
+                } else {
+                    0
+                };
+                if whole > 0 {
+                    let at = at(r0 + r, 2 * p) as usize * 2;
+                    let src = &a.bytes[at..at + whole * 4];
+                    for (o, w) in slots.iter_mut().zip(src.chunks_exact(4)) {
+                        *o = f32::from_bits(u32::from_ne_bytes([w[0], w[1], w[2], w[3]]));
+                    }
+                }
+                for (kp, o) in slots.iter_mut().enumerate().skip(whole) {
+                    *o = pair_at(r0 + r, 2 * (p + kp));
                 }
             }
         } else if s.pairs && a.cs == 1 {
@@ -893,16 +913,9 @@ fn pack_a(
             }
         } else if s.pairs {
             for (kp, slots) in panel.chunks_exact_mut(mr).enumerate() {
-                let k0 = 2 * (p + kp);
                 for (r, o) in slots.iter_mut().enumerate() {
                     *o = if r < rn {
-                        let lo = bf16_bits(a.bytes, at(r0 + r, k0));
-                        let hi = if k0 + 1 < k {
-                            bf16_bits(a.bytes, at(r0 + r, k0 + 1))
-                        } else {
-                            0
-                        };
-                        pair(lo, hi)
+                        pair_at(r0 + r, 2 * (p + kp))
                     } else {
                         0.0
                     };
