@@ -44,11 +44,17 @@ static void fill(dnnl_memory_t m, const_dnnl_memory_desc_t md) {
     size_t bytes = dnnl_memory_desc_get_size(md);
     void *p;
     if (dnnl_memory_map_data(m, &p) != dnnl_success) return;
-    size_t size = dt == dnnl_f32 ? 4 : 2;
+    size_t size = dt == dnnl_f32 || dt == dnnl_s32 ? 4 : dt == dnnl_u8 || dt == dnnl_s8 ? 1 : 2;
     for (size_t i = 0; i < bytes / size; i++) {
         float x = (float)(i % 97) / 97.f - 0.5f;
         union { float f; uint32_t u; } v = {x};
-        if (dt == dnnl_f32)
+        if (dt == dnnl_u8)
+            ((uint8_t *)p)[i] = (uint8_t)(i % 97);
+        else if (dt == dnnl_s8)
+            ((int8_t *)p)[i] = (int8_t)((int)(i % 97) - 48);
+        else if (dt == dnnl_s32)
+            ((int32_t *)p)[i] = 0;
+        else if (dt == dnnl_f32)
             ((float *)p)[i] = x;
         else if (dt == dnnl_bf16)
             ((uint16_t *)p)[i] = (uint16_t)(v.u >> 16);
@@ -182,20 +188,28 @@ static void reorder(const int64_t *dims, dnnl_format_tag_t from, dnnl_format_tag
     dnnl_memory_desc_destroy(d);
 }
 
-static void matmul(int64_t m, int64_t k, int64_t n, dnnl_data_type_t dt, const char *dt_name) {
+// A plain row-major matmul of src, weights and dst types `sdt`, `wdt`, `ddt`.
+static void matmul_of(int64_t m, int64_t k, int64_t n, dnnl_data_type_t sdt,
+                      dnnl_data_type_t wdt, dnnl_data_type_t ddt, const char *dt_name) {
     char name[64];
     snprintf(name, sizeof name, "matmul %s %ldx%ldx%ld", dt_name, (long)m, (long)k, (long)n);
     int64_t da[2] = {m, k}, db[2] = {k, n}, dc[2] = {m, n};
-    dnnl_memory_desc_t a = md_tag(2, da, dt, dnnl_ab), b = md_tag(2, db, dt, dnnl_ab),
-                       c = md_tag(2, dc, dt, dnnl_ab);
+    dnnl_memory_desc_t a = md_tag(2, da, sdt, dnnl_ab), b = md_tag(2, db, wdt, dnnl_ab),
+                       c = md_tag(2, dc, ddt, dnnl_ab);
     dnnl_primitive_desc_t pd = NULL;
     dnnl_status_t st = dnnl_matmul_primitive_desc_create(&pd, eng, a, b, NULL, c, NULL);
     int ids[3] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST};
     const_dnnl_memory_desc_t mds[3] = {a, b, c};
-    time_pd(name, st, pd, 3, ids, mds, 2.0 * (double)m * (double)k * (double)n, "GFLOP/s");
+    int integer = sdt == dnnl_u8 || sdt == dnnl_s8;
+    time_pd(name, st, pd, 3, ids, mds, 2.0 * (double)m * (double)k * (double)n,
+            integer ? "GOP/s" : "GFLOP/s");
     dnnl_memory_desc_destroy(a);
     dnnl_memory_desc_destroy(b);
     dnnl_memory_desc_destroy(c);
+}
+
+static void matmul(int64_t m, int64_t k, int64_t n, dnnl_data_type_t dt, const char *dt_name) {
+    matmul_of(m, k, n, dt, dt, dt, dt_name);
 }
 
 // A ResNet-50 convolution (stride 1, same padding) with layouts of the library's choice.
@@ -254,6 +268,7 @@ int main(int argc, char **argv) {
     int64_t low = quick ? 1024 : 2048;
     matmul(low, low, low, dnnl_bf16, "bf16");
     matmul(low, low, low, dnnl_f16, "f16");
+    matmul_of(low, low, low, dnnl_u8, dnnl_s8, dnnl_s32, "u8s8s32");
     // ResNet-50 stage 2 and stage 4 layers, batch scaled down for small hosts.
     int64_t mb = quick ? 2 : 8;
     conv(mb, 64, 56, 64, 3);

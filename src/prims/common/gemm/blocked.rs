@@ -99,6 +99,16 @@ pub(crate) enum Path {
     Avx512Bf16,
     /// bf16 A and B only, on the AMX tiles (`blocked/amx.rs`).
     Amx,
+    /// u8/s8 A and B only (whether each is signed), on the AMX tiles with
+    /// s32 accumulation: the tiles hand the s32 sums over in the f32
+    /// values' bits.
+    AmxInt8 {
+        a_signed: bool,
+        b_signed: bool,
+    },
+    /// u8/s8 A and B only, widened to i16 pairs (`vpmaddwd`), s32 sums as
+    /// for `AmxInt8`.
+    Avx2Int8,
 }
 
 /// `avx512_core_bf16`'s bits in `dnnl_cpu_isa_t`.
@@ -119,8 +129,16 @@ impl Path {
         amx_allowed: bool,
     ) -> Path {
         let bf16 = a == Elem::Bf16 && b == Elem::Bf16;
+        let int8 = |e: Elem| matches!(e, Elem::U8 | Elem::S8);
         if level >= Level::Avx512 && Level::Avx512.host_has() {
-            if bf16 && amx_allowed && host_has_amx() {
+            if int8(a) && int8(b) && amx_allowed && host_has_amx_int8() {
+                Path::AmxInt8 {
+                    a_signed: a == Elem::S8,
+                    b_signed: b == Elem::S8,
+                }
+            } else if int8(a) && int8(b) {
+                Path::Avx2Int8
+            } else if bf16 && amx_allowed && host_has_amx() {
                 Path::Amx
             } else if bf16 && bf16_allowed && host_has_bf16() {
                 Path::Avx512Bf16
@@ -128,7 +146,11 @@ impl Path {
                 Path::Avx512
             }
         } else if level >= Level::Avx2 && Level::Avx2.host_has() {
-            Path::Avx2
+            if int8(a) && int8(b) {
+                Path::Avx2Int8
+            } else {
+                Path::Avx2
+            }
         } else {
             Path::Portable
         }
@@ -151,6 +173,11 @@ impl Path {
     /// Whether the path takes bf16 A and B only.
     pub fn bf16_only(self) -> bool {
         matches!(self, Path::Avx512Bf16 | Path::Amx)
+    }
+
+    /// Whether the path takes int8 A and B only (and sums in s32).
+    pub fn int8_only(self) -> bool {
+        matches!(self, Path::AmxInt8 { .. } | Path::Avx2Int8)
     }
 
     /// Every path this host can run (the tests run each).
@@ -181,8 +208,9 @@ impl Path {
                 kc: 256,
                 mc: 96,
                 nc: 512,
-                pairs: false,
-                a_rows: false,
+                group: 1,
+                a_tiles: false,
+                tile_config: false,
                 k_step: 1,
                 f16c: true,
                 ukr: x86::ukr_avx512,
@@ -195,8 +223,9 @@ impl Path {
                 kc: 256,
                 mc: 96,
                 nc: 512,
-                pairs: true,
-                a_rows: false,
+                group: 2,
+                a_tiles: false,
+                tile_config: false,
                 k_step: 1,
                 f16c: true,
                 ukr: x86::ukr_avx512_bf16,
@@ -205,19 +234,38 @@ impl Path {
             // kc: 256 slots (512 K): A's 32-row panel and B's slice of a
             // panel 32 KiB each; mc x kc (128 KiB) and B's kc x nc (512 KiB)
             // within a Sapphire Rapids core's 2 MiB of L2.
+            // kc: 512 slots (1024 K), so that C stays in its tiles over
+            // most depths; mc x kc (128 KiB) and B's kc x nc (512 KiB) within
+            // a Sapphire Rapids core's 2 MiB of L2, A's and B's next tiles
+            // prefetched into L1 by the kernel. Measured on the device
+            // machine's 16 cores (bf16 2048^3) against kc 256 / mc 128 / nc
+            // 512 and kc 1024, mc 32 and 128, nc 128 and 512.
             #[cfg(target_arch = "x86_64")]
             Path::Amx => Shape {
                 mr: 32,
                 nr: 32,
-                kc: 256,
-                mc: 128,
-                nc: 512,
-                pairs: true,
-                a_rows: true,
+                kc: 512,
+                mc: 64,
+                nc: 256,
+                group: 2,
+                a_tiles: true,
+                tile_config: true,
                 k_step: amx::K_STEP,
                 f16c: true,
-                ukr: amx::ukr_amx,
+                ukr: amx::ukr_bf16,
                 rows_ukr: x86::rows_avx512,
+            },
+            // As bf16, with four int8 of K per slot.
+            #[cfg(target_arch = "x86_64")]
+            Path::AmxInt8 { a_signed, b_signed } => Shape {
+                group: 4,
+                ukr: match (a_signed, b_signed) {
+                    (false, true) => amx::ukr_u8s8,
+                    (true, true) => amx::ukr_s8s8,
+                    (false, false) => amx::ukr_u8u8,
+                    (true, false) => amx::ukr_s8u8,
+                },
+                ..Path::Amx.shape()
             },
             #[cfg(target_arch = "x86_64")]
             Path::Avx2 => {
@@ -228,22 +276,30 @@ impl Path {
                     kc: blocks.kc,
                     mc: blocks.mc,
                     nc: blocks.nc,
-                    pairs: false,
-                    a_rows: false,
+                    group: 1,
+                    a_tiles: false,
+                    tile_config: false,
                     k_step: 1,
                     f16c: true,
                     ukr: x86::ukr_avx2,
                     rows_ukr: x86::rows_avx2,
                 }
             }
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2Int8 => Shape {
+                group: 2,
+                ukr: x86::ukr_avx2_int8,
+                ..Path::Avx2.shape()
+            },
             _ => Shape {
                 mr: 4,
                 nr: 16,
                 kc: 256,
                 mc: 96,
                 nc: 512,
-                pairs: false,
-                a_rows: false,
+                group: 1,
+                a_tiles: false,
+                tile_config: false,
                 k_step: 1,
                 f16c: false,
                 ukr: ukr_portable,
@@ -330,6 +386,16 @@ fn host_has_amx() -> bool {
     false
 }
 
+#[cfg(target_arch = "x86_64")]
+fn host_has_amx_int8() -> bool {
+    amx::usable_int8()
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn host_has_amx_int8() -> bool {
+    false
+}
+
 /// A microkernel: `C[mr x nr] (=, or += unless first) A-panel · B-panel` over
 /// `k` packed rows (K values, or pairs of them), C row-major with `ldc`.
 ///
@@ -364,11 +430,15 @@ struct Shape {
     kc: usize,
     mc: usize,
     nc: usize,
-    /// Packed rows hold pairs of consecutive K as two bf16 (in one f32 slot).
-    pairs: bool,
-    /// A's panels are row-major (`[mr][kc]`, the AMX tiles' layout), not
-    /// `[kc][mr]`.
-    a_rows: bool,
+    /// Consecutive K values per packed slot: 1 (f32), 2 (two bf16 in one
+    /// 32-bit slot) or 4 (four int8).
+    group: usize,
+    /// A's panels are stored tile by tile (`[kc / 16][mr][16]`, the AMX
+    /// tiles' layout), not `[kc][mr]`.
+    a_tiles: bool,
+    /// The kernel runs on AMX tiles that each worker configures once
+    /// (`amx::configure`) and releases when done.
+    tile_config: bool,
     /// The packed rows (K, or K pairs) are zero-padded to a multiple of this,
     /// which `kc` is a multiple of too.
     k_step: usize,
@@ -730,6 +800,57 @@ mod x86 {
             }
         }
     }
+
+    /// AVX2 int8, `6 x 16`: each slot two K values widened to i16, so that
+    /// one `vpmaddwd` multiplies a broadcast pair of A by 8 columns' pairs of
+    /// B and sums each column's two products exactly in s32 (int8 values
+    /// cannot reach its one overflow, -32768 twice); the sums accumulate
+    /// (wrapping) in s32, C holding them in its f32 values' bits.
+    ///
+    /// # Safety
+    /// As `Ukr`; the host has AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn ukr_avx2_int8(
+        k: usize,
+        a: *const f32,
+        b: *const f32,
+        c: *mut f32,
+        ldc: usize,
+        first: bool,
+    ) {
+        const MR: usize = 6;
+        let mut acc = [[_mm256_setzero_si256(); 2]; MR];
+        let (a, b) = (a as *const i32, b as *const __m256i);
+        for kk in 0..k {
+            // SAFETY: a holds k * 6 slots, b k * 16 (the caller's contract);
+            // a prefetch past the panel's end is harmless.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(b.wrapping_add((kk + 8) * 2).cast());
+                let b0 = _mm256_loadu_si256(b.add(kk * 2));
+                let b1 = _mm256_loadu_si256(b.add(kk * 2 + 1));
+                for (r, row) in acc.iter_mut().enumerate() {
+                    let x = _mm256_set1_epi32(a.add(kk * MR + r).read());
+                    row[0] = _mm256_add_epi32(row[0], _mm256_madd_epi16(x, b0));
+                    row[1] = _mm256_add_epi32(row[1], _mm256_madd_epi16(x, b1));
+                }
+            }
+        }
+        for (r, row) in acc.iter().enumerate() {
+            // SAFETY: row r of C holds ldc >= 16 values.
+            unsafe {
+                let out = c.add(r * ldc) as *mut __m256i;
+                if first {
+                    _mm256_storeu_si256(out, row[0]);
+                    _mm256_storeu_si256(out.add(1), row[1]);
+                } else {
+                    let sum = _mm256_add_epi32(_mm256_loadu_si256(out), row[0]);
+                    _mm256_storeu_si256(out, sum);
+                    let hi = out.add(1);
+                    _mm256_storeu_si256(hi, _mm256_add_epi32(_mm256_loadu_si256(hi), row[1]));
+                }
+            }
+        }
+    }
 }
 
 /// `dt::load_run`, with f16 converted by F16C where `s` allows it (the
@@ -756,34 +877,130 @@ fn f32_run(src: &[u8], out: &mut [f32]) {
     }
 }
 
-/// The raw bits of bf16 element `index` of `bytes`.
-fn bf16_bits(bytes: &[u8], index: i64) -> u32 {
-    let at = index as usize * 2;
-    u16::from_ne_bytes([bytes[at], bytes[at + 1]]) as u32
-}
-
 /// Two bf16 as one packed slot: `lo` in the low half (the even K).
 fn pair(lo: u32, hi: u32) -> f32 {
     f32::from_bits(lo | hi << 16)
 }
 
+/// The packed slot of K values `k0..k0 + group` (zeros past K), value `kk`
+/// being element `index(kk)` of `bytes`, of type `elem`: `group` values of
+/// `32 / group` bits each (two bf16, four int8, or two int8 widened to
+/// i16), the lowest K in the low bits.
+fn slot(
+    bytes: &[u8],
+    elem: Elem,
+    group: usize,
+    k: usize,
+    k0: usize,
+    index: impl Fn(usize) -> i64,
+) -> f32 {
+    let bits = 32 / group;
+    let mut word = 0u32;
+    for i in 0..group.min(k.saturating_sub(k0)) {
+        let at = index(k0 + i) as usize * elem.size();
+        let v = match elem.size() {
+            2 => u16::from_ne_bytes([bytes[at], bytes[at + 1]]) as u32,
+            _ => widen(elem, bytes[at], bits),
+        };
+        word |= v << (i * bits);
+    }
+    f32::from_bits(word)
+}
+
+/// An int8 value's bits in a field of `bits` (16: sign- or zero-extended
+/// as its type says; 8: as it is).
+#[inline(always)]
+fn widen(elem: Elem, byte: u8, bits: usize) -> u32 {
+    if bits == 16 && elem == Elem::S8 {
+        byte as i8 as i16 as u16 as u32
+    } else {
+        byte as u32
+    }
+}
+
 /// Packs columns `n0..n0 + cols` of `b` (first element `first`) into one
-/// panel `out` of `rows x nr` (`rows` = K, or K pairs), zero-padded.
+/// panel `out` of `rows x nr` (`rows` = K, or its groups), zero-padded.
 fn pack_b(s: &Shape, b: &Mat, first: i64, k: usize, n0: usize, cols: usize, out: &mut [f32]) {
     let nr = s.nr;
     let at = |kk: usize, c: usize| first + kk as i64 * b.rs + (n0 + c) as i64 * b.cs;
-    if s.pairs {
+    let g = s.group;
+    if g == 2 && b.cs == 1 && b.elem.size() == 1 {
+        // Row-major int8 widened to i16: as bf16 below, a byte at a time.
+        let run = |kk: usize| &b.bytes[at(kk, 0) as usize..][..cols];
         for (kp, row) in out.chunks_exact_mut(nr).enumerate() {
             let k0 = 2 * kp;
+            let lo = if k0 < k { Some(run(k0)) } else { None };
+            let hi = if k0 + 1 < k { Some(run(k0 + 1)) } else { None };
+            match (lo, hi) {
+                (Some(lo), Some(hi)) => {
+                    for (o, (&l, &h)) in row.iter_mut().zip(lo.iter().zip(hi)) {
+                        *o = f32::from_bits(widen(b.elem, l, 16) | widen(b.elem, h, 16) << 16);
+                    }
+                }
+                (Some(lo), None) => {
+                    for (o, &l) in row.iter_mut().zip(lo) {
+                        *o = f32::from_bits(widen(b.elem, l, 16));
+                    }
+                }
+                _ => row[..cols].fill(0.0),
+            }
+            row[cols..].fill(0.0);
+        }
+        return;
+    }
+    if g == 2 && b.cs == 1 {
+        // Row-major: packed row kp interleaves the runs of rows 2 kp and
+        // 2 kp + 1 (zeros past K and past the columns).
+        let run = |kk: usize| {
+            let at = at(kk, 0) as usize * 2;
+            &b.bytes[at..at + cols * 2]
+        };
+        for (kp, row) in out.chunks_exact_mut(nr).enumerate() {
+            let k0 = 2 * kp;
+            if k0 >= k {
+                row.fill(0.0);
+                continue;
+            }
+            let half = |v: &[u8]| u16::from_ne_bytes([v[0], v[1]]) as u32;
+            let lo = run(k0).chunks_exact(2);
+            if k0 + 1 < k {
+                for (o, (l, h)) in row.iter_mut().zip(lo.zip(run(k0 + 1).chunks_exact(2))) {
+                    *o = pair(half(l), half(h));
+                }
+            } else {
+                for (o, l) in row.iter_mut().zip(lo) {
+                    *o = pair(half(l), 0);
+                }
+            }
+            row[cols..].fill(0.0);
+        }
+        return;
+    }
+    if g == 4 && b.cs == 1 {
+        // Row-major int8: packed row kq takes byte c of rows 4 kq .. 4 kq + 3
+        // (the K tail's quads one value at a time).
+        let run = |kk: usize| &b.bytes[at(kk, 0) as usize..][..cols];
+        for (kq, row) in out.chunks_exact_mut(nr).enumerate() {
+            let k0 = 4 * kq;
+            if k0 + 3 < k {
+                let (r0, r1, r2, r3) = (run(k0), run(k0 + 1), run(k0 + 2), run(k0 + 3));
+                for (c, o) in row[..cols].iter_mut().enumerate() {
+                    *o = f32::from_bits(u32::from_le_bytes([r0[c], r1[c], r2[c], r3[c]]));
+                }
+            } else {
+                for (c, o) in row[..cols].iter_mut().enumerate() {
+                    *o = slot(b.bytes, b.elem, 4, k, k0, |kk| at(kk, c));
+                }
+            }
+            row[cols..].fill(0.0);
+        }
+        return;
+    }
+    if g > 1 {
+        for (kp, row) in out.chunks_exact_mut(nr).enumerate() {
             for (c, o) in row.iter_mut().enumerate() {
-                *o = if c < cols && k0 < k {
-                    let lo = bf16_bits(b.bytes, at(k0, c));
-                    let hi = if k0 + 1 < k {
-                        bf16_bits(b.bytes, at(k0 + 1, c))
-                    } else {
-                        0
-                    };
-                    pair(lo, hi)
+                *o = if c < cols {
+                    slot(b.bytes, b.elem, g, k, g * kp, |kk| at(kk, c))
                 } else {
                     0.0
                 };
@@ -849,48 +1066,67 @@ fn pack_a(
 ) {
     let mr = s.mr;
     let at = |r: usize, kk: usize| first + (m0 + r) as i64 * a.rs + kk as i64 * a.cs;
-    // The slot of row r's K pair (k0, k0 + 1): 0 past K.
-    let pair_at = |r: usize, k0: usize| {
-        if k0 >= k {
-            return 0.0;
-        }
-        let lo = bf16_bits(a.bytes, at(r, k0));
-        let hi = if k0 + 1 < k {
-            bf16_bits(a.bytes, at(r, k0 + 1))
+    let g = s.group;
+    // The slot of row r's K group at k0 (zeros past K).
+    let slot_at = |r: usize, k0: usize| slot(a.bytes, a.elem, g, k, k0, |kk| at(r, kk));
+    // Row `row`'s slots `p..p + kc` (`slots` holds kc); where A's rows are
+    // contiguous and not widened, the groups wholly within K are its bytes,
+    // four at a time.
+    let row_slots = |row: usize, slots: &mut [f32]| {
+        let whole = if a.cs == 1 && a.elem.size() * g == 4 {
+            (k / g).saturating_sub(p).min(kc)
         } else {
             0
         };
-        pair(lo, hi)
+        if whole > 0 {
+            let at = at(row, g * p) as usize * a.elem.size();
+            let src = &a.bytes[at..at + whole * 4];
+            for (o, w) in slots.iter_mut().zip(src.chunks_exact(4)) {
+                *o = f32::from_bits(u32::from_ne_bytes([w[0], w[1], w[2], w[3]]));
+            }
+        }
+        for (j, o) in slots.iter_mut().enumerate().skip(whole) {
+            *o = slot_at(row, g * (p + j));
+        }
     };
     for (i, panel) in out.chunks_exact_mut(mr * kc).enumerate() {
         let r0 = i * mr;
         let rn = mr.min(rows - r0);
-        if s.a_rows {
-            // Row-major pairs (`[mr][kc]`), zero past K and past the rows;
-            // where A's rows are contiguous, the pairs wholly within K are
-            // its bytes, four at a time.
-            for (r, slots) in panel.chunks_exact_mut(kc).enumerate() {
-                if r >= rn {
-                    slots.fill(0.0);
-                    continue;
-                }
-                let whole = if a.cs == 1 {
-                    (k / 2).saturating_sub(p).min(kc)
+        if s.a_tiles {
+            // Each row as `row_slots` gives it into `line`, then its runs of
+            // 16 slots to their tiles.
+            line.resize(kc, 0.0);
+            for r in 0..mr {
+                if r < rn {
+                    row_slots(r0 + r, line);
                 } else {
-                    0
-                };
-                if whole > 0 {
-                    let at = at(r0 + r, 2 * p) as usize * 2;
-                    let src = &a.bytes[at..at + whole * 4];
-                    for (o, w) in slots.iter_mut().zip(src.chunks_exact(4)) {
-                        *o = f32::from_bits(u32::from_ne_bytes([w[0], w[1], w[2], w[3]]));
-                    }
+                    line.fill(0.0);
                 }
-                for (kp, o) in slots.iter_mut().enumerate().skip(whole) {
-                    *o = pair_at(r0 + r, 2 * (p + kp));
+                for (t, run) in line.chunks_exact(16).enumerate() {
+                    panel[(t * mr + r) * 16..][..16].copy_from_slice(run);
                 }
             }
-        } else if s.pairs && a.cs == 1 {
+        } else if g == 2 && a.cs == 1 && a.elem.size() == 1 {
+            // int8 widened to i16: each pair from two consecutive bytes (the
+            // K tail through `slot_at`).
+            let whole = (k / 2).saturating_sub(p).min(kc);
+            for r in 0..mr {
+                let src = (r < rn).then(|| match whole {
+                    0 => &[][..],
+                    _ => &a.bytes[at(r0 + r, 2 * p) as usize..][..2 * whole],
+                });
+                for (j, slots) in panel.chunks_exact_mut(mr).enumerate() {
+                    slots[r] = match src {
+                        Some(src) if j < whole => {
+                            let (l, h) = (src[2 * j], src[2 * j + 1]);
+                            f32::from_bits(widen(a.elem, l, 16) | widen(a.elem, h, 16) << 16)
+                        }
+                        Some(_) => slot_at(r0 + r, 2 * (p + j)),
+                        None => 0.0,
+                    };
+                }
+            }
+        } else if g == 2 && a.cs == 1 {
             // Each pair is one 32-bit read of two consecutive bf16 (the odd
             // one 0 past K).
             for r in 0..mr {
@@ -911,11 +1147,11 @@ fn pack_a(
                     };
                 }
             }
-        } else if s.pairs {
-            for (kp, slots) in panel.chunks_exact_mut(mr).enumerate() {
+        } else if g > 1 {
+            for (j, slots) in panel.chunks_exact_mut(mr).enumerate() {
                 for (r, o) in slots.iter_mut().enumerate() {
                     *o = if r < rn {
-                        pair_at(r0 + r, 2 * (p + kp))
+                        slot_at(r0 + r, g * (p + j))
                     } else {
                         0.0
                     };
@@ -1021,7 +1257,7 @@ pub(crate) fn run(path: Path, p: &Problem, tile: &(dyn Fn(&Tile, &mut [f32]) + S
 }
 
 /// [`run`], with A from `packer` where one is given (`p.a` is then not
-/// read; the bf16 pairs kernel gives way to the f32 one of its ISA), and
+/// read; the bf16 and int8 kernels give way to the f32 one of their ISA), and
 /// the depth cut into `parts` ranges (multiples of the cache block, the
 /// last ones possibly empty): each output element then comes in `parts`
 /// tiles, one per part ([`Tile::part`]), holding that range's partial
@@ -1034,8 +1270,9 @@ pub(crate) fn run_packed(
     parts: usize,
     tile: &(dyn Fn(&Tile, &mut [f32]) + Sync),
 ) {
-    let path = match packer {
-        Some(_) if path.bf16_only() => Path::Avx512,
+    let path = match (packer, path) {
+        (Some(_), Path::Avx2Int8) => Path::Avx2,
+        (Some(_), _) if path.bf16_only() || path.int8_only() => Path::Avx512,
         _ => path,
     };
     let s = path.shape();
@@ -1044,8 +1281,8 @@ pub(crate) fn run_packed(
     if m == 0 || n == 0 || p.batches == 0 {
         return;
     }
-    // Packed rows per panel: K, or K pairs (padded to the kernel's step).
-    let kp = if s.pairs { k.div_ceil(2) } else { k }.next_multiple_of(s.k_step);
+    // Packed rows per panel: K, or its groups (padded to the kernel's step).
+    let kp = k.div_ceil(s.group).next_multiple_of(s.k_step);
     let panels = n.div_ceil(s.nr);
     let panel_len = kp * s.nr;
     // Packed rows per part (a multiple of kc).
@@ -1118,6 +1355,11 @@ pub(crate) fn run_packed(
     run_pooled(ranges, |range| {
         let (mut a_panels, mut acc, mut line) =
             SCRATCH.with(|cell| std::mem::take(&mut *cell.borrow_mut()));
+        #[cfg(target_arch = "x86_64")]
+        if s.tile_config {
+            // SAFETY: the path is AMX, taken only where `amx::usable`.
+            unsafe { amx::configure() };
+        }
         for t in range {
             let mb = t % mblocks;
             let nb = t / mblocks % nblocks;
@@ -1128,14 +1370,14 @@ pub(crate) fn run_packed(
             let cols = nc.min(n - n0);
             let (rp, cp) = (rows.next_multiple_of(s.mr), cols.next_multiple_of(s.nr));
             let ld = cp;
-            if acc.len() < rp * cp {
-                acc.resize(rp * cp, 0.0);
+            if acc.len() < rp * ld {
+                acc.resize(rp * ld, 0.0);
             }
             let a_first = (p.first)(batch).0;
             let b_panels = &packed[(b_slot[batch] * panels + n0 / s.nr) * panel_len..];
             let (k_lo, k_hi) = ((part * part_len).min(kp), ((part + 1) * part_len).min(kp));
             if k_hi == k_lo {
-                acc[..rp * cp].fill(0.0);
+                acc[..rp * ld].fill(0.0);
             }
             for p0 in (k_lo..k_hi).step_by(s.kc) {
                 let kc = s.kc.min(k_hi - p0);
@@ -1192,7 +1434,12 @@ pub(crate) fn run_packed(
                 cols,
                 ld,
             };
-            tile(&t, &mut acc[..rp * cp]);
+            tile(&t, &mut acc[..rp * ld]);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if s.tile_config {
+            // SAFETY: as for `configure` above.
+            unsafe { amx::release() };
         }
         SCRATCH.with(|cell| *cell.borrow_mut() = (a_panels, acc, line));
     });

@@ -89,22 +89,10 @@ pub(crate) struct RowEpilogue<'a> {
 }
 
 impl RowEpilogue<'_> {
-    /// Row `mm` of the batch at offsets `offs` (`Gemm::batch_offsets`),
-    /// whose dst row starts at element `c_row`; `pos` holds the batch's
-    /// position (its last two entries are set here).
-    pub fn apply(
-        &self,
-        values: &mut [f32],
-        mm: usize,
-        offs: &[i64; 4],
-        c_row: i64,
-        pos: &mut [i64],
-    ) {
-        self.apply_at(values, mm, 0, offs, c_row, pos);
-    }
-
-    /// As [`apply`](Self::apply), for the columns `n0..n0 + values.len()`
-    /// of the row.
+    /// Columns `n0..n0 + values.len()` of row `mm` of the batch at offsets
+    /// `offs` (`Gemm::batch_offsets`), whose dst row starts at element
+    /// `c_row`; `pos` holds the batch's position (its last two entries are
+    /// set here).
     pub fn apply_at(
         &self,
         values: &mut [f32],

@@ -20,6 +20,9 @@
 //! An s32 dst with none of those is stored from the integer accumulator
 //! (exact at any magnitude).
 
+use std::collections::HashMap;
+
+use super::blocked::{self, Mat, Path, Problem, Tile};
 use super::cpu::{RowEpilogue, Scales, run_pooled};
 use super::{Epilogue, Gemm, GemmArgs, Operand, Zp};
 use crate::abi::*;
@@ -330,17 +333,102 @@ pub(crate) fn run(ctx: &ExecContext, g: &Gemm, epi: &Epilogue, args: GemmArgs) -
     });
     let zsum: i32 = (0..k).fold(0i32, |s, kk| s.wrapping_add(zps.src_at(kk)));
     let ndims = g.batch.len() + 2;
-    let min_rows = ((1usize << 20) / (n * k.max(1)).max(1)).max(MR);
-    let ranges = parallel::split(batches * m, min_rows);
-    let row_epi = RowEpilogue {
+    let finish = Finish {
         g,
-        scales: &scales,
-        bias: bias_bytes,
-        post: &post,
-        sum_elem,
-        with_post,
+        zps: &zps,
+        zsum,
+        exact,
+        row_epi: RowEpilogue {
+            g,
+            scales: &scales,
+            bias: bias_bytes,
+            post: &post,
+            sum_elem,
+            with_post,
+            c,
+        },
         c,
     };
+    // The batch's A (row 0 first) and B, and its position where post-ops
+    // need one.
+    let views = |batch: usize, pos: &mut [i64]| {
+        let offs = g.batch_offsets(batch as i64);
+        if with_post {
+            let mut rest = batch;
+            for d in (0..ndims - 2).rev() {
+                let size = g.batch[d].size as usize;
+                pos[d] = (rest % size) as i64;
+                rest /= size;
+            }
+        }
+        let view = |bytes, op: &Operand, first| View {
+            bytes,
+            elem: op.elem,
+            first,
+            rs: op.rs,
+            cs: op.cs,
+        };
+        let a = view(a_bytes, &g.a, g.a.off + offs[0]);
+        (offs, a, view(b_bytes, &g.b, g.b.off + offs[1]))
+    };
+    let path = Path::current(g.a.elem, g.b.elem);
+    if path.int8_only() {
+        // On the blocked products (the AMX tiles): the src zero point's
+        // compensation once per distinct B, then each tile's rows finished
+        // where they were computed.
+        let mut comps: HashMap<i64, Vec<i32>> = HashMap::new();
+        if epi.zp_src.is_some() {
+            for batch in 0..batches {
+                let (_, _, b) = views(batch, &mut [0; 12]);
+                comps
+                    .entry(b.first)
+                    .or_insert_with(|| column_comp(&zps, &b, k, n));
+            }
+        }
+        let first = |i: usize| {
+            let offs = g.batch_offsets(i as i64);
+            (g.a.off + offs[0], g.b.off + offs[1])
+        };
+        let mat = |bytes, op: &Operand| Mat {
+            bytes,
+            elem: op.elem,
+            rs: op.rs,
+            cs: op.cs,
+        };
+        let problem = Problem {
+            m,
+            n,
+            k,
+            batches,
+            a: mat(a_bytes, &g.a),
+            b: mat(b_bytes, &g.b),
+            first: &first,
+        };
+        let tile = |t: &Tile, sums: &mut [f32]| {
+            let mut pos = vec![0i64; ndims];
+            let (offs, a, b) = views(t.batch, &mut pos);
+            let comp = comps.get(&b.first).map(|v| v.as_slice());
+            let (mut ints, mut values) = (vec![0i32; t.cols], vec![0f32; t.cols]);
+            for r in 0..t.rows {
+                // The tiles' s32 sums, in the f32 values' bits.
+                for (x, v) in ints.iter_mut().zip(&sums[r * t.ld..][..t.cols]) {
+                    *x = v.to_bits() as i32;
+                }
+                let at = RowAt {
+                    a: &a,
+                    mm: t.m0 + r,
+                    n0: t.n0,
+                    offs: &offs,
+                    comp,
+                };
+                finish.row(&at, &mut ints, &mut values, &mut pos);
+            }
+        };
+        blocked::run(path, &problem, &tile);
+        return Ok(());
+    }
+    let min_rows = ((1usize << 20) / (n * k.max(1)).max(1)).max(MR);
+    let ranges = parallel::split(batches * m, min_rows);
     run_pooled(ranges, |range| {
         let mut row = range.start;
         let mut acc: Vec<i32> = Vec::new();
@@ -351,91 +439,117 @@ pub(crate) fn run(ctx: &ExecContext, g: &Gemm, epi: &Epilogue, args: GemmArgs) -
             let batch = row / m;
             let m0 = row % m;
             let rows = (m - m0).min(range.end - row);
-            let offs = g.batch_offsets(batch as i64);
+            let (offs, a, b) = views(batch, &mut pos);
             let av = View {
-                bytes: a_bytes,
-                elem: g.a.elem,
-                first: g.a.off + offs[0] + m0 as i64 * g.a.rs,
-                rs: g.a.rs,
-                cs: g.a.cs,
-            };
-            let bv = View {
-                bytes: b_bytes,
-                elem: g.b.elem,
-                first: g.b.off + offs[1],
-                rs: g.b.rs,
-                cs: g.b.cs,
+                first: a.first + m0 as i64 * g.a.rs,
+                ..a
             };
             acc.resize(rows * n, 0);
-            products(&av, &bv, rows, n, k, &mut acc);
-            // Zero-point compensation, in wrapping s32.
-            if epi.zp_src.is_some() && col_comp.as_ref().is_none_or(|(at, _)| *at != bv.first) {
-                let mut v = vec![0i32; n];
-                for kk in 0..k {
-                    let z = zps.src_at(kk);
-                    if z != 0 {
-                        for (nn, x) in v.iter_mut().enumerate() {
-                            *x = x.wrapping_add(z.wrapping_mul(bv.at(kk, nn) as i32));
-                        }
-                    }
-                }
-                col_comp = Some((bv.first, v));
+            products(&av, &b, rows, n, k, &mut acc);
+            if epi.zp_src.is_some() && col_comp.as_ref().is_none_or(|(at, _)| *at != b.first) {
+                col_comp = Some((b.first, column_comp(&zps, &b, k, n)));
             }
             for r in 0..rows {
-                let out = &mut acc[r * n..(r + 1) * n];
-                if let Some((_, comp)) = &col_comp {
-                    for (x, y) in out.iter_mut().zip(comp) {
-                        *x = x.wrapping_sub(*y);
-                    }
-                }
-                if epi.zp_wei.is_some() {
-                    let rsum = (0..k).fold(0i32, |s, kk| s.wrapping_add(av.at(r, kk) as i32));
-                    let rsum = rsum.wrapping_sub(zsum);
-                    for (x, zw) in out.iter_mut().zip(&zps.wei) {
-                        *x = x.wrapping_sub(zw.wrapping_mul(rsum));
-                    }
-                }
-            }
-            if with_post {
-                let mut rest = batch;
-                for d in (0..ndims - 2).rev() {
-                    let size = g.batch[d].size as usize;
-                    pos[d] = (rest % size) as i64;
-                    rest /= size;
-                }
-            }
-            let esize = g.c.elem.size();
-            for r in 0..rows {
-                let mm = m0 + r;
-                let c_row = g.c.off + offs[2] + mm as i64 * g.c.rs;
-                let ints = &acc[r * n..(r + 1) * n];
-                if exact {
-                    for (nn, v) in ints.iter().enumerate() {
-                        let at = (c_row + nn as i64 * g.c.cs) as usize;
-                        // SAFETY: one element of dst, written by this thread only.
-                        let out = unsafe { host_bytes_mut(c + at * 4, 4) };
-                        out.copy_from_slice(&v.to_ne_bytes());
-                    }
-                    continue;
-                }
-                for (v, &x) in values.iter_mut().zip(ints) {
-                    *v = x as f32;
-                }
-                row_epi.apply(&mut values, mm, &offs, c_row, &mut pos);
-                for (v, z) in values.iter_mut().zip(&zps.dst) {
-                    *v += *z as f32;
-                }
-                for (nn, v) in values.iter().enumerate() {
-                    let at = (c_row + nn as i64 * g.c.cs) as usize;
-                    // SAFETY: one element of dst, written by this thread only.
-                    let out = unsafe { host_bytes_mut(c + at * esize, esize) };
-                    dt::store(g.c.elem, out, 0, *v);
-                }
+                let at = RowAt {
+                    a: &a,
+                    mm: m0 + r,
+                    n0: 0,
+                    offs: &offs,
+                    comp: col_comp.as_ref().map(|(_, v)| v.as_slice()),
+                };
+                finish.row(&at, &mut acc[r * n..(r + 1) * n], &mut values, &mut pos);
             }
             row += rows;
         }
     });
     Ok(())
+}
+
+/// The src zero point's compensation of each column of B: `Σ_k zp_k ·
+/// B[k, n]`, in wrapping s32.
+fn column_comp(zps: &ZeroPoints, b: &View, k: usize, n: usize) -> Vec<i32> {
+    let mut v = vec![0i32; n];
+    for kk in 0..k {
+        let z = zps.src_at(kk);
+        if z != 0 {
+            for (nn, x) in v.iter_mut().enumerate() {
+                *x = x.wrapping_add(z.wrapping_mul(b.at(kk, nn) as i32));
+            }
+        }
+    }
+    v
+}
+
+/// Where a run of s32 sums lies: columns `n0..` of row `mm` of the batch at
+/// `offs` (`Gemm::batch_offsets`), whose A is `a` (row 0 first) and whose
+/// B's src zero point compensation (all columns) is `comp`.
+struct RowAt<'a> {
+    a: &'a View<'a>,
+    mm: usize,
+    n0: usize,
+    offs: &'a [i64; 4],
+    comp: Option<&'a [i32]>,
+}
+
+/// What turns s32 sums into dst values: the zero points' compensation,
+/// then either the integers stored as they are (an s32 dst with nothing
+/// after the products) or the f32 epilogue, dst's zero point and a
+/// rounding, saturating store.
+struct Finish<'a> {
+    g: &'a Gemm,
+    zps: &'a ZeroPoints,
+    /// The sum of the src zero points over K.
+    zsum: i32,
+    exact: bool,
+    row_epi: RowEpilogue<'a>,
+    /// dst's host address.
+    c: usize,
+}
+
+impl Finish<'_> {
+    /// Finishes the sums `ints` at `at` (`values` holds as many f32; `pos`
+    /// has the batch's position where post-ops need it).
+    fn row(&self, at: &RowAt, ints: &mut [i32], values: &mut [f32], pos: &mut [i64]) {
+        let (g, n0) = (self.g, at.n0);
+        if let Some(comp) = at.comp {
+            for (x, y) in ints.iter_mut().zip(&comp[n0..]) {
+                *x = x.wrapping_sub(*y);
+            }
+        }
+        if !self.zps.wei.is_empty() {
+            let k = g.k as usize;
+            let rsum = (0..k).fold(0i32, |s, kk| s.wrapping_add(at.a.at(at.mm, kk) as i32));
+            let rsum = rsum.wrapping_sub(self.zsum);
+            for (x, zw) in ints.iter_mut().zip(&self.zps.wei[n0..]) {
+                *x = x.wrapping_sub(zw.wrapping_mul(rsum));
+            }
+        }
+        let c_row = g.c.off + at.offs[2] + at.mm as i64 * g.c.rs;
+        let column = |j: usize| (c_row + (n0 + j) as i64 * g.c.cs) as usize;
+        if self.exact {
+            for (j, v) in ints.iter().enumerate() {
+                // SAFETY: one element of dst, written by this thread only.
+                let out = unsafe { host_bytes_mut(self.c + column(j) * 4, 4) };
+                out.copy_from_slice(&v.to_ne_bytes());
+            }
+            return;
+        }
+        let values = &mut values[..ints.len()];
+        for (v, &x) in values.iter_mut().zip(ints.iter()) {
+            *v = x as f32;
+        }
+        self.row_epi
+            .apply_at(values, at.mm, n0, at.offs, c_row, pos);
+        for (v, z) in values.iter_mut().zip(self.zps.dst.get(n0..).unwrap_or(&[])) {
+            *v += *z as f32;
+        }
+        let esize = g.c.elem.size();
+        for (j, v) in values.iter().enumerate() {
+            // SAFETY: one element of dst, written by this thread only.
+            let out = unsafe { host_bytes_mut(self.c + column(j) * esize, esize) };
+            dt::store(g.c.elem, out, 0, *v);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -563,3 +563,183 @@ fn claims_hand_out_each_tile_once() {
         assert!(seen.into_inner().unwrap().iter().all(|&c| c == 1));
     }
 }
+
+/// The raw bits of bf16 element `index` of `bytes`.
+fn bf16_bits(bytes: &[u8], index: i64) -> u32 {
+    let at = index as usize * 2;
+    u16::from_ne_bytes([bytes[at], bytes[at + 1]]) as u32
+}
+
+/// The bf16 pair packings agree whatever the layout: B row-major (the
+/// interleaved runs) against B transposed and padded (element by element)
+/// and the definition, and A's tile-by-tile panels against the definition.
+/// Pure packing: runs on any host.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn pair_packings_agree_across_layouts() {
+    let s = Path::Amx.shape();
+    for (k, cols) in [(33usize, 32usize), (32, 5), (1, 17), (64, 32)] {
+        let kp = k.div_ceil(2).next_multiple_of(s.k_step);
+        let packs: Vec<Vec<f32>> = [Lay::RowMajor, Lay::Transposed, Lay::Padded]
+            .into_iter()
+            .map(|lay| {
+                let st = store(Elem::Bf16, k, cols, lay, 1, 3);
+                let b = Mat {
+                    bytes: &st.bytes,
+                    elem: Elem::Bf16,
+                    rs: st.rs,
+                    cs: st.cs,
+                };
+                let mut out = vec![f32::NAN; kp * s.nr];
+                pack_b(&s, &b, st.off, k, 0, cols, &mut out);
+                out
+            })
+            .collect();
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
+        assert_eq!(bits(&packs[0]), bits(&packs[1]), "B, k {k}, cols {cols}");
+        assert_eq!(bits(&packs[0]), bits(&packs[2]), "B, k {k}, cols {cols}");
+        // Slot (kp, c): rows 2 kp and 2 kp + 1 of column c.
+        let st = store(Elem::Bf16, k, cols, Lay::RowMajor, 1, 3);
+        for (i, slot) in packs[0].iter().enumerate() {
+            let (p, c) = (i / s.nr, i % s.nr);
+            let half = |kk: usize| {
+                if kk < k && c < cols {
+                    bf16_bits(&st.bytes, (kk * cols + c) as i64)
+                } else {
+                    0
+                }
+            };
+            assert_eq!(
+                slot.to_bits(),
+                half(2 * p) | half(2 * p + 1) << 16,
+                "slot {i}"
+            );
+        }
+    }
+    let (rows, k) = (37usize, 75usize);
+    let st = store(Elem::Bf16, rows, k, Lay::RowMajor, 1, 9);
+    let a = Mat {
+        bytes: &st.bytes,
+        elem: Elem::Bf16,
+        rs: st.rs,
+        cs: st.cs,
+    };
+    let kc = k.div_ceil(2).next_multiple_of(s.k_step);
+    let rp = rows.next_multiple_of(s.mr);
+    let mut tiled = vec![f32::NAN; rp * kc];
+    pack_a(&s, &a, 0, k, 0, rows, 0, kc, &mut Vec::new(), &mut tiled);
+    // Slot (r, j) of a panel: row r's K 2 j and 2 j + 1, in tile j / 16.
+    let half = |r: usize, kk: usize| {
+        if r < rows && kk < k {
+            bf16_bits(&st.bytes, (r * k + kk) as i64)
+        } else {
+            0
+        }
+    };
+    for panel in 0..rp / s.mr {
+        for r in 0..s.mr {
+            let row = panel * s.mr + r;
+            for j in 0..kc {
+                let got = tiled[panel * s.mr * kc + (j / 16 * s.mr + r) * 16 + j % 16];
+                let want = half(row, 2 * j) | half(row, 2 * j + 1) << 16;
+                assert_eq!(got.to_bits(), want, "row {row}, slot {j}");
+            }
+        }
+    }
+}
+
+/// The int8 paths' s32 sums (AVX2 i16 pairs, and AMX where the host has
+/// AMX-INT8) for each sign pair, at edge shapes (K odd, not a multiple of 4
+/// or of a tile's 64, rows and columns past the blocks, two batches with B
+/// broadcast) and layouts, against exact sums.
+#[test]
+fn int8_paths_every_sign_shape_and_layout() {
+    let mut paths: Vec<fn(bool, bool) -> Path> = Vec::new();
+    if Level::Avx2.host_has() {
+        paths.push(|_, _| Path::Avx2Int8);
+    } else {
+        eprintln!("skipped AVX2: this host has no AVX2");
+    }
+    if host_has_amx_int8() {
+        paths.push(|a_signed, b_signed| Path::AmxInt8 { a_signed, b_signed });
+    } else {
+        eprintln!("skipped AMX: this host has no AMX-INT8 (or Linux refused the tile state)");
+    }
+    let byte = |seed: usize| ((seed * 2654435761) >> 7) as u8;
+    for (path, (a_signed, b_signed)) in paths.iter().flat_map(|p| {
+        [(false, true), (true, true), (false, false), (true, false)].map(|signs| (p, signs))
+    }) {
+        let elem = |signed| if signed { Elem::S8 } else { Elem::U8 };
+        let value = |signed: bool, b: u8| if signed { b as i8 as i32 } else { b as i32 };
+        for (m, n, k) in [(1, 1, 1), (37, 45, 67), (70, 300, 130), (33, 64, 2051)] {
+            for (la, lb) in [
+                (Lay::RowMajor, Lay::RowMajor),
+                (Lay::Transposed, Lay::Transposed),
+                (Lay::Padded, Lay::Strided),
+            ] {
+                // Strides as `store` lays them out, bytes drawn per element.
+                let laid = |rows: usize, cols: usize, lay: Lay, salt: usize| {
+                    let st = store(Elem::U8, rows, cols, lay, 2, 0);
+                    let mut bytes = st.bytes.clone();
+                    for (i, b) in bytes.iter_mut().enumerate() {
+                        *b = byte(i + salt);
+                    }
+                    (st, bytes)
+                };
+                let (sa, a_bytes) = laid(m, k, la, 1);
+                let (sb, b_bytes) = laid(k, n, lb, 7);
+                let first = |i: usize| (sa.off + i as i64 * sa.bstride, sb.off);
+                let prob = Problem {
+                    m,
+                    n,
+                    k,
+                    batches: 2,
+                    a: Mat {
+                        bytes: &a_bytes,
+                        elem: elem(a_signed),
+                        rs: sa.rs,
+                        cs: sa.cs,
+                    },
+                    b: Mat {
+                        bytes: &b_bytes,
+                        elem: elem(b_signed),
+                        rs: sb.rs,
+                        cs: sb.cs,
+                    },
+                    first: &first,
+                };
+                let got = Mutex::new(vec![0i32; 2 * m * n]);
+                let path = path(a_signed, b_signed);
+                run(path, &prob, &|t: &Tile, v: &mut [f32]| {
+                    let mut got = got.lock().unwrap();
+                    for r in 0..t.rows {
+                        for c in 0..t.cols {
+                            let at = (t.batch * m + t.m0 + r) * n + t.n0 + c;
+                            got[at] = v[r * t.ld + c].to_bits() as i32;
+                        }
+                    }
+                });
+                let got = got.into_inner().unwrap();
+                for batch in 0..2 {
+                    let (fa, fb) = first(batch);
+                    for r in 0..m {
+                        for c in 0..n {
+                            let want = (0..k).fold(0i32, |s, kk| {
+                                let x =
+                                    a_bytes[(fa + r as i64 * sa.rs + kk as i64 * sa.cs) as usize];
+                                let y =
+                                    b_bytes[(fb + kk as i64 * sb.rs + c as i64 * sb.cs) as usize];
+                                s.wrapping_add(value(a_signed, x) * value(b_signed, y))
+                            });
+                            assert_eq!(
+                                got[(batch * m + r) * n + c],
+                                want,
+                                "{path:?}, signs {a_signed}/{b_signed}, {m}x{n}x{k}, {la:?}/{lb:?}, batch {batch} ({r}, {c})"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
