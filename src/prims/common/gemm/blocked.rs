@@ -201,12 +201,14 @@ impl Path {
 
     fn shape(self) -> Shape {
         match self {
+            // kc 128 and mc 48: measured on the device machine's 16 cores
+            // (f32 1024^3 and 2048^3) against kc 256 / mc 96 and others.
             #[cfg(target_arch = "x86_64")]
             Path::Avx512 => Shape {
                 mr: 12,
                 nr: 32,
-                kc: 256,
-                mc: 96,
+                kc: 128,
+                mc: 48,
                 nc: 512,
                 group: 1,
                 a_tiles: false,
@@ -235,17 +237,17 @@ impl Path {
             // panel 32 KiB each; mc x kc (128 KiB) and B's kc x nc (512 KiB)
             // within a Sapphire Rapids core's 2 MiB of L2.
             // kc: 512 slots (1024 K), so that C stays in its tiles over
-            // most depths; mc x kc (128 KiB) and B's kc x nc (512 KiB) within
-            // a Sapphire Rapids core's 2 MiB of L2, A's and B's next tiles
-            // prefetched into L1 by the kernel. Measured on the device
-            // machine's 16 cores (bf16 2048^3) against kc 256 / mc 128 / nc
-            // 512 and kc 1024, mc 32 and 128, nc 128 and 512.
+            // most depths; one 32-row panel of A per tile (mc 32, 64 KiB)
+            // and B's kc x nc (512 KiB) within a Sapphire Rapids core's 2 MiB
+            // of L2, A's and B's next tiles prefetched into L1 by the kernel.
+            // Measured on the device machine's 16 cores (bf16 2048^3)
+            // against kc 256 and 1024, mc 64 and 128, nc 128 and 512.
             #[cfg(target_arch = "x86_64")]
             Path::Amx => Shape {
                 mr: 32,
                 nr: 32,
                 kc: 512,
-                mc: 64,
+                mc: 32,
                 nc: 256,
                 group: 2,
                 a_tiles: true,
@@ -255,10 +257,12 @@ impl Path {
                 ukr: amx::ukr_bf16,
                 rows_ukr: x86::rows_avx512,
             },
-            // As bf16, with four int8 of K per slot.
+            // As bf16, with four int8 of K per slot, and nc 512 (measured
+            // against 256 and 1024, u8 x s8 2048^3).
             #[cfg(target_arch = "x86_64")]
             Path::AmxInt8 { a_signed, b_signed } => Shape {
                 group: 4,
+                nc: 512,
                 ukr: match (a_signed, b_signed) {
                     (false, true) => amx::ukr_u8s8,
                     (true, true) => amx::ukr_s8s8,
