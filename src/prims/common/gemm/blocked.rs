@@ -26,8 +26,11 @@
 //!
 //! The paths ([`Path`]): AVX-512F `12 x 32` and AVX2+FMA `6 x 16` f32 kernels,
 //! an AVX512-BF16 `12 x 32` kernel (`vdpbf16ps`, A and B packed as pairs of
-//! consecutive K, f32 accumulation) for bf16 A and B, and a portable `4 x 16`
-//! one. f16 and mixed operands are converted to f32 while packing. The
+//! consecutive K, f32 accumulation) and the AMX `32 x 32` one (`blocked/amx.rs`)
+//! for bf16 A and B, a portable `4 x 16` one; and for u8/s8 A and B the AMX
+//! int8 kernels (four K per slot) and an AVX2 `6 x 16` one over pairs widened
+//! to i16, which sum exactly in s32 and hand the sums over in the f32 values'
+//! bits. f16 and mixed operands are converted to f32 while packing. The
 //! `unsafe` is the intrinsics and the microkernels' raw pointers: the
 //! kernels are entered only where the host has the features (checked in
 //! [`Path::for_level`]), on panels whose lengths [`run`] checks.
@@ -1279,7 +1282,12 @@ pub(crate) fn run_packed(
         (Some(_), _) if path.bf16_only() || path.int8_only() => Path::Avx512,
         _ => path,
     };
-    let s = path.shape();
+    let mut s = path.shape();
+    if packer.is_some() && path == Path::Avx512 {
+        // The convolutions' implicit im2col: the blocks they were measured
+        // with (kc 128 / mc 48 were measured on matmul only).
+        (s.kc, s.mc) = (256, 96);
+    }
     let (m, n, k) = (p.m, p.n, p.k);
     let parts = parts.max(1);
     if m == 0 || n == 0 || p.batches == 0 {
