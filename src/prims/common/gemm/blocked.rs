@@ -1277,9 +1277,9 @@ pub(crate) fn run_packed(
     parts: usize,
     tile: &(dyn Fn(&Tile, &mut [f32]) + Sync),
 ) {
-    let path = match (packer, path) {
-        (Some(_), Path::Avx2Int8) => Path::Avx2,
-        (Some(_), _) if path.bf16_only() || path.int8_only() => Path::Avx512,
+    let path = match packer {
+        Some(_) if path.bf16_only() => Path::Avx512,
+        Some(_) if path.int8_only() => Path::current(Elem::F32, Elem::F32),
         _ => path,
     };
     let mut s = path.shape();
