@@ -2,15 +2,19 @@
 //! operands with its epilogue on the CPU engine, accumulating exactly in
 //! s32 (matmul's and inner product's `cpu:gemm` for int8 problems).
 //!
-//! Layer: prims. Blocked as a classic packed GEMM: the output rows are split
-//! over the persistent GEMM workers (`cpu::run_pooled`); each worker walks
-//! N in blocks of [`NC`] and K in blocks of [`KC`], packs the block of B
-//! into panels of [`NR`] columns and its rows of A into panels of [`MR`]
-//! rows, both as i16 with K in pairs (`[k/2][col][2]`, zero padded), and a
+//! Layer: prims. Where the host has AVX2 (or AMX-INT8), the products run
+//! on `gemm::blocked` (B packed once per call, tiles claimed by the
+//! workers): its AMX int8 kernels (`tdpbusd` and siblings, four K per slot)
+//! or its AVX2 one (`vpmaddwd` over K pairs widened to i16), which hand
+//! each tile's s32 sums over to be finished where they were computed.
+//! Elsewhere a classic packed GEMM: the output rows are split over the
+//! persistent GEMM workers (`cpu::run_pooled`); each worker walks N in
+//! blocks of [`NC`] and K in blocks of [`KC`], packs the block of B into
+//! panels of [`NR`] columns and its rows of A into panels of [`MR`] rows,
+//! both as i16 with K in pairs (`[k/2][col][2]`, zero padded), and a
 //! register-blocked `MR x NR` micro-kernel accumulates products into i32
-//! tiles: with AVX2 through `vpmaddwd` (one instruction multiplies and adds
-//! a K pair for 8 columns), elsewhere a plain loop the compiler vectorises.
-//! A later VNNI kernel (K in fours) slots in beside it.
+//! tiles (a plain loop the compiler vectorises; [`products`] also serves
+//! `dnnl_gemm_*s32`, with the AVX2 kernel where the host has it).
 //!
 //! Zero points are compensated in s32 (wrapping, so the result equals
 //! `Σ (a - za)·(b - zb)` modulo 2^32, as s32 arithmetic gives):
