@@ -236,9 +236,6 @@ impl Path {
                 ukr: x86::ukr_avx512_bf16,
                 rows_ukr: x86::rows_avx512,
             },
-            // kc: 256 slots (512 K): A's 32-row panel and B's slice of a
-            // panel 32 KiB each; mc x kc (128 KiB) and B's kc x nc (512 KiB)
-            // within a Sapphire Rapids core's 2 MiB of L2.
             // kc: 512 slots (1024 K), so that C stays in its tiles over
             // most depths; one 32-row panel of A per tile (mc 32, 64 KiB)
             // and B's kc x nc (512 KiB) within a Sapphire Rapids core's 2 MiB
@@ -1369,7 +1366,8 @@ pub(crate) fn run_packed(
             SCRATCH.with(|cell| std::mem::take(&mut *cell.borrow_mut()));
         #[cfg(target_arch = "x86_64")]
         if s.tile_config {
-            // SAFETY: the path is AMX, taken only where `amx::usable`.
+            // SAFETY: the path is AMX, taken only where `amx::usable` (bf16)
+            // or `amx::usable_int8` said so.
             unsafe { amx::configure() };
         }
         for t in range {
