@@ -20,6 +20,8 @@ pub mod resampling;
 pub mod rnn;
 pub mod shuffle;
 pub mod softmax;
+#[cfg(test)]
+mod streaming_tests;
 pub mod sum;
 #[cfg(feature = "experimental_ukernel")]
 pub mod ukernel;

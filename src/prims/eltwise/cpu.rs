@@ -250,7 +250,14 @@ impl Work<'_> {
                 if !pre.is_empty() || !post.is_empty() {
                     return false;
                 }
-                vmath::map_into(self.level, f, src, dst);
+                // Outputs far beyond the caches go to memory with streaming
+                // stores (no read of the lines they replace).
+                if vmath::streams(self.level, self.out.padded_nelems() as usize * 4) {
+                    let fence = vmath::StreamFence::new();
+                    vmath::map_into_streaming(self.level, f, src, dst, &fence);
+                } else {
+                    vmath::map_into(self.level, f, src, dst);
+                }
             }
         }
         true

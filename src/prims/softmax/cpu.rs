@@ -119,91 +119,6 @@ fn prefetch(addr: usize, bytes: usize) {
     let _ = (addr, bytes);
 }
 
-/// The output size from which the forward pass over contiguous f32 rows
-/// stores with streaming stores (AVX-512 hosts): beyond the L2 caches of a
-/// 16-core host, so that the stores do not first read the lines they
-/// replace. Measured on the device machine's 16 cores (softmax 32768x1024:
-/// 27-42 GB/s with plain stores, 32-51 with streaming ones, same runs).
-const STREAM_BYTES: usize = 32 << 20;
-
-/// `dst = f(a)` for a scale or an addition (the forward pass's last map),
-/// with streaming stores where the host has AVX-512; false (nothing
-/// written) for other functions or hosts. The results are `map_into`'s
-/// (one multiplication or one addition each).
-fn store_streaming(f: Func, a: &[f32], dst: &mut [f32]) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if Level::Avx512.host_has() {
-        let op = match f {
-            Func::Scale(c) => Affine::Scale(c),
-            Func::Add(c) => Affine::Add(c),
-            _ => return false,
-        };
-        // SAFETY: the host has AVX-512 (checked just above).
-        unsafe { stream_avx512(op, a, dst) };
-        return true;
-    }
-    let _ = (f, a, dst);
-    false
-}
-
-/// One multiplication or one addition.
-#[derive(Clone, Copy)]
-enum Affine {
-    Scale(f32),
-    Add(f32),
-}
-
-/// [`store_streaming`]'s AVX-512 loop: scalar up to dst's first 64-byte
-/// boundary and past its last whole vector, `vmovntps` between.
-///
-/// # Safety
-/// The host has AVX-512F.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn stream_avx512(op: Affine, a: &[f32], dst: &mut [f32]) {
-    use std::arch::x86_64::*;
-    let n = a.len().min(dst.len());
-    let one = |x: f32| match op {
-        Affine::Scale(c) => x * c,
-        Affine::Add(c) => x + c,
-    };
-    let head = ((dst.as_ptr() as usize).wrapping_neg() % 64 / 4).min(n);
-    for (d, &x) in dst[..head].iter_mut().zip(&a[..head]) {
-        *d = one(x);
-    }
-    let mut i = head;
-    while i + 16 <= n {
-        // SAFETY: i + 16 <= n, inside both slices; dst + i is 64-byte
-        // aligned (past the head).
-        unsafe {
-            let x = _mm512_loadu_ps(a.as_ptr().add(i));
-            let y = match op {
-                Affine::Scale(c) => _mm512_mul_ps(x, _mm512_set1_ps(c)),
-                Affine::Add(c) => _mm512_add_ps(x, _mm512_set1_ps(c)),
-            };
-            _mm512_stream_ps(dst.as_mut_ptr().add(i), y);
-        }
-        i += 16;
-    }
-    for (d, &x) in dst[i..n].iter_mut().zip(&a[i..n]) {
-        *d = one(x);
-    }
-}
-
-/// Orders a thread's streaming stores (when it made any: the flag) before
-/// its work counts as done (`sfence` on drop).
-struct Fence(bool);
-
-impl Drop for Fence {
-    fn drop(&mut self) {
-        #[cfg(target_arch = "x86_64")]
-        if self.0 {
-            // SAFETY: sfence has no operands.
-            unsafe { std::arch::x86_64::_mm_sfence() };
-        }
-    }
-}
-
 /// The element stride along `axis` when offsets are linear in it (the axis
 /// is not blocked), `None` otherwise.
 fn axis_stride(l: &Layout, axis: usize) -> Option<i64> {
@@ -285,11 +200,9 @@ impl Implementation for CpuSoftmax {
             && dst_scale == 1.0;
         // Outputs far beyond the caches go to memory with streaming stores
         // (no read of the lines they replace).
-        let stream = direct
-            && self.level >= Level::Avx512
-            && lo.padded_nelems() as usize * 4 >= STREAM_BYTES;
+        let stream = direct && vmath::streams(self.level, lo.padded_nelems() as usize * 4);
         parallel::run_all(ranges, |range| {
-            let _fence = Fence(stream);
+            let fence = stream.then(vmath::StreamFence::new);
             let mut p = [0i64; MAX_NDIMS];
             let mut q = [0i64; MAX_NDIMS];
             let mut logical = [0i64; MAX_NDIMS];
@@ -336,10 +249,10 @@ impl Implementation for CpuSoftmax {
                     // SAFETY: as `Raw::store_run`: this thread owns the row
                     // and holds no other view of it; f32-aligned.
                     let row = unsafe { std::slice::from_raw_parts_mut(dst as *mut f32, len) };
-                    if stream && store_streaming(last, &a, row) {
-                        continue;
+                    match &fence {
+                        Some(fence) => vmath::map_into_streaming(self.level, last, &a, row, fence),
+                        None => vmath::map_into(self.level, last, &a, row),
                     }
-                    vmath::map_into(self.level, last, &a, row);
                     continue;
                 }
                 for (k, l) in layouts.iter().enumerate() {
@@ -405,42 +318,5 @@ impl Implementation for CpuSoftmax {
             }
         });
         Ok(None)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The streaming stores write what `map_into` writes, at every offset
-    /// of dst against a 64-byte line and at lengths around a vector, or
-    /// decline (non-AVX-512 hosts, other functions) writing nothing.
-    #[test]
-    fn streaming_store_matches_map_into() {
-        let a: Vec<f32> = (0..300).map(|i| (i as f32 * 0.37).sin() * 5.0).collect();
-        let mut store = vec![0f32; 320];
-        for f in [Func::Scale(0.123), Func::Add(-1.75), Func::Exp] {
-            for off in 0..16 {
-                for n in [0, 1, 15, 16, 17, 33, 64, 255, 300] {
-                    let mut want = vec![0f32; n];
-                    vmath::map_into(Level::Portable, f, &a[..n], &mut want);
-                    store.fill(f32::NAN);
-                    let done = store_streaming(f, &a[..n], &mut store[off..off + n]);
-                    if !done {
-                        assert!(store.iter().all(|x| x.is_nan()), "declined but wrote");
-                        continue;
-                    }
-                    assert!(Level::Avx512.host_has() && !matches!(f, Func::Exp));
-                    let got: Vec<u32> = store[off..off + n].iter().map(|x| x.to_bits()).collect();
-                    let want: Vec<u32> = want.iter().map(|x| x.to_bits()).collect();
-                    assert_eq!(got, want, "offset {off}, length {n}");
-                }
-            }
-        }
-        if !Level::Avx512.host_has() {
-            eprintln!(
-                "skipped the streaming path: this host has no AVX-512 (checked: it declines)"
-            );
-        }
     }
 }

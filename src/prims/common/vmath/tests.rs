@@ -412,6 +412,67 @@ fn map_into_sum_matches_map_then_sum_on_every_path() {
     }
 }
 
+/// The streaming map writes what `map_into` writes, bit for bit, at every
+/// offset of dst against a 64-byte line and at lengths around a vector, on
+/// every path, and nothing outside dst.
+#[test]
+fn streaming_map_matches_map_into_on_every_path() {
+    let x: Vec<f32> = (0..300).map(|i| (i as f32 * 0.37).sin() * 5.0).collect();
+    // 64-byte aligned backing store, so that `off` is the offset in a line.
+    let mut lines = vec![[0f32; 16]; 22];
+    for level in Level::supported() {
+        for f in [
+            Func::Scale(0.123),
+            Func::Add(-1.75),
+            Func::GeluErf,
+            Func::Relu(0.5),
+        ] {
+            for off in 0..16 {
+                for n in [0usize, 1, 7, 15, 16, 17, 33, 64, 255, 300] {
+                    let mut want = vec![0f32; n];
+                    map_into(level, f, &x[..n], &mut want);
+                    let store = lines.as_flattened_mut();
+                    store.fill(f32::NAN);
+                    let fence = StreamFence::new();
+                    map_into_streaming(level, f, &x[..n], &mut store[off..off + n], &fence);
+                    drop(fence);
+                    let got: Vec<u32> = store[off..off + n].iter().map(|v| v.to_bits()).collect();
+                    let want: Vec<u32> = want.iter().map(|v| v.to_bits()).collect();
+                    assert_eq!(got, want, "{level:?} {f:?} offset {off}, length {n}");
+                    assert!(
+                        store[..off]
+                            .iter()
+                            .chain(&store[off + n..])
+                            .all(|v| v.is_nan())
+                    );
+                }
+            }
+        }
+        // The copy moves bits: NaN payloads and signalling NaNs unchanged.
+        let bits: Vec<f32> = (0..300u32)
+            .map(|i| f32::from_bits(0x7f80_0001 + i * 977))
+            .collect();
+        for off in 0..16 {
+            for n in [0usize, 1, 15, 16, 17, 33, 300] {
+                let store = lines.as_flattened_mut();
+                store.fill(0.0);
+                let fence = StreamFence::new();
+                copy_streaming(level, &bits[..n], &mut store[off..off + n], &fence);
+                drop(fence);
+                let got: Vec<u32> = store[off..off + n].iter().map(|v| v.to_bits()).collect();
+                let want: Vec<u32> = bits[..n].iter().map(|v| v.to_bits()).collect();
+                assert_eq!(got, want, "{level:?} copy offset {off}, length {n}");
+                assert!(
+                    store[..off]
+                        .iter()
+                        .chain(&store[off + n..])
+                        .all(|&v| v == 0.0)
+                );
+            }
+        }
+    }
+}
+
 #[test]
 #[ignore = "timing, run by hand"]
 fn timing() {

@@ -30,6 +30,7 @@ use crate::core::memory_desc::MAX_NDIMS;
 use crate::prims::common::dt::{self, Elem};
 use crate::prims::common::layout::{Layout, PhysLoop};
 use crate::prims::common::parallel;
+use crate::prims::common::vmath;
 
 /// A per-element quantization parameter: its argument (without the
 /// `DNNL_ARG_ATTR_*` bits) and mask.
@@ -472,7 +473,12 @@ fn run_tiled(
     let per_tile = (t * t * v) as usize;
     let chunks = parallel::split(count as usize, (1 << 14) / per_tile + 1);
     let level = isa::level();
+    // Outputs far beyond the caches: the direct tiles write with streaming
+    // stores (no read of the lines they replace).
+    let total: i64 = w.sizes.iter().product();
+    let stream = fast && vmath::streams(level, total as usize * de.size());
     parallel::run_all(chunks, |range| {
+        let _fence = stream.then(vmath::StreamFence::new);
         let mut buf = [0f32; 1024];
         for item in range {
             let mut r = item as i64;
@@ -510,7 +516,7 @@ fn run_tiled(
                 unsafe {
                     let sp = (sa as *const u8).offset(soff as isize * size as isize);
                     let dp = (da as *mut u8).offset(doff as isize * size as isize);
-                    transpose::copy_tile(level, size, sp, dp, tile);
+                    transpose::copy_tile(level, size, sp, dp, tile, stream);
                 }
                 continue;
             }
