@@ -531,6 +531,14 @@ impl Finish<'_> {
         let c_row = g.c.off + at.offs[2] + at.mm as i64 * g.c.rs;
         let column = |j: usize| (c_row + (n0 + j) as i64 * g.c.cs) as usize;
         if self.exact {
+            if g.c.cs == 1 {
+                // SAFETY: the row's run of dst, written by this thread only.
+                let out = unsafe { host_bytes_mut(self.c + column(0) * 4, ints.len() * 4) };
+                for (o, v) in out.chunks_exact_mut(4).zip(ints.iter()) {
+                    o.copy_from_slice(&v.to_ne_bytes());
+                }
+                return;
+            }
             for (j, v) in ints.iter().enumerate() {
                 // SAFETY: one element of dst, written by this thread only.
                 let out = unsafe { host_bytes_mut(self.c + column(j) * 4, 4) };
@@ -548,6 +556,12 @@ impl Finish<'_> {
             *v += *z as f32;
         }
         let esize = g.c.elem.size();
+        if g.c.cs == 1 {
+            // SAFETY: the row's run of dst, written by this thread only.
+            let out = unsafe { host_bytes_mut(self.c + column(0) * esize, values.len() * esize) };
+            dt::store_run(g.c.elem, out, 0, values);
+            return;
+        }
         for (j, v) in values.iter().enumerate() {
             // SAFETY: one element of dst, written by this thread only.
             let out = unsafe { host_bytes_mut(self.c + column(j) * esize, esize) };
