@@ -206,6 +206,9 @@ impl Path {
         match self {
             // kc 128 and mc 48: measured on the device machine's 16 cores
             // (f32 1024^3 and 2048^3) against kc 256 / mc 96 and others.
+            // The convolutions' implicit im2col (`rows_ukr`) keeps kc 256 /
+            // mc 96, which it was measured with (the smaller blocks cost the
+            // ResNet layers 10-25% in one run).
             #[cfg(target_arch = "x86_64")]
             Path::Avx512 => Shape {
                 mr: 12,
@@ -220,6 +223,7 @@ impl Path {
                 f16c: true,
                 ukr: x86::ukr_avx512,
                 rows_ukr: x86::rows_avx512,
+                rows_blocks: Some((256, 96)),
             },
             #[cfg(target_arch = "x86_64")]
             Path::Avx512Bf16 => Shape {
@@ -235,6 +239,7 @@ impl Path {
                 f16c: true,
                 ukr: x86::ukr_avx512_bf16,
                 rows_ukr: x86::rows_avx512,
+                rows_blocks: None,
             },
             // kc: 512 slots (1024 K), so that C stays in its tiles over
             // most depths; one 32-row panel of A per tile (mc 32, 64 KiB)
@@ -256,6 +261,7 @@ impl Path {
                 f16c: true,
                 ukr: amx::ukr_bf16,
                 rows_ukr: x86::rows_avx512,
+                rows_blocks: None,
             },
             // As bf16, with four int8 of K per slot, and nc 512 (measured
             // against 256 and 1024, u8 x s8 2048^3).
@@ -287,6 +293,7 @@ impl Path {
                     f16c: true,
                     ukr: x86::ukr_avx2,
                     rows_ukr: x86::rows_avx2,
+                    rows_blocks: None,
                 }
             }
             #[cfg(target_arch = "x86_64")]
@@ -308,6 +315,7 @@ impl Path {
                 f16c: false,
                 ukr: ukr_portable,
                 rows_ukr: rows_portable,
+                rows_blocks: None,
             },
         }
     }
@@ -451,6 +459,9 @@ struct Shape {
     ukr: Ukr,
     /// The same block over a row-major A ([`PackA`]'s format).
     rows_ukr: RowsUkr,
+    /// The `kc` and `mc` that `rows_ukr` runs with where they differ from
+    /// the packed kernel's.
+    rows_blocks: Option<(usize, usize)>,
 }
 
 /// The portable kernel, `4 x 16`, without fused multiply-adds.
@@ -1280,10 +1291,8 @@ pub(crate) fn run_packed(
         _ => path,
     };
     let mut s = path.shape();
-    if packer.is_some() && path == Path::Avx512 {
-        // The convolutions' implicit im2col: the blocks they were measured
-        // with (kc 128 / mc 48 were measured on matmul only).
-        (s.kc, s.mc) = (256, 96);
+    if let (Some(_), Some((kc, mc))) = (packer, s.rows_blocks) {
+        (s.kc, s.mc) = (kc, mc);
     }
     let (m, n, k) = (p.m, p.n, p.k);
     let parts = parts.max(1);
