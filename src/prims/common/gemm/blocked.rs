@@ -1121,43 +1121,31 @@ fn pack_a(
                     panel[(t * mr + r) * 16..][..16].copy_from_slice(run);
                 }
             }
-        } else if g == 2 && a.cs == 1 && a.elem.size() == 1 {
-            // int8 widened to i16: each pair from two consecutive bytes (the
-            // K tail through `slot_at`).
+        } else if g == 2 && a.cs == 1 {
+            // Pairs of K along a row-major row: int8 widened to i16 from two
+            // consecutive bytes, bf16 as one 32-bit read; the K tail (an odd
+            // last value, zeros past K) through `slot_at`.
+            let esize = a.elem.size();
             let whole = (k / 2).saturating_sub(p).min(kc);
+            let pair_at = |src: &[u8], j: usize| match esize {
+                1 => {
+                    let (l, h) = (src[2 * j], src[2 * j + 1]);
+                    f32::from_bits(widen(a.elem, l, 16) | widen(a.elem, h, 16) << 16)
+                }
+                _ => {
+                    let w = &src[4 * j..4 * j + 4];
+                    f32::from_bits(u32::from_ne_bytes([w[0], w[1], w[2], w[3]]))
+                }
+            };
             for r in 0..mr {
                 let src = (r < rn).then(|| match whole {
                     0 => &[][..],
-                    _ => &a.bytes[at(r0 + r, 2 * p) as usize..][..2 * whole],
+                    _ => &a.bytes[at(r0 + r, 2 * p) as usize * esize..][..2 * whole * esize],
                 });
                 for (j, slots) in panel.chunks_exact_mut(mr).enumerate() {
                     slots[r] = match src {
-                        Some(src) if j < whole => {
-                            let (l, h) = (src[2 * j], src[2 * j + 1]);
-                            f32::from_bits(widen(a.elem, l, 16) | widen(a.elem, h, 16) << 16)
-                        }
+                        Some(src) if j < whole => pair_at(src, j),
                         Some(_) => slot_at(r0 + r, 2 * (p + j)),
-                        None => 0.0,
-                    };
-                }
-            }
-        } else if g == 2 && a.cs == 1 {
-            // Each pair is one 32-bit read of two consecutive bf16 (the odd
-            // one 0 past K).
-            for r in 0..mr {
-                let base = (r < rn).then(|| at(r0 + r, 2 * p) as usize * 2);
-                for (kp, slots) in panel.chunks_exact_mut(mr).enumerate() {
-                    let k0 = 2 * (p + kp);
-                    slots[r] = match base {
-                        Some(b) if k0 + 1 < k => {
-                            let at = b + 4 * kp;
-                            let w = &a.bytes[at..at + 4];
-                            f32::from_bits(u32::from_ne_bytes([w[0], w[1], w[2], w[3]]))
-                        }
-                        Some(b) => {
-                            let at = b + 4 * kp;
-                            pair(u16::from_ne_bytes([a.bytes[at], a.bytes[at + 1]]) as u32, 0)
-                        }
                         None => 0.0,
                     };
                 }

@@ -624,11 +624,6 @@ fn pair_packings_agree_across_layouts() {
         rs: st.rs,
         cs: st.cs,
     };
-    let kc = k.div_ceil(2).next_multiple_of(s.k_step);
-    let rp = rows.next_multiple_of(s.mr);
-    let mut tiled = vec![f32::NAN; rp * kc];
-    pack_a(&s, &a, 0, k, 0, rows, 0, kc, &mut Vec::new(), &mut tiled);
-    // Slot (r, j) of a panel: row r's K 2 j and 2 j + 1, in tile j / 16.
     let half = |r: usize, kk: usize| {
         if r < rows && kk < k {
             bf16_bits(&st.bytes, (r * k + kk) as i64)
@@ -636,13 +631,31 @@ fn pair_packings_agree_across_layouts() {
             0
         }
     };
-    for panel in 0..rp / s.mr {
-        for r in 0..s.mr {
-            let row = panel * s.mr + r;
-            for j in 0..kc {
-                let got = tiled[panel * s.mr * kc + (j / 16 * s.mr + r) * 16 + j % 16];
-                let want = half(row, 2 * j) | half(row, 2 * j + 1) << 16;
-                assert_eq!(got.to_bits(), want, "row {row}, slot {j}");
+    // A packed for AMX (tiles) and for AVX512-BF16 (`[kc][mr]`, its last
+    // slot K's odd value alone): pure packing, on any host.
+    for s in [s, Path::Avx512Bf16.shape()] {
+        let kc = k.div_ceil(2).next_multiple_of(s.k_step);
+        let rp = rows.next_multiple_of(s.mr);
+        let mut packed = vec![f32::NAN; rp * kc];
+        pack_a(&s, &a, 0, k, 0, rows, 0, kc, &mut Vec::new(), &mut packed);
+        // Slot (r, j) of a panel: row r's K 2 j and 2 j + 1 (in tile j / 16).
+        for panel in 0..rp / s.mr {
+            for r in 0..s.mr {
+                let row = panel * s.mr + r;
+                for j in 0..kc {
+                    let at = match s.a_tiles {
+                        true => (j / 16 * s.mr + r) * 16 + j % 16,
+                        false => j * s.mr + r,
+                    };
+                    let got = packed[panel * s.mr * kc + at];
+                    let want = half(row, 2 * j) | half(row, 2 * j + 1) << 16;
+                    assert_eq!(
+                        got.to_bits(),
+                        want,
+                        "tiles {}: row {row}, slot {j}",
+                        s.a_tiles
+                    );
+                }
             }
         }
     }
