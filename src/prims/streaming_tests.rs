@@ -56,6 +56,19 @@ fn run<K: Kind>(engine: &Arc<Engine>, op: K, args: Vec<(i32, Arc<Memory>)>) {
     stream.wait().unwrap();
 }
 
+/// The arguments of a kind with one source, `x`, and `dst`.
+fn src_dst(
+    engine: &Arc<Engine>,
+    m: &MemoryDesc,
+    x: &[f32],
+    dst: Arc<Memory>,
+) -> Vec<(i32, Arc<Memory>)> {
+    vec![
+        (DNNL_ARG_SRC, over(engine, m, x.as_ptr())),
+        (DNNL_ARG_DST, dst),
+    ]
+}
+
 /// A destination buffer for `n` floats, NaN everywhere.
 fn destination(n: usize) -> Vec<f32> {
     vec![f32::NAN; n + PAD]
@@ -110,14 +123,7 @@ fn eltwise_relu() {
         EltwiseOp::forward(dnnl_forward_inference, dnnl_eltwise_relu, &m, &m, 0.25, 0.0).unwrap();
     let at = start(&y, SHIFT);
     let dst = over(&engine, &m, y[at..].as_mut_ptr());
-    run(
-        &engine,
-        op,
-        vec![
-            (DNNL_ARG_SRC, over(&engine, &m, x.as_ptr())),
-            (DNNL_ARG_DST, dst),
-        ],
-    );
+    run(&engine, op, src_dst(&engine, &m, &x, dst));
     check("relu", &y, at, N, |i| {
         if x[i] > 0.0 { x[i] } else { x[i] * 0.25 }
     });
@@ -154,14 +160,7 @@ fn softmax_rows() {
     let op = SoftmaxOp::forward(prop, dnnl_softmax_accurate, &m, &m, 1, &attr).unwrap();
     let at = start(&y, SHIFT);
     let dst = over(&engine, &m, y[at..].as_mut_ptr());
-    run(
-        &engine,
-        op,
-        vec![
-            (DNNL_ARG_SRC, over(&engine, &m, x.as_ptr())),
-            (DNNL_ARG_DST, dst),
-        ],
-    );
+    run(&engine, op, src_dst(&engine, &m, &x, dst));
     // Against the row in f64 (the stores write what the path computes, so
     // the check is on the softmax itself).
     for r in 0..rows {
