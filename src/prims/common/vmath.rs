@@ -252,7 +252,7 @@ pub fn copy_streaming(level: Level, src: &[f32], dst: &mut [f32], fence: &Stream
 /// vector and after its last whole one.
 #[inline(always)]
 fn copy_stream<V: Vf32>(src: &[f32], dst: &mut [f32]) {
-    let head = ((dst.as_ptr() as usize).wrapping_neg() % (V::LANES * 4) / 4).min(dst.len());
+    let head = unaligned_head::<V>(dst);
     let (d0, d1) = dst.split_at_mut(head);
     let (s0, s1) = src.split_at(head);
     d0.copy_from_slice(s0);
@@ -478,11 +478,18 @@ fn apply_into_as<V: Vf32, const STREAM: bool>(op: Op<V>, src: &[f32], dst: &mut 
     }
 }
 
+/// The elements of `dst` before its first one on a multiple of `V`'s size
+/// (all of them for a short `dst`): the plain-store head of the streaming
+/// loops.
+#[inline(always)]
+fn unaligned_head<V: Vf32>(dst: &[f32]) -> usize {
+    ((dst.as_ptr() as usize).wrapping_neg() % (V::LANES * 4) / 4).min(dst.len())
+}
+
 /// [`apply_into`] with streaming stores for dst's aligned whole vectors.
 #[inline(always)]
 fn apply_into_streaming<V: Vf32>(src: &[f32], dst: &mut [f32], op: Op<V>) {
-    let bytes = V::LANES * 4;
-    let head = ((dst.as_ptr() as usize).wrapping_neg() % bytes / 4).min(dst.len());
+    let head = unaligned_head::<V>(dst);
     let (d0, d1) = dst.split_at_mut(head);
     let (s0, s1) = src.split_at(head);
     apply_into(s0, d0, op);
