@@ -418,7 +418,8 @@ fn map_into_sum_matches_map_then_sum_on_every_path() {
 #[test]
 fn streaming_map_matches_map_into_on_every_path() {
     let x: Vec<f32> = (0..300).map(|i| (i as f32 * 0.37).sin() * 5.0).collect();
-    // 64-byte aligned backing store, so that `off` is the offset in a line.
+    // Whatever the store's own alignment (4 bytes), offsets 0..16 put dst's
+    // start at every float of a 64-byte line.
     let mut lines = vec![[0f32; 16]; 22];
     for level in Level::supported() {
         for f in [
