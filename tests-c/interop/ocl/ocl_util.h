@@ -26,6 +26,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <threads.h>
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,17 +168,26 @@ static inline cl_uint ocl_mem_refcount(cl_mem m) {
 
 /* Runtimes may drop the references that finished commands hold from their own
  * threads, a little after the work completes (PoCL does): these poll for up to
- * 200 ms for a count to settle at `want` before judging it. */
+ * 5 s for a count to settle at `want` before judging it. Each poll sleeps 1 ms,
+ * which lets the runtime's thread run where threads are serialised (valgrind
+ * runs one at a time, and a busy poll there starved PoCL's driver thread past
+ * an earlier 200 ms limit). */
 static inline double ocl_now_ms_(void) {
     struct timespec t;
     timespec_get(&t, TIME_UTC);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
+static inline void ocl_nap_ms_(void) {
+    struct timespec t = {0, 1000000};
+    thrd_sleep(&t, NULL);
+}
+
 #define OCL_DEFINE_SETTLES_(name, type) \
     static inline int ocl_##name##_refcount_settles(type obj, cl_uint want) { \
-        double until = ocl_now_ms_() + 200.0; \
-        while (ocl_##name##_refcount(obj) != want && ocl_now_ms_() < until) {} \
+        double until = ocl_now_ms_() + 5000.0; \
+        while (ocl_##name##_refcount(obj) != want && ocl_now_ms_() < until) \
+            ocl_nap_ms_(); \
         return ocl_##name##_refcount(obj) == want; \
     }
 OCL_DEFINE_SETTLES_(queue, cl_command_queue)
