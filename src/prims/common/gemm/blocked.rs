@@ -112,6 +112,12 @@ pub(crate) enum Path {
     /// u8/s8 A and B only, widened to i16 pairs (`vpmaddwd`), s32 sums as
     /// for `AmxInt8`.
     Avx2Int8,
+    /// u8 A and s8 B only, four K per slot as bytes (`vpmaddubsw`, then
+    /// `vpmaddwd` by ones): half of `Avx2Int8`'s instructions per product.
+    /// `vpmaddubsw` saturates each sum of two products at s16, so this path
+    /// is taken only where [`quads_fit`] shows from the operands that no
+    /// such sum leaves s16: its sums are then exact, as `Avx2Int8`'s.
+    Avx2Quads,
 }
 
 /// `avx512_core_bf16`'s bits in `dnnl_cpu_isa_t`.
@@ -180,7 +186,10 @@ impl Path {
 
     /// Whether the path takes int8 A and B only (and sums in s32).
     pub fn int8_only(self) -> bool {
-        matches!(self, Path::AmxInt8 { .. } | Path::Avx2Int8)
+        matches!(
+            self,
+            Path::AmxInt8 { .. } | Path::Avx2Int8 | Path::Avx2Quads
+        )
     }
 
     /// Every path this host can run (the tests run each).
@@ -300,6 +309,12 @@ impl Path {
             Path::Avx2Int8 => Shape {
                 group: 2,
                 ukr: x86::ukr_avx2_int8,
+                ..Path::Avx2.shape()
+            },
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2Quads => Shape {
+                group: 4,
+                ukr: x86::ukr_avx2_u8s8,
                 ..Path::Avx2.shape()
             },
             _ => Shape {
@@ -850,6 +865,59 @@ mod x86 {
                 }
             }
         }
+        // SAFETY: the caller's contract (C's rows).
+        unsafe { store_s32(&acc, c, ldc, first) };
+    }
+
+    /// AVX2 u8 x s8, `6 x 16`: each slot four K values as bytes.
+    /// `vpmaddubsw` multiplies a broadcast quad of A (unsigned) by 8
+    /// columns' quads of B (signed) and sums each two products in s16,
+    /// saturating (which [`super::quads_fit`] rules out before this kernel
+    /// is chosen); `vpmaddwd` by ones sums a column's two pair sums in s32,
+    /// and the sums accumulate (wrapping) in s32, as `ukr_avx2_int8`'s.
+    ///
+    /// # Safety
+    /// As `Ukr`; the host has AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn ukr_avx2_u8s8(
+        k: usize,
+        a: *const f32,
+        b: *const f32,
+        c: *mut f32,
+        ldc: usize,
+        first: bool,
+    ) {
+        const MR: usize = 6;
+        let mut acc = [[_mm256_setzero_si256(); 2]; MR];
+        let ones = _mm256_set1_epi16(1);
+        let (a, b) = (a as *const i32, b as *const __m256i);
+        for kk in 0..k {
+            // SAFETY: a holds k * 6 slots, b k * 16 (the caller's contract);
+            // a prefetch past the panel's end is harmless.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(b.wrapping_add((kk + 8) * 2).cast());
+                let b0 = _mm256_loadu_si256(b.add(kk * 2));
+                let b1 = _mm256_loadu_si256(b.add(kk * 2 + 1));
+                for (r, row) in acc.iter_mut().enumerate() {
+                    let x = _mm256_set1_epi32(a.add(kk * MR + r).read());
+                    let lo = _mm256_madd_epi16(_mm256_maddubs_epi16(x, b0), ones);
+                    let hi = _mm256_madd_epi16(_mm256_maddubs_epi16(x, b1), ones);
+                    row[0] = _mm256_add_epi32(row[0], lo);
+                    row[1] = _mm256_add_epi32(row[1], hi);
+                }
+            }
+        }
+        // SAFETY: the caller's contract (C's rows).
+        unsafe { store_s32(&acc, c, ldc, first) };
+    }
+
+    /// Writes (`first`) or adds a `6 x 16` block of s32 sums to C's rows,
+    /// C holding them in its f32 values' bits.
+    ///
+    /// # Safety
+    /// `c` has 6 rows of `ldc >= 16` values; the host has AVX2.
+    #[target_feature(enable = "avx2")]
+    unsafe fn store_s32(acc: &[[__m256i; 2]; 6], c: *mut f32, ldc: usize, first: bool) {
         for (r, row) in acc.iter().enumerate() {
             // SAFETY: row r of C holds ldc >= 16 values.
             unsafe {
@@ -1151,13 +1219,17 @@ fn pack_a(
                 }
             }
         } else if g > 1 {
-            for (j, slots) in panel.chunks_exact_mut(mr).enumerate() {
-                for (r, o) in slots.iter_mut().enumerate() {
-                    *o = if r < rn {
-                        slot_at(r0 + r, g * (p + j))
-                    } else {
-                        0.0
-                    };
+            // Each row as `row_slots` gives it (row-major int8 four bytes at
+            // a time), spread over the panel's slots.
+            line.resize(kc, 0.0);
+            for r in 0..mr {
+                if r < rn {
+                    row_slots(r0 + r, line);
+                } else {
+                    line.fill(0.0);
+                }
+                for (slots, &v) in panel.chunks_exact_mut(mr).zip(line.iter()) {
+                    slots[r] = v;
                 }
             }
         } else if a.cs == 1 && kc > 1 && a.elem == Elem::F32 {
@@ -1251,6 +1323,94 @@ const PACKED_B_KEEP: usize = 1 << 24;
 
 /// About this many multiply-adds per thread at least.
 const MIN_WORK: usize = 1 << 20;
+
+/// Whether [`Path::Avx2Quads`] sums `p` exactly: A u8 and B s8, and for
+/// A's largest value `a` and every two consecutive K of B that a slot
+/// pairs (rows `2 i` and `2 i + 1`, the slots starting at K 0) and every
+/// column, `a` times the larger of the pair's positive part and its
+/// negative part fits s16 (so that no `vpmaddubsw` sum saturates). A of at
+/// most 127 always fits (127 · 256 < 2^15); otherwise B is read too.
+pub(crate) fn quads_fit(p: &Problem) -> bool {
+    if p.a.elem != Elem::U8 || p.b.elem != Elem::S8 {
+        return false;
+    }
+    // Each distinct first element of A (or B) over the batches.
+    let firsts = |pick: fn((i64, i64)) -> i64| {
+        let mut v: Vec<i64> = (0..p.batches).map(|i| pick((p.first)(i))).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let a_max = firsts(|f| f.0)
+        .into_iter()
+        .map(|f| largest_byte(&p.a, f, p.m, p.k))
+        .max()
+        .unwrap_or(0) as u32;
+    if a_max * 256 <= i16::MAX as u32 {
+        return true;
+    }
+    let reach = firsts(|f| f.1)
+        .into_iter()
+        .map(|f| pair_reach(&p.b, f, p.k, p.n))
+        .max()
+        .unwrap_or(0);
+    a_max * reach <= i16::MAX as u32
+}
+
+/// The largest of the `rows x cols` u8 values of `a` from element `first`.
+fn largest_byte(a: &Mat, first: i64, rows: usize, cols: usize) -> u8 {
+    if cols == 0 {
+        return 0;
+    }
+    let at = |r: usize, c: usize| (first + r as i64 * a.rs + c as i64 * a.cs) as usize;
+    let mut most = 0u8;
+    // Along whichever dimension is contiguous, a run at a time.
+    let (outer, inner, run) = match (a.cs, a.rs) {
+        (1, _) => (rows, cols, true),
+        (_, 1) => (cols, rows, true),
+        _ => (rows, cols, false),
+    };
+    for o in 0..outer {
+        if run {
+            let start = if a.cs == 1 { at(o, 0) } else { at(0, o) };
+            most = most.max(a.bytes[start..][..inner].iter().copied().max().unwrap_or(0));
+        } else {
+            most = (0..inner).fold(most, |m, c| m.max(a.bytes[at(o, c)]));
+        }
+        if most == u8::MAX {
+            break;
+        }
+    }
+    most
+}
+
+/// The largest, over the pairs of rows `2 i`, `2 i + 1` of the `k x n` s8
+/// matrix `b` (the second zero past `k`) and its columns, of the pair's
+/// positive sum `max(b0, 0) + max(b1, 0)` and negative sum `max(-b0, 0) +
+/// max(-b1, 0)`.
+fn pair_reach(b: &Mat, first: i64, k: usize, n: usize) -> u32 {
+    let at = |kk: usize, c: usize| (first + kk as i64 * b.rs + c as i64 * b.cs) as usize;
+    let value = |kk: usize, c: usize| match kk < k {
+        true => b.bytes[at(kk, c)] as i8 as i32,
+        false => 0,
+    };
+    let reach = |x: i32, y: i32| (x.max(0) + y.max(0)).max((-x).max(0) + (-y).max(0)) as u32;
+    let mut most = 0;
+    for i in 0..k.div_ceil(2) {
+        let (k0, k1) = (2 * i, 2 * i + 1);
+        if b.cs == 1 && k1 < k && n > 0 {
+            let (r0, r1) = (&b.bytes[at(k0, 0)..][..n], &b.bytes[at(k1, 0)..][..n]);
+            let row = r0
+                .iter()
+                .zip(r1)
+                .map(|(&x, &y)| reach(x as i8 as i32, y as i8 as i32));
+            most = most.max(row.max().unwrap_or(0));
+        } else {
+            most = (0..n).fold(most, |m, c| m.max(reach(value(k0, c), value(k1, c))));
+        }
+    }
+    most
+}
 
 /// Computes every batch's product of `p` on `path` and hands each finished
 /// tile to `tile` (on the thread that computed it; every output element is

@@ -661,98 +661,215 @@ fn pair_packings_agree_across_layouts() {
     }
 }
 
-/// The int8 paths' s32 sums (AVX2 i16 pairs, and AMX where the host has
-/// AMX-INT8) for each sign pair, at edge shapes (K odd, not a multiple of 4
-/// or of a tile's 64, rows and columns past the blocks, two batches with B
-/// broadcast) and layouts, against exact sums.
+/// The int8 paths' s32 sums (AVX2 i16 pairs, AVX2 byte quads, and AMX where
+/// the host has AMX-INT8) for each sign pair they take, at edge shapes (K
+/// odd, not a multiple of 4 or of a tile's 64, rows and columns past the
+/// blocks, two batches with B broadcast) and layouts, against exact sums.
+/// The quads path (u8 x s8 only) runs on the two kinds of operands that
+/// `quads_fit` admits: A below 128 with any B, and any A with B halved.
 #[test]
 fn int8_paths_every_sign_shape_and_layout() {
-    let mut paths: Vec<fn(bool, bool) -> Path> = Vec::new();
+    let all = |_| true;
+    let u8s8 = |signs| signs == (false, true);
+    let any = |b: u8| b;
+    let low = |b: u8| b & 0x7f;
+    let halved = |b: u8| ((b as i8) >> 1) as u8;
+    // The path for the signs, which signs it takes, and A's and B's bytes.
+    type Case = (
+        fn(bool, bool) -> Path,
+        fn((bool, bool)) -> bool,
+        fn(u8) -> u8,
+        fn(u8) -> u8,
+    );
+    let mut cases: Vec<Case> = Vec::new();
     if Level::Avx2.host_has() {
-        paths.push(|_, _| Path::Avx2Int8);
+        cases.push((|_, _| Path::Avx2Int8, all, any, any));
+        cases.push((|_, _| Path::Avx2Quads, u8s8, low, any));
+        cases.push((|_, _| Path::Avx2Quads, u8s8, any, halved));
     } else {
         eprintln!("skipped AVX2: this host has no AVX2");
     }
     if host_has_amx_int8() {
-        paths.push(|a_signed, b_signed| Path::AmxInt8 { a_signed, b_signed });
+        cases.push((
+            |a_signed, b_signed| Path::AmxInt8 { a_signed, b_signed },
+            all,
+            any,
+            any,
+        ));
     } else {
         eprintln!("skipped AMX: this host has no AMX-INT8 (or Linux refused the tile state)");
     }
     let byte = |seed: usize| ((seed * 2654435761) >> 7) as u8;
-    for (path, (a_signed, b_signed)) in paths.iter().flat_map(|p| {
-        [(false, true), (true, true), (false, false), (true, false)].map(|signs| (p, signs))
-    }) {
-        let elem = |signed| if signed { Elem::S8 } else { Elem::U8 };
-        let value = |signed: bool, b: u8| if signed { b as i8 as i32 } else { b as i32 };
-        for (m, n, k) in [(1, 1, 1), (37, 45, 67), (70, 300, 130), (33, 64, 2051)] {
-            for (la, lb) in [
-                (Lay::RowMajor, Lay::RowMajor),
-                (Lay::Transposed, Lay::Transposed),
-                (Lay::Padded, Lay::Strided),
-            ] {
-                // Strides as `store` lays them out, bytes drawn per element.
-                let laid = |rows: usize, cols: usize, lay: Lay, salt: usize| {
-                    let st = store(Elem::U8, rows, cols, lay, 2, 0);
-                    let mut bytes = st.bytes.clone();
-                    for (i, b) in bytes.iter_mut().enumerate() {
-                        *b = byte(i + salt);
+    let signs = [(false, true), (true, true), (false, false), (true, false)];
+    for &(path, takes, a_byte, b_byte) in &cases {
+        for (a_signed, b_signed) in signs.into_iter().filter(|&s| takes(s)) {
+            let elem = |signed| if signed { Elem::S8 } else { Elem::U8 };
+            let value = |signed: bool, b: u8| if signed { b as i8 as i32 } else { b as i32 };
+            for (m, n, k) in [(1, 1, 1), (37, 45, 67), (70, 300, 130), (33, 64, 2051)] {
+                for (la, lb) in [
+                    (Lay::RowMajor, Lay::RowMajor),
+                    (Lay::Transposed, Lay::Transposed),
+                    (Lay::Padded, Lay::Strided),
+                ] {
+                    // Strides as `store` lays them out, bytes drawn per element.
+                    let laid =
+                        |rows: usize, cols: usize, lay: Lay, salt: usize, f: fn(u8) -> u8| {
+                            let st = store(Elem::U8, rows, cols, lay, 2, 0);
+                            let mut bytes = st.bytes.clone();
+                            for (i, b) in bytes.iter_mut().enumerate() {
+                                *b = f(byte(i + salt));
+                            }
+                            (st, bytes)
+                        };
+                    let (sa, a_bytes) = laid(m, k, la, 1, a_byte);
+                    let (sb, b_bytes) = laid(k, n, lb, 7, b_byte);
+                    let first = |i: usize| (sa.off + i as i64 * sa.bstride, sb.off);
+                    let prob = Problem {
+                        m,
+                        n,
+                        k,
+                        batches: 2,
+                        a: Mat {
+                            bytes: &a_bytes,
+                            elem: elem(a_signed),
+                            rs: sa.rs,
+                            cs: sa.cs,
+                        },
+                        b: Mat {
+                            bytes: &b_bytes,
+                            elem: elem(b_signed),
+                            rs: sb.rs,
+                            cs: sb.cs,
+                        },
+                        first: &first,
+                    };
+                    let path = path(a_signed, b_signed);
+                    if path == Path::Avx2Quads {
+                        assert!(quads_fit(&prob), "{m}x{n}x{k}: the operands fit the quads");
                     }
-                    (st, bytes)
-                };
-                let (sa, a_bytes) = laid(m, k, la, 1);
-                let (sb, b_bytes) = laid(k, n, lb, 7);
-                let first = |i: usize| (sa.off + i as i64 * sa.bstride, sb.off);
-                let prob = Problem {
-                    m,
-                    n,
-                    k,
-                    batches: 2,
-                    a: Mat {
-                        bytes: &a_bytes,
-                        elem: elem(a_signed),
-                        rs: sa.rs,
-                        cs: sa.cs,
-                    },
-                    b: Mat {
-                        bytes: &b_bytes,
-                        elem: elem(b_signed),
-                        rs: sb.rs,
-                        cs: sb.cs,
-                    },
-                    first: &first,
-                };
-                let got = Mutex::new(vec![0i32; 2 * m * n]);
-                let path = path(a_signed, b_signed);
-                run(path, &prob, &|t: &Tile, v: &mut [f32]| {
-                    let mut got = got.lock().unwrap();
-                    for r in 0..t.rows {
-                        for c in 0..t.cols {
-                            let at = (t.batch * m + t.m0 + r) * n + t.n0 + c;
-                            got[at] = v[r * t.ld + c].to_bits() as i32;
+                    let got = Mutex::new(vec![0i32; 2 * m * n]);
+                    run(path, &prob, &|t: &Tile, v: &mut [f32]| {
+                        let mut got = got.lock().unwrap();
+                        for r in 0..t.rows {
+                            for c in 0..t.cols {
+                                let at = (t.batch * m + t.m0 + r) * n + t.n0 + c;
+                                got[at] = v[r * t.ld + c].to_bits() as i32;
+                            }
                         }
-                    }
-                });
-                let got = got.into_inner().unwrap();
-                for batch in 0..2 {
-                    let (fa, fb) = first(batch);
-                    for r in 0..m {
-                        for c in 0..n {
-                            let want = (0..k).fold(0i32, |s, kk| {
-                                let x =
-                                    a_bytes[(fa + r as i64 * sa.rs + kk as i64 * sa.cs) as usize];
-                                let y =
-                                    b_bytes[(fb + kk as i64 * sb.rs + c as i64 * sb.cs) as usize];
-                                s.wrapping_add(value(a_signed, x) * value(b_signed, y))
-                            });
-                            assert_eq!(
-                                got[(batch * m + r) * n + c],
-                                want,
-                                "{path:?}, signs {a_signed}/{b_signed}, {m}x{n}x{k}, {la:?}/{lb:?}, batch {batch} ({r}, {c})"
-                            );
+                    });
+                    let got = got.into_inner().unwrap();
+                    for batch in 0..2 {
+                        let (fa, fb) = first(batch);
+                        for r in 0..m {
+                            for c in 0..n {
+                                let want = (0..k).fold(0i32, |s, kk| {
+                                    let x = a_bytes
+                                        [(fa + r as i64 * sa.rs + kk as i64 * sa.cs) as usize];
+                                    let y = b_bytes
+                                        [(fb + kk as i64 * sb.rs + c as i64 * sb.cs) as usize];
+                                    s.wrapping_add(value(a_signed, x) * value(b_signed, y))
+                                });
+                                assert_eq!(
+                                    got[(batch * m + r) * n + c],
+                                    want,
+                                    "{path:?}, signs {a_signed}/{b_signed}, {m}x{n}x{k}, {la:?}/{lb:?}, batch {batch} ({r}, {c})"
+                                );
+                            }
                         }
                     }
                 }
             }
         }
+    }
+}
+
+/// `quads_fit` at its bounds: A's largest value times a slot pair's larger
+/// one-signed sum against 32767, pairs taken at even K only, every batch's
+/// A and B read, and only u8 x s8.
+#[test]
+fn quads_fit_bounds() {
+    // k x 2 B, row-major, with one column of interest; A 1 x k of `a`.
+    let fits = |a: u8, col: &[i8], a_elem: Elem, b_elem: Elem| {
+        let k = col.len();
+        let a_bytes = vec![a; k];
+        let mut b_bytes = vec![0u8; 2 * k];
+        for (kk, &v) in col.iter().enumerate() {
+            b_bytes[2 * kk + 1] = v as u8;
+        }
+        let first = |_| (0, 0);
+        quads_fit(&Problem {
+            m: 1,
+            n: 2,
+            k,
+            batches: 1,
+            a: Mat {
+                bytes: &a_bytes,
+                elem: a_elem,
+                rs: k as i64,
+                cs: 1,
+            },
+            b: Mat {
+                bytes: &b_bytes,
+                elem: b_elem,
+                rs: 2,
+                cs: 1,
+            },
+            first: &first,
+        })
+    };
+    let (u8_, s8_) = (Elem::U8, Elem::S8);
+    // A below 128 fits any B, even the worst pair.
+    assert!(fits(127, &[-128, -128, 127, 127], u8_, s8_));
+    assert!(!fits(128, &[-128, -128], u8_, s8_));
+    assert!(fits(128, &[127, 127], u8_, s8_)); // 128 · 254 = 32512
+    assert!(fits(255, &[127, 1], u8_, s8_)); // 255 · 128 = 32640
+    assert!(!fits(255, &[127, 2], u8_, s8_)); // 255 · 129
+    assert!(fits(255, &[-128, 0], u8_, s8_));
+    assert!(!fits(255, &[-128, -1], u8_, s8_));
+    // Opposite signs partly cancel: only the larger magnitude counts.
+    assert!(fits(255, &[127, -128], u8_, s8_));
+    // Pairs are K (0, 1), (2, 3): a large (1, 2) straddles two of them.
+    assert!(fits(255, &[0, 127, 127, 0], u8_, s8_));
+    assert!(!fits(255, &[0, 0, 127, 127], u8_, s8_));
+    // An odd K's last value pairs with zero.
+    assert!(fits(255, &[0, 0, 127], u8_, s8_));
+    // Only u8 A with s8 B.
+    assert!(!fits(1, &[1], Elem::S8, s8_));
+    assert!(!fits(1, &[1], u8_, Elem::U8));
+    // Every batch's A counts (batch 1's A is the large one), and so does
+    // every batch's B.
+    let a_bytes = [1u8, 1, 200, 200];
+    let b_bytes = [127u8, 127, 1, 1];
+    let cases = [
+        ([0, 2], [0, 0], false),
+        ([2, 2], [2, 0], false),
+        ([2, 2], [2, 2], true),
+    ];
+    for (a_firsts, b_firsts, want) in cases {
+        let first = |i: usize| (a_firsts[i], b_firsts[i]);
+        let prob = Problem {
+            m: 1,
+            n: 1,
+            k: 2,
+            batches: 2,
+            a: Mat {
+                bytes: &a_bytes,
+                elem: u8_,
+                rs: 2,
+                cs: 1,
+            },
+            b: Mat {
+                bytes: &b_bytes,
+                elem: s8_,
+                rs: 1,
+                cs: 1,
+            },
+            first: &first,
+        };
+        assert_eq!(
+            quads_fit(&prob),
+            want,
+            "A at {a_firsts:?}, B at {b_firsts:?}"
+        );
     }
 }
