@@ -28,9 +28,10 @@
 //! an AVX512-BF16 `12 x 32` kernel (`vdpbf16ps`, A and B packed as pairs of
 //! consecutive K, f32 accumulation) and the AMX `32 x 32` one (`blocked/amx.rs`)
 //! for bf16 A and B, a portable `4 x 16` one; and for u8/s8 A and B the AMX
-//! int8 kernels (four K per slot) and an AVX2 `6 x 16` one over pairs widened
-//! to i16, which sum exactly in s32 and hand the sums over in the f32 values'
-//! bits. f16 and mixed operands are converted to f32 while packing. The
+//! int8 kernels (four K per slot), an AVX2 `6 x 16` one over pairs widened
+//! to i16, and an AVX2 `6 x 16` u8 x s8 one over four bytes of K per slot
+//! (`vpmaddubsw`, taken where [`quads_fit`] rules out its s16 saturation),
+//! which sum exactly in s32 and hand the sums over in the f32 values' bits. f16 and mixed operands are converted to f32 while packing. The
 //! `unsafe` is the intrinsics and the microkernels' raw pointers: the
 //! kernels are entered only where the host has the features (checked in
 //! [`Path::for_level`]), on panels whose lengths [`run`] checks.
@@ -113,7 +114,8 @@ pub(crate) enum Path {
     /// for `AmxInt8`.
     Avx2Int8,
     /// u8 A and s8 B only, four K per slot as bytes (`vpmaddubsw`, then
-    /// `vpmaddwd` by ones): half of `Avx2Int8`'s instructions per product.
+    /// `vpmaddwd` by ones): three instructions per 32 products where
+    /// `Avx2Int8` takes four, and half its packed bytes.
     /// `vpmaddubsw` saturates each sum of two products at s16, so this path
     /// is taken only where [`quads_fit`] shows from the operands that no
     /// such sum leaves s16: its sums are then exact, as `Avx2Int8`'s.
