@@ -873,25 +873,8 @@ mod x86 {
         ldc: usize,
         first: bool,
     ) {
-        const MR: usize = 6;
-        let mut acc = [[_mm256_setzero_si256(); 2]; MR];
-        let (a, b) = (a as *const i32, b as *const __m256i);
-        for kk in 0..k {
-            // SAFETY: a holds k * 6 slots, b k * 16 (the caller's contract);
-            // a prefetch past the panel's end is harmless.
-            unsafe {
-                _mm_prefetch::<_MM_HINT_T0>(b.wrapping_add((kk + 8) * 2).cast());
-                let b0 = _mm256_loadu_si256(b.add(kk * 2));
-                let b1 = _mm256_loadu_si256(b.add(kk * 2 + 1));
-                for (r, row) in acc.iter_mut().enumerate() {
-                    let x = _mm256_set1_epi32(a.add(kk * MR + r).read());
-                    row[0] = _mm256_add_epi32(row[0], _mm256_madd_epi16(x, b0));
-                    row[1] = _mm256_add_epi32(row[1], _mm256_madd_epi16(x, b1));
-                }
-            }
-        }
-        // SAFETY: the caller's contract (C's rows).
-        unsafe { store_s32(&acc, c, ldc, first) };
+        // SAFETY: the caller's contract; the host has AVX2.
+        unsafe { int8_6x16(k, a, b, c, ldc, first, |x, y| _mm256_madd_epi16(x, y)) };
     }
 
     /// AVX2 u8 x s8, `6 x 16`: each slot four K values as bytes.
@@ -912,9 +895,32 @@ mod x86 {
         ldc: usize,
         first: bool,
     ) {
+        let ones = _mm256_set1_epi16(1);
+        let dot = |x, y| _mm256_madd_epi16(_mm256_maddubs_epi16(x, y), ones);
+        // SAFETY: the caller's contract; the host has AVX2.
+        unsafe { int8_6x16(k, a, b, c, ldc, first, dot) };
+    }
+
+    /// The AVX2 int8 kernels' `6 x 16` loop over `k` slots: `dot(x, y)`
+    /// sums, per column, the products of a broadcast slot of A `x` with 8
+    /// columns' slots of B `y` in s32; the sums accumulate (wrapping) in
+    /// s32, C holding them in its f32 values' bits.
+    ///
+    /// # Safety
+    /// As `Ukr`; the host has AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn int8_6x16(
+        k: usize,
+        a: *const f32,
+        b: *const f32,
+        c: *mut f32,
+        ldc: usize,
+        first: bool,
+        dot: impl Fn(__m256i, __m256i) -> __m256i,
+    ) {
         const MR: usize = 6;
         let mut acc = [[_mm256_setzero_si256(); 2]; MR];
-        let ones = _mm256_set1_epi16(1);
         let (a, b) = (a as *const i32, b as *const __m256i);
         for kk in 0..k {
             // SAFETY: a holds k * 6 slots, b k * 16 (the caller's contract);
@@ -925,10 +931,8 @@ mod x86 {
                 let b1 = _mm256_loadu_si256(b.add(kk * 2 + 1));
                 for (r, row) in acc.iter_mut().enumerate() {
                     let x = _mm256_set1_epi32(a.add(kk * MR + r).read());
-                    let lo = _mm256_madd_epi16(_mm256_maddubs_epi16(x, b0), ones);
-                    let hi = _mm256_madd_epi16(_mm256_maddubs_epi16(x, b1), ones);
-                    row[0] = _mm256_add_epi32(row[0], lo);
-                    row[1] = _mm256_add_epi32(row[1], hi);
+                    row[0] = _mm256_add_epi32(row[0], dot(x, b0));
+                    row[1] = _mm256_add_epi32(row[1], dot(x, b1));
                 }
             }
         }
