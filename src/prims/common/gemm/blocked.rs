@@ -1358,7 +1358,9 @@ const MIN_WORK: usize = 1 << 20;
 /// pairs (rows `2 i` and `2 i + 1`, the slots starting at K 0) and every
 /// column, `a` times the larger of the pair's positive part and its
 /// negative part fits s16 (so that no `vpmaddubsw` sum saturates). A of at
-/// most 127 always fits (127 · 256 < 2^15); otherwise B is read too.
+/// most 127 always fits (127 · 256 < 2^15); otherwise B is read too, where
+/// A has at least [`QUADS_SCAN_ROWS`] rows (with fewer, reading B costs
+/// more than the faster kernel saves, and the answer is no).
 pub(crate) fn quads_fit(p: &Problem) -> bool {
     if p.a.elem != Elem::U8 || p.b.elem != Elem::S8 {
         return false;
@@ -1378,6 +1380,9 @@ pub(crate) fn quads_fit(p: &Problem) -> bool {
     if a_max * 256 <= i16::MAX as u32 {
         return true;
     }
+    if p.m < QUADS_SCAN_ROWS {
+        return false;
+    }
     let reach = firsts(|f| f.1)
         .into_iter()
         .map(|f| pair_reach(&p.b, f, p.k, p.n))
@@ -1385,6 +1390,10 @@ pub(crate) fn quads_fit(p: &Problem) -> bool {
         .unwrap_or(0);
     a_max * reach <= i16::MAX as u32
 }
+
+/// The fewest rows of A for which [`quads_fit`] reads B: B's bytes are
+/// read once more to save a third of the work of `p.m` rows' products.
+const QUADS_SCAN_ROWS: usize = 64;
 
 /// The largest of the `rows x cols` u8 values of `a` from element `first`.
 fn largest_byte(a: &Mat, first: i64, rows: usize, cols: usize) -> u8 {

@@ -744,7 +744,9 @@ fn int8_paths_every_sign_shape_and_layout() {
                         first: &first,
                     };
                     let path = path(a_signed, b_signed);
-                    if path == Path::Avx2Quads {
+                    // (Below `QUADS_SCAN_ROWS` rows B is not read, and only
+                    // A below 128 is admitted; the kernel runs either way.)
+                    if path == Path::Avx2Quads && m >= QUADS_SCAN_ROWS {
                         assert!(quads_fit(&prob), "{m}x{n}x{k}: the operands fit the quads");
                     }
                     let got = Mutex::new(vec![0i32; 2 * m * n]);
@@ -785,20 +787,20 @@ fn int8_paths_every_sign_shape_and_layout() {
 
 /// `quads_fit` at its bounds: A's largest value times a slot pair's larger
 /// one-signed sum against 32767, pairs taken at even K only, every batch's
-/// A and B read, and only u8 x s8.
+/// A and B read, B read only for enough rows of A, and only u8 x s8.
 #[test]
 fn quads_fit_bounds() {
-    // k x 2 B, row-major, with one column of interest; A 1 x k of `a`.
-    let fits = |a: u8, col: &[i8], a_elem: Elem, b_elem: Elem| {
+    // k x 2 B, row-major, with one column of interest; A m x k of `a`.
+    let fits_m = |m: usize, a: u8, col: &[i8], a_elem: Elem, b_elem: Elem| {
         let k = col.len();
-        let a_bytes = vec![a; k];
+        let a_bytes = vec![a; m * k];
         let mut b_bytes = vec![0u8; 2 * k];
         for (kk, &v) in col.iter().enumerate() {
             b_bytes[2 * kk + 1] = v as u8;
         }
         let first = |_| (0, 0);
         quads_fit(&Problem {
-            m: 1,
+            m,
             n: 2,
             k,
             batches: 1,
@@ -817,7 +819,13 @@ fn quads_fit_bounds() {
             first: &first,
         })
     };
+    let rows = QUADS_SCAN_ROWS;
+    let fits = |a, col: &[i8], a_elem, b_elem| fits_m(rows, a, col, a_elem, b_elem);
     let (u8_, s8_) = (Elem::U8, Elem::S8);
+    // With fewer rows B is not read, so only A below 128 fits.
+    assert!(!fits_m(rows - 1, 128, &[1, 1], u8_, s8_));
+    assert!(fits(128, &[1, 1], u8_, s8_));
+    assert!(fits_m(1, 127, &[127, 127], u8_, s8_));
     // A below 128 fits any B, even the worst pair.
     assert!(fits(127, &[-128, -128, 127, 127], u8_, s8_));
     assert!(!fits(128, &[-128, -128], u8_, s8_));
@@ -837,18 +845,19 @@ fn quads_fit_bounds() {
     assert!(!fits(1, &[1], Elem::S8, s8_));
     assert!(!fits(1, &[1], u8_, Elem::U8));
     // Every batch's A counts (batch 1's A is the large one), and so does
-    // every batch's B.
-    let a_bytes = [1u8, 1, 200, 200];
+    // every batch's B. Each A is `rows x 2`, B 2 x 1.
+    let a_bytes: Vec<u8> = [1u8, 200].iter().flat_map(|&v| vec![v; 2 * rows]).collect();
     let b_bytes = [127u8, 127, 1, 1];
+    let big = 2 * rows as i64;
     let cases = [
-        ([0, 2], [0, 0], false),
-        ([2, 2], [2, 0], false),
-        ([2, 2], [2, 2], true),
+        ([0, big], [0, 0], false),
+        ([big, big], [2, 0], false),
+        ([big, big], [2, 2], true),
     ];
     for (a_firsts, b_firsts, want) in cases {
         let first = |i: usize| (a_firsts[i], b_firsts[i]);
         let prob = Problem {
-            m: 1,
+            m: rows,
             n: 1,
             k: 2,
             batches: 2,
