@@ -31,7 +31,8 @@
 //! int8 kernels (four K per slot), an AVX2 `6 x 16` one over pairs widened
 //! to i16, and an AVX2 `6 x 16` u8 x s8 one over four bytes of K per slot
 //! (`vpmaddubsw`, taken where [`quads_fit`] rules out its s16 saturation),
-//! which sum exactly in s32 and hand the sums over in the f32 values' bits. f16 and mixed operands are converted to f32 while packing. The
+//! which sum exactly in s32 and hand the sums over in the f32 values' bits.
+//! f16 and mixed operands are converted to f32 while packing. The
 //! `unsafe` is the intrinsics and the microkernels' raw pointers: the
 //! kernels are entered only where the host has the features (checked in
 //! [`Path::for_level`]), on panels whose lengths [`run`] checks.
