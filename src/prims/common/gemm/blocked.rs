@@ -1392,13 +1392,14 @@ pub(crate) fn quads_fit(p: &Problem) -> bool {
     a_max * reach <= i16::MAX as u32
 }
 
-/// The fewest rows of A for which [`quads_fit`] reads B: B's bytes are
-/// read once more to save a third of the work of `p.m` rows' products.
+/// The fewest rows of A for which [`quads_fit`] reads B: the check reads
+/// each byte of B once, which the faster kernel repays only over enough
+/// rows (each byte of B takes part in `m` products).
 const QUADS_SCAN_ROWS: usize = 64;
 
 /// The largest of the `rows x cols` u8 values of `a` from element `first`.
 fn largest_byte(a: &Mat, first: i64, rows: usize, cols: usize) -> u8 {
-    if cols == 0 {
+    if rows == 0 || cols == 0 {
         return 0;
     }
     let at = |r: usize, c: usize| (first + r as i64 * a.rs + c as i64 * a.cs) as usize;
