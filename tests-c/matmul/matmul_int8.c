@@ -239,11 +239,11 @@ done:
     CHECK(dnnl_memory_desc_destroy(vmd));
 }
 
-/* src x s8 weights -> s32 with K = 2001, every src value `a`, every weight `w` but those of row 7,
- * `w7`: s8 -127 x -127 (one -125) sums to 32273875, odd and beyond 2^24, which an f32
- * accumulation or store cannot hold (ours is exact). u8 255 x s8 127 (one 125) sums to
- * 64801875, and each two products to 64770, past s16: a kernel whose pair sums saturate
- * at s16 (AVX2's vpmaddubsw) must not be chosen for it. */
+/* src x s8 weights -> s32 with K = 2001, every src value `a`, every weight `w` but
+ * those of row 7, `w7`: s8 -127 x -127 (one -125) sums to 32273875, odd and beyond
+ * 2^24, which an f32 accumulation or store cannot hold (ours is exact). u8 255 x s8
+ * 127 (one 125) sums to 64801875, and each two products to 64770, past s16: a kernel
+ * whose pair sums saturate at s16 (AVX2's vpmaddubsw) must not be chosen for it. */
 static void beyond_f32(dnnl_data_type_t sdt, int a, int w, int w7) {
     int64_t m = 3, n = 5, k = 2001;
     dnnl_dims_t sd = {m, k}, wd = {k, n}, dd = {m, n};
