@@ -24,6 +24,7 @@ use crate::runtime::ocl::{self, DeviceType};
 use crate::runtime::ze;
 
 pub use crate::runtime::kernel_arg::KernelArg;
+pub use crate::runtime::ocl::PTX_ARCH_SPECIFIC;
 
 /// The completion of one command on a GPU stream.
 #[derive(Clone)]

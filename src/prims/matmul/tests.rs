@@ -244,8 +244,9 @@ fn half_types() {
 
 /// f16 and bf16 over several 128 x 128 blocks and 32-deep K steps of the
 /// tensor-core kernel (`ocl:gemm_mma` on NVIDIA GPUs): 8-wide loads (rows
-/// of a multiple of 8 elements), element loads (odd rows), transposed
-/// operands, a broadcast batch, edges in every dimension.
+/// of a multiple of 8 elements; on compute capability 9.0, wgmma with B
+/// MN-major and K-major), element loads (odd rows), transposed operands, a
+/// broadcast batch, edges in every dimension.
 #[test]
 fn half_types_over_several_blocks() {
     for engine in engines() {
@@ -259,6 +260,12 @@ fn half_types_over_several_blocks() {
                     wei: mds(&[k, n], dt, &[1, k]),
                     bias: Some(md(&[1, n], dnnl_f32)),
                     dst: md(&[m, n], dnnl_f32),
+                },
+                Case {
+                    src: md(&[m, k], dt),
+                    wei: mds(&[k, n], dt, &[1, k]),
+                    bias: None,
+                    dst: md(&[m, n], dt),
                 },
                 Case {
                     src: md(&[2, 1, 130, 72], dt),

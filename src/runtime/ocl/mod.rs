@@ -47,7 +47,7 @@ pub use error::ClStatus;
 pub use event::Event;
 pub use mem::Mem;
 pub use platform::Platform;
-pub use program::{Kernel, KernelArg, Program};
+pub use program::{Kernel, KernelArg, PTX_ARCH_SPECIFIC, Program};
 pub use queue::{MapAccess, Queue, QueueProperties};
 pub use select::{DeviceFilter, devices, devices_matching};
 pub use usm::{

@@ -47,6 +47,40 @@ cl_handle! {
     refcount: CL_KERNEL_REFERENCE_COUNT;
 }
 
+/// A build option asking for NVIDIA's arch-specific PTX (`sm_90a`): the
+/// source writes the instructions that only that target has (`wgmma`) as
+/// PTX comments starting `//@`; the program is built (NVIDIA's OpenCL
+/// compiler targets `sm_90`, where ptxas refuses them), its PTX uncommented
+/// and retargeted ([`arch_specific_ptx`]), and built again from that.
+pub const PTX_ARCH_SPECIFIC: &str = "-DDNNL_PTX_ARCH_SPECIFIC=1";
+
+/// `ptx` (an NVIDIA program binary) with its `//@` comments made
+/// instructions and its `.target sm_XY` made `sm_XYa`.
+pub fn arch_specific_ptx(ptx: &[u8]) -> Result<Vec<u8>> {
+    let text = std::str::from_utf8(ptx)
+        .map_err(|_| Error::runtime("the program binary is not PTX text"))?
+        .trim_end_matches('\0');
+    let target = text
+        .find(".target sm_")
+        .ok_or_else(|| Error::runtime("the program binary has no PTX .target sm_"))?
+        + ".target sm_".len();
+    let digits = text[target..]
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .count();
+    if digits == 0 {
+        return Err(Error::runtime("the PTX .target names no sm_ number"));
+    }
+    let end = target + digits;
+    let mut out = String::with_capacity(text.len() + 1);
+    out.push_str(&text[..end]);
+    if !text[end..].starts_with('a') {
+        out.push('a');
+    }
+    out.push_str(&text[end..].replace("//@", ""));
+    Ok(out.into_bytes())
+}
+
 fn options_cstring(options: &str) -> Result<CString> {
     CString::new(options).map_err(|_| Error::invalid("build options contain a NUL byte"))
 }
@@ -86,6 +120,10 @@ impl Program {
         let program = unsafe { Program::from_owned(raw) };
         SOURCE_BUILDS.with(|c| c.set(c.get() + 1));
         program.build(device, options, true)?;
+        if options.contains(PTX_ARCH_SPECIFIC) {
+            let ptx = arch_specific_ptx(&program.binary()?)?;
+            return Program::build_binary(context, device, &ptx, options);
+        }
         Ok(program)
     }
 
@@ -438,5 +476,26 @@ impl Queue {
                 e,
             )
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arch_specific_ptx_uncomments_and_retargets() {
+        let ptx = b".version 9.0\n.target sm_90, texmode_independent\n\t//@wgmma.fence.sync.aligned;\n\t// kept\n\0";
+        let out = String::from_utf8(arch_specific_ptx(ptx).unwrap()).unwrap();
+        assert_eq!(
+            out,
+            ".version 9.0\n.target sm_90a, texmode_independent\n\twgmma.fence.sync.aligned;\n\t// kept\n"
+        );
+        // Already arch-specific: the target is kept.
+        let again = arch_specific_ptx(out.as_bytes()).unwrap();
+        assert_eq!(String::from_utf8(again).unwrap(), out);
+        assert!(arch_specific_ptx(b"\x7fELF").is_err());
+        assert!(arch_specific_ptx(b".target spir64").is_err());
+        assert!(arch_specific_ptx(b".target sm_x").is_err());
     }
 }

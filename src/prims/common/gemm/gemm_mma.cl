@@ -87,6 +87,30 @@
 /* The block: MMA_WARPS_M x MMA_WARPS_N warps, each computing a 64 x MMA_WN
  * sub-block (4 x MMA_TJ tiles of 16 x 8); MMA_STAGES local stages with
  * cp.async (ASYNC), one register-staged stage otherwise. */
+#ifndef MMA_STAGES
+#define MMA_STAGES 2
+#endif
+#ifndef MMA_WGMMA
+#define MMA_WGMMA 0
+#endif
+#if MMA_WGMMA
+/* MMA_WGMMA (sm_90a, 16-bit operands, cp.async copies): WGM_WGS
+ * warpgroups of 4 warps stacked along M, each computing WGM_I blocks of
+ * 64 x WGM_N with wgmma.mma_async (operands read from the local tiles
+ * through matrix descriptors; the accumulator of one 64 x WGM_N block, per
+ * warp 16 rows, has mma.sync's 16 x 8 tile layout WGM_N / 8 times). */
+#if !defined(WGM_WGS) || !defined(WGM_I) || !defined(WGM_N)
+#error "MMA_WGMMA needs WGM_WGS, WGM_I and WGM_N"
+#endif
+#if MMA_INT8 || MMA_TF32 || WGM_N % 64 != 0
+#error "MMA_WGMMA: f16 or bf16, WGM_N a multiple of 64"
+#endif
+#define MMA_TJ (WGM_N / 8)
+#define MMA_TI WGM_I
+#define MMA_M (64 * WGM_I * WGM_WGS)
+#define MMA_N WGM_N
+#define MMA_WG (128 * WGM_WGS)
+#else
 #ifndef MMA_WARPS_M
 #define MMA_WARPS_M 2
 #endif
@@ -96,14 +120,13 @@
 #ifndef MMA_WN
 #define MMA_WN 32
 #endif
-#ifndef MMA_STAGES
-#define MMA_STAGES 2
-#endif
 #define MMA_TJ (MMA_WN / 8)
+#define MMA_TI 4
 #define MMA_M (MMA_WARPS_M * 64)
 #define MMA_N (MMA_WARPS_N * MMA_WN)
-#define MMA_K (64 / MMA_ES)
 #define MMA_WG (32 * MMA_WARPS_M * MMA_WARPS_N)
+#endif
+#define MMA_K (64 / MMA_ES)
 
 /* Local tiles without padding, their 16-byte chunks swizzled so that the
  * rows one ldmatrix phase (or a warp's tf32 fragment words) reads hit
@@ -130,8 +153,19 @@
 #define B_IDX(k, n) A_IDX(n, k)
 #undef B_SWZ_ROWS
 #define B_SWZ_ROWS 8
+#elif MMA_WGMMA
+/* wgmma's MN-major B with 128-byte swizzling: 64-column slabs of
+ * MMA_K rows of 128 bytes each, chunk ^ k % 8. (A's tile, and B_KN's, is
+ * already wgmma's K-major layout with 64-byte swizzling: 64-byte rows,
+ * chunk ^ (row / 2) % 4.) */
+#define B_ROW 64
+#define B_IDX(k, n) \
+    (((n) / 64) * (MMA_K * 64) + (k) * 64 + (((((n) % 64) / MMA_V) ^ ((k) & 7)) * MMA_V) + (n) % MMA_V)
 #else
 #define B_IDX(k, n) ((k) * MMA_N + ((((n) / MMA_V) ^ B_SWZ(k)) * MMA_V) + (n) % MMA_V)
+#endif
+#ifndef B_ROW
+#define B_ROW MMA_N
 #endif
 
 /* d += a * b for one 16 x 8 tile (d: 4 floats, a: 4 words, b: 2 words). */
@@ -180,10 +214,147 @@ inline uint tf32(uint x) {
                          : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) \
                          : "r"((uint)(ulong)(p)))
 
+#if MMA_WGMMA
+/* wgmma (sm_90a). NVIDIA's OpenCL compiler targets sm_90, where ptxas
+ * refuses these instructions, so they are written as PTX comments "//@..."
+ * that the host (runtime/ocl/program.rs, DNNL_PTX_ARCH_SPECIFIC) uncomments
+ * in the built PTX before building it again for sm_90a. */
+#define WG_FENCE() __asm__ __volatile__("//@wgmma.fence.sync.aligned;\n" ::: "memory")
+#define WG_COMMIT() __asm__ __volatile__("//@wgmma.commit_group.sync.aligned;\n" ::: "memory")
+#define WG_WAIT0() __asm__ __volatile__("//@wgmma.wait_group.sync.aligned 0;\n" ::: "memory")
+/* cp.async's writes made visible to wgmma's (async proxy) reads. */
+#define PROXY_FENCE() __asm__ __volatile__("fence.proxy.async.shared::cta;" ::: "memory")
+/* An accumulator register kept in place until the products are waited
+ * for. */
+#define ACC_HOLD(x) __asm__ __volatile__("" : "+f"(x) :: "memory")
+#if MMA_BF16
+#define WGMMA_TY "bf16"
+#else
+#define WGMMA_TY "f16"
+#endif
+
+/* A matrix descriptor: the tile at p, leading and stride byte offsets,
+ * swizzle mode (1: 128 bytes, 2: 64 bytes). */
+inline ulong wg_desc(local const void *p, uint lbo, uint sbo, uint swizzle) {
+    const uint addr = (uint)(ulong)p;
+    return (ulong)((addr & 0x3FFFF) >> 4) | ((ulong)((lbo >> 4) & 0x3FFF) << 16)
+            | ((ulong)((sbo >> 4) & 0x3FFF) << 32) | ((ulong)swizzle << 62);
+}
+/* K-major tiles (A's; B's with B_KN): 64-byte rows, 64-byte swizzling,
+ * 8-row groups 512 bytes apart. MN-major B: 128-byte swizzling, 8-row
+ * groups 1024 bytes apart, 64-column slabs MMA_K * 128 bytes apart. */
+#define K_MAJOR_DESC(p) wg_desc(p, 16, 512, 2)
+#if B_KN
+#define B_DESC(p) K_MAJOR_DESC(p)
+#define WG_TB 0
+#else
+#define B_DESC(p) wg_desc(p, MMA_K * 128, 1024, 1)
+#define WG_TB 1
+#endif
+
+#define WG_STR(x) #x
+#define WG_XSTR(x) WG_STR(x)
+/* d (a 64 x N accumulator block: N / 8 tiles of 4 floats) += the 64 x 16
+ * A tile of descriptor da times the 16 x N B tile of db; ty: the operands'
+ * type, tb: B MN-major. */
+#define WGMMA_N64(d, da, db, ty, tb) \
+    __asm__ __volatile__("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n" \
+                         "//@wgmma.mma_async.sync.aligned.m64n64k16.f32." ty "." ty " {" \
+                         "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15," \
+                         "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31" \
+                         "}, %32, %33, p, 1, 1, 0, " WG_XSTR(tb) ";\n}\n" \
+                         : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), \
+                           "+f"(d[1][0]), "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]), \
+                           "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]), \
+                           "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]), \
+                           "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]), \
+                           "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]), \
+                           "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), \
+                           "+f"(d[7][0]), "+f"(d[7][1]), "+f"(d[7][2]), "+f"(d[7][3]) \
+                         : "l"(da), "l"(db), "r"(1) : "memory")
+#define WGMMA_N128(d, da, db, ty, tb) \
+    __asm__ __volatile__("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n" \
+                         "//@wgmma.mma_async.sync.aligned.m64n128k16.f32." ty "." ty " {" \
+                         "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15," \
+                         "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31," \
+                         "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47," \
+                         "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63" \
+                         "}, %64, %65, p, 1, 1, 0, " WG_XSTR(tb) ";\n}\n" \
+                         : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), \
+                           "+f"(d[1][0]), "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]), \
+                           "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]), \
+                           "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]), \
+                           "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]), \
+                           "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]), \
+                           "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), \
+                           "+f"(d[7][0]), "+f"(d[7][1]), "+f"(d[7][2]), "+f"(d[7][3]), \
+                           "+f"(d[8][0]), "+f"(d[8][1]), "+f"(d[8][2]), "+f"(d[8][3]), \
+                           "+f"(d[9][0]), "+f"(d[9][1]), "+f"(d[9][2]), "+f"(d[9][3]), \
+                           "+f"(d[10][0]), "+f"(d[10][1]), "+f"(d[10][2]), "+f"(d[10][3]), \
+                           "+f"(d[11][0]), "+f"(d[11][1]), "+f"(d[11][2]), "+f"(d[11][3]), \
+                           "+f"(d[12][0]), "+f"(d[12][1]), "+f"(d[12][2]), "+f"(d[12][3]), \
+                           "+f"(d[13][0]), "+f"(d[13][1]), "+f"(d[13][2]), "+f"(d[13][3]), \
+                           "+f"(d[14][0]), "+f"(d[14][1]), "+f"(d[14][2]), "+f"(d[14][3]), \
+                           "+f"(d[15][0]), "+f"(d[15][1]), "+f"(d[15][2]), "+f"(d[15][3]) \
+                         : "l"(da), "l"(db), "r"(1) : "memory")
+#define WGMMA_N256(d, da, db, ty, tb) \
+    __asm__ __volatile__("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n" \
+                         "//@wgmma.mma_async.sync.aligned.m64n256k16.f32." ty "." ty " {" \
+                         "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15," \
+                         "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31," \
+                         "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47," \
+                         "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63," \
+                         "%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79," \
+                         "%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95," \
+                         "%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111," \
+                         "%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127" \
+                         "}, %128, %129, p, 1, 1, 0, " WG_XSTR(tb) ";\n}\n" \
+                         : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), \
+                           "+f"(d[1][0]), "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]), \
+                           "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]), \
+                           "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]), \
+                           "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]), \
+                           "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]), \
+                           "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), \
+                           "+f"(d[7][0]), "+f"(d[7][1]), "+f"(d[7][2]), "+f"(d[7][3]), \
+                           "+f"(d[8][0]), "+f"(d[8][1]), "+f"(d[8][2]), "+f"(d[8][3]), \
+                           "+f"(d[9][0]), "+f"(d[9][1]), "+f"(d[9][2]), "+f"(d[9][3]), \
+                           "+f"(d[10][0]), "+f"(d[10][1]), "+f"(d[10][2]), "+f"(d[10][3]), \
+                           "+f"(d[11][0]), "+f"(d[11][1]), "+f"(d[11][2]), "+f"(d[11][3]), \
+                           "+f"(d[12][0]), "+f"(d[12][1]), "+f"(d[12][2]), "+f"(d[12][3]), \
+                           "+f"(d[13][0]), "+f"(d[13][1]), "+f"(d[13][2]), "+f"(d[13][3]), \
+                           "+f"(d[14][0]), "+f"(d[14][1]), "+f"(d[14][2]), "+f"(d[14][3]), \
+                           "+f"(d[15][0]), "+f"(d[15][1]), "+f"(d[15][2]), "+f"(d[15][3]), \
+                           "+f"(d[16][0]), "+f"(d[16][1]), "+f"(d[16][2]), "+f"(d[16][3]), \
+                           "+f"(d[17][0]), "+f"(d[17][1]), "+f"(d[17][2]), "+f"(d[17][3]), \
+                           "+f"(d[18][0]), "+f"(d[18][1]), "+f"(d[18][2]), "+f"(d[18][3]), \
+                           "+f"(d[19][0]), "+f"(d[19][1]), "+f"(d[19][2]), "+f"(d[19][3]), \
+                           "+f"(d[20][0]), "+f"(d[20][1]), "+f"(d[20][2]), "+f"(d[20][3]), \
+                           "+f"(d[21][0]), "+f"(d[21][1]), "+f"(d[21][2]), "+f"(d[21][3]), \
+                           "+f"(d[22][0]), "+f"(d[22][1]), "+f"(d[22][2]), "+f"(d[22][3]), \
+                           "+f"(d[23][0]), "+f"(d[23][1]), "+f"(d[23][2]), "+f"(d[23][3]), \
+                           "+f"(d[24][0]), "+f"(d[24][1]), "+f"(d[24][2]), "+f"(d[24][3]), \
+                           "+f"(d[25][0]), "+f"(d[25][1]), "+f"(d[25][2]), "+f"(d[25][3]), \
+                           "+f"(d[26][0]), "+f"(d[26][1]), "+f"(d[26][2]), "+f"(d[26][3]), \
+                           "+f"(d[27][0]), "+f"(d[27][1]), "+f"(d[27][2]), "+f"(d[27][3]), \
+                           "+f"(d[28][0]), "+f"(d[28][1]), "+f"(d[28][2]), "+f"(d[28][3]), \
+                           "+f"(d[29][0]), "+f"(d[29][1]), "+f"(d[29][2]), "+f"(d[29][3]), \
+                           "+f"(d[30][0]), "+f"(d[30][1]), "+f"(d[30][2]), "+f"(d[30][3]), \
+                           "+f"(d[31][0]), "+f"(d[31][1]), "+f"(d[31][2]), "+f"(d[31][3]) \
+                         : "l"(da), "l"(db), "r"(1) : "memory")
+
+#define WGMMA_CAT(n) WGMMA_N##n
+#define WGMMA_OF(n) WGMMA_CAT(n)
+#define WGMMA WGMMA_OF(WGM_N)
+#endif
+
 /* ASYNC (A_VEC8 and B_VEC8): tiles go from global to local memory with
  * cp.async (16 bytes, the bytes past `bytes` zero-filled), two stages: the
  * next K step's copies run while the current one's products do. */
 #define ASYNC (A_VEC8 && B_VEC8)
+#if MMA_WGMMA && !ASYNC
+#error "MMA_WGMMA: cp.async copies only"
+#endif
 #if B_KN && !ASYNC && B_VEC8
 #error "B_KN: 16-byte loads of B only with cp.async"
 #endif
@@ -388,13 +559,24 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
 #else
 #define STAGES 1
 #endif
-    local MMA_ET As[STAGES][MMA_M * MMA_K] __attribute__((aligned(16)));
-    local MMA_ET Bs[STAGES][MMA_K * MMA_N] __attribute__((aligned(16)));
+    /* wgmma's swizzling repeats every 1024 bytes (each stage's size a
+     * multiple of it). */
+    local MMA_ET As[STAGES][MMA_M * MMA_K] __attribute__((aligned(MMA_WGMMA ? 1024 : 16)));
+    local MMA_ET Bs[STAGES][MMA_K * MMA_N] __attribute__((aligned(MMA_WGMMA ? 1024 : 16)));
 
     const int lid = get_local_id(0);
     const int warp = lid / 32, lane = lid % 32;
     const int g = lane / 4, q = lane % 4;
+#if MMA_WGMMA
+    /* The warpgroup's first row, and this warp's within its 64-row
+     * blocks (MMA_ROW_STEP apart). */
+    const int wgm = (warp / 4) * 64 * WGM_I;
+    const int wm = wgm + (warp % 4) * 16, wn = 0;
+#define MMA_ROW_STEP 64
+#else
     const int wm = (warp / MMA_WARPS_N) * 64, wn = (warp % MMA_WARPS_N) * MMA_WN;
+#define MMA_ROW_STEP 16
+#endif
     const long n0 = (long)get_group_id(0) * MMA_N;
     const long m0 = (long)get_group_id(1) * MMA_M;
     const long g2 = get_global_id(2);
@@ -409,9 +591,9 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
     /* B_KN: B's (n, k offset) within a pair of n tiles. */
     const int bn_row = (lane % 8) + (lane / 16) * 8, bk_kof = ((lane / 8) % 2) * MMA_V;
 
-    MMA_ACC_T acc[4][MMA_TJ][4];
+    MMA_ACC_T acc[MMA_TI][MMA_TJ][4];
 #pragma unroll
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < MMA_TI; ++i)
 #pragma unroll
         for (int j = 0; j < MMA_TJ; ++j)
 #pragma unroll
@@ -456,6 +638,24 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
         LDSM_X4_T(fb[j][0], fb[j][1], fb[j + 1][0], fb[j + 1][1], \
                   &Bs[st][B_IDX((kk) + b_k, wn + j * 8 + b_nof)]);
 #endif
+#if MMA_WGMMA
+/* The products of stage st by wgmma, waited for before the stage is
+ * refilled. */
+#define COMPUTE(st) \
+    { \
+        WG_FENCE(); \
+        _Pragma("unroll") for (int kk = 0; kk < MMA_K; kk += 16) { \
+            const ulong db_ = B_DESC(&Bs[st][B_IDX(kk, 0)]); \
+            _Pragma("unroll") for (int i = 0; i < MMA_TI; ++i) \
+                WGMMA(acc[i], K_MAJOR_DESC(&As[st][A_IDX(wgm + i * 64, kk)]), db_, WGMMA_TY, WG_TB); \
+        } \
+        WG_COMMIT(); \
+        WG_WAIT0(); \
+        _Pragma("unroll") for (int i = 0; i < MMA_TI; ++i) \
+            _Pragma("unroll") for (int j = 0; j < MMA_TJ; ++j) \
+                _Pragma("unroll") for (int r = 0; r < 4; ++r) ACC_HOLD(acc[i][j][r]); \
+    }
+#else
 #define COMPUTE(st) \
     _Pragma("unroll") for (int kk = 0; kk < MMA_K; kk += MMA_KS) { \
         uint fa[4][4], fb[MMA_TJ][2]; \
@@ -465,6 +665,7 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
             _Pragma("unroll") for (int j = 0; j < MMA_TJ; ++j) \
                 MMA(acc[i][j], fa[i], fb[j]); \
     }
+#endif
 
 #if ASYNC
 /* Copies of the K step at k0 into stage st. */
@@ -526,7 +727,7 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
     const long b_tstride = (MMA_WG / B_CPR) * b_rs;
     const int b_dst = B_IDX(lid / B_CPR, (lid % B_CPR) * MMA_V);
 #define B_STEP(k0) ((k0) * b_rs)
-#define B_TROWS MMA_N
+#define B_TROWS B_ROW
 #endif
     const long a_tstride = (MMA_WG / A_CPR) * a_rs;
     const int a_dst = A_IDX(lid / A_CPR, (lid % A_CPR) * MMA_V);
@@ -558,6 +759,9 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
     int rd = 0, wr = STAGES - 1;
     for (long kt = 0; kt < steps; ++kt) {
         CP_WAIT_AHEAD();
+#if MMA_WGMMA
+        PROXY_FENCE();
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
         if (kt + STAGES - 1 < steps) COPY_STEP((kt + STAGES - 1) * MMA_K, wr);
         CP_COMMIT();
@@ -593,12 +797,12 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
     epilogue_batch_pos(pos, batch_base, g2);
 #endif
 #pragma unroll
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < MMA_TI; ++i)
 #pragma unroll
         for (int j = 0; j < MMA_TJ; ++j)
 #pragma unroll
             for (int r = 0; r < 4; ++r) {
-                const long gm = m0 + wm + i * 16 + g + (r / 2) * 8;
+                const long gm = m0 + wm + i * MMA_ROW_STEP + g + (r / 2) * 8;
                 const long gn = n0 + wn + j * 8 + 2 * q + (r % 2);
                 if (gm >= M || gn >= N) continue;
                 const long at = c_base + gm * c_rs + gn * c_cs;
@@ -620,6 +824,22 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
 
 /* One mma of the configured type: builds only where the driver takes the
  * PTX (the host's probe before choosing this kernel). */
+#if MMA_WGMMA
+kernel void mma_probe(global float *out) {
+    local MMA_ET t[64 * MMA_K] __attribute__((aligned(1024)));
+    for (int i = get_local_id(0); i < 64 * MMA_K; i += get_local_size(0)) t[i] = 0x3c00;
+    PROXY_FENCE();
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float d[8][4];
+    for (int j = 0; j < 8; ++j)
+        for (int r = 0; r < 4; ++r) d[j][r] = 0;
+    WG_FENCE();
+    WGMMA_N64(d, K_MAJOR_DESC(t), K_MAJOR_DESC(t), WGMMA_TY, 0);
+    WG_COMMIT();
+    WG_WAIT0();
+    out[get_global_id(0)] = d[0][0];
+}
+#else
 kernel void mma_probe(global float *out) {
     MMA_ACC_T d[4] = {0, 0, 0, 0};
     const uint x[4] = {0x3c003c00u, 0x3c003c00u, 0x3c003c00u, 0x3c003c00u};
@@ -627,3 +847,4 @@ kernel void mma_probe(global float *out) {
     MMA(d, x, y);
     out[get_global_id(0)] = (float)d[0];
 }
+#endif

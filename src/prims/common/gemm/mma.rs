@@ -155,3 +155,110 @@ fn check(ocl: GpuEngine, a: Elem, b: Elem, fpmath: dnnl_fpmath_mode_t) -> Result
         Error::unimplemented(format!("the driver rejected the PTX: {first}"))
     })
 }
+
+/// The wgmma probes' and failed builds' results, by device model, driver
+/// and type: `Err` says why wgmma is not used.
+type WgmmaResults = Mutex<HashMap<String, std::result::Result<(), String>>>;
+
+fn wgmma_results() -> &'static WgmmaResults {
+    static RESULTS: OnceLock<WgmmaResults> = OnceLock::new();
+    RESULTS.get_or_init(Default::default)
+}
+
+fn wgmma_key(ocl: GpuEngine, ty: MmaType) -> Option<String> {
+    let GpuEngine::Ocl(engine) = ocl else {
+        return None;
+    };
+    let info = engine.info();
+    Some(format!(
+        "{}|{}|{}",
+        info.name,
+        info.driver_version,
+        ty.option()
+    ))
+}
+
+/// The options of the wgmma probe (and of every wgmma kernel's loads).
+const WGMMA_PROBE_OPTIONS: &str = "-DA_VEC8=1 -DB_VEC8=1 -DMMA_WGMMA=1 -DWGM_WGS=1 -DWGM_I=1 \
+     -DWGM_N=64 -DMMA_STAGES=2";
+
+/// Whether `gemm_mma` multiplies `ty` with `wgmma` (warpgroup products
+/// reading both operands from local memory, the sm_90a instructions
+/// cuBLAS uses on Hopper) rather than `mma.sync`: compute capability 9.0,
+/// f16 or bf16, `ONEDNN_NV_WGMMA` not `0`, and a probe kernel with one
+/// wgmma builds through the arch-specific PTX route
+/// (`runtime::ocl::program::PTX_ARCH_SPECIFIC`). The reason it is not shows
+/// under `ONEDNN_VERBOSE=dispatch`.
+pub(crate) fn wgmma(ocl: GpuEngine, ty: MmaType) -> bool {
+    let why_not = || -> std::result::Result<(), String> {
+        if !matches!(ty, MmaType::F16 | MmaType::Bf16) {
+            return Err("wgmma here multiplies f16 and bf16 only".into());
+        }
+        match ocl.nv_compute_capability() {
+            Some((9, 0)) => {}
+            Some((major, minor)) => {
+                return Err(format!(
+                    "compute capability {major}.{minor}: wgmma is sm_90a's"
+                ));
+            }
+            None => return Err("not an NVIDIA device".into()),
+        }
+        if std::env::var("ONEDNN_NV_WGMMA").is_ok_and(|v| v.trim() == "0") {
+            return Err("ONEDNN_NV_WGMMA=0".into());
+        }
+        let key = wgmma_key(ocl, ty).ok_or("tensor cores only through OpenCL")?;
+        let mut results = wgmma_results().lock().map_err(|e| e.to_string())?;
+        results
+            .entry(key)
+            .or_insert_with(|| {
+                let source = super::ocl::mma_source(&PostOpsPlan::none());
+                let options = format!(
+                    "{} {WGMMA_PROBE_OPTIONS} {}",
+                    ty.option(),
+                    crate::core::gpu::PTX_ARCH_SPECIFIC
+                );
+                ocl.kernel(&source, &options, "mma_probe")
+                    .map(|_| ())
+                    .map_err(|e| format!("the driver rejected the sm_90a PTX: {}", one_line(&e)))
+            })
+            .clone()
+    };
+    match why_not() {
+        Ok(()) => true,
+        Err(e) => {
+            if verbose::enabled(verbose::flag::DISPATCH) {
+                verbose::emit_line(
+                    "primitive,create:dispatch,gemm,",
+                    &format!("ocl:gemm_mma: mma.sync, not wgmma: {e}"),
+                );
+            }
+            false
+        }
+    }
+}
+
+/// Records that a wgmma kernel of `ty` failed to build (`e`), so later
+/// kernels take mma.sync; the reason shows under `ONEDNN_VERBOSE=dispatch`.
+pub(crate) fn wgmma_failed(ocl: GpuEngine, ty: MmaType, e: &Error) {
+    let first = one_line(e);
+    if verbose::enabled(verbose::flag::DISPATCH) {
+        verbose::emit_line(
+            "primitive,create:dispatch,gemm,",
+            &format!("ocl:gemm_mma: the wgmma kernel did not build, mma.sync instead: {first}"),
+        );
+    }
+    if let (Some(key), Ok(mut results)) = (wgmma_key(ocl, ty), wgmma_results().lock()) {
+        results.insert(key, Err(first));
+    }
+}
+
+/// A build error with its log's non-empty lines on one line.
+fn one_line(e: &Error) -> String {
+    let text = e.to_string();
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    lines.join(" | ")
+}

@@ -26,7 +26,7 @@ use super::mma::MmaType;
 use super::{BatchDim, Epilogue, Gemm, GemmArgs, WeiScale, Zp};
 use crate::abi::*;
 use crate::core::error::Result;
-use crate::core::gpu::{Event, GpuEngine, Kernel, KernelArg, Queue};
+use crate::core::gpu::{Event, GpuEngine, Kernel, KernelArg, PTX_ARCH_SPECIFIC, Queue};
 use crate::core::primitive::ExecContext;
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::dt::Elem;
@@ -340,6 +340,9 @@ impl Tiles {
     }
 }
 
+/// A built GEMM kernel and, for `gemm_mma`, its tiles.
+type Built = (Arc<Kernel>, Option<MmaTiles>);
+
 /// The GEMM kernels of one configuration (types, epilogue, tiles).
 pub(crate) struct GemmKernels {
     source: String,
@@ -349,33 +352,48 @@ pub(crate) struct GemmKernels {
     /// values of this type.
     mma: Option<MmaType>,
     post_ops: bool,
-    built: Mutex<HashMap<String, Arc<Kernel>>>,
+    /// Kernels by variant, with `gemm_mma`'s tiles.
+    built: Mutex<HashMap<String, Built>>,
 }
 
-/// `gemm_mma`'s block of C: `warps_m` x `warps_n` warps of 64 x `wn`
-/// each, K steps through `stages` local stages (cp.async; 1: register
-/// staged).
+/// `gemm_mma`'s block of C and how it is multiplied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct MmaTiles {
-    warps_m: usize,
-    warps_n: usize,
-    wn: usize,
-    stages: usize,
+enum MmaTiles {
+    /// `mma.sync`: `warps_m` x `warps_n` warps of 64 x `wn` each, K steps
+    /// through `stages` local stages (cp.async; 1: register staged).
+    Sync {
+        warps_m: usize,
+        warps_n: usize,
+        wn: usize,
+        stages: usize,
+    },
+    /// `wgmma` (sm_90a, `mma::wgmma`): `groups` warpgroups along M, each
+    /// computing `blocks` blocks of 64 x `n`, K steps through `stages`
+    /// cp.async stages.
+    Wgmma {
+        groups: usize,
+        blocks: usize,
+        n: usize,
+        stages: usize,
+    },
 }
 
 impl MmaTiles {
     /// The tiles for a GEMM whose operands both load 16 bytes at a time
-    /// (`async_copies`: cp.async stages) or not (register-staged loads).
-    fn of(async_copies: bool) -> MmaTiles {
-        if async_copies {
-            MmaTiles {
+    /// (`async_copies`: cp.async stages) or not (register-staged loads),
+    /// on wgmma where `wgmma` (which needs `async_copies`).
+    fn of(async_copies: bool, wgmma: bool) -> MmaTiles {
+        if async_copies && wgmma {
+            MmaTiles::wgmma_default()
+        } else if async_copies {
+            MmaTiles::Sync {
                 warps_m: 2,
                 warps_n: 2,
                 wn: 64,
                 stages: 3,
             }
         } else {
-            MmaTiles {
+            MmaTiles::Sync {
                 warps_m: 2,
                 warps_n: 4,
                 wn: 32,
@@ -384,23 +402,75 @@ impl MmaTiles {
         }
     }
 
+    /// wgmma's tiles: 128 x 128 blocks, three stages of K 32 (48 KiB of
+    /// local memory, NVIDIA OpenCL's limit). `DNNL_WGMMA_TILES` =
+    /// `groups,blocks,n,stages` overrides them (for tuning).
+    fn wgmma_default() -> MmaTiles {
+        let parsed = std::env::var("DNNL_WGMMA_TILES").ok().and_then(|v| {
+            let f: Vec<usize> = v.split(',').filter_map(|x| x.trim().parse().ok()).collect();
+            match f[..] {
+                [groups, blocks, n, stages] => Some(MmaTiles::Wgmma {
+                    groups,
+                    blocks,
+                    n,
+                    stages,
+                }),
+                _ => None,
+            }
+        });
+        parsed.unwrap_or(MmaTiles::Wgmma {
+            groups: 1,
+            blocks: 2,
+            n: 128,
+            stages: 3,
+        })
+    }
+
     fn work_group(self) -> usize {
-        32 * self.warps_m * self.warps_n
+        match self {
+            MmaTiles::Sync {
+                warps_m, warps_n, ..
+            } => 32 * warps_m * warps_n,
+            MmaTiles::Wgmma { groups, .. } => 128 * groups,
+        }
     }
 
     /// Rows and columns of C per work-group.
     fn block(self) -> (usize, usize) {
-        (64 * self.warps_m, self.wn * self.warps_n)
+        match self {
+            MmaTiles::Sync {
+                warps_m,
+                warps_n,
+                wn,
+                ..
+            } => (64 * warps_m, wn * warps_n),
+            MmaTiles::Wgmma {
+                groups, blocks, n, ..
+            } => (64 * groups * blocks, n),
+        }
     }
 
     fn options(self) -> String {
-        format!(
-            " -DMMA_WARPS_M={} -DMMA_WARPS_N={} -DMMA_WN={} -DMMA_STAGES={}",
-            self.warps_m,
-            self.warps_n,
-            self.wn,
-            self.stages.max(2)
-        )
+        match self {
+            MmaTiles::Sync {
+                warps_m,
+                warps_n,
+                wn,
+                stages,
+            } => format!(
+                " -DMMA_WARPS_M={warps_m} -DMMA_WARPS_N={warps_n} -DMMA_WN={wn} -DMMA_STAGES={}",
+                stages.max(2)
+            ),
+            MmaTiles::Wgmma {
+                groups,
+                blocks,
+                n,
+                stages,
+            } => format!(
+                " -DMMA_WGMMA=1 -DWGM_WGS={groups} -DWGM_I={blocks} -DWGM_N={n} \
+                 -DMMA_STAGES={stages} {PTX_ARCH_SPECIFIC}"
+            ),
+        }
     }
 }
 
@@ -572,7 +642,7 @@ impl GemmKernels {
     fn mma_variant(&self, ty: MmaType, g: &Gemm, usm_misaligned: bool) -> String {
         let (a_vec, b_vec, b_kn) = Self::mma_loads(ty, g, usm_misaligned);
         format!(
-            " -DA_K_FAST={} -DB_N_FAST={} -DA_VEC8={} -DB_VEC8={} -DB_KN={} -DB_N4={} -DALIGNED={}{}{}",
+            " -DA_K_FAST={} -DB_N_FAST={} -DA_VEC8={} -DB_VEC8={} -DB_KN={} -DB_N4={} -DALIGNED={}{}",
             u8::from(g.a.rs != 1 || g.a.cs == 1),
             u8::from(g.b.rs != 1 || g.b.cs == 1),
             u8::from(a_vec),
@@ -580,27 +650,53 @@ impl GemmKernels {
             u8::from(b_kn),
             u8::from(Self::mma_b_n4(ty, g, usm_misaligned)),
             u8::from(!usm_misaligned),
-            MmaTiles::of(a_vec && b_vec).options(),
             self.batch_option(g)
         )
     }
 
     /// The kernel for `g`, built on first need.
     pub fn kernel(&self, ocl: GpuEngine, g: &Gemm, usm_misaligned: bool) -> Result<Arc<Kernel>> {
+        Ok(self.kernel_and_tiles(ocl, g, usm_misaligned)?.0)
+    }
+
+    /// The kernel for `g` and, for `gemm_mma`, the tiles it was built with:
+    /// wgmma's where `mma::wgmma` allows them, else (or where that build
+    /// fails, which shows under `ONEDNN_VERBOSE=dispatch`) mma.sync's.
+    fn kernel_and_tiles(
+        &self,
+        ocl: GpuEngine,
+        g: &Gemm,
+        usm_misaligned: bool,
+    ) -> Result<Built> {
         let variant = self.variant(g, usm_misaligned);
         let mut built = self.built.lock()?;
         if let Some(k) = built.get(&variant) {
             return Ok(k.clone());
         }
-        let options = format!("{}{variant}", self.options);
-        let name = if self.mma.is_some() {
-            "gemm_mma"
-        } else {
-            "gemm_tiled"
+        let Some(ty) = self.mma else {
+            let options = format!("{}{variant}", self.options);
+            let kernel = Arc::new(ocl.kernel(&self.source, &options, "gemm_tiled")?);
+            built.insert(variant, (kernel.clone(), None));
+            return Ok((kernel, None));
         };
-        let kernel = Arc::new(ocl.kernel(&self.source, &options, name)?);
-        built.insert(variant, kernel.clone());
-        Ok(kernel)
+        let (a_vec, b_vec, _) = Self::mma_loads(ty, g, usm_misaligned);
+        let async_copies = a_vec && b_vec;
+        let mut tiles = MmaTiles::of(async_copies, async_copies && super::mma::wgmma(ocl, ty));
+        let build = |tiles: MmaTiles| {
+            let options = format!("{}{variant}{}", self.options, tiles.options());
+            ocl.kernel(&self.source, &options, "gemm_mma")
+        };
+        let kernel = match build(tiles) {
+            Err(e) if matches!(tiles, MmaTiles::Wgmma { .. }) => {
+                super::mma::wgmma_failed(ocl, ty, &e);
+                tiles = MmaTiles::of(async_copies, false);
+                build(tiles)?
+            }
+            k => k?,
+        };
+        let kernel = Arc::new(kernel);
+        built.insert(variant, (kernel.clone(), Some(tiles)));
+        Ok((kernel, Some(tiles)))
     }
 
     /// Enqueues `g` with epilogue `epi` on `ctx`'s stream after its events;
@@ -669,7 +765,7 @@ impl GemmKernels {
         let misaligned = [&a, &b]
             .iter()
             .any(|x| x.usm_addr().is_some_and(|p| p % 16 != 0));
-        let kernel = self.kernel(ocl, g, misaligned)?;
+        let (kernel, mma_tiles) = self.kernel_and_tiles(ocl, g, misaligned)?;
 
         let dims = merge_batch(&g.batch);
         let split = dims.len().saturating_sub(2);
@@ -689,9 +785,7 @@ impl GemmKernels {
         let per_launch = d0.size * d1.size;
         let launches: i64 = outer.iter().map(|d| d.size).product();
         let t = self.tiles;
-        let (global, local) = if let Some(ty) = self.mma {
-            let (a_vec, b_vec, _) = Self::mma_loads(ty, g, misaligned);
-            let tiles = MmaTiles::of(a_vec && b_vec);
+        let (global, local) = if let Some(tiles) = mma_tiles {
             let (bm, bn) = tiles.block();
             let wg = tiles.work_group();
             (
