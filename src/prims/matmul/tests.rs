@@ -281,6 +281,57 @@ fn half_types_over_several_blocks() {
     }
 }
 
+/// u8 x s8 -> s32 over several blocks of the tensor-core kernel (16-byte
+/// loads where K is a multiple of 16: wgmma on compute capability 9.0;
+/// odd K and plain weights elsewhere), every value summed exactly: the
+/// s32 results against an exact i64 reference, full-range operands.
+#[test]
+fn int8_over_several_blocks() {
+    for engine in engines() {
+        for (m, n, k, wei_k_fastest) in [
+            (260i64, 264i64, 192i64, true),
+            (130, 136, 257, true),
+            (131, 136, 64, false),
+        ] {
+            let src = md(&[m, k], dnnl_u8);
+            let wei = if wei_k_fastest {
+                mds(&[k, n], dnnl_s8, &[1, k])
+            } else {
+                md(&[k, n], dnnl_s8)
+            };
+            let dst = md(&[m, n], dnnl_s32);
+            let s: Vec<f32> = (0..m * k).map(|i| ((i * 37 + 11) % 256) as f32).collect();
+            let w: Vec<f32> = (0..k * n)
+                .map(|i| ((i * 53 + 5) % 256) as f32 - 128.0)
+                .collect();
+            let op = Arc::new(MatmulOp::new(&src, &wei, None, &dst, None).unwrap());
+            let sm = memory(&engine, &op.src, &s);
+            let wm = memory(&engine, &op.weights, &w);
+            let dm = memory(&engine, &op.dst, &vec![7.0; (m * n) as usize]);
+            let args = [
+                (DNNL_ARG_SRC, &sm),
+                (DNNL_ARG_WEIGHTS, &wm),
+                (DNNL_ARG_DST, &dm),
+            ];
+            let name = exec(&engine, op.clone(), &args).unwrap();
+            let got = read(&dm);
+            for i in 0..m {
+                for j in 0..n {
+                    let want: i64 = (0..k)
+                        .map(|kk| s[(i * k + kk) as usize] as i64 * w[(kk * n + j) as usize] as i64)
+                        .sum();
+                    assert_eq!(
+                        got[(i * n + j) as usize] as i64,
+                        want,
+                        "{m}x{n}x{k} ({i}, {j}) on {} ({name})",
+                        engine_name(&engine)
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// f32 under every floating-point math mode that allows tf32 (the
 /// tensor-core kernel's tf32 path on NVIDIA GPUs; f32 elsewhere) over
 /// several blocks. The test values are exact in bf16, so tf32 rounding keeps

@@ -94,7 +94,8 @@
 #define MMA_WGMMA 0
 #endif
 #if MMA_WGMMA
-/* MMA_WGMMA (sm_90a, 16-bit operands, cp.async copies): WGM_WGS
+/* MMA_WGMMA (sm_90a, f16, bf16 or, with B_KN, int8 operands, cp.async
+ * copies): WGM_WGS
  * warpgroups of 4 warps stacked along M, each computing WGM_I blocks of
  * 64 x WGM_N with wgmma.mma_async (operands read from the local tiles
  * through matrix descriptors; the accumulator of one 64 x WGM_N block, per
@@ -102,8 +103,14 @@
 #if !defined(WGM_WGS) || !defined(WGM_I) || !defined(WGM_N)
 #error "MMA_WGMMA needs WGM_WGS, WGM_I and WGM_N"
 #endif
-#if MMA_INT8 || MMA_TF32 || WGM_N % 64 != 0
-#error "MMA_WGMMA: f16 or bf16, WGM_N a multiple of 64"
+#if MMA_TF32 || WGM_N % 64 != 0
+#error "MMA_WGMMA: f16, bf16 or int8, WGM_N a multiple of 64"
+#endif
+/* WGM_DEPTH: wgmma groups in flight after a K step's are issued (1: each
+ * waited for at once; 2: the next K step's copies and products are issued
+ * while the last one's run, one stage fewer copied ahead). */
+#ifndef WGM_DEPTH
+#define WGM_DEPTH 1
 #endif
 #define MMA_TJ (WGM_N / 8)
 #define MMA_TI WGM_I
@@ -222,16 +229,18 @@ inline uint tf32(uint x) {
 #define WG_FENCE() __asm__ __volatile__("//@wgmma.fence.sync.aligned;\n" ::: "memory")
 #define WG_COMMIT() __asm__ __volatile__("//@wgmma.commit_group.sync.aligned;\n" ::: "memory")
 #define WG_WAIT0() __asm__ __volatile__("//@wgmma.wait_group.sync.aligned 0;\n" ::: "memory")
+#if WGM_DEPTH == 1
+#define WG_WAIT_STEP() WG_WAIT0()
+#elif WGM_DEPTH == 2
+#define WG_WAIT_STEP() __asm__ __volatile__("//@wgmma.wait_group.sync.aligned 1;\n" ::: "memory")
+#else
+#error "WGM_DEPTH: 1 or 2"
+#endif
 /* cp.async's writes made visible to wgmma's (async proxy) reads. */
 #define PROXY_FENCE() __asm__ __volatile__("fence.proxy.async.shared::cta;" ::: "memory")
 /* An accumulator register kept in place until the products are waited
  * for. */
-#define ACC_HOLD(x) __asm__ __volatile__("" : "+f"(x) :: "memory")
-#if MMA_BF16
-#define WGMMA_TY "bf16"
-#else
-#define WGMMA_TY "f16"
-#endif
+#define ACC_HOLD(x) __asm__ __volatile__("" : WG_C(x) :: "memory")
 
 /* A matrix descriptor: the tile at p, leading and stride byte offsets,
  * swizzle mode (1: 128 bytes, 2: 64 bytes). */
@@ -246,60 +255,77 @@ inline ulong wg_desc(local const void *p, uint lbo, uint sbo, uint swizzle) {
 #define K_MAJOR_DESC(p) wg_desc(p, 16, 512, 2)
 #if B_KN
 #define B_DESC(p) K_MAJOR_DESC(p)
-#define WG_TB 0
+#define WG_TB "0"
 #else
 #define B_DESC(p) wg_desc(p, MMA_K * 128, 1024, 1)
-#define WG_TB 1
+#define WG_TB "1"
 #endif
 
-#define WG_STR(x) #x
-#define WG_XSTR(x) WG_STR(x)
-/* d (a 64 x N accumulator block: N / 8 tiles of 4 floats) += the 64 x 16
- * A tile of descriptor da times the 16 x N B tile of db; ty: the operands'
- * type, tb: B MN-major. */
-#define WGMMA_N64(d, da, db, ty, tb) \
+/* One wgmma's K (32 bytes), shape and types (WG_SHAPE), operands after the
+ * descriptors (WG_TAIL: scale-d, and for 16-bit types the scales of A and
+ * B and both layouts) and accumulator constraint (WG_C). */
+#define WG_KS (32 / MMA_ES)
+#if MMA_INT8
+#define WG_SHAPE "k32.s32." MMA_TYPES
+#define WG_TAIL ", p"
+#define WG_C(x) "+r"(x)
+#elif MMA_BF16
+#define WG_SHAPE "k16.f32.bf16.bf16"
+#define WG_TAIL ", p, 1, 1, 0, " WG_TB
+#define WG_C(x) "+f"(x)
+#else
+#define WG_SHAPE "k16.f32.f16.f16"
+#define WG_TAIL ", p, 1, 1, 0, " WG_TB
+#define WG_C(x) "+f"(x)
+#endif
+
+/* d (a 64 x N accumulator block: N / 8 tiles of 4 values) += the 64 x K A
+ * tile of descriptor da times the K x N B tile of db; sh: the shape's K and
+ * the types, tail: the operands after the descriptors, c: the
+ * accumulators' constraint. */
+#define WGMMA_N64(d, da, db, sh, tail, c) \
     __asm__ __volatile__("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n" \
-                         "//@wgmma.mma_async.sync.aligned.m64n64k16.f32." ty "." ty " {" \
+                         "//@wgmma.mma_async.sync.aligned.m64n64" sh " {" \
                          "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15," \
                          "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31" \
-                         "}, %32, %33, p, 1, 1, 0, " WG_XSTR(tb) ";\n}\n" \
-                         : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), \
-                           "+f"(d[1][0]), "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]), \
-                           "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]), \
-                           "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]), \
-                           "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]), \
-                           "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]), \
-                           "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), \
-                           "+f"(d[7][0]), "+f"(d[7][1]), "+f"(d[7][2]), "+f"(d[7][3]) \
+                         "}, %32, %33" tail ";\n}\n" \
+                         : c(d[0][0]), c(d[0][1]), c(d[0][2]), c(d[0][3]), \
+                           c(d[1][0]), c(d[1][1]), c(d[1][2]), c(d[1][3]), \
+                           c(d[2][0]), c(d[2][1]), c(d[2][2]), c(d[2][3]), \
+                           c(d[3][0]), c(d[3][1]), c(d[3][2]), c(d[3][3]), \
+                           c(d[4][0]), c(d[4][1]), c(d[4][2]), c(d[4][3]), \
+                           c(d[5][0]), c(d[5][1]), c(d[5][2]), c(d[5][3]), \
+                           c(d[6][0]), c(d[6][1]), c(d[6][2]), c(d[6][3]), \
+                           c(d[7][0]), c(d[7][1]), c(d[7][2]), c(d[7][3]) \
                          : "l"(da), "l"(db), "r"(1) : "memory")
-#define WGMMA_N128(d, da, db, ty, tb) \
+#define WGMMA_N128(d, da, db, sh, tail, c) \
     __asm__ __volatile__("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n" \
-                         "//@wgmma.mma_async.sync.aligned.m64n128k16.f32." ty "." ty " {" \
+                         "//@wgmma.mma_async.sync.aligned.m64n128" sh " {" \
                          "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15," \
                          "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31," \
                          "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47," \
                          "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63" \
-                         "}, %64, %65, p, 1, 1, 0, " WG_XSTR(tb) ";\n}\n" \
-                         : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), \
-                           "+f"(d[1][0]), "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]), \
-                           "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]), \
-                           "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]), \
-                           "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]), \
-                           "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]), \
-                           "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), \
-                           "+f"(d[7][0]), "+f"(d[7][1]), "+f"(d[7][2]), "+f"(d[7][3]), \
-                           "+f"(d[8][0]), "+f"(d[8][1]), "+f"(d[8][2]), "+f"(d[8][3]), \
-                           "+f"(d[9][0]), "+f"(d[9][1]), "+f"(d[9][2]), "+f"(d[9][3]), \
-                           "+f"(d[10][0]), "+f"(d[10][1]), "+f"(d[10][2]), "+f"(d[10][3]), \
-                           "+f"(d[11][0]), "+f"(d[11][1]), "+f"(d[11][2]), "+f"(d[11][3]), \
-                           "+f"(d[12][0]), "+f"(d[12][1]), "+f"(d[12][2]), "+f"(d[12][3]), \
-                           "+f"(d[13][0]), "+f"(d[13][1]), "+f"(d[13][2]), "+f"(d[13][3]), \
-                           "+f"(d[14][0]), "+f"(d[14][1]), "+f"(d[14][2]), "+f"(d[14][3]), \
-                           "+f"(d[15][0]), "+f"(d[15][1]), "+f"(d[15][2]), "+f"(d[15][3]) \
+                         "}, %64, %65" tail ";\n}\n" \
+                         : c(d[0][0]), c(d[0][1]), c(d[0][2]), c(d[0][3]), \
+                           c(d[1][0]), c(d[1][1]), c(d[1][2]), c(d[1][3]), \
+                           c(d[2][0]), c(d[2][1]), c(d[2][2]), c(d[2][3]), \
+                           c(d[3][0]), c(d[3][1]), c(d[3][2]), c(d[3][3]), \
+                           c(d[4][0]), c(d[4][1]), c(d[4][2]), c(d[4][3]), \
+                           c(d[5][0]), c(d[5][1]), c(d[5][2]), c(d[5][3]), \
+                           c(d[6][0]), c(d[6][1]), c(d[6][2]), c(d[6][3]), \
+                           c(d[7][0]), c(d[7][1]), c(d[7][2]), c(d[7][3]), \
+                           c(d[8][0]), c(d[8][1]), c(d[8][2]), c(d[8][3]), \
+                           c(d[9][0]), c(d[9][1]), c(d[9][2]), c(d[9][3]), \
+                           c(d[10][0]), c(d[10][1]), c(d[10][2]), c(d[10][3]), \
+                           c(d[11][0]), c(d[11][1]), c(d[11][2]), c(d[11][3]), \
+                           c(d[12][0]), c(d[12][1]), c(d[12][2]), c(d[12][3]), \
+                           c(d[13][0]), c(d[13][1]), c(d[13][2]), c(d[13][3]), \
+                           c(d[14][0]), c(d[14][1]), c(d[14][2]), c(d[14][3]), \
+                           c(d[15][0]), c(d[15][1]), c(d[15][2]), c(d[15][3]) \
                          : "l"(da), "l"(db), "r"(1) : "memory")
-#define WGMMA_N256(d, da, db, ty, tb) \
+#define WGMMA_N256(d, da, db, sh, tail, c) \
     __asm__ __volatile__("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n" \
-                         "//@wgmma.mma_async.sync.aligned.m64n256k16.f32." ty "." ty " {" \
+                         "//@wgmma.mma_async.sync.aligned.m64n256" sh " {" \
                          "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15," \
                          "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31," \
                          "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47," \
@@ -308,44 +334,44 @@ inline ulong wg_desc(local const void *p, uint lbo, uint sbo, uint swizzle) {
                          "%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95," \
                          "%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111," \
                          "%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127" \
-                         "}, %128, %129, p, 1, 1, 0, " WG_XSTR(tb) ";\n}\n" \
-                         : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), \
-                           "+f"(d[1][0]), "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]), \
-                           "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]), \
-                           "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]), \
-                           "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]), \
-                           "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]), \
-                           "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), \
-                           "+f"(d[7][0]), "+f"(d[7][1]), "+f"(d[7][2]), "+f"(d[7][3]), \
-                           "+f"(d[8][0]), "+f"(d[8][1]), "+f"(d[8][2]), "+f"(d[8][3]), \
-                           "+f"(d[9][0]), "+f"(d[9][1]), "+f"(d[9][2]), "+f"(d[9][3]), \
-                           "+f"(d[10][0]), "+f"(d[10][1]), "+f"(d[10][2]), "+f"(d[10][3]), \
-                           "+f"(d[11][0]), "+f"(d[11][1]), "+f"(d[11][2]), "+f"(d[11][3]), \
-                           "+f"(d[12][0]), "+f"(d[12][1]), "+f"(d[12][2]), "+f"(d[12][3]), \
-                           "+f"(d[13][0]), "+f"(d[13][1]), "+f"(d[13][2]), "+f"(d[13][3]), \
-                           "+f"(d[14][0]), "+f"(d[14][1]), "+f"(d[14][2]), "+f"(d[14][3]), \
-                           "+f"(d[15][0]), "+f"(d[15][1]), "+f"(d[15][2]), "+f"(d[15][3]), \
-                           "+f"(d[16][0]), "+f"(d[16][1]), "+f"(d[16][2]), "+f"(d[16][3]), \
-                           "+f"(d[17][0]), "+f"(d[17][1]), "+f"(d[17][2]), "+f"(d[17][3]), \
-                           "+f"(d[18][0]), "+f"(d[18][1]), "+f"(d[18][2]), "+f"(d[18][3]), \
-                           "+f"(d[19][0]), "+f"(d[19][1]), "+f"(d[19][2]), "+f"(d[19][3]), \
-                           "+f"(d[20][0]), "+f"(d[20][1]), "+f"(d[20][2]), "+f"(d[20][3]), \
-                           "+f"(d[21][0]), "+f"(d[21][1]), "+f"(d[21][2]), "+f"(d[21][3]), \
-                           "+f"(d[22][0]), "+f"(d[22][1]), "+f"(d[22][2]), "+f"(d[22][3]), \
-                           "+f"(d[23][0]), "+f"(d[23][1]), "+f"(d[23][2]), "+f"(d[23][3]), \
-                           "+f"(d[24][0]), "+f"(d[24][1]), "+f"(d[24][2]), "+f"(d[24][3]), \
-                           "+f"(d[25][0]), "+f"(d[25][1]), "+f"(d[25][2]), "+f"(d[25][3]), \
-                           "+f"(d[26][0]), "+f"(d[26][1]), "+f"(d[26][2]), "+f"(d[26][3]), \
-                           "+f"(d[27][0]), "+f"(d[27][1]), "+f"(d[27][2]), "+f"(d[27][3]), \
-                           "+f"(d[28][0]), "+f"(d[28][1]), "+f"(d[28][2]), "+f"(d[28][3]), \
-                           "+f"(d[29][0]), "+f"(d[29][1]), "+f"(d[29][2]), "+f"(d[29][3]), \
-                           "+f"(d[30][0]), "+f"(d[30][1]), "+f"(d[30][2]), "+f"(d[30][3]), \
-                           "+f"(d[31][0]), "+f"(d[31][1]), "+f"(d[31][2]), "+f"(d[31][3]) \
+                         "}, %128, %129" tail ";\n}\n" \
+                         : c(d[0][0]), c(d[0][1]), c(d[0][2]), c(d[0][3]), \
+                           c(d[1][0]), c(d[1][1]), c(d[1][2]), c(d[1][3]), \
+                           c(d[2][0]), c(d[2][1]), c(d[2][2]), c(d[2][3]), \
+                           c(d[3][0]), c(d[3][1]), c(d[3][2]), c(d[3][3]), \
+                           c(d[4][0]), c(d[4][1]), c(d[4][2]), c(d[4][3]), \
+                           c(d[5][0]), c(d[5][1]), c(d[5][2]), c(d[5][3]), \
+                           c(d[6][0]), c(d[6][1]), c(d[6][2]), c(d[6][3]), \
+                           c(d[7][0]), c(d[7][1]), c(d[7][2]), c(d[7][3]), \
+                           c(d[8][0]), c(d[8][1]), c(d[8][2]), c(d[8][3]), \
+                           c(d[9][0]), c(d[9][1]), c(d[9][2]), c(d[9][3]), \
+                           c(d[10][0]), c(d[10][1]), c(d[10][2]), c(d[10][3]), \
+                           c(d[11][0]), c(d[11][1]), c(d[11][2]), c(d[11][3]), \
+                           c(d[12][0]), c(d[12][1]), c(d[12][2]), c(d[12][3]), \
+                           c(d[13][0]), c(d[13][1]), c(d[13][2]), c(d[13][3]), \
+                           c(d[14][0]), c(d[14][1]), c(d[14][2]), c(d[14][3]), \
+                           c(d[15][0]), c(d[15][1]), c(d[15][2]), c(d[15][3]), \
+                           c(d[16][0]), c(d[16][1]), c(d[16][2]), c(d[16][3]), \
+                           c(d[17][0]), c(d[17][1]), c(d[17][2]), c(d[17][3]), \
+                           c(d[18][0]), c(d[18][1]), c(d[18][2]), c(d[18][3]), \
+                           c(d[19][0]), c(d[19][1]), c(d[19][2]), c(d[19][3]), \
+                           c(d[20][0]), c(d[20][1]), c(d[20][2]), c(d[20][3]), \
+                           c(d[21][0]), c(d[21][1]), c(d[21][2]), c(d[21][3]), \
+                           c(d[22][0]), c(d[22][1]), c(d[22][2]), c(d[22][3]), \
+                           c(d[23][0]), c(d[23][1]), c(d[23][2]), c(d[23][3]), \
+                           c(d[24][0]), c(d[24][1]), c(d[24][2]), c(d[24][3]), \
+                           c(d[25][0]), c(d[25][1]), c(d[25][2]), c(d[25][3]), \
+                           c(d[26][0]), c(d[26][1]), c(d[26][2]), c(d[26][3]), \
+                           c(d[27][0]), c(d[27][1]), c(d[27][2]), c(d[27][3]), \
+                           c(d[28][0]), c(d[28][1]), c(d[28][2]), c(d[28][3]), \
+                           c(d[29][0]), c(d[29][1]), c(d[29][2]), c(d[29][3]), \
+                           c(d[30][0]), c(d[30][1]), c(d[30][2]), c(d[30][3]), \
+                           c(d[31][0]), c(d[31][1]), c(d[31][2]), c(d[31][3]) \
                          : "l"(da), "l"(db), "r"(1) : "memory")
 
 #define WGMMA_CAT(n) WGMMA_N##n
 #define WGMMA_OF(n) WGMMA_CAT(n)
-#define WGMMA WGMMA_OF(WGM_N)
+#define WGMMA(d, da, db) WGMMA_OF(WGM_N)(d, da, db, WG_SHAPE, WG_TAIL, WG_C)
 #endif
 
 /* ASYNC (A_VEC8 and B_VEC8): tiles go from global to local memory with
@@ -366,15 +392,25 @@ inline ulong wg_desc(local const void *p, uint lbo, uint sbo, uint swizzle) {
                          :: "r"((uint)(ulong)(dst)), "l"((ulong)(src)) : "memory")
 #define CP_COMMIT() __asm__ __volatile__("cp.async.commit_group;" ::: "memory")
 #define CP_WAIT(n) __asm__ __volatile__("cp.async.wait_group " #n ";" ::: "memory")
-/* Wait until at most MMA_STAGES - 2 groups are in flight. */
-#if MMA_STAGES == 2
-#define CP_WAIT_AHEAD() CP_WAIT(0)
-#elif MMA_STAGES == 3
-#define CP_WAIT_AHEAD() CP_WAIT(1)
-#elif MMA_STAGES == 4
-#define CP_WAIT_AHEAD() CP_WAIT(2)
+/* AHEAD K steps copied ahead of the one multiplied; wait until at most
+ * AHEAD - 1 groups are in flight. */
+#if MMA_WGMMA
+#define AHEAD (MMA_STAGES - WGM_DEPTH)
 #else
-#error "MMA_STAGES: 2 to 4"
+#define AHEAD (MMA_STAGES - 1)
+#endif
+#if AHEAD == 1
+#define CP_WAIT_AHEAD() CP_WAIT(0)
+#elif AHEAD == 2
+#define CP_WAIT_AHEAD() CP_WAIT(1)
+#elif AHEAD == 3
+#define CP_WAIT_AHEAD() CP_WAIT(2)
+#elif AHEAD == 4
+#define CP_WAIT_AHEAD() CP_WAIT(3)
+#elif AHEAD == 5
+#define CP_WAIT_AHEAD() CP_WAIT(4)
+#else
+#error "MMA_STAGES: 2 to 6 (wgmma; mma.sync 2 to 4), more than WGM_DEPTH"
 #endif
 
 /* Loads per work-item and K step: 16 bytes or single. */
@@ -639,22 +675,24 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
                   &Bs[st][B_IDX((kk) + b_k, wn + j * 8 + b_nof)]);
 #endif
 #if MMA_WGMMA
-/* The products of stage st by wgmma, waited for before the stage is
- * refilled. */
+/* The products of stage st by wgmma, waited for (but WGM_DEPTH - 1
+ * groups) before the next K step. */
 #define COMPUTE(st) \
     { \
         WG_FENCE(); \
-        _Pragma("unroll") for (int kk = 0; kk < MMA_K; kk += 16) { \
+        _Pragma("unroll") for (int kk = 0; kk < MMA_K; kk += WG_KS) { \
             const ulong db_ = B_DESC(&Bs[st][B_IDX(kk, 0)]); \
             _Pragma("unroll") for (int i = 0; i < MMA_TI; ++i) \
-                WGMMA(acc[i], K_MAJOR_DESC(&As[st][A_IDX(wgm + i * 64, kk)]), db_, WGMMA_TY, WG_TB); \
+                WGMMA(acc[i], K_MAJOR_DESC(&As[st][A_IDX(wgm + i * 64, kk)]), db_); \
         } \
         WG_COMMIT(); \
-        WG_WAIT0(); \
-        _Pragma("unroll") for (int i = 0; i < MMA_TI; ++i) \
-            _Pragma("unroll") for (int j = 0; j < MMA_TJ; ++j) \
-                _Pragma("unroll") for (int r = 0; r < 4; ++r) ACC_HOLD(acc[i][j][r]); \
+        WG_WAIT_STEP(); \
+        ACC_HOLD_ALL(); \
     }
+#define ACC_HOLD_ALL() \
+    _Pragma("unroll") for (int i = 0; i < MMA_TI; ++i) \
+        _Pragma("unroll") for (int j = 0; j < MMA_TJ; ++j) \
+            _Pragma("unroll") for (int r = 0; r < 4; ++r) ACC_HOLD(acc[i][j][r])
 #else
 #define COMPUTE(st) \
     _Pragma("unroll") for (int kk = 0; kk < MMA_K; kk += MMA_KS) { \
@@ -747,28 +785,33 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
         COPY_TILES(k0, st); \
     }
 
-    /* STAGES - 1 K steps in flight ahead of the one multiplied; one
-     * barrier per step both publishes the step's tiles and frees the
-     * stage the next copies overwrite (multiplied the step before). */
+    /* AHEAD K steps in flight ahead of the one multiplied; one barrier
+     * per step both publishes the step's tiles and frees the stage the
+     * next copies overwrite (multiplied the step before, or with
+     * WGM_DEPTH 2 the one before that). */
     const long steps = (K + MMA_K - 1) / MMA_K;
 #pragma unroll
-    for (int s = 0; s < STAGES - 1; ++s) {
+    for (int s = 0; s < AHEAD; ++s) {
         if (s < steps) COPY_STEP(s * MMA_K, s);
         CP_COMMIT();
     }
-    int rd = 0, wr = STAGES - 1;
+    int rd = 0, wr = AHEAD;
     for (long kt = 0; kt < steps; ++kt) {
         CP_WAIT_AHEAD();
 #if MMA_WGMMA
         PROXY_FENCE();
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (kt + STAGES - 1 < steps) COPY_STEP((kt + STAGES - 1) * MMA_K, wr);
+        if (kt + AHEAD < steps) COPY_STEP((kt + AHEAD) * MMA_K, wr);
         CP_COMMIT();
         COMPUTE(rd);
         rd = rd == STAGES - 1 ? 0 : rd + 1;
         wr = wr == STAGES - 1 ? 0 : wr + 1;
     }
+#if MMA_WGMMA && WGM_DEPTH > 1
+    WG_WAIT0();
+    ACC_HOLD_ALL();
+#endif
 #else
     A_REGS;
     B_REGS;
@@ -830,11 +873,11 @@ kernel void mma_probe(global float *out) {
     for (int i = get_local_id(0); i < 64 * MMA_K; i += get_local_size(0)) t[i] = 0x3c00;
     PROXY_FENCE();
     barrier(CLK_LOCAL_MEM_FENCE);
-    float d[8][4];
+    MMA_ACC_T d[8][4];
     for (int j = 0; j < 8; ++j)
         for (int r = 0; r < 4; ++r) d[j][r] = 0;
     WG_FENCE();
-    WGMMA_N64(d, K_MAJOR_DESC(t), K_MAJOR_DESC(t), WGMMA_TY, 0);
+    WGMMA_N64(d, K_MAJOR_DESC(t), B_DESC(t), WG_SHAPE, WG_TAIL, WG_C);
     WG_COMMIT();
     WG_WAIT0();
     out[get_global_id(0)] = d[0][0];

@@ -185,14 +185,14 @@ const WGMMA_PROBE_OPTIONS: &str = "-DA_VEC8=1 -DB_VEC8=1 -DMMA_WGMMA=1 -DWGM_WGS
 /// Whether `gemm_mma` multiplies `ty` with `wgmma` (warpgroup products
 /// reading both operands from local memory, the sm_90a instructions
 /// cuBLAS uses on Hopper) rather than `mma.sync`: compute capability 9.0,
-/// f16 or bf16, `ONEDNN_NV_WGMMA` not `0`, and a probe kernel with one
+/// f16, bf16 or int8 (whose B is k-fastest), `ONEDNN_NV_WGMMA` not `0`, and a probe kernel with one
 /// wgmma builds through the arch-specific PTX route
 /// (`runtime::ocl::program::PTX_ARCH_SPECIFIC`). The reason it is not shows
 /// under `ONEDNN_VERBOSE=dispatch`.
 pub(crate) fn wgmma(ocl: GpuEngine, ty: MmaType) -> bool {
     let why_not = || -> std::result::Result<(), String> {
-        if !matches!(ty, MmaType::F16 | MmaType::Bf16) {
-            return Err("wgmma here multiplies f16 and bf16 only".into());
+        if ty == MmaType::Tf32 {
+            return Err("wgmma here multiplies f16, bf16 and int8 (not tf32)".into());
         }
         match ocl.nv_compute_capability() {
             Some((9, 0)) => {}

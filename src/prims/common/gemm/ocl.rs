@@ -356,6 +356,14 @@ pub(crate) struct GemmKernels {
     built: Mutex<HashMap<String, Built>>,
 }
 
+/// Which wgmma blocks a GEMM takes: the large ones where they fill the
+/// device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WgmmaSize {
+    Large,
+    Small,
+}
+
 /// `gemm_mma`'s block of C and how it is multiplied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum MmaTiles {
@@ -375,6 +383,8 @@ enum MmaTiles {
         blocks: usize,
         n: usize,
         stages: usize,
+        /// wgmma groups left in flight at each K step (1 or 2).
+        depth: usize,
     },
 }
 
@@ -382,9 +392,9 @@ impl MmaTiles {
     /// The tiles for a GEMM whose operands both load 16 bytes at a time
     /// (`async_copies`: cp.async stages) or not (register-staged loads),
     /// on wgmma where `wgmma` (which needs `async_copies`).
-    fn of(async_copies: bool, wgmma: bool) -> MmaTiles {
-        if async_copies && wgmma {
-            MmaTiles::wgmma_default()
+    fn of(async_copies: bool, wgmma: Option<WgmmaSize>) -> MmaTiles {
+        if let (true, Some(size)) = (async_copies, wgmma) {
+            MmaTiles::wgmma_tiles(size)
         } else if async_copies {
             MmaTiles::Sync {
                 warps_m: 2,
@@ -402,27 +412,41 @@ impl MmaTiles {
         }
     }
 
-    /// wgmma's tiles: 128 x 128 blocks, three stages of K 32 (48 KiB of
-    /// local memory, NVIDIA OpenCL's limit). `DNNL_WGMMA_TILES` =
-    /// `groups,blocks,n,stages` overrides them (for tuning).
-    fn wgmma_default() -> MmaTiles {
+    /// wgmma's tiles: 128 x 256 blocks of two warpgroups where they fill
+    /// the device (`WgmmaSize::Large`), else 128 x 128 of one; five stages
+    /// of K 64 bytes (120 or 80 KiB of local memory: NVIDIA's OpenCL
+    /// reports 48 KiB, but takes more in a kernel's own arrays), two wgmma
+    /// groups in flight. Measured on an H100 (f16, TFLOP/s, cuBLAS 840 at
+    /// 4096^3 and 750 at 8192^3 in the same run): 128 x 256 with 5 stages
+    /// 4096^3 520, 8192^3 521, but 1024^3 78 where 128 x 128 gave 106 (465
+    /// at 8192^3); 4 stages 467 at 4096^3, 6 stages 520; one group in
+    /// flight (stages copied one step further ahead) 442 with 128 x 128 and
+    /// 3 stages (48 KiB), 389 with 128 x 256. `DNNL_WGMMA_TILES` =
+    /// `groups,blocks,n,stages,depth` overrides them (for tuning).
+    fn wgmma_tiles(size: WgmmaSize) -> MmaTiles {
         let parsed = std::env::var("DNNL_WGMMA_TILES").ok().and_then(|v| {
             let f: Vec<usize> = v.split(',').filter_map(|x| x.trim().parse().ok()).collect();
             match f[..] {
-                [groups, blocks, n, stages] => Some(MmaTiles::Wgmma {
+                [groups, blocks, n, stages, depth] => Some(MmaTiles::Wgmma {
                     groups,
                     blocks,
                     n,
                     stages,
+                    depth,
                 }),
                 _ => None,
             }
         });
+        let (groups, blocks, n) = match size {
+            WgmmaSize::Large => (2, 1, 256),
+            WgmmaSize::Small => (1, 2, 128),
+        };
         parsed.unwrap_or(MmaTiles::Wgmma {
-            groups: 1,
-            blocks: 2,
-            n: 128,
-            stages: 3,
+            groups,
+            blocks,
+            n,
+            stages: 5,
+            depth: 2,
         })
     }
 
@@ -466,9 +490,10 @@ impl MmaTiles {
                 blocks,
                 n,
                 stages,
+                depth,
             } => format!(
                 " -DMMA_WGMMA=1 -DWGM_WGS={groups} -DWGM_I={blocks} -DWGM_N={n} \
-                 -DMMA_STAGES={stages} {PTX_ARCH_SPECIFIC}"
+                 -DMMA_STAGES={stages} -DWGM_DEPTH={depth} {PTX_ARCH_SPECIFIC}"
             ),
         }
     }
@@ -662,12 +687,7 @@ impl GemmKernels {
     /// The kernel for `g` and, for `gemm_mma`, the tiles it was built with:
     /// wgmma's where `mma::wgmma` allows them, else (or where that build
     /// fails, which shows under `ONEDNN_VERBOSE=dispatch`) mma.sync's.
-    fn kernel_and_tiles(
-        &self,
-        ocl: GpuEngine,
-        g: &Gemm,
-        usm_misaligned: bool,
-    ) -> Result<Built> {
+    fn kernel_and_tiles(&self, ocl: GpuEngine, g: &Gemm, usm_misaligned: bool) -> Result<Built> {
         let variant = self.variant(g, usm_misaligned);
         let mut built = self.built.lock()?;
         if let Some(k) = built.get(&variant) {
@@ -681,7 +701,16 @@ impl GemmKernels {
         };
         let (a_vec, b_vec, _) = Self::mma_loads(ty, g, usm_misaligned);
         let async_copies = a_vec && b_vec;
-        let mut tiles = MmaTiles::of(async_copies, async_copies && super::mma::wgmma(ocl, ty));
+        let wgmma = (async_copies && super::mma::wgmma(ocl, ty)).then(|| {
+            let units = i64::from(ocl.compute_units().unwrap_or(1));
+            let blocks = g.batches() * ((g.m + 127) / 128) * ((g.n + 255) / 256);
+            if blocks >= units {
+                WgmmaSize::Large
+            } else {
+                WgmmaSize::Small
+            }
+        });
+        let mut tiles = MmaTiles::of(async_copies, wgmma);
         let build = |tiles: MmaTiles| {
             let options = format!("{}{variant}{}", self.options, tiles.options());
             ocl.kernel(&self.source, &options, "gemm_mma")
@@ -689,7 +718,7 @@ impl GemmKernels {
         let kernel = match build(tiles) {
             Err(e) if matches!(tiles, MmaTiles::Wgmma { .. }) => {
                 super::mma::wgmma_failed(ocl, ty, &e);
-                tiles = MmaTiles::of(async_copies, false);
+                tiles = MmaTiles::of(async_copies, None);
                 build(tiles)?
             }
             k => k?,
