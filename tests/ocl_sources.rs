@@ -865,8 +865,9 @@ fn builds() -> Vec<Build> {
 }
 
 /// The builds only NVIDIA devices of compute capability 8.0 or later take
-/// (inline PTX): the tensor-core GEMM (`common/gemm/ocl.rs` `mma_source()`,
-/// `new_mma` and `mma_variant` give the options).
+/// (inline PTX; the wgmma ones 9.0, through the arch-specific PTX route):
+/// the tensor-core GEMM (`common/gemm/ocl.rs` `mma_source()`, `new_mma`,
+/// `mma_variant` and `MmaTiles` give the options).
 fn nvidia_builds() -> Vec<Build> {
     let post_ops = PostOpsPlan::none().cl_source();
     let source = format!(
@@ -943,6 +944,31 @@ fn nvidia_builds() -> Vec<Build> {
             &["gemm_mma", "mma_probe"][..],
         ),
         (
+            "gemm_mma f16 on wgmma (sm_90a), MN-major B, 128 x 256 blocks",
+            "-DA_DT=F16 -DB_DT=F16 -DC_DT=F16 -DBIAS_DT=F32 -DWITH_BIAS=1 -DSRC_SCALES=0 \
+             -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DMMA_BF16=0 -DMMA_TF32=0 -DA_K_FAST=1 -DB_N_FAST=1 \
+             -DA_VEC8=1 -DB_VEC8=1 -DALIGNED=1 -DMMA_WGMMA=1 -DWGM_WGS=2 -DWGM_I=1 -DWGM_N=256 \
+             -DMMA_STAGES=5 -DWGM_DEPTH=2 -DDNNL_PTX_ARCH_SPECIFIC=1",
+            &["gemm_mma", "mma_probe"][..],
+        ),
+        (
+            "gemm_mma bf16 on wgmma (sm_90a), K-major B, 128 x 128 blocks",
+            "-DA_DT=BF16 -DB_DT=BF16 -DC_DT=F32 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
+             -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DMMA_BF16=1 -DMMA_TF32=0 -DA_K_FAST=1 -DB_N_FAST=0 \
+             -DA_VEC8=1 -DB_VEC8=1 -DB_KN=1 -DALIGNED=1 -DMMA_WGMMA=1 -DWGM_WGS=1 -DWGM_I=2 \
+             -DWGM_N=128 -DMMA_STAGES=5 -DWGM_DEPTH=2 -DDNNL_PTX_ARCH_SPECIFIC=1",
+            &["gemm_mma", "mma_probe"][..],
+        ),
+        (
+            "gemm_mma u8 x s8 -> s32 on wgmma (sm_90a), one group in flight",
+            "-DA_DT=U8 -DB_DT=S8 -DC_DT=S32 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
+             -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DMMA_INT8=1 -DMMA_A_U8=1 -DMMA_B_U8=0 \
+             -DACC_INT=1 -DGZP_A=0 -DGZP_B=0 -DGZP_C=0 -DC_EXACT=1 -DA_K_FAST=1 -DB_N_FAST=0 \
+             -DA_VEC8=1 -DB_VEC8=1 -DB_KN=1 -DALIGNED=1 -DMMA_WGMMA=1 -DWGM_WGS=1 -DWGM_I=2 \
+             -DWGM_N=128 -DMMA_STAGES=3 -DWGM_DEPTH=1 -DDNNL_PTX_ARCH_SPECIFIC=1",
+            &["gemm_mma", "mma_probe"][..],
+        ),
+        (
             "gemm_mma f32 through tf32, element loads",
             "-DA_DT=F32 -DB_DT=F32 -DC_DT=F16 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
              -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DMMA_BF16=0 -DMMA_TF32=1 -DA_K_FAST=0 \
@@ -1008,9 +1034,23 @@ fn every_cl_file_builds_on_each_device() {
         let sm80 = info
             .nv_compute_capability
             .is_some_and(|(major, _)| major >= 8);
+        let sm90 = info.nv_compute_capability == Some((9, 0));
         let mut builds: Vec<&Build> = portable.iter().collect();
         if sm80 {
-            builds.extend(&nvidia);
+            let (wgmma, sync): (Vec<&Build>, Vec<&Build>) = nvidia
+                .iter()
+                .partition(|b| b.options.contains("DNNL_PTX_ARCH_SPECIFIC"));
+            builds.extend(sync);
+            if sm90 {
+                builds.extend(wgmma);
+            } else {
+                println!(
+                    "ocl_sources: {}: skipping the {} wgmma builds (sm_90a: compute capability \
+                     9.0 only)",
+                    info.name,
+                    wgmma.len()
+                );
+            }
         } else {
             println!(
                 "ocl_sources: {}: skipping the {} builds with inline PTX (NVIDIA compute \

@@ -3,7 +3,9 @@
  * operands where the floating-point math mode allows tf32) m16n8k8 on
  * tf32 values rounded from f32 (cvt.rna) as the fragments are read, with
  * f32 accumulation; or (MMA_INT8) m16n8k32 with u8/s8 operands and s32
- * accumulation. Built after gemm.cl (its type macros, hooks' defaults and
+ * accumulation; or (MMA_WGMMA, compute capability 9.0) wgmma.mma_async,
+ * warpgroup products reading both operands from the local tiles (f16, bf16,
+ * int8 with B_KN). Built after gemm.cl (its type macros, hooks' defaults and
  * epilogue switches), with the same kernel parameters as gemm_tiled, so the
  * host launches either with one argument list.
  *

@@ -5,6 +5,10 @@
 //! builds the kernel's inline PTX (a probe kernel with one `mma.sync`, built
 //! once per device model, driver and type). Elsewhere the portable
 //! `gemm_tiled` runs; the reason shows under `ONEDNN_VERBOSE=dispatch`.
+//! On compute capability 9.0 (Hopper) f16, bf16 and int8 GEMMs whose
+//! operands load 16 bytes at a time multiply with `wgmma` ([`wgmma`]),
+//! which NVIDIA's OpenCL compiler reaches only through arch-specific PTX
+//! (`runtime::ocl::program::PTX_ARCH_SPECIFIC`).
 //!
 //! Layer: prims, over `core::gpu`.
 
