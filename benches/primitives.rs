@@ -1182,6 +1182,13 @@ fn matmul_variants(b: &Bench, m: i64) {
             dnnl_fpmath_mode_tf32,
             GemmType::Tf32,
         ),
+        (
+            "matmul f32 fpmath tf32 wei^T",
+            dnnl_f32,
+            dnnl_ba,
+            dnnl_fpmath_mode_tf32,
+            GemmType::Tf32,
+        ),
         ("matmul f16", dnnl_f16, dnnl_ab, strict, GemmType::F16),
         ("matmul f16 wei^T", dnnl_f16, dnnl_ba, strict, GemmType::F16),
         ("matmul bf16", dnnl_bf16, dnnl_ab, strict, GemmType::Bf16),

@@ -960,6 +960,14 @@ fn nvidia_builds() -> Vec<Build> {
             &["gemm_mma", "mma_probe"][..],
         ),
         (
+            "gemm_mma f32 through tf32 on wgmma (sm_90a), K-major B",
+            "-DA_DT=F32 -DB_DT=F32 -DC_DT=F32 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
+             -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=1 -DMMA_BF16=0 -DMMA_TF32=1 -DA_K_FAST=1 \
+             -DB_N_FAST=0 -DA_VEC8=1 -DB_VEC8=1 -DB_KN=1 -DALIGNED=1 -DMMA_WGMMA=1 -DWGM_WGS=2 \
+             -DWGM_I=1 -DWGM_N=256 -DMMA_STAGES=5 -DWGM_DEPTH=2 -DDNNL_PTX_ARCH_SPECIFIC=1",
+            &["gemm_mma", "mma_probe"][..],
+        ),
+        (
             "gemm_mma u8 x s8 -> s32 on wgmma (sm_90a), one group in flight",
             "-DA_DT=U8 -DB_DT=S8 -DC_DT=S32 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
              -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DMMA_INT8=1 -DMMA_A_U8=1 -DMMA_B_U8=0 \

@@ -333,7 +333,8 @@ fn int8_over_several_blocks() {
 }
 
 /// f32 under every floating-point math mode that allows tf32 (the
-/// tensor-core kernel's tf32 path on NVIDIA GPUs; f32 elsewhere) over
+/// tensor-core kernel's tf32 path on NVIDIA GPUs, wgmma on compute
+/// capability 9.0 where the weights are K-major; f32 elsewhere) over
 /// several blocks. The test values are exact in bf16, so tf32 rounding keeps
 /// them and the f32 tolerance holds.
 #[test]
@@ -349,6 +350,12 @@ fn f32_under_fpmath_modes_over_several_blocks() {
             attr.set_fpmath(mode, false).unwrap();
             let cases = [
                 case2(260, 264, 136, f),
+                Case {
+                    src: md(&[260, 136], f),
+                    wei: mds(&[136, 264], f, &[1, 136]),
+                    bias: None,
+                    dst: md(&[260, 264], f),
+                },
                 Case {
                     src: mds(&[130, 70], f, &[1, 130]),
                     wei: md(&[70, 300], f),

@@ -4,10 +4,10 @@
  * tf32 values rounded from f32 (cvt.rna) as the fragments are read, with
  * f32 accumulation; or (MMA_INT8) m16n8k32 with u8/s8 operands and s32
  * accumulation; or (MMA_WGMMA, compute capability 9.0) wgmma.mma_async,
- * warpgroup products reading both operands from the local tiles (f16, bf16,
- * int8 with B_KN). Built after gemm.cl (its type macros, hooks' defaults and
- * epilogue switches), with the same kernel parameters as gemm_tiled, so the
- * host launches either with one argument list.
+ * warpgroup products reading both operands from the local tiles (f16, bf16;
+ * tf32 and int8 with B_KN). Built after gemm.cl (its type macros, hooks'
+ * defaults and epilogue switches), with the same kernel parameters as
+ * gemm_tiled, so the host launches either with one argument list.
  *
  * Tiling: a work-group of MMA_WARPS_M x MMA_WARPS_N warps computes a block
  * of C, each warp a 64 x MMA_WN sub-block (4 x MMA_TJ tiles of 16 x 8),
@@ -96,8 +96,8 @@
 #define MMA_WGMMA 0
 #endif
 #if MMA_WGMMA
-/* MMA_WGMMA (sm_90a, f16, bf16 or, with B_KN, int8 operands, cp.async
- * copies): WGM_WGS
+/* MMA_WGMMA (sm_90a, f16, bf16 or, with B_KN, tf32 and int8 operands,
+ * cp.async copies): WGM_WGS
  * warpgroups of 4 warps stacked along M, each computing WGM_I blocks of
  * 64 x WGM_N with wgmma.mma_async (operands read from the local tiles
  * through matrix descriptors; the accumulator of one 64 x WGM_N block, per
@@ -105,8 +105,8 @@
 #if !defined(WGM_WGS) || !defined(WGM_I) || !defined(WGM_N)
 #error "MMA_WGMMA needs WGM_WGS, WGM_I and WGM_N"
 #endif
-#if MMA_TF32 || WGM_N % 64 != 0
-#error "MMA_WGMMA: f16, bf16 or int8, WGM_N a multiple of 64"
+#if WGM_N % 64 != 0
+#error "MMA_WGMMA: WGM_N a multiple of 64"
 #endif
 /* WGM_DEPTH: wgmma groups in flight after a K step's are issued (1: each
  * waited for at once; 2: the next K step's copies and products are issued
@@ -157,6 +157,9 @@
 #endif
 #if MMA_INT8 && !B_KN
 #error "integers need B_KN"
+#endif
+#if MMA_WGMMA && MMA_TF32 && !B_KN
+#error "wgmma takes tf32 only K-major: B_KN"
 #endif
 #if B_KN
 #define B_IDX(k, n) A_IDX(n, k)
@@ -240,6 +243,8 @@ inline uint tf32(uint x) {
 #endif
 /* cp.async's writes made visible to wgmma's (async proxy) reads. */
 #define PROXY_FENCE() __asm__ __volatile__("fence.proxy.async.shared::cta;" ::: "memory")
+/* Each K step's tiles published to wgmma. */
+#define STEP_FENCE() PROXY_FENCE()
 /* An accumulator register kept in place until the products are waited
  * for. */
 #define ACC_HOLD(x) __asm__ __volatile__("" : WG_C(x) :: "memory")
@@ -271,6 +276,12 @@ inline ulong wg_desc(local const void *p, uint lbo, uint sbo, uint swizzle) {
 #define WG_SHAPE "k32.s32." MMA_TYPES
 #define WG_TAIL ", p"
 #define WG_C(x) "+r"(x)
+#elif MMA_TF32
+/* tf32 from the f32 bits in local memory (the low 13 mantissa bits
+ * dropped). */
+#define WG_SHAPE "k8.f32.tf32.tf32"
+#define WG_TAIL ", p, 1, 1"
+#define WG_C(x) "+f"(x)
 #elif MMA_BF16
 #define WG_SHAPE "k16.f32.bf16.bf16"
 #define WG_TAIL ", p, 1, 1, 0, " WG_TB
@@ -374,6 +385,8 @@ inline ulong wg_desc(local const void *p, uint lbo, uint sbo, uint swizzle) {
 #define WGMMA_CAT(n) WGMMA_N##n
 #define WGMMA_OF(n) WGMMA_CAT(n)
 #define WGMMA(d, da, db) WGMMA_OF(WGM_N)(d, da, db, WG_SHAPE, WG_TAIL, WG_C)
+#else
+#define STEP_FENCE()
 #endif
 
 /* ASYNC (A_VEC8 and B_VEC8): tiles go from global to local memory with
@@ -800,9 +813,7 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
     int rd = 0, wr = AHEAD;
     for (long kt = 0; kt < steps; ++kt) {
         CP_WAIT_AHEAD();
-#if MMA_WGMMA
-        PROXY_FENCE();
-#endif
+        STEP_FENCE();
         barrier(CLK_LOCAL_MEM_FENCE);
         if (kt + AHEAD < steps) COPY_STEP((kt + AHEAD) * MMA_K, wr);
         CP_COMMIT();

@@ -5,8 +5,9 @@
 //! builds the kernel's inline PTX (a probe kernel with one `mma.sync`, built
 //! once per device model, driver and type). Elsewhere the portable
 //! `gemm_tiled` runs; the reason shows under `ONEDNN_VERBOSE=dispatch`.
-//! On compute capability 9.0 (Hopper) f16, bf16 and int8 GEMMs whose
-//! operands load 16 bytes at a time multiply with `wgmma` ([`wgmma`]),
+//! On compute capability 9.0 (Hopper) f16, bf16, and with B k-fastest tf32
+//! and int8, GEMMs whose operands load 16 bytes at a time multiply with
+//! `wgmma` ([`wgmma`]),
 //! which NVIDIA's OpenCL compiler reaches only through arch-specific PTX
 //! (`runtime::ocl::program::PTX_ARCH_SPECIFIC`).
 //!
@@ -183,21 +184,19 @@ fn wgmma_key(ocl: GpuEngine, ty: MmaType) -> Option<String> {
 }
 
 /// The options of the wgmma probe (and of every wgmma kernel's loads).
-const WGMMA_PROBE_OPTIONS: &str = "-DA_VEC8=1 -DB_VEC8=1 -DMMA_WGMMA=1 -DWGM_WGS=1 -DWGM_I=1 \
+const WGMMA_PROBE_OPTIONS: &str = "-DA_VEC8=1 -DB_VEC8=1 -DB_KN=1 -DMMA_WGMMA=1 -DWGM_WGS=1 -DWGM_I=1 \
      -DWGM_N=64 -DMMA_STAGES=2";
 
 /// Whether `gemm_mma` multiplies `ty` with `wgmma` (warpgroup products
 /// reading both operands from local memory, the sm_90a instructions
 /// cuBLAS uses on Hopper) rather than `mma.sync`: compute capability 9.0,
-/// f16, bf16 or int8 (whose B is k-fastest), `ONEDNN_NV_WGMMA` not `0`, and a probe kernel with one
+/// f16, bf16, tf32 or int8 (the GEMM's caller requires B k-fastest for
+/// tf32, as it always is for int8), `ONEDNN_NV_WGMMA` not `0`, and a probe kernel with one
 /// wgmma builds through the arch-specific PTX route
 /// (`runtime::ocl::program::PTX_ARCH_SPECIFIC`). The reason it is not shows
 /// under `ONEDNN_VERBOSE=dispatch`.
 pub(crate) fn wgmma(ocl: GpuEngine, ty: MmaType) -> bool {
     let why_not = || -> std::result::Result<(), String> {
-        if ty == MmaType::Tf32 {
-            return Err("wgmma here multiplies f16, bf16 and int8 (not tf32)".into());
-        }
         match ocl.nv_compute_capability() {
             Some((9, 0)) => {}
             Some((major, minor)) => {

@@ -699,9 +699,11 @@ impl GemmKernels {
             built.insert(variant, (kernel.clone(), None));
             return Ok((kernel, None));
         };
-        let (a_vec, b_vec, _) = Self::mma_loads(ty, g, usm_misaligned);
+        let (a_vec, b_vec, b_kn) = Self::mma_loads(ty, g, usm_misaligned);
         let async_copies = a_vec && b_vec;
-        let wgmma = (async_copies && super::mma::wgmma(ocl, ty)).then(|| {
+        // wgmma takes tf32 only with B k-fastest (K-major).
+        let wgmma_fits = async_copies && (ty != MmaType::Tf32 || b_kn);
+        let wgmma = (wgmma_fits && super::mma::wgmma(ocl, ty)).then(|| {
             let units = i64::from(ocl.compute_units().unwrap_or(1));
             let blocks = g.batches() * ((g.m + 127) / 128) * ((g.n + 255) / 256);
             if blocks >= units {
