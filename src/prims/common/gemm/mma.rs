@@ -5,10 +5,10 @@
 //! builds the kernel's inline PTX (a probe kernel with one `mma.sync`, built
 //! once per device model, driver and type). Elsewhere the portable
 //! `gemm_tiled` runs; the reason shows under `ONEDNN_VERBOSE=dispatch`.
-//! On compute capability 9.0 (Hopper) f16, bf16, and with B k-fastest tf32
-//! and int8, GEMMs whose operands load 16 bytes at a time multiply with
-//! `wgmma` ([`wgmma`]),
-//! which NVIDIA's OpenCL compiler reaches only through arch-specific PTX
+//! On compute capability 9.0 (Hopper), f16 and bf16 GEMMs, and tf32 and
+//! int8 ones with B k-fastest, whose operands load 16 bytes at a time
+//! multiply with `wgmma` ([`wgmma`]), which NVIDIA's OpenCL compiler
+//! reaches only through arch-specific PTX
 //! (`runtime::ocl::program::PTX_ARCH_SPECIFIC`).
 //!
 //! Layer: prims, over `core::gpu`.
@@ -183,18 +183,19 @@ fn wgmma_key(ocl: GpuEngine, ty: MmaType) -> Option<String> {
     ))
 }
 
-/// The options of the wgmma probe (and of every wgmma kernel's loads).
+/// The wgmma probe's options: the smallest wgmma kernel (one warpgroup,
+/// 64 x 64 blocks, operands K-major).
 const WGMMA_PROBE_OPTIONS: &str = "-DA_VEC8=1 -DB_VEC8=1 -DB_KN=1 -DMMA_WGMMA=1 -DWGM_WGS=1 -DWGM_I=1 \
      -DWGM_N=64 -DMMA_STAGES=2";
 
 /// Whether `gemm_mma` multiplies `ty` with `wgmma` (warpgroup products
 /// reading both operands from local memory, the sm_90a instructions
 /// cuBLAS uses on Hopper) rather than `mma.sync`: compute capability 9.0,
-/// f16, bf16, tf32 or int8 (the GEMM's caller requires B k-fastest for
-/// tf32, as it always is for int8), `ONEDNN_NV_WGMMA` not `0`, and a probe kernel with one
-/// wgmma builds through the arch-specific PTX route
-/// (`runtime::ocl::program::PTX_ARCH_SPECIFIC`). The reason it is not shows
-/// under `ONEDNN_VERBOSE=dispatch`.
+/// `ONEDNN_NV_WGMMA` not `0`, and a probe kernel with one wgmma builds
+/// through the arch-specific PTX route
+/// (`runtime::ocl::program::PTX_ARCH_SPECIFIC`). The caller also needs
+/// 16-byte loads of both operands, and for tf32 a k-fastest B (int8's
+/// always is). The reason it is not shows under `ONEDNN_VERBOSE=dispatch`.
 pub(crate) fn wgmma(ocl: GpuEngine, ty: MmaType) -> bool {
     let why_not = || -> std::result::Result<(), String> {
         match ocl.nv_compute_capability() {

@@ -416,12 +416,14 @@ impl MmaTiles {
     /// the device (`WgmmaSize::Large`), else 128 x 128 of one; five stages
     /// of K 64 bytes (120 or 80 KiB of local memory: NVIDIA's OpenCL
     /// reports 48 KiB, but takes more in a kernel's own arrays), two wgmma
-    /// groups in flight. Measured on an H100 (f16, TFLOP/s, cuBLAS 840 at
-    /// 4096^3 and 750 at 8192^3 in the same run): 128 x 256 with 5 stages
-    /// 4096^3 520, 8192^3 521, but 1024^3 78 where 128 x 128 gave 106 (465
-    /// at 8192^3); 4 stages 467 at 4096^3, 6 stages 520; one group in
-    /// flight (stages copied one step further ahead) 442 with 128 x 128 and
-    /// 3 stages (48 KiB), 389 with 128 x 256. `DNNL_WGMMA_TILES` =
+    /// groups in flight. Measured (f16, TFLOP/s; cuBLAS 825-850 at 4096^3
+    /// and about 750 at 8192^3 in the same runs): on an H200 at 4096^3,
+    /// 128 x 256 with 5 stages 519, 128 x 128 with 5 stages 499, with 4
+    /// stages 480, and with one group in flight (stages copied one step
+    /// further ahead) 442 at 3 stages (48 KiB), 128 x 256 with 3 stages
+    /// 389; on an H100, 128 x 256 with 4, 5 and 6 stages 467, 520 and 520
+    /// at 4096^3, with 5 stages 521 at 8192^3 (128 x 128: 465) but 78 at
+    /// 1024^3, where 128 x 128 gave 106. `DNNL_WGMMA_TILES` =
     /// `groups,blocks,n,stages,depth` overrides them (for tuning).
     fn wgmma_tiles(size: WgmmaSize) -> MmaTiles {
         let parsed = std::env::var("DNNL_WGMMA_TILES").ok().and_then(|v| {
