@@ -86,9 +86,8 @@
 #define MMA_KS 16
 #endif
 
-/* The block: MMA_WARPS_M x MMA_WARPS_N warps, each computing a 64 x MMA_WN
- * sub-block (4 x MMA_TJ tiles of 16 x 8); MMA_STAGES local stages with
- * cp.async (ASYNC), one register-staged stage otherwise. */
+/* MMA_STAGES local stages with cp.async (ASYNC), one register-staged
+ * stage otherwise. */
 #ifndef MMA_STAGES
 #define MMA_STAGES 2
 #endif
@@ -96,12 +95,12 @@
 #define MMA_WGMMA 0
 #endif
 #if MMA_WGMMA
-/* MMA_WGMMA (sm_90a, f16, bf16 or, with B_KN, tf32 and int8 operands,
- * cp.async copies): WGM_WGS
- * warpgroups of 4 warps stacked along M, each computing WGM_I blocks of
- * 64 x WGM_N with wgmma.mma_async (operands read from the local tiles
- * through matrix descriptors; the accumulator of one 64 x WGM_N block, per
- * warp 16 rows, has mma.sync's 16 x 8 tile layout WGM_N / 8 times). */
+/* MMA_WGMMA (sm_90a; f16, bf16 or, with B_KN, tf32 and int8 operands;
+ * cp.async copies): WGM_WGS warpgroups of 4 warps stacked along M, each
+ * computing WGM_I blocks of 64 x WGM_N with wgmma.mma_async (operands read
+ * from the local tiles through matrix descriptors; the accumulator of one
+ * 64 x WGM_N block, per warp 16 rows, has mma.sync's 16 x 8 tile layout
+ * WGM_N / 8 times). */
 #if !defined(WGM_WGS) || !defined(WGM_I) || !defined(WGM_N)
 #error "MMA_WGMMA needs WGM_WGS, WGM_I and WGM_N"
 #endif
@@ -120,6 +119,8 @@
 #define MMA_N WGM_N
 #define MMA_WG (128 * WGM_WGS)
 #else
+/* The block: MMA_WARPS_M x MMA_WARPS_N warps, each computing a 64 x MMA_WN
+ * sub-block (4 x MMA_TJ tiles of 16 x 8). */
 #ifndef MMA_WARPS_M
 #define MMA_WARPS_M 2
 #endif
@@ -292,10 +293,6 @@ inline ulong wg_desc(local const void *p, uint lbo, uint sbo, uint swizzle) {
 #define WG_C(x) "+f"(x)
 #endif
 
-/* d (a 64 x N accumulator block: N / 8 tiles of 4 values) += the 64 x K A
- * tile of descriptor da times the K x N B tile of db; sh: the shape's K and
- * the types, tail: the operands after the descriptors, c: the
- * accumulators' constraint. */
 /* The accumulator operands: 32, 64 or 128 registers (8, 16 or 32 tiles
  * of 4) from tile j; and the names of 32 of them in the instruction,
  * WG_Rlo_hi. */
@@ -326,6 +323,10 @@ inline ulong wg_desc(local const void *p, uint lbo, uint sbo, uint swizzle) {
                          tail ";\n}\n" \
                          : ops \
                          : "l"(da), "l"(db), "r"(1) : "memory")
+/* d (a 64 x N accumulator block: N / 8 tiles of 4 values) += the 64 x K A
+ * tile of descriptor da times the K x N B tile of db; sh: the shape's K and
+ * the types, tail: the operands after the descriptors, c: the
+ * accumulators' constraint. */
 #define WGMMA_N64(d, da, db, sh, tail, c) \
     WGMMA_ASM("64", WG_R0_31, "%32", "%33", "%34", WG_T8(c, d, 0), da, db, sh, tail)
 #define WGMMA_N128(d, da, db, sh, tail, c) \
