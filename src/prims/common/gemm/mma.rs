@@ -131,7 +131,7 @@ pub(crate) fn supported(
 }
 
 fn check(ocl: GpuEngine, a: Elem, b: Elem, fpmath: dnnl_fpmath_mode_t) -> Result<MmaType> {
-    let GpuEngine::Ocl(engine) = ocl else {
+    let GpuEngine::Ocl(_) = ocl else {
         return Err(Error::unimplemented("tensor cores only through OpenCL"));
     };
     let Some((major, minor)) = ocl.nv_compute_capability() else {
@@ -143,50 +143,55 @@ fn check(ocl: GpuEngine, a: Elem, b: Elem, fpmath: dnnl_fpmath_mode_t) -> Result
         )));
     }
     let ty = MmaType::of(a, b, fpmath)?;
-    let option = ty.option();
-    static PROBES: OnceLock<Mutex<HashMap<String, std::result::Result<(), String>>>> =
-        OnceLock::new();
-    let info = engine.info();
-    let key = format!("{}|{}|{option}", info.name, info.driver_version);
-    let mut probes = PROBES.get_or_init(Default::default).lock()?;
-    let result = probes.entry(key).or_insert_with(|| {
-        let source = super::ocl::mma_source(&PostOpsPlan::none());
-        ocl.kernel(&source, &option, "mma_probe")
-            .map(|_| ())
-            .map_err(|e| e.to_string())
-    });
-    result.clone().map(|_| ty).map_err(|e| {
+    probe(ocl, &ty.option()).map(|_| ty).map_err(|e| {
         let first = e.lines().next().unwrap_or("").to_string();
         Error::unimplemented(format!("the driver rejected the PTX: {first}"))
     })
 }
 
-/// The wgmma probes' and failed builds' results, by device model, driver
-/// and type: `Err` says why wgmma is not used.
-type WgmmaResults = Mutex<HashMap<String, std::result::Result<(), String>>>;
+/// The probes' results (`Err`: the build error), by device model, driver
+/// and options.
+type Probes = Mutex<HashMap<String, std::result::Result<(), String>>>;
 
-fn wgmma_results() -> &'static WgmmaResults {
-    static RESULTS: OnceLock<WgmmaResults> = OnceLock::new();
-    RESULTS.get_or_init(Default::default)
+fn probes() -> &'static Probes {
+    static PROBES: OnceLock<Probes> = OnceLock::new();
+    PROBES.get_or_init(Default::default)
 }
 
-fn wgmma_key(ocl: GpuEngine, ty: MmaType) -> Option<String> {
+fn probe_key(ocl: GpuEngine, options: &str) -> Option<String> {
     let GpuEngine::Ocl(engine) = ocl else {
         return None;
     };
     let info = engine.info();
-    Some(format!(
-        "{}|{}|{}",
-        info.name,
-        info.driver_version,
-        ty.option()
-    ))
+    Some(format!("{}|{}|{options}", info.name, info.driver_version))
 }
 
-/// The wgmma probe's options: the smallest wgmma kernel (one warpgroup,
-/// 64 x 64 blocks, operands K-major).
-const WGMMA_PROBE_OPTIONS: &str = "-DA_VEC8=1 -DB_VEC8=1 -DB_KN=1 -DMMA_WGMMA=1 -DWGM_WGS=1 -DWGM_I=1 \
-     -DWGM_N=64 -DMMA_STAGES=2";
+/// Whether `mma_probe` builds with `options` on `ocl`'s device: built once
+/// per device model, driver and options; `Err` is the build error.
+fn probe(ocl: GpuEngine, options: &str) -> std::result::Result<(), String> {
+    let key = probe_key(ocl, options).ok_or("tensor cores only through OpenCL")?;
+    let mut probes = probes().lock().map_err(|e| e.to_string())?;
+    probes
+        .entry(key)
+        .or_insert_with(|| {
+            let source = super::ocl::mma_source(&PostOpsPlan::none());
+            ocl.kernel(&source, options, "mma_probe")
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        })
+        .clone()
+}
+
+/// The wgmma probe's options for `ty`: the smallest wgmma kernel (one
+/// warpgroup, 64 x 64 blocks, operands K-major).
+fn wgmma_probe_options(ty: MmaType) -> String {
+    format!(
+        "{} -DA_VEC8=1 -DB_VEC8=1 -DB_KN=1 -DMMA_WGMMA=1 -DWGM_WGS=1 -DWGM_I=1 -DWGM_N=64 \
+         -DMMA_STAGES=2 {}",
+        ty.option(),
+        crate::core::gpu::PTX_ARCH_SPECIFIC
+    )
+}
 
 /// Whether `gemm_mma` multiplies `ty` with `wgmma` (warpgroup products
 /// reading both operands from local memory, the sm_90a instructions
@@ -210,22 +215,8 @@ pub(crate) fn wgmma(ocl: GpuEngine, ty: MmaType) -> bool {
         if std::env::var("ONEDNN_NV_WGMMA").is_ok_and(|v| v.trim() == "0") {
             return Err("ONEDNN_NV_WGMMA=0".into());
         }
-        let key = wgmma_key(ocl, ty).ok_or("tensor cores only through OpenCL")?;
-        let mut results = wgmma_results().lock().map_err(|e| e.to_string())?;
-        results
-            .entry(key)
-            .or_insert_with(|| {
-                let source = super::ocl::mma_source(&PostOpsPlan::none());
-                let options = format!(
-                    "{} {WGMMA_PROBE_OPTIONS} {}",
-                    ty.option(),
-                    crate::core::gpu::PTX_ARCH_SPECIFIC
-                );
-                ocl.kernel(&source, &options, "mma_probe")
-                    .map(|_| ())
-                    .map_err(|e| format!("the driver rejected the sm_90a PTX: {}", one_line(&e)))
-            })
-            .clone()
+        probe(ocl, &wgmma_probe_options(ty))
+            .map_err(|e| format!("the driver rejected the sm_90a PTX: {}", one_line(&e)))
     };
     match why_not() {
         Ok(()) => true,
@@ -242,23 +233,27 @@ pub(crate) fn wgmma(ocl: GpuEngine, ty: MmaType) -> bool {
 }
 
 /// Records that a wgmma kernel of `ty` failed to build (`e`), so later
-/// kernels take mma.sync; the reason shows under `ONEDNN_VERBOSE=dispatch`.
+/// kernels take mma.sync (as if its probe had failed); the reason shows
+/// under `ONEDNN_VERBOSE=dispatch`.
 pub(crate) fn wgmma_failed(ocl: GpuEngine, ty: MmaType, e: &Error) {
-    let first = one_line(e);
+    let text = e.to_string();
     if verbose::enabled(verbose::flag::DISPATCH) {
         verbose::emit_line(
             "primitive,create:dispatch,gemm,",
-            &format!("ocl:gemm_mma: the wgmma kernel did not build, mma.sync instead: {first}"),
+            &format!(
+                "ocl:gemm_mma: the wgmma kernel did not build, mma.sync instead: {}",
+                one_line(&text)
+            ),
         );
     }
-    if let (Some(key), Ok(mut results)) = (wgmma_key(ocl, ty), wgmma_results().lock()) {
-        results.insert(key, Err(first));
+    if let (Some(key), Ok(mut probes)) = (probe_key(ocl, &wgmma_probe_options(ty)), probes().lock())
+    {
+        probes.insert(key, Err(text));
     }
 }
 
 /// A build error with its log's non-empty lines on one line.
-fn one_line(e: &Error) -> String {
-    let text = e.to_string();
+fn one_line(text: &str) -> String {
     let lines: Vec<&str> = text
         .lines()
         .map(str::trim)
