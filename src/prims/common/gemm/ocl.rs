@@ -426,6 +426,17 @@ impl MmaTiles {
     /// 1024^3, where 128 x 128 gave 106. `DNNL_WGMMA_TILES` =
     /// `groups,blocks,n,stages,depth` overrides them (for tuning).
     fn wgmma_tiles(size: WgmmaSize) -> MmaTiles {
+        let (groups, blocks, n) = match size {
+            WgmmaSize::Large => (2, 1, 256),
+            WgmmaSize::Small => (1, 2, 128),
+        };
+        let chosen = MmaTiles::Wgmma {
+            groups,
+            blocks,
+            n,
+            stages: 5,
+            depth: 2,
+        };
         let parsed = std::env::var("DNNL_WGMMA_TILES").ok().and_then(|v| {
             let f: Vec<usize> = v.split(',').filter_map(|x| x.trim().parse().ok()).collect();
             match f[..] {
@@ -439,17 +450,7 @@ impl MmaTiles {
                 _ => None,
             }
         });
-        let (groups, blocks, n) = match size {
-            WgmmaSize::Large => (2, 1, 256),
-            WgmmaSize::Small => (1, 2, 128),
-        };
-        parsed.unwrap_or(MmaTiles::Wgmma {
-            groups,
-            blocks,
-            n,
-            stages: 5,
-            depth: 2,
-        })
+        parsed.unwrap_or(chosen)
     }
 
     fn work_group(self) -> usize {
@@ -707,7 +708,9 @@ impl GemmKernels {
         let wgmma_fits = async_copies && (ty != MmaType::Tf32 || b_kn);
         let wgmma = (wgmma_fits && super::mma::wgmma(ocl, ty)).then(|| {
             let units = i64::from(ocl.compute_units().unwrap_or(1));
-            let blocks = g.batches() * ((g.m + 127) / 128) * ((g.n + 255) / 256);
+            let (bm, bn) = MmaTiles::wgmma_tiles(WgmmaSize::Large).block();
+            let (bm, bn) = (bm as i64, bn as i64);
+            let blocks = g.batches() * ((g.m + bm - 1) / bm) * ((g.n + bn - 1) / bn);
             if blocks >= units {
                 WgmmaSize::Large
             } else {
