@@ -284,7 +284,7 @@ fn half_types_over_several_blocks() {
 /// u8 x s8 -> s32 over several blocks of the tensor-core kernel (16-byte
 /// loads where K is a multiple of 16: wgmma on compute capability 9.0;
 /// odd K and plain weights elsewhere), every value summed exactly: the
-/// s32 results against an exact i64 reference, full-range operands.
+/// s32 results against the exact f64 reference, full-range operands.
 #[test]
 fn int8_over_several_blocks() {
     for engine in engines() {
@@ -293,18 +293,21 @@ fn int8_over_several_blocks() {
             (130, 136, 257, true),
             (131, 136, 64, false),
         ] {
-            let src = md(&[m, k], dnnl_u8);
-            let wei = if wei_k_fastest {
-                mds(&[k, n], dnnl_s8, &[1, k])
-            } else {
-                md(&[k, n], dnnl_s8)
+            let c = Case {
+                src: md(&[m, k], dnnl_u8),
+                wei: if wei_k_fastest {
+                    mds(&[k, n], dnnl_s8, &[1, k])
+                } else {
+                    md(&[k, n], dnnl_s8)
+                },
+                bias: None,
+                dst: md(&[m, n], dnnl_s32),
             };
-            let dst = md(&[m, n], dnnl_s32);
             let s: Vec<f32> = (0..m * k).map(|i| ((i * 37 + 11) % 256) as f32).collect();
             let w: Vec<f32> = (0..k * n)
                 .map(|i| ((i * 53 + 5) % 256) as f32 - 128.0)
                 .collect();
-            let op = Arc::new(MatmulOp::new(&src, &wei, None, &dst, None).unwrap());
+            let op = Arc::new(MatmulOp::new(&c.src, &c.wei, None, &c.dst, None).unwrap());
             let sm = memory(&engine, &op.src, &s);
             let wm = memory(&engine, &op.weights, &w);
             let dm = memory(&engine, &op.dst, &vec![7.0; (m * n) as usize]);
@@ -314,19 +317,15 @@ fn int8_over_several_blocks() {
                 (DNNL_ARG_DST, &dm),
             ];
             let name = exec(&engine, op.clone(), &args).unwrap();
-            let got = read(&dm);
-            for i in 0..m {
-                for j in 0..n {
-                    let want: i64 = (0..k)
-                        .map(|kk| s[(i * k + kk) as usize] as i64 * w[(kk * n + j) as usize] as i64)
-                        .sum();
-                    assert_eq!(
-                        got[(i * n + j) as usize] as i64,
-                        want,
-                        "{m}x{n}x{k} ({i}, {j}) on {} ({name})",
-                        engine_name(&engine)
-                    );
-                }
+            // The f64 reference is exact here (sums below 2^53).
+            let (want, _) = reference(&c, &s, &w, None, (1.0, &vec![1.0; n as usize]));
+            for (i, (&got, &want)) in read(&dm).iter().zip(&want).enumerate() {
+                assert_eq!(
+                    got as i64,
+                    want as i64,
+                    "{m}x{n}x{k} element {i} on {} ({name})",
+                    engine_name(&engine)
+                );
             }
         }
     }
