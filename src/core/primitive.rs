@@ -185,8 +185,8 @@ pub struct Impl<Op: 'static> {
     pub engine: EngineKind,
     /// Whether it handles the op on the engine; `Err` says why not.
     pub accepts: fn(&Op, &Engine) -> Result<()>,
-    /// The bytes of scratchpad an execution needs (0: none).
-    pub scratchpad: fn(&Op) -> usize,
+    /// The bytes of scratchpad an execution needs.
+    pub scratchpad: Scratchpad<Op>,
     /// The implementation, with its kernels built for the engine (which it
     /// must not keep: see [`Implementation`]).
     pub create: Create<Op>,
@@ -198,9 +198,24 @@ pub fn any_op<Op>(_: &Op, _: &Engine) -> Result<()> {
     Ok(())
 }
 
-/// An [`Impl::scratchpad`] for implementations that need none.
-pub fn no_scratchpad<Op>(_: &Op) -> usize {
-    0
+/// The bytes of scratchpad an implementation's executions need.
+pub enum Scratchpad<Op: 'static> {
+    None,
+    /// As the op says.
+    Of(fn(&Op) -> usize),
+    /// As the op says on the engine (whose device may pick a path that
+    /// needs it).
+    OnEngine(fn(&Op, &Engine) -> usize),
+}
+
+impl<Op> Scratchpad<Op> {
+    fn bytes(&self, op: &Op, engine: &Engine) -> usize {
+        match self {
+            Scratchpad::None => 0,
+            Scratchpad::Of(f) => f(op),
+            Scratchpad::OnEngine(f) => f(op, engine),
+        }
+    }
 }
 
 impl<Op> Impl<Op> {
@@ -214,7 +229,7 @@ impl<Op> Impl<Op> {
             name,
             engine: EngineKind::Cpu,
             accepts,
-            scratchpad: no_scratchpad,
+            scratchpad: Scratchpad::None,
             create,
         }
     }
@@ -229,7 +244,7 @@ impl<Op> Impl<Op> {
             name,
             engine: EngineKind::Gpu,
             accepts,
-            scratchpad: no_scratchpad,
+            scratchpad: Scratchpad::None,
             create,
         }
     }
@@ -237,7 +252,16 @@ impl<Op> Impl<Op> {
     /// The same implementation with a scratchpad of `bytes(op)` bytes.
     pub const fn with_scratchpad(self, bytes: fn(&Op) -> usize) -> Impl<Op> {
         Impl {
-            scratchpad: bytes,
+            scratchpad: Scratchpad::Of(bytes),
+            ..self
+        }
+    }
+
+    /// The same implementation with a scratchpad of `bytes(op, engine)`
+    /// bytes.
+    pub const fn with_engine_scratchpad(self, bytes: fn(&Op, &Engine) -> usize) -> Impl<Op> {
+        Impl {
+            scratchpad: Scratchpad::OnEngine(bytes),
             ..self
         }
     }
@@ -251,7 +275,7 @@ trait ImplList: Send + Sync {
     fn len(&self) -> usize;
     fn name(&self, i: usize) -> &'static CStr;
     fn accepts(&self, i: usize, engine: &Engine) -> Result<()>;
-    fn scratchpad(&self, i: usize) -> usize;
+    fn scratchpad(&self, i: usize, engine: &Engine) -> usize;
     fn create(&self, i: usize, engine: &Engine) -> Result<Arc<dyn Implementation>>;
 }
 
@@ -276,8 +300,8 @@ impl<K: Kind> ImplList for Arc<K> {
         }
         (item.accepts)(self, engine)
     }
-    fn scratchpad(&self, i: usize) -> usize {
-        (K::IMPLS[i].scratchpad)(self)
+    fn scratchpad(&self, i: usize, engine: &Engine) -> usize {
+        K::IMPLS[i].scratchpad.bytes(self, engine)
     }
     fn create(&self, i: usize, engine: &Engine) -> Result<Arc<dyn Implementation>> {
         (K::IMPLS[i].create)(self, engine)
@@ -379,7 +403,7 @@ impl PrimitiveDesc {
         for i in from..impls.len() {
             match impls.accepts(i, &engine) {
                 Ok(()) => {
-                    let scratchpad = impls.scratchpad(i);
+                    let scratchpad = impls.scratchpad(i, &engine);
                     // No allocation holds more than `isize::MAX` bytes, and the
                     // user scratchpad's descriptor counts them in a `dnnl_dim_t`.
                     let Ok(scratchpad_dim) = i64::try_from(scratchpad) else {

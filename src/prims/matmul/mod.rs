@@ -497,7 +497,8 @@ impl Kind for MatmulOp {
     const NAME: &'static str = "matmul";
     const IMPLS: &'static [Impl<MatmulOp>] = &[
         Impl::cpu(c"cpu:gemm", any_op, cpu::create),
-        Impl::gpu(c"ocl:gemm_mma", ocl::accepts_mma, ocl::create_mma),
+        Impl::gpu(c"ocl:gemm_mma", ocl::accepts_mma, ocl::create_mma)
+            .with_engine_scratchpad(ocl::mma_scratchpad),
         Impl::gpu(c"ocl:gemm_tiled", any_op, ocl::create),
     ];
 

@@ -14,6 +14,7 @@ use crate::core::error::Result;
 use crate::core::gpu::Event;
 use crate::core::primitive::{ExecContext, Implementation, OpDesc};
 use crate::prims::common::dt::Elem;
+use crate::prims::common::gemm::b_copy::BCopy;
 use crate::prims::common::gemm::mma;
 use crate::prims::common::gemm::ocl::{GemmKernels, GemmShape, Tiles};
 
@@ -40,6 +41,16 @@ fn mma_type(op: &MatmulOp, engine: &Engine) -> Result<mma::MmaType> {
 /// `ocl:gemm_mma`: whether `op` runs on `engine`'s tensor cores.
 pub(super) fn accepts_mma(op: &MatmulOp, engine: &Engine) -> Result<()> {
     mma_type(op, engine).map(|_| ())
+}
+
+/// `ocl:gemm_mma`'s scratchpad: the K-major copy of B (`BCopy`) that a
+/// tf32 problem known at creation takes on `wgmma`.
+pub(super) fn mma_scratchpad(op: &MatmulOp, engine: &Engine) -> usize {
+    let (Ok(ty), Ok(ocl), Some(g)) = (mma_type(op, engine), engine.gpu("matmul"), op.static_gemm())
+    else {
+        return 0;
+    };
+    BCopy::plan(ocl, ty, g, false).map_or(0, |c| c.bytes)
 }
 
 /// Builds the tensor-core implementation for `op` on `engine`.

@@ -11,8 +11,9 @@ use std::sync::Arc;
 use super::*;
 use crate::core::attr::{QuantKind, QuantSpec};
 use crate::core::engine::Engine;
-use crate::core::primitive::ExecArgs;
+use crate::core::primitive::{ExecArgs, PrimitiveDesc};
 use crate::core::stream::{Stream, StreamFlags};
+use crate::prims::common::gemm::mma::{self, MmaType};
 use crate::prims::common::testutil::gemm::{check, exec, md, mds, memory, read, values};
 use crate::prims::common::testutil::{attr_checked, engine_name, engines, indices};
 
@@ -367,6 +368,98 @@ fn f32_under_fpmath_modes_over_several_blocks() {
                 run_case_with(&engine, c, Some(&attr), &what);
             }
         }
+    }
+}
+
+/// tf32 with n-fastest weights: on `wgmma` (Hopper) B goes through a K-major
+/// copy in the scratchpad (`gemm::b_copy`), which these shapes take: at
+/// least 512 rows per matrix of B, a depth padded to 16 bytes, B's own batch
+/// dimensions (merged, broadcast, and three that do not merge). Elsewhere
+/// they run as any tf32 GEMM. The scratchpad is reported, and a user
+/// scratchpad serves it.
+#[test]
+fn tf32_n_major_weights_over_a_k_major_copy() {
+    let f = dnnl_f32;
+    let mut attr = PrimitiveAttr::default();
+    attr.set_fpmath(dnnl_fpmath_mode_tf32, false).unwrap();
+    let cases = [
+        case2(520, 264, 136, f),
+        Case {
+            src: mds(&[520, 133], f, &[136, 1]),
+            wei: md(&[133, 200], f),
+            bias: Some(md(&[1, 200], f)),
+            dst: md(&[520, 200], f),
+        },
+        Case {
+            src: md(&[2, 520, 72], f),
+            wei: md(&[2, 72, 200], f),
+            bias: None,
+            dst: md(&[2, 520, 200], f),
+        },
+        Case {
+            src: md(&[3, 200, 64], f),
+            wei: md(&[1, 64, 136], f),
+            bias: None,
+            dst: md(&[3, 200, 136], f),
+        },
+        Case {
+            src: md(&[2, 2, 2, 512, 8], f),
+            wei: mds(&[2, 2, 2, 8, 16], f, &[4096, 1024, 256, 16, 1]),
+            bias: None,
+            dst: md(&[2, 2, 2, 512, 16], f),
+        },
+    ];
+    for engine in engines() {
+        for (i, c) in cases.iter().enumerate() {
+            run_case_with(&engine, c, Some(&attr), &format!("tf32 case {i}"));
+        }
+        // The copy's scratchpad, reported where wgmma runs, and passed by
+        // the user.
+        let c = &cases[0];
+        let mut user = attr.clone();
+        user.set_scratchpad_mode(dnnl_scratchpad_mode_user).unwrap();
+        let op = Arc::new(MatmulOp::new(&c.src, &c.wei, None, &c.dst, Some(&user)).unwrap());
+        let pd = PrimitiveDesc::new(engine.clone(), op.clone(), user).unwrap();
+        let wgmma = engine
+            .gpu("matmul")
+            .is_ok_and(|ocl| pd.impl_name() == c"ocl:gemm_mma" && mma::wgmma(ocl, MmaType::Tf32));
+        let bytes = if wgmma { 136 * 264 * 4 } else { 0 };
+        assert_eq!(pd.scratchpad_size(), bytes, "on {}", engine_name(&engine));
+        if bytes == 0 {
+            continue;
+        }
+        let s = values(520 * 136, 1);
+        let w = values(136 * 264, 2);
+        let sm = memory(&engine, &op.src, &s);
+        let wm = memory(&engine, &op.weights, &w);
+        let dm = memory(&engine, &op.dst, &vec![7.0; 520 * 264]);
+        let pad = memory(&engine, pd.scratchpad_md(), &[]);
+        let args: ExecArgs = [
+            (DNNL_ARG_SRC, sm),
+            (DNNL_ARG_WEIGHTS, wm),
+            (DNNL_ARG_DST, dm.clone()),
+            (DNNL_ARG_SCRATCHPAD, pad),
+        ]
+        .into_iter()
+        .collect();
+        let flags = StreamFlags {
+            out_of_order: false,
+            profiling: false,
+        };
+        let stream = Stream::create(engine.clone(), flags).unwrap();
+        pd.create_primitive()
+            .unwrap()
+            .execute(&stream, &args, &[])
+            .unwrap();
+        stream.wait().unwrap();
+        let (want, mag) = reference(c, &s, &w, None, (1.0, &vec![1.0; 264]));
+        check(
+            &read(&dm),
+            &want,
+            &mag,
+            Elem::F32,
+            "tf32 with a user scratchpad",
+        );
     }
 }
 

@@ -857,3 +857,31 @@ kernel void mma_probe(global float *out) {
     out[get_global_id(0)] = (float)d[0];
 }
 #endif
+
+/* B copied K-major for wgmma, which takes tf32 only so (the host's b_copy:
+ * an n-fastest B goes through the scratchpad): out[out_off + z * out_s +
+ * n * kp + k] = B(k, n) of matrix z rounded to tf32 as mma.sync's fragment
+ * reads round it, zero for K <= k < kp. Matrix z = z0 * n1 + z1 (global id 2) of B
+ * sits at b_off + z0 * b_s0 + z1 * b_s1. 32 x 32 tiles through local
+ * memory, work-groups of 32 x 8: reads run along n, writes along k. */
+#if MMA_TF32
+kernel void b_k_major(global const float *b, long b_off, long b_rs, long b_cs, long b_s0,
+        long b_s1, long n1, global float *out, long out_off, long out_s, long K, long kp,
+        long N) {
+    local float t[32][33];
+    const long z = get_global_id(2);
+    const long src = b_off + (z / n1) * b_s0 + (z % n1) * b_s1;
+    const long dst = out_off + z * out_s;
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const long k0 = get_group_id(0) * 32, n0 = get_group_id(1) * 32;
+    for (int i = 0; i < 32; i += 8) {
+        const long k = k0 + ly + i, n = n0 + lx;
+        t[ly + i][lx] = k < K && n < N ? b[src + k * b_rs + n * b_cs] : 0.0f;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = 0; i < 32; i += 8) {
+        const long n = n0 + ly + i, k = k0 + lx;
+        if (n < N && k < kp) out[dst + n * kp + k] = as_float(tf32(as_uint(t[lx][ly + i])));
+    }
+}
+#endif

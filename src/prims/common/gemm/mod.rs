@@ -14,6 +14,7 @@
 // The C enumerators are matched by their C names.
 #![allow(non_upper_case_globals)]
 
+pub(crate) mod b_copy;
 pub(crate) mod blas;
 pub(crate) mod blocked;
 pub(crate) mod cpu;

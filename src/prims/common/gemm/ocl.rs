@@ -22,6 +22,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use super::b_copy::BCopy;
 use super::mma::MmaType;
 use super::{BatchDim, Epilogue, Gemm, GemmArgs, WeiScale, Zp};
 use crate::abi::*;
@@ -634,7 +635,7 @@ impl GemmKernels {
     /// pointer is not 16-byte aligned (then neither operand loads 16 bytes
     /// at a time: cp.async needs it). B's tile k-fastest takes 16-byte
     /// loads of B only with A's too (cp.async).
-    fn mma_loads(ty: MmaType, g: &Gemm, usm_misaligned: bool) -> (bool, bool, bool) {
+    pub(super) fn mma_loads(ty: MmaType, g: &Gemm, usm_misaligned: bool) -> (bool, bool, bool) {
         let whole = |v: i64| v % ty.per_16_bytes() == 0;
         let b_kn = ty.b_k_fast() || (g.b.rs == 1 && g.b.cs != 1);
         let a_vec =
@@ -735,6 +736,22 @@ impl GemmKernels {
         Ok((kernel, Some(tiles)))
     }
 
+    /// `b_k_major` (the K-major copy of B, `BCopy`) from the program of
+    /// the GEMM `g` on the copy.
+    fn b_copy_kernel(&self, ocl: GpuEngine, g: &Gemm, usm_misaligned: bool) -> Result<Arc<Kernel>> {
+        let variant = self.variant(g, usm_misaligned);
+        let key = format!("b_k_major{variant}");
+        if let Some((k, _)) = self.built.lock()?.get(&key) {
+            return Ok(k.clone());
+        }
+        let (_, tiles) = self.kernel_and_tiles(ocl, g, usm_misaligned)?;
+        let tiles = tiles.map(MmaTiles::options).unwrap_or_default();
+        let options = format!("{}{variant}{tiles}", self.options);
+        let kernel = Arc::new(ocl.kernel(&self.source, &options, "b_k_major")?);
+        self.built.lock()?.insert(key, (kernel.clone(), None));
+        Ok(kernel)
+    }
+
     /// Enqueues `g` with epilogue `epi` on `ctx`'s stream after its events;
     /// returns the event of the last command.
     pub fn enqueue(
@@ -798,10 +815,26 @@ impl GemmKernels {
             zp(epi.zp_dst, DNNL_ARG_DST)?,
         ];
         let po_buffers = epi.post_ops.cl_buffers(ctx)?;
-        let misaligned = [&a, &b]
-            .iter()
-            .any(|x| x.usm_addr().is_some_and(|p| p % 16 != 0));
-        let (kernel, mma_tiles) = self.kernel_and_tiles(ocl, g, misaligned)?;
+        let misaligned = |x: &Buffer| x.usm_addr().is_some_and(|p| p % 16 != 0);
+        // A tf32 GEMM with n-fastest B runs on wgmma from a K-major copy
+        // of B, where the primitive declared the scratchpad for it.
+        let copy = match (self.mma, ctx.scratchpad) {
+            (Some(ty), Some(s)) => {
+                BCopy::plan(ocl, ty, g, misaligned(&a)).filter(|c| s.md().size(0) >= c.bytes)
+            }
+            _ => None,
+        };
+        let (g, b, deps) = match &copy {
+            Some(copy) => {
+                let scratch = Buffer::of(ctx.scratchpad()?)?;
+                let kernel = self.b_copy_kernel(ocl, &copy.gemm, misaligned(&scratch))?;
+                let done = copy.enqueue(&queue, &kernel, &b, &scratch, ctx.deps)?;
+                (&copy.gemm, scratch, vec![done])
+            }
+            None => (g, b, ctx.deps.to_vec()),
+        };
+        let (kernel, mma_tiles) =
+            self.kernel_and_tiles(ocl, g, misaligned(&a) || misaligned(&b))?;
 
         let dims = merge_batch(&g.batch);
         let split = dims.len().saturating_sub(2);
@@ -896,7 +929,7 @@ impl GemmKernels {
             for p in &po_buffers {
                 kargs.push(p.kernel_arg()?);
             }
-            events.push(queue.enqueue_kernel(&kernel, &kargs, &global, Some(&local), ctx.deps)?);
+            events.push(queue.enqueue_kernel(&kernel, &kargs, &global, Some(&local), &deps)?);
         }
         if events.len() == 1 {
             return Ok(events.remove(0));
