@@ -1021,149 +1021,162 @@ fn conv_layers(b: &Bench, big: bool, quick: bool) {
     } else {
         (2, 56)
     };
-    for (ic, oc, k) in [(256i64, 256i64, 3i64), (64, 256, 1)] {
-        let pad = k / 2;
-        let src = md(&[mb, ic, hw, hw], dnnl_f32, dnnl_format_tag_any);
-        let wei = md(&[oc, ic, k, k], dnnl_f32, dnnl_format_tag_any);
-        let dst = md(&[mb, oc, hw, hw], dnnl_f32, dnnl_format_tag_any);
-        let strides = [1i64, 1];
-        let padding = [pad, pad];
-        // SAFETY: a valid out-pointer, a live engine, descriptors and arrays
-        // of two values.
-        let pd = pd_of(|pd| unsafe {
-            dnnl_convolution_forward_primitive_desc_create(
-                pd,
-                e,
-                dnnl_forward_inference,
-                dnnl_convolution_direct,
-                src,
-                wei,
-                null_mut(),
-                dst,
-                strides.as_ptr(),
-                null_mut(),
-                padding.as_ptr(),
-                padding.as_ptr(),
-                null_mut(),
-            )
-        });
-        let query = |what: dnnl_query_t| -> dnnl_memory_desc_t {
-            match pd {
-                // SAFETY: a live descriptor; the result is cloned.
-                Ok(pd) => unsafe {
-                    let mut out = null_mut();
-                    ok(
-                        dnnl_memory_desc_clone(&mut out, dnnl_primitive_desc_query_md(pd, what, 0)),
-                        "clone md",
-                    );
-                    out
-                },
-                Err(_) => md(&[1], dnnl_f32, dnnl_a),
+    // f16 on GPUs too (the tensor cores on NVIDIA), its reference our f16
+    // matmul of the same GEMM.
+    let types: &[(dnnl_data_type_t, &str)] = if big {
+        &[(dnnl_f32, "f32"), (dnnl_f16, "f16")]
+    } else {
+        &[(dnnl_f32, "f32")]
+    };
+    for &(dt, name) in types {
+        for (ic, oc, k) in [(256i64, 256i64, 3i64), (64, 256, 1)] {
+            let pad = k / 2;
+            let src = md(&[mb, ic, hw, hw], dt, dnnl_format_tag_any);
+            let wei = md(&[oc, ic, k, k], dt, dnnl_format_tag_any);
+            let dst = md(&[mb, oc, hw, hw], dt, dnnl_format_tag_any);
+            let strides = [1i64, 1];
+            let padding = [pad, pad];
+            // SAFETY: a valid out-pointer, a live engine, descriptors and arrays
+            // of two values.
+            let pd = pd_of(|pd| unsafe {
+                dnnl_convolution_forward_primitive_desc_create(
+                    pd,
+                    e,
+                    dnnl_forward_inference,
+                    dnnl_convolution_direct,
+                    src,
+                    wei,
+                    null_mut(),
+                    dst,
+                    strides.as_ptr(),
+                    null_mut(),
+                    padding.as_ptr(),
+                    padding.as_ptr(),
+                    null_mut(),
+                )
+            });
+            let query = |what: dnnl_query_t| -> dnnl_memory_desc_t {
+                match pd {
+                    // SAFETY: a live descriptor; the result is cloned.
+                    Ok(pd) => unsafe {
+                        let mut out = null_mut();
+                        ok(
+                            dnnl_memory_desc_clone(
+                                &mut out,
+                                dnnl_primitive_desc_query_md(pd, what, 0),
+                            ),
+                            "clone md",
+                        );
+                        out
+                    },
+                    Err(_) => md(&[1], dnnl_f32, dnnl_a),
+                }
+            };
+            // The layouts the forward chose (the backward ones take them too).
+            let (ssm, wwm, ddm) = (
+                query(dnnl_query_src_md),
+                query(dnnl_query_weights_md),
+                query(dnnl_query_dst_md),
+            );
+            let (sm, wm, dm) = (memory(e, ssm), memory(e, wwm), memory(e, ddm));
+            let (m, n, kk) = (mb * hw * hw, oc, ic * k * k);
+            let (am, bm, cm) = (
+                md(&[m, kk], dt, dnnl_ab),
+                md(&[kk, n], dt, dnnl_ab),
+                md(&[m, n], dt, dnnl_ab),
+            );
+            let reference =
+                time_matmul(b, am, bm, cm, null_mut()).map_or(f64::INFINITY, |(t, _)| t);
+            row(
+                b,
+                &format!("conv {name} {k}x{k}"),
+                &format!("{mb}x{ic}x{hw}x{hw} k{oc}"),
+                b.time(
+                    pd,
+                    &[
+                        (DNNL_ARG_SRC, sm),
+                        (DNNL_ARG_WEIGHTS, wm),
+                        (DNNL_ARG_DST, dm),
+                    ],
+                ),
+                2.0 * (m * n * kk) as f64,
+                "GFLOP/s",
+                (reference, "our matmul, same GEMM"),
+            );
+            // Backward data and weights of the same layer (GPUs only: the CPU
+            // figures above are enough for a 2-core machine).
+            if !big {
+                continue;
             }
-        };
-        // The layouts the forward chose (the backward ones take them too).
-        let (ssm, wwm, ddm) = (
-            query(dnnl_query_src_md),
-            query(dnnl_query_weights_md),
-            query(dnnl_query_dst_md),
-        );
-        let (sm, wm, dm) = (memory(e, ssm), memory(e, wwm), memory(e, ddm));
-        let (m, n, kk) = (mb * hw * hw, oc, ic * k * k);
-        let (am, bm, cm) = (
-            md(&[m, kk], dnnl_f32, dnnl_ab),
-            md(&[kk, n], dnnl_f32, dnnl_ab),
-            md(&[m, n], dnnl_f32, dnnl_ab),
-        );
-        let reference = time_matmul(b, am, bm, cm, null_mut()).map_or(f64::INFINITY, |(t, _)| t);
-        row(
-            b,
-            &format!("conv f32 {k}x{k}"),
-            &format!("{mb}x{ic}x{hw}x{hw} k{oc}"),
-            b.time(
-                pd,
-                &[
-                    (DNNL_ARG_SRC, sm),
-                    (DNNL_ARG_WEIGHTS, wm),
-                    (DNNL_ARG_DST, dm),
-                ],
-            ),
-            2.0 * (m * n * kk) as f64,
-            "GFLOP/s",
-            (reference, "our matmul, same GEMM"),
-        );
-        // Backward data and weights of the same layer (GPUs only: the CPU
-        // figures above are enough for a 2-core machine).
-        if !big {
-            continue;
+            let flops = 2.0 * (m * n * kk) as f64;
+            let size = format!("{mb}x{ic}x{hw}x{hw} k{oc}");
+            // SAFETY: as for the forward descriptor.
+            let bwd_d = pd_of(|pd| unsafe {
+                dnnl_convolution_backward_data_primitive_desc_create(
+                    pd,
+                    e,
+                    dnnl_convolution_direct,
+                    ssm,
+                    wwm,
+                    ddm,
+                    strides.as_ptr(),
+                    null_mut(),
+                    padding.as_ptr(),
+                    padding.as_ptr(),
+                    null_mut(),
+                    null_mut(),
+                )
+            });
+            let args = [
+                (DNNL_ARG_DIFF_SRC, sm),
+                (DNNL_ARG_WEIGHTS, wm),
+                (DNNL_ARG_DIFF_DST, dm),
+            ];
+            let what = format!("conv {name} bwd_d {k}x{k}");
+            let same = (reference, "our matmul, same GEMM");
+            row(
+                b,
+                &what,
+                &size,
+                b.time(bwd_d, &args),
+                flops,
+                "GFLOP/s",
+                same,
+            );
+            // SAFETY: as for the forward descriptor.
+            let bwd_w = pd_of(|pd| unsafe {
+                dnnl_convolution_backward_weights_primitive_desc_create(
+                    pd,
+                    e,
+                    dnnl_convolution_direct,
+                    ssm,
+                    wwm,
+                    null_mut(),
+                    ddm,
+                    strides.as_ptr(),
+                    null_mut(),
+                    padding.as_ptr(),
+                    padding.as_ptr(),
+                    null_mut(),
+                    null_mut(),
+                )
+            });
+            let args = [
+                (DNNL_ARG_SRC, sm),
+                (DNNL_ARG_DIFF_WEIGHTS, wm),
+                (DNNL_ARG_DIFF_DST, dm),
+            ];
+            let what = format!("conv {name} bwd_w {k}x{k}");
+            row(
+                b,
+                &what,
+                &size,
+                b.time(bwd_w, &args),
+                flops,
+                "GFLOP/s",
+                same,
+            );
         }
-        let flops = 2.0 * (m * n * kk) as f64;
-        let size = format!("{mb}x{ic}x{hw}x{hw} k{oc}");
-        // SAFETY: as for the forward descriptor.
-        let bwd_d = pd_of(|pd| unsafe {
-            dnnl_convolution_backward_data_primitive_desc_create(
-                pd,
-                e,
-                dnnl_convolution_direct,
-                ssm,
-                wwm,
-                ddm,
-                strides.as_ptr(),
-                null_mut(),
-                padding.as_ptr(),
-                padding.as_ptr(),
-                null_mut(),
-                null_mut(),
-            )
-        });
-        let args = [
-            (DNNL_ARG_DIFF_SRC, sm),
-            (DNNL_ARG_WEIGHTS, wm),
-            (DNNL_ARG_DIFF_DST, dm),
-        ];
-        let what = format!("conv bwd_d {k}x{k}");
-        let same = (reference, "our matmul, same GEMM");
-        row(
-            b,
-            &what,
-            &size,
-            b.time(bwd_d, &args),
-            flops,
-            "GFLOP/s",
-            same,
-        );
-        // SAFETY: as for the forward descriptor.
-        let bwd_w = pd_of(|pd| unsafe {
-            dnnl_convolution_backward_weights_primitive_desc_create(
-                pd,
-                e,
-                dnnl_convolution_direct,
-                ssm,
-                wwm,
-                null_mut(),
-                ddm,
-                strides.as_ptr(),
-                null_mut(),
-                padding.as_ptr(),
-                padding.as_ptr(),
-                null_mut(),
-                null_mut(),
-            )
-        });
-        let args = [
-            (DNNL_ARG_SRC, sm),
-            (DNNL_ARG_DIFF_WEIGHTS, wm),
-            (DNNL_ARG_DIFF_DST, dm),
-        ];
-        let what = format!("conv bwd_w {k}x{k}");
-        row(
-            b,
-            &what,
-            &size,
-            b.time(bwd_w, &args),
-            flops,
-            "GFLOP/s",
-            same,
-        );
     }
 }
 

@@ -661,13 +661,7 @@ fn builds() -> Vec<Build> {
         "src/prims/convolution/conv.cl",
         "src/prims/common/gemm/gemm.cl",
     ];
-    // 2 x 16 x 8 x 8 -> 32 channels, 3x3, stride 1, padding 1, channels last.
-    let geometry = "-DG=1 -DIC=16 -DOC=32 -DMB=2 -DID=1 -DIH=8 -DIW=8 -DOD=1 -DOH=8 -DOW=8 \
-                    -DKD=1 -DKH=3 -DKW=3 -DSD=1 -DSH=1 -DSW=1 -DDD=1 -DDH=1 -DDW=1 -DPD=0 \
-                    -DPH=1 -DPW=1 -DX_OFF=0 -DX_N=1024 -DX_C=1 -DX_D=0 -DX_H=128 -DX_W=16 \
-                    -DY_OFF=0 -DY_N=2048 -DY_C=1 -DY_D=0 -DY_H=256 -DY_W=32 -DW_OFF=0 \
-                    -DW_G=4608 -DW_OC=1 -DW_IC=32 -DW_KD=0 -DW_KH=1536 -DW_KW=512 -DNSP=2 \
-                    -DPO_NB=2";
+    let geometry = CONV_GEOMETRY;
     for (what, options, kernels) in [
         (
             "conv forward f32, 4-wide gathers one tap per K step, bias, scales, int offsets",
@@ -868,6 +862,14 @@ fn builds() -> Vec<Build> {
 /// (inline PTX; the wgmma ones 9.0, through the arch-specific PTX route):
 /// the tensor-core GEMM (`common/gemm/ocl.rs` `mma_source()`, `new_mma`,
 /// `mma_variant` and `MmaTiles` give the options).
+/// A convolution's problem as `convolution/ocl.rs` bakes it in: 2 x 16 x 8 x
+/// 8 -> 32 channels, 3x3, stride 1, padding 1, channels last.
+const CONV_GEOMETRY: &str = "-DG=1 -DIC=16 -DOC=32 -DMB=2 -DID=1 -DIH=8 -DIW=8 -DOD=1 -DOH=8 \
+     -DOW=8 -DKD=1 -DKH=3 -DKW=3 -DSD=1 -DSH=1 -DSW=1 -DDD=1 -DDH=1 -DDW=1 -DPD=0 -DPH=1 -DPW=1 \
+     -DX_OFF=0 -DX_N=1024 -DX_C=1 -DX_D=0 -DX_H=128 -DX_W=16 -DY_OFF=0 -DY_N=2048 -DY_C=1 \
+     -DY_D=0 -DY_H=256 -DY_W=32 -DW_OFF=0 -DW_G=4608 -DW_OC=1 -DW_IC=32 -DW_KD=0 -DW_KH=1536 \
+     -DW_KW=512 -DNSP=2 -DPO_NB=2";
+
 fn nvidia_builds() -> Vec<Build> {
     let post_ops = PostOpsPlan::none().cl_source();
     let source = format!(
@@ -990,6 +992,58 @@ fn nvidia_builds() -> Vec<Build> {
             source: source.clone(),
             options: options.to_string(),
             kernels,
+        });
+    }
+
+    // Convolutions on the tensor cores (`convolution/ocl.rs` `build`,
+    // `mma_source_with`): `conv.cl` before `gemm.cl` and `gemm_mma.cl`,
+    // element loads through `MMA_A_AT` / `MMA_B_AT`, mma.sync's
+    // register-staged tiles.
+    let conv = format!(
+        "{}{post_ops}{}{}{}",
+        dt::CL_TYPES,
+        read("src/prims/convolution/conv.cl"),
+        read("src/prims/common/gemm/gemm.cl"),
+        read("src/prims/common/gemm/gemm_mma.cl")
+    );
+    let conv_files: &[&str] = &[
+        TYPES,
+        BINARY_ALG,
+        ELTWISE_ALG,
+        "src/prims/convolution/conv.cl",
+        "src/prims/common/gemm/gemm.cl",
+        "src/prims/common/gemm/gemm_mma.cl",
+    ];
+    let mma_tiles = "-DWG_M=16 -DWG_N=16 -DRM=8 -DRN=8 -DTK=16 -DVLDS=1 -DA_VEC8=0 -DB_VEC8=0 \
+                     -DB_KN=0 -DB_N4=0 -DMMA_WARPS_M=2 -DMMA_WARPS_N=4 -DMMA_WN=32 -DMMA_STAGES=2";
+    for (what, options) in [
+        (
+            "conv forward f16 on mma.sync, gathered A, bias, post-ops",
+            format!(
+                "-DA_DT=F16 -DB_DT=F16 -DC_DT=F16 -DBIAS_DT=F32 -DWITH_BIAS=1 -DSRC_SCALES=0 \
+                 -DWEI_SCALES=2 -DDST_SCALES=0 -DPO_ON=1 -DBS_DT=F32 {mma_tiles} -DDIR=0 \
+                 {CONV_GEOMETRY} -DZP_SRC=0 -DZP_DST=0 -DIDX=int -DCONV_UNIFORM=1 -DA_GATHER=1 \
+                 -DB_GATHER=0 -DC_GATHER=0 -DA_K_FAST=1 -DB_N_FAST=1 -DA_VEC4=1 -DB_VEC4=1 \
+                 -DALIGNED=1 -DMMA_BF16=0 -DMMA_TF32=0"
+            ),
+        ),
+        (
+            "conv backward data f32 through tf32 on mma.sync, every operand gathered",
+            format!(
+                "-DA_DT=F32 -DB_DT=F32 -DC_DT=F32 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
+                 -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DBS_DT=F32 {mma_tiles} -DDIR=1 \
+                 {CONV_GEOMETRY} -DZP_SRC=0 -DZP_DST=0 -DIDX=long -DCONV_UNIFORM=0 -DA_GATHER=1 \
+                 -DB_GATHER=1 -DC_GATHER=1 -DA_K_FAST=0 -DB_N_FAST=0 -DA_VEC4=0 -DB_VEC4=0 \
+                 -DALIGNED=0 -DMMA_BF16=0 -DMMA_TF32=1"
+            ),
+        ),
+    ] {
+        v.push(Build {
+            what,
+            files: conv_files,
+            source: conv.clone(),
+            options,
+            kernels: &["gemm_mma", "gemm_tiled"][..],
         });
     }
     v

@@ -1,4 +1,6 @@
-/* The convolution's implicit GEMM for gemm.cl's tiled kernel (see
+/* The convolution's implicit GEMM for gemm.cl's tiled kernel (and, forward
+ * and backward data of floats on NVIDIA tensor cores, gemm_mma.cl's, which
+ * reads MMA_A_AT / MMA_B_AT and the epilogue hooks) (see
  * prims/convolution/geometry.rs for the roles X, W, Y and the three
  * directions). Defined before gemm.cl, after types.cl and the post-ops
  * prelude. Everything about the problem is baked in with -D:
@@ -162,6 +164,24 @@ inline IDX conv_a_off(IDX rb, int d0, int h0, int w0, IDX gk) {
 #define A_AT_T(t, gk) \
     (a_rb[t] < 0 || (gk) >= K ? -1 \
             : conv_a_off(a_rb[t], a_d0[t], a_h0[t], a_w0[t], (gk)))
+/* gemm_mma's element index of A's (gm, gk) (-1: a zero), the row found as
+ * A_PREP finds it. */
+#if DIR == 0
+inline IDX conv_a_at(IDX g, IDX gm, IDX gk) {
+    const IDX n = gm / O_SP;
+    const int r = gm % O_SP;
+    return conv_a_off(X_OFF + n * X_N + g * IC * X_C, (r / (OH * OW)) * SD - PD,
+            ((r / OW) % OH) * SH - PH, (r % OW) * SW - PW, gk);
+}
+#else
+inline IDX conv_a_at(IDX g, IDX gm, IDX gk) {
+    const IDX n = gm / I_SP;
+    const int r = gm % I_SP;
+    return conv_a_off(Y_OFF + n * Y_N + g * OC * Y_C, r / (IH * IW) + PD, (r / IW) % IH + PH,
+            r % IW + PW, gk);
+}
+#endif
+#define MMA_A_AT(gm, gk) ((gm) < M && (gk) < K ? conv_a_at(i1, gm, gk) : -1)
 #if ZP_SRC == 2
 #define ZP_AT(gk) ((float)zp_src[i1 * A_CH + (gk) % A_CH])
 #define ZP4_AT(gk) convert_float4(vload4(0, zp_src + i1 * A_CH + (gk) % A_CH))
@@ -252,6 +272,17 @@ inline float conv_b(global const CAT(T_, B_DT) *b, IDX g, IDX k, IDX col) {
 #undef B_VALUE
 #define B_VALUE(gk, gn) \
     (DEPTH_OK(gk) && (gn) < N ? conv_b(b, i1, DEPTH(gk), gn) : 0.0f)
+#endif
+/* gemm_mma's element index of B's (gk, gn) (forward and backward data). */
+#if B_GATHER && DIR < 2
+inline IDX conv_b_at(IDX g, IDX k, IDX col) {
+#if DIR == 0
+    return conv_w_at(g, col, k % IC, k / IC);
+#else
+    return conv_w_at(g, k % OC, col, k / OC);
+#endif
+}
+#define MMA_B_AT(gk, gn) ((gk) < K && (gn) < N ? conv_b_at(i1, gk, gn) : -1)
 #endif
 
 #if C_GATHER

@@ -116,6 +116,9 @@ pub struct ConvOp {
     epilogue: Epilogue,
     zp_src: Option<ZeroPoint>,
     zp_dst: Option<ZeroPoint>,
+    /// The floating-point math mode (the attributes', else the default
+    /// one): other than strict, f32 may run on NVIDIA tensor cores as tf32.
+    fpmath: dnnl_fpmath_mode_t,
 }
 
 /// The execution arguments behind the convolution roles.
@@ -500,6 +503,10 @@ impl ConvOp {
             epilogue,
             zp_src,
             zp_dst,
+            fpmath: match attr {
+                Some(a) => a.fpmath.mode,
+                None => crate::core::settings::default_fpmath_mode(),
+            },
         })
     }
 
@@ -512,6 +519,11 @@ impl ConvOp {
             dst: &self.dst,
             post_ops: &self.epilogue.post_ops,
         }
+    }
+
+    /// The floating-point math mode.
+    pub(crate) fn fpmath(&self) -> dnnl_fpmath_mode_t {
+        self.fpmath
     }
 
     pub(crate) fn problem(&self) -> &Problem {
@@ -707,7 +719,9 @@ impl OpDesc for ConvOp {
             Some(ZeroPoint::Common) => 1,
             Some(ZeroPoint::PerChannel) => 2,
         };
-        w.u8(zp(self.zp_src)).u8(zp(self.zp_dst));
+        w.u8(zp(self.zp_src))
+            .u8(zp(self.zp_dst))
+            .i32(self.fpmath.0 as i32);
         true
     }
 }
@@ -716,6 +730,7 @@ impl Kind for ConvOp {
     const NAME: &'static str = "convolution";
     const IMPLS: &'static [Impl<ConvOp>] = &[
         Impl::cpu(c"cpu:gemm_conv", any_op, cpu::create),
+        Impl::gpu(c"ocl:gemm_conv_mma", ocl::accepts_mma, ocl::create_mma),
         Impl::gpu(c"ocl:gemm_conv", any_op, ocl::create).with_scratchpad(ocl::scratchpad),
     ];
 

@@ -24,7 +24,10 @@ use crate::core::gpu::{Event, Kernel, KernelArg};
 use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::dt::Elem;
-use crate::prims::common::gemm::ocl::{GemmShape, Tiles, epilogue_options, source_with};
+use crate::prims::common::gemm::mma::{self, MmaType};
+use crate::prims::common::gemm::ocl::{
+    GemmShape, Tiles, epilogue_options, gathered_mma_tiles, mma_source_with, source_with,
+};
 use crate::prims::common::gemm::{WeiScale, plain_strides};
 
 const CONV_CL: &str = include_str!("conv.cl");
@@ -43,8 +46,46 @@ pub(super) fn scratchpad(op: &ConvOp) -> usize {
     (splits * p.shape.g * map.m * map.n * 4) as usize
 }
 
+/// What `op` would multiply on `engine`'s tensor cores: forward and
+/// backward data of floating-point types (f16, bf16, f32 as tf32 under an
+/// fpmath mode other than strict), without zero points.
+fn mma_type(op: &ConvOp, engine: &Engine) -> Result<MmaType> {
+    let p = op.problem();
+    let (ea, eb, _) = p.elems();
+    if p.dir == Dir::W {
+        return Err(Error::unimplemented("backward weights keeps gemm_tiled"));
+    }
+    if op.zero_points() != (None, None) || matches!(ea, Elem::U8 | Elem::S8) {
+        return Err(Error::unimplemented("int8 keeps gemm_tiled"));
+    }
+    let ocl = engine.gpu("convolution")?;
+    mma::supported(ocl, "convolution", ea, eb, op.fpmath(), op.epilogue())
+}
+
+/// `ocl:gemm_conv_mma`: whether `op` runs on `engine`'s tensor cores.
+pub(super) fn accepts_mma(op: &ConvOp, engine: &Engine) -> Result<()> {
+    mma_type(op, engine).map(|_| ())
+}
+
+/// Builds the tensor-core implementation for `op` on `engine`: `gemm_mma`
+/// with `conv.cl`'s addressing, mma.sync on operands read one element at
+/// a time.
+pub(super) fn create_mma(op: &Arc<ConvOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
+    let ty = mma_type(op, engine)?;
+    build(op, engine, Some(ty))
+}
+
 /// Builds the implementation for `op` on `engine` (its kernels built now).
 pub(super) fn create(op: &Arc<ConvOp>, engine: &Engine) -> Result<Arc<dyn Implementation>> {
+    build(op, engine, None)
+}
+
+/// The implementation on `gemm_tiled`, or on `gemm_mma` multiplying `mma`.
+fn build(
+    op: &Arc<ConvOp>,
+    engine: &Engine,
+    mma: Option<MmaType>,
+) -> Result<Arc<dyn Implementation>> {
     let ocl = engine.gpu("convolution")?;
     let p = op.problem();
     let map = p.mapping();
@@ -65,7 +106,18 @@ pub(super) fn create(op: &Arc<ConvOp>, engine: &Engine) -> Result<Arc<dyn Implem
     );
     let plan = Plan::new(op, tiles);
     let source = source_with(&op.epilogue().post_ops, CONV_CL);
-    let gemm = ocl.kernel(&source, &plan.options, "gemm_tiled")?;
+    let (gemm, mma_launch) = match mma {
+        Some(ty) => {
+            let (options, block, wg) = gathered_mma_tiles();
+            let options = format!("{} {}{options}", plan.options, ty.option());
+            let source = mma_source_with(&op.epilogue().post_ops, CONV_CL);
+            (
+                ocl.kernel(&source, &options, "gemm_mma")?,
+                Some((block, wg)),
+            )
+        }
+        None => (ocl.kernel(&source, &plan.options, "gemm_tiled")?, None),
+    };
     let reduce = if p.depth_splits() > 1 {
         Some(ocl.kernel(&source, &plan.options, "conv_w_reduce")?)
     } else {
@@ -84,6 +136,7 @@ pub(super) fn create(op: &Arc<ConvOp>, engine: &Engine) -> Result<Arc<dyn Implem
         op: op.clone(),
         plan,
         gemm,
+        mma_launch,
         reduce,
         bias_sum,
     }))
@@ -265,6 +318,9 @@ struct OclConv {
     op: Arc<ConvOp>,
     plan: Plan,
     gemm: Kernel,
+    /// `gemm_mma`'s block of C (rows, columns) and work-group size, where
+    /// `gemm` is it.
+    mma_launch: Option<((usize, usize), usize)>,
     /// Adds up the parts of a split backward weights.
     reduce: Option<Kernel>,
     /// The bias gradient's sums, and the most work-items per work-group
@@ -376,13 +432,27 @@ impl Implementation for OclConv {
                 kargs.push(b.kernel_arg()?);
             }
             let t = self.plan.tiles;
-            let (tm, tn) = (t.wg_m * t.rm, t.wg_n * t.rn);
-            let global = [
-                (map.n as usize).div_ceil(tn) * t.wg_n,
-                (map.m as usize).div_ceil(tm) * t.wg_m,
-                (s.g * splits) as usize,
-            ];
-            let local = [t.wg_n, t.wg_m, 1];
+            let (global, local) = match self.mma_launch {
+                Some(((bm, bn), wg)) => (
+                    [
+                        (map.n as usize).div_ceil(bn) * wg,
+                        (map.m as usize).div_ceil(bm),
+                        (s.g * splits) as usize,
+                    ],
+                    [wg, 1, 1],
+                ),
+                None => {
+                    let (tm, tn) = (t.wg_m * t.rm, t.wg_n * t.rn);
+                    (
+                        [
+                            (map.n as usize).div_ceil(tn) * t.wg_n,
+                            (map.m as usize).div_ceil(tm) * t.wg_m,
+                            (s.g * splits) as usize,
+                        ],
+                        [t.wg_n, t.wg_m, 1],
+                    )
+                }
+            };
             let event =
                 queue.enqueue_kernel(&self.gemm, &kargs, &global, Some(&local), ctx.deps)?;
             match (&self.reduce, &partial) {

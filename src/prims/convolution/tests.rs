@@ -165,6 +165,18 @@ fn run_case(engine: &Arc<Engine>, c: &Case, deconv: bool, use_any: bool) {
 }
 
 fn run_typed(engine: &Arc<Engine>, c: &Case, deconv: bool, use_any: bool, dt: dnnl_data_type_t) {
+    run_typed_with(engine, c, deconv, use_any, dt, None);
+}
+
+/// [`run_typed`] with attributes `attr` on every direction.
+fn run_typed_with(
+    engine: &Arc<Engine>,
+    c: &Case,
+    deconv: bool,
+    use_any: bool,
+    dt: dnnl_data_type_t,
+    attr: Option<&PrimitiveAttr>,
+) {
     let elem = Elem::from_c(dt).unwrap();
     let what = format!(
         "{} {elem:?} {c:?} any {use_any} on {}",
@@ -206,7 +218,7 @@ fn run_typed(engine: &Arc<Engine>, c: &Case, deconv: bool, use_any: bool, dt: dn
             },
             t,
             c.geometry(),
-            None,
+            attr,
         )
         .unwrap_or_else(|e| panic!("{what}: {e}")),
     );
@@ -258,7 +270,7 @@ fn run_typed(engine: &Arc<Engine>, c: &Case, deconv: bool, use_any: bool, dt: dn
             alg,
             t,
             c.geometry(),
-            None,
+            attr,
         )
         .unwrap_or_else(|e| panic!("{what}: {e}")),
     );
@@ -307,7 +319,7 @@ fn run_typed(engine: &Arc<Engine>, c: &Case, deconv: bool, use_any: bool, dt: dn
             alg,
             t,
             c.geometry(),
-            None,
+            attr,
         )
         .unwrap_or_else(|e| panic!("{what}: {e}")),
     );
@@ -520,6 +532,62 @@ fn cpu_low_precision_every_direction() {
         for (i, c) in odd.iter().enumerate() {
             for deconv in [false, true] {
                 run_typed(&engine, c, deconv, (i + usize::from(deconv)) % 2 == 0, dt);
+            }
+        }
+    }
+}
+
+/// f16, bf16 and f32 under fpmath mode tf32 on the OpenCL engines, every
+/// direction (forward and backward data run on the tensor cores of NVIDIA
+/// GPUs, `ocl:gemm_conv_mma`: gathered and plain operands, padding taps,
+/// groups, strides, dilation, 1x1 and 3x3 with channels in sixteens).
+#[test]
+fn gpu_low_precision_and_tf32_every_direction() {
+    let mut tf32 = PrimitiveAttr::default();
+    tf32.set_fpmath(dnnl_fpmath_mode_tf32, false).unwrap();
+    let shapes = [
+        case(
+            [2, 3, 5, 7],
+            true,
+            &[9, 8],
+            &[3, 3],
+            &[2, 2],
+            &[1, 0],
+            &[2, 1],
+            &[1, 1],
+        ),
+        case(
+            [2, 1, 16, 24],
+            false,
+            &[7, 6],
+            &[3, 3],
+            &[1, 1],
+            &[0, 0],
+            &[1, 1],
+            &[1, 1],
+        ),
+        case(
+            [2, 1, 8, 12],
+            false,
+            &[5, 6],
+            &[1, 1],
+            &[1, 1],
+            &[0, 0],
+            &[0, 0],
+            &[0, 0],
+        ),
+    ];
+    for engine in engines() {
+        if engine.kind() == crate::core::engine::EngineKind::Cpu {
+            continue;
+        }
+        for (i, c) in shapes.iter().enumerate() {
+            for (j, (dt, attr)) in [(dnnl_f16, None), (dnnl_bf16, None), (dnnl_f32, Some(&tf32))]
+                .into_iter()
+                .enumerate()
+            {
+                let any = (i + j) % 2 == 0;
+                run_typed_with(&engine, c, j == 1, any, dt, attr);
             }
         }
     }

@@ -444,6 +444,16 @@ inline uint load4n(global const uchar *p, long lim) {
 }
 #endif
 
+/* The element index of A's (gm, gk) and B's (gk, gn) for the loads one
+ * element at a time, -1 for a zero (outside the matrix, or a padding tap
+ * of a convolution, whose conv.cl defines them before this file). */
+#ifndef MMA_A_AT
+#define MMA_A_AT(gm, gk) ((gm) < M && (gk) < K ? a_base + (gm) * a_rs + (gk) * a_cs : -1)
+#endif
+#ifndef MMA_B_AT
+#define MMA_B_AT(gk, gn) ((gk) < K && (gn) < N ? b_base + (gk) * b_rs + (gn) * b_cs : -1)
+#endif
+
 #if A_VEC8
 #define A_REGS uint4 pa[A_L8]
 #define FETCH_A8(k0) \
@@ -471,7 +481,8 @@ inline uint load4n(global const uchar *p, long lim) {
         const int i = lid + t * MMA_WG; \
         A_AT(i); \
         const long gm = m0 + mm, gk = (k0) + kk; \
-        pa[t] = gm < M && gk < K ? a[a_base + gm * a_rs + gk * a_cs] : 0; \
+        const long at = MMA_A_AT(gm, gk); \
+        pa[t] = at >= 0 ? a[at] : 0; \
     }
 #define STORE_A8() \
     _Pragma("unroll") for (int t = 0; t < A_L1; ++t) { \
@@ -539,7 +550,8 @@ inline uint load4n(global const uchar *p, long lim) {
         const int i = lid + t * MMA_WG; \
         B_AT(i); \
         const long gk = (k0) + kk, gn = n0 + nn; \
-        pb[t] = gk < K && gn < N ? b[b_base + gk * b_rs + gn * b_cs] : 0; \
+        const long at = MMA_B_AT(gk, gn); \
+        pb[t] = at >= 0 ? b[at] : 0; \
     }
 #define STORE_B8() \
     _Pragma("unroll") for (int t = 0; t < B_L1; ++t) { \
@@ -796,7 +808,8 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
     }
 #endif
 
-    /* The epilogue, element by element as gemm_tiled's (gemm.cl). */
+    /* The epilogue, element by element as gemm_tiled's (gemm.cl), through
+     * its hooks (C_INDEX, PO_SET: a convolution's addressing). */
     const long c_base = c_off + i0 * c_b0 + i1 * c_b1;
     const long bias_base = bias_off + i0 * bias_b0 + i1 * bias_b1;
     const float common = epilogue_common(scales_src, scales_wei);
@@ -814,11 +827,8 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
                 const long gm = m0 + wm + i * MMA_ROW_STEP + g + (r / 2) * 8;
                 const long gn = n0 + wn + j * 8 + 2 * q + (r % 2);
                 if (gm >= M || gn >= N) continue;
-                const long at = c_base + gm * c_rs + gn * c_cs;
-#if PO_ON
-                pos[PO_NB] = gm;
-                pos[PO_NB + 1] = gn;
-#endif
+                const long at = C_INDEX(gm, gn);
+                PO_SET(gm, gn);
 #if C_EXACT
                 c[at] = acc[i][j][r];
                 continue;

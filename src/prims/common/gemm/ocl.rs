@@ -47,6 +47,25 @@ pub(crate) fn mma_source(plan: &PostOpsPlan) -> String {
     format!("{}{}", source(plan), super::mma::GEMM_MMA_CL)
 }
 
+/// `gemm_mma`'s source with `hooks` (as [`source_with`]; `conv.cl`'s
+/// define `gemm_mma.cl`'s element indices too).
+pub(crate) fn mma_source_with(plan: &PostOpsPlan, hooks: &str) -> String {
+    format!("{}{}", source_with(plan, hooks), super::mma::GEMM_MMA_CL)
+}
+
+/// `gemm_mma`'s tiles for operands read one element at a time (through
+/// `MMA_A_AT` / `MMA_B_AT`, as a convolution gathers them): their build
+/// options (with the loads'), block of C (rows, columns) and work-group
+/// size.
+pub(crate) fn gathered_mma_tiles() -> (String, (usize, usize), usize) {
+    let t = MmaTiles::of(false, None);
+    (
+        format!(" -DA_VEC8=0 -DB_VEC8=0 -DB_KN=0 -DB_N4=0{}", t.options()),
+        t.block(),
+        t.work_group(),
+    )
+}
+
 /// The kernels' source with `hooks` (definitions of `gemm.cl`'s hook
 /// macros, as `conv.cl` has) before the GEMM.
 pub(crate) fn source_with(plan: &PostOpsPlan, hooks: &str) -> String {
