@@ -1014,9 +1014,32 @@ fn nvidia_builds() -> Vec<Build> {
         "src/prims/common/gemm/gemm.cl",
         "src/prims/common/gemm/gemm_mma.cl",
     ];
-    let mma_tiles = "-DWG_M=16 -DWG_N=16 -DRM=8 -DRN=8 -DTK=16 -DVLDS=1 -DA_VEC8=0 -DB_VEC8=0 \
-                     -DB_KN=0 -DB_N4=0 -DMMA_WARPS_M=2 -DMMA_WARPS_N=4 -DMMA_WN=32 -DMMA_STAGES=2";
+    let tiled = "-DWG_M=16 -DWG_N=16 -DRM=8 -DRN=8 -DTK=16 -DVLDS=1";
+    let mma_tiles = format!(
+        "{tiled} -DA_VEC8=0 -DB_VEC8=0 -DB_KN=0 -DB_N4=0 -DMMA_WARPS_M=2 -DMMA_WARPS_N=4 \
+         -DMMA_WN=32 -DMMA_STAGES=2"
+    );
+    // Channels contiguous in sixteens of bytes: A's runs gathered 16 bytes
+    // at a time (cp.async), B plain.
+    let forward_f16 = format!(
+        "-DA_DT=F16 -DB_DT=F16 -DC_DT=F16 -DBIAS_DT=F32 -DWITH_BIAS=1 -DSRC_SCALES=0 \
+         -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=1 -DBS_DT=F32 {tiled} -DDIR=0 {CONV_GEOMETRY} \
+         -DZP_SRC=0 -DZP_DST=0 -DIDX=int -DCONV_UNIFORM=1 -DA_GATHER=1 -DB_GATHER=0 \
+         -DC_GATHER=0 -DA_K_FAST=1 -DB_N_FAST=1 -DA_VEC4=1 -DB_VEC4=1 -DALIGNED=1 \
+         -DMMA_BF16=0 -DMMA_TF32=0 -DA_VEC8=1 -DB_VEC8=1 -DB_KN=0 -DB_N4=0"
+    );
     for (what, options) in [
+        (
+            "conv forward f16 on mma.sync, 16-byte gathers by cp.async",
+            format!("{forward_f16} -DMMA_WARPS_M=2 -DMMA_WARPS_N=2 -DMMA_WN=64 -DMMA_STAGES=3"),
+        ),
+        (
+            "conv forward f16 on wgmma (sm_90a), 16-byte gathers by cp.async",
+            format!(
+                "{forward_f16} -DMMA_WGMMA=1 -DWGM_WGS=2 -DWGM_I=1 -DWGM_N=256 -DMMA_STAGES=5 \
+                 -DWGM_DEPTH=2 -DDNNL_PTX_ARCH_SPECIFIC=1"
+            ),
+        ),
         (
             "conv forward f16 on mma.sync, gathered A, bias, post-ops",
             format!(

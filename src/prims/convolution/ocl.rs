@@ -13,20 +13,21 @@
 //! dimension. The bias gradient of backward weights is `conv_bias_sum`
 //! (a work-group per channel).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use super::geometry::{DataAt, Dir};
 use super::{ConvOp, ZeroPoint};
 use crate::abi::*;
 use crate::core::engine::Engine;
 use crate::core::error::{Error, Result};
-use crate::core::gpu::{Event, Kernel, KernelArg};
+use crate::core::gpu::{Event, GpuEngine, Kernel, KernelArg};
 use crate::core::primitive::{ExecContext, Implementation};
 use crate::prims::common::buffers::Buffer;
 use crate::prims::common::dt::Elem;
 use crate::prims::common::gemm::mma::{self, MmaType};
 use crate::prims::common::gemm::ocl::{
-    GemmShape, Tiles, epilogue_options, gathered_mma_tiles, mma_source_with, source_with,
+    GemmShape, MmaKernel, MmaLoads, Tiles, epilogue_options, mma_kernel, mma_source_with,
+    source_with,
 };
 use crate::prims::common::gemm::{WeiScale, plain_strides};
 
@@ -108,13 +109,16 @@ fn build(
     let source = source_with(&op.epilogue().post_ops, CONV_CL);
     let (gemm, mma_launch) = match mma {
         Some(ty) => {
-            let (options, block, wg) = gathered_mma_tiles();
-            let options = format!("{} {}{options}", plan.options, ty.option());
-            let source = mma_source_with(&op.epilogue().post_ops, CONV_CL);
-            (
-                ocl.kernel(&source, &options, "gemm_mma")?,
-                Some((block, wg)),
-            )
+            let loads = plan.mma_loads(op, ty);
+            let k = conv_mma_kernel(op, &plan, ocl, ty, loads)?;
+            let launch = MmaLaunch {
+                ty,
+                block: k.block,
+                work_group: k.work_group,
+                vec: loads.a_vec || loads.b_vec,
+                elementwise: Mutex::new(None),
+            };
+            (k.kernel, Some(launch))
         }
         None => (ocl.kernel(&source, &plan.options, "gemm_tiled")?, None),
     };
@@ -142,6 +146,34 @@ fn build(
     }))
 }
 
+/// `gemm_mma` with the convolution's addressing, its operands loaded as
+/// `loads` say.
+fn conv_mma_kernel(
+    op: &ConvOp,
+    plan: &Plan,
+    ocl: GpuEngine,
+    ty: MmaType,
+    loads: MmaLoads,
+) -> Result<MmaKernel> {
+    let map = op.problem().mapping();
+    let source = mma_source_with(&op.epilogue().post_ops, CONV_CL);
+    let options = format!("{} {}", plan.options, ty.option());
+    let shape = (map.m, map.n, op.problem().shape.g);
+    mma_kernel(ocl, ty, &source, &options, loads, shape)
+}
+
+/// How `gemm_mma` runs a convolution.
+struct MmaLaunch {
+    ty: MmaType,
+    block: (usize, usize),
+    work_group: usize,
+    /// Whether the kernel loads an operand 16 bytes at a time (which a USM
+    /// pointer off 16 bytes cannot take).
+    vec: bool,
+    /// The kernel loading every element alone, built on first need.
+    elementwise: Mutex<Option<Arc<MmaKernel>>>,
+}
+
 /// How the operands are addressed, and the build options that say it.
 struct Plan {
     options: String,
@@ -160,6 +192,39 @@ fn data_defs(name: &str, t: &DataAt) -> String {
 }
 
 impl Plan {
+    /// How `gemm_mma` multiplying `ty` loads the operands: 16 bytes at a
+    /// time where a plain operand's rows (or a gathered A's runs of
+    /// channels, a multiple of 16 bytes, so that no run leaves its tap) are
+    /// contiguous and every offset and stride a multiple of 16 bytes.
+    fn mma_loads(&self, op: &ConvOp, ty: MmaType) -> MmaLoads {
+        let p = op.problem();
+        let s = &p.shape;
+        let whole = |v: i64| v % ty.per_16_bytes() == 0;
+        let a_vec = match (self.a, p.dir) {
+            (Some([off, rs, cs, gs]), _) => cs == 1 && [off, rs, gs].into_iter().all(whole),
+            (None, Dir::Y | Dir::X) => {
+                let (t, ch) = if p.dir == Dir::Y {
+                    (&p.x, s.ic)
+                } else {
+                    (&p.y, s.oc)
+                };
+                t.c == 1
+                    && [ch, t.off, t.n, t.sp[0], t.sp[1], t.sp[2]]
+                        .into_iter()
+                        .all(whole)
+            }
+            (None, Dir::W) => false,
+        };
+        let (b_vec, b_kn) = match self.b {
+            Some([off, rs, cs, gs]) if rs == 1 && cs != 1 => {
+                ([off, cs, gs].into_iter().all(whole), true)
+            }
+            Some([off, rs, 1, gs]) => ([off, rs, gs].into_iter().all(whole), false),
+            _ => (false, false),
+        };
+        MmaLoads { a_vec, b_vec, b_kn }
+    }
+
     fn new(op: &ConvOp, tiles: Tiles) -> Plan {
         let p = op.problem();
         let s = &p.shape;
@@ -313,14 +378,32 @@ impl Plan {
     }
 }
 
+impl MmaLaunch {
+    /// The kernel loading every element alone (built now on first need).
+    fn elementwise(&self, op: &ConvOp, plan: &Plan, ctx: &ExecContext) -> Result<Arc<MmaKernel>> {
+        let mut slot = self.elementwise.lock()?;
+        if let Some(k) = &*slot {
+            return Ok(k.clone());
+        }
+        let ocl = ctx.stream.engine().gpu("convolution")?;
+        let loads = MmaLoads {
+            a_vec: false,
+            b_vec: false,
+            b_kn: false,
+        };
+        let k = Arc::new(conv_mma_kernel(op, plan, ocl, self.ty, loads)?);
+        *slot = Some(k.clone());
+        Ok(k)
+    }
+}
+
 /// The implementation (holds no engine: execution takes it from the stream).
 struct OclConv {
     op: Arc<ConvOp>,
     plan: Plan,
     gemm: Kernel,
-    /// `gemm_mma`'s block of C (rows, columns) and work-group size, where
-    /// `gemm` is it.
-    mma_launch: Option<((usize, usize), usize)>,
+    /// How `gemm` runs where it is `gemm_mma`.
+    mma_launch: Option<MmaLaunch>,
     /// Adds up the parts of a split backward weights.
     reduce: Option<Kernel>,
     /// The bias gradient's sums, and the most work-items per work-group
@@ -432,7 +515,22 @@ impl Implementation for OclConv {
                 kargs.push(b.kernel_arg()?);
             }
             let t = self.plan.tiles;
-            let (global, local) = match self.mma_launch {
+            // A USM pointer off 16 bytes takes the element loads.
+            let misaligned = [a, b]
+                .iter()
+                .any(|x| x.usm_addr().is_some_and(|p| p % 16 != 0));
+            let mut gemm = &self.gemm;
+            let mut launch = self.mma_launch.as_ref().map(|l| (l.block, l.work_group));
+            let elementwise;
+            if let Some(l) = &self.mma_launch
+                && l.vec
+                && misaligned
+            {
+                elementwise = l.elementwise(op, &self.plan, ctx)?;
+                gemm = &elementwise.kernel;
+                launch = Some((elementwise.block, elementwise.work_group));
+            }
+            let (global, local) = match launch {
                 Some(((bm, bn), wg)) => (
                     [
                         (map.n as usize).div_ceil(bn) * wg,
@@ -453,8 +551,7 @@ impl Implementation for OclConv {
                     )
                 }
             };
-            let event =
-                queue.enqueue_kernel(&self.gemm, &kargs, &global, Some(&local), ctx.deps)?;
+            let event = queue.enqueue_kernel(gemm, &kargs, &global, Some(&local), ctx.deps)?;
             match (&self.reduce, &partial) {
                 (Some(kernel), Some(part)) => {
                     let kargs = [

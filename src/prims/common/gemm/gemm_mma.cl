@@ -447,7 +447,13 @@ inline uint load4n(global const uchar *p, long lim) {
 /* The element index of A's (gm, gk) and B's (gk, gn) for the loads one
  * element at a time, -1 for a zero (outside the matrix, or a padding tap
  * of a convolution, whose conv.cl defines them before this file). */
-#ifndef MMA_A_AT
+#ifdef MMA_A_AT
+/* A gathered: with A_VEC8, MMA_A_AT(gm, gk) also gives a run of MMA_V
+ * contiguous values from a gk that is a multiple of MMA_V (the host
+ * checks). */
+#define MMA_A_GATHERED 1
+#else
+#define MMA_A_GATHERED 0
 #define MMA_A_AT(gm, gk) ((gm) < M && (gk) < K ? a_base + (gm) * a_rs + (gk) * a_cs : -1)
 #endif
 #ifndef MMA_B_AT
@@ -455,13 +461,23 @@ inline uint load4n(global const uchar *p, long lim) {
 #endif
 
 #if A_VEC8
+#if MMA_A_GATHERED
+#define FETCH_A_RUN(t, gm, gk) \
+    { \
+        const long at = MMA_A_AT(gm, gk); \
+        pa[t] = at >= 0 ? *(global const uint4 *)(a + at) : (uint4)(0); \
+    }
+#else
+#define FETCH_A_RUN(t, gm, gk) \
+    pa[t] = (gm) < M ? load8(a + a_base + (gm) * a_rs + (gk), K - (gk)) : (uint4)(0)
+#endif
 #define A_REGS uint4 pa[A_L8]
 #define FETCH_A8(k0) \
     _Pragma("unroll") for (int t = 0; t < A_L8; ++t) { \
         const int i = lid + t * MMA_WG; \
         const int mm = i / (MMA_K / MMA_V), kk = (i % (MMA_K / MMA_V)) * MMA_V; \
         const long gm = m0 + mm, gk = (k0) + kk; \
-        pa[t] = gm < M ? load8(a + a_base + gm * a_rs + gk, K - gk) : (uint4)(0); \
+        FETCH_A_RUN(t, gm, gk); \
     }
 #define STORE_A8() \
     _Pragma("unroll") for (int t = 0; t < A_L8; ++t) { \
@@ -692,10 +708,22 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
         const int i = lid + t * MMA_WG; \
         const int mm = i / (MMA_K / MMA_V), kk = (i % (MMA_K / MMA_V)) * MMA_V; \
         const long gm = m0 + mm, gk = (k0) + kk; \
-        const int bytes = gm < M ? (int)clamp((K - gk) * MMA_ES, 0L, 16L) : 0; \
-        CP_ASYNC16(&As[st][A_IDX(mm, kk)], bytes ? a + a_base + gm * a_rs + gk : a, bytes); \
+        COPY_A_RUN(&As[st][A_IDX(mm, kk)], gm, gk); \
     } \
     COPY_B(k0, st)
+#if MMA_A_GATHERED
+#define COPY_A_RUN(dst, gm, gk) \
+    { \
+        const long at = MMA_A_AT(gm, gk); \
+        CP_ASYNC16(dst, at >= 0 ? a + at : a, at >= 0 ? 16 : 0); \
+    }
+#else
+#define COPY_A_RUN(dst, gm, gk) \
+    { \
+        const int bytes = (gm) < M ? (int)clamp((K - (gk)) * MMA_ES, 0L, 16L) : 0; \
+        CP_ASYNC16(dst, bytes ? a + a_base + (gm) * a_rs + (gk) : a, bytes); \
+    }
+#endif
 #if B_KN
 #define COPY_B(k0, st) \
     _Pragma("unroll") for (int t = 0; t < B_L8; ++t) { \
@@ -729,7 +757,8 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
 #if (MMA_WG / B_CPR) % B_SWZ_ROWS != 0 || (MMA_WG / A_CPR) % 8 != 0
 #error "the copy rows must keep the swizzle"
 #endif
-    const bool interior = m0 + MMA_M <= M && n0 + MMA_N <= N;
+    /* (A gathered: never, COPY_FAST reads plain rows.) */
+    const bool interior = !MMA_A_GATHERED && m0 + MMA_M <= M && n0 + MMA_N <= N;
     global const MMA_ET *const a_row0 =
             a + a_base + (m0 + lid / A_CPR) * a_rs + (lid % A_CPR) * MMA_V;
 #if B_KN

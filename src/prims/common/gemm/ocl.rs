@@ -53,17 +53,91 @@ pub(crate) fn mma_source_with(plan: &PostOpsPlan, hooks: &str) -> String {
     format!("{}{}", source_with(plan, hooks), super::mma::GEMM_MMA_CL)
 }
 
-/// `gemm_mma`'s tiles for operands read one element at a time (through
-/// `MMA_A_AT` / `MMA_B_AT`, as a convolution gathers them): their build
-/// options (with the loads'), block of C (rows, columns) and work-group
-/// size.
-pub(crate) fn gathered_mma_tiles() -> (String, (usize, usize), usize) {
-    let t = MmaTiles::of(false, None);
-    (
-        format!(" -DA_VEC8=0 -DB_VEC8=0 -DB_KN=0 -DB_N4=0{}", t.options()),
-        t.block(),
-        t.work_group(),
-    )
+/// Builds `gemm_mma` for a GEMM of `shape` (rows, columns, copies) with
+/// `build` (the tiles' options to the kernel): on wgmma's tiles where
+/// `async_copies` (both operands copied 16 bytes at a time), B's tile is
+/// k-fastest or the type takes either (tf32 wgmma only K-major) and
+/// `mma::wgmma` allows, the large blocks where they fill the device; else,
+/// or where that build fails (shown under `ONEDNN_VERBOSE=dispatch`),
+/// mma.sync's.
+fn build_mma(
+    ocl: GpuEngine,
+    ty: MmaType,
+    async_copies: bool,
+    b_kn: bool,
+    shape: (i64, i64, i64),
+    build: impl Fn(MmaTiles) -> Result<Kernel>,
+) -> Result<(Kernel, MmaTiles)> {
+    let (m, n, copies) = shape;
+    let wgmma_fits = async_copies && (ty != MmaType::Tf32 || b_kn);
+    let wgmma = (wgmma_fits && super::mma::wgmma(ocl, ty)).then(|| {
+        let units = i64::from(ocl.compute_units().unwrap_or(1));
+        let (bm, bn) = MmaTiles::wgmma_tiles(WgmmaSize::Large).block();
+        let (bm, bn) = (bm as i64, bn as i64);
+        if copies * ((m + bm - 1) / bm) * ((n + bn - 1) / bn) >= units {
+            WgmmaSize::Large
+        } else {
+            WgmmaSize::Small
+        }
+    });
+    let tiles = MmaTiles::of(async_copies, wgmma);
+    match build(tiles) {
+        Err(e) if matches!(tiles, MmaTiles::Wgmma { .. }) => {
+            super::mma::wgmma_failed(ocl, ty, &e);
+            let tiles = MmaTiles::of(async_copies, None);
+            Ok((build(tiles)?, tiles))
+        }
+        k => Ok((k?, tiles)),
+    }
+}
+
+/// How a `gemm_mma` caller with its own addressing (a convolution, whose
+/// `conv.cl` gives `MMA_A_AT` / `MMA_B_AT`) loads its operands: 16 bytes at
+/// a time (`A_VEC8`, `B_VEC8`), B's tile k-fastest (`B_KN`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MmaLoads {
+    pub a_vec: bool,
+    pub b_vec: bool,
+    pub b_kn: bool,
+}
+
+/// A built `gemm_mma` and how it is launched: its block of C (rows,
+/// columns) and work-group size.
+pub(crate) struct MmaKernel {
+    pub kernel: Kernel,
+    pub block: (usize, usize),
+    pub work_group: usize,
+}
+
+/// `gemm_mma` from `source` with `options` (types, epilogue, the caller's
+/// addressing) for a GEMM of `shape` (rows, columns, copies) loading its
+/// operands as `loads` say; tiles as for matmul (`build_mma`).
+pub(crate) fn mma_kernel(
+    ocl: GpuEngine,
+    ty: MmaType,
+    source: &str,
+    options: &str,
+    loads: MmaLoads,
+    shape: (i64, i64, i64),
+) -> Result<MmaKernel> {
+    let async_copies = loads.a_vec && loads.b_vec;
+    // Element loads of B fill the n-fastest tile.
+    let b_kn = loads.b_kn && loads.b_vec;
+    let load_options = format!(
+        " -DA_VEC8={} -DB_VEC8={} -DB_KN={} -DB_N4=0",
+        u8::from(loads.a_vec),
+        u8::from(loads.b_vec),
+        u8::from(b_kn)
+    );
+    let (kernel, tiles) = build_mma(ocl, ty, async_copies, b_kn, shape, |tiles| {
+        let options = format!("{options}{load_options}{}", tiles.options());
+        ocl.kernel(source, &options, "gemm_mma")
+    })?;
+    Ok(MmaKernel {
+        kernel,
+        block: tiles.block(),
+        work_group: tiles.work_group(),
+    })
 }
 
 /// The kernels' source with `hooks` (definitions of `gemm.cl`'s hook
@@ -723,33 +797,11 @@ impl GemmKernels {
             return Ok((kernel, None));
         };
         let (a_vec, b_vec, b_kn) = Self::mma_loads(ty, g, usm_misaligned);
-        let async_copies = a_vec && b_vec;
-        // wgmma takes tf32 only with B k-fastest (K-major).
-        let wgmma_fits = async_copies && (ty != MmaType::Tf32 || b_kn);
-        let wgmma = (wgmma_fits && super::mma::wgmma(ocl, ty)).then(|| {
-            let units = i64::from(ocl.compute_units().unwrap_or(1));
-            let (bm, bn) = MmaTiles::wgmma_tiles(WgmmaSize::Large).block();
-            let (bm, bn) = (bm as i64, bn as i64);
-            let blocks = g.batches() * ((g.m + bm - 1) / bm) * ((g.n + bn - 1) / bn);
-            if blocks >= units {
-                WgmmaSize::Large
-            } else {
-                WgmmaSize::Small
-            }
-        });
-        let mut tiles = MmaTiles::of(async_copies, wgmma);
-        let build = |tiles: MmaTiles| {
+        let shape = (g.m, g.n, g.batches());
+        let (kernel, tiles) = build_mma(ocl, ty, a_vec && b_vec, b_kn, shape, |tiles| {
             let options = format!("{}{variant}{}", self.options, tiles.options());
             ocl.kernel(&self.source, &options, "gemm_mma")
-        };
-        let kernel = match build(tiles) {
-            Err(e) if matches!(tiles, MmaTiles::Wgmma { .. }) => {
-                super::mma::wgmma_failed(ocl, ty, &e);
-                tiles = MmaTiles::of(async_copies, None);
-                build(tiles)?
-            }
-            k => k?,
-        };
+        })?;
         let kernel = Arc::new(kernel);
         built.insert(variant, (kernel.clone(), Some(tiles)));
         Ok((kernel, Some(tiles)))
