@@ -1034,6 +1034,17 @@ fn nvidia_builds() -> Vec<Build> {
             format!("{forward_f16} -DMMA_WARPS_M=2 -DMMA_WARPS_N=2 -DMMA_WN=64 -DMMA_STAGES=3"),
         ),
         (
+            "conv backward data f16 on mma.sync, both operands gathered 16 bytes at a time",
+            format!(
+                "-DA_DT=F16 -DB_DT=F16 -DC_DT=F16 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
+                 -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DBS_DT=F32 {tiled} -DDIR=1 \
+                 {CONV_GEOMETRY} -DZP_SRC=0 -DZP_DST=0 -DIDX=int -DCONV_UNIFORM=1 -DA_GATHER=1 \
+                 -DB_GATHER=1 -DC_GATHER=0 -DA_K_FAST=1 -DB_N_FAST=0 -DA_VEC4=1 -DB_VEC4=0 \
+                 -DALIGNED=1 -DMMA_BF16=0 -DMMA_TF32=0 -DA_VEC8=1 -DB_VEC8=1 -DB_KN=1 -DB_N4=0 \
+                 -DMMA_WARPS_M=2 -DMMA_WARPS_N=2 -DMMA_WN=64 -DMMA_STAGES=3"
+            ),
+        ),
+        (
             "conv forward f16 on wgmma (sm_90a), 16-byte gathers by cp.async",
             format!(
                 "{forward_f16} -DMMA_WGMMA=1 -DWGM_WGS=2 -DWGM_I=1 -DWGM_N=256 -DMMA_STAGES=5 \

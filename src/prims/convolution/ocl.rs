@@ -193,9 +193,10 @@ fn data_defs(name: &str, t: &DataAt) -> String {
 
 impl Plan {
     /// How `gemm_mma` multiplying `ty` loads the operands: 16 bytes at a
-    /// time where a plain operand's rows (or a gathered A's runs of
-    /// channels, a multiple of 16 bytes, so that no run leaves its tap) are
-    /// contiguous and every offset and stride a multiple of 16 bytes.
+    /// time where a plain operand's rows (or a gathered operand's runs of
+    /// channels, a multiple of 16 bytes, so that no run leaves its tap or
+    /// group) are contiguous and every offset and stride a multiple of 16
+    /// bytes.
     fn mma_loads(&self, op: &ConvOp, ty: MmaType) -> MmaLoads {
         let p = op.problem();
         let s = &p.shape;
@@ -215,11 +216,27 @@ impl Plan {
             }
             (None, Dir::W) => false,
         };
-        let (b_vec, b_kn) = match self.b {
-            Some([off, rs, cs, gs]) if rs == 1 && cs != 1 => {
+        let (b_vec, b_kn) = match (self.b, p.dir) {
+            (Some([off, rs, cs, gs]), _) if rs == 1 && cs != 1 => {
                 ([off, cs, gs].into_iter().all(whole), true)
             }
-            Some([off, rs, 1, gs]) => ([off, rs, gs].into_iter().all(whole), false),
+            (Some([off, rs, 1, gs]), _) => ([off, rs, gs].into_iter().all(whole), false),
+            // Gathered weights: runs along the depth's channels (k) or the
+            // columns' (n) where those are contiguous, whole 16 bytes.
+            (None, Dir::Y | Dir::X) => {
+                let w = &p.w;
+                let (k_ch, k_step, n_ch, n_step) = if p.dir == Dir::Y {
+                    (s.ic, w.ic, s.oc, w.oc)
+                } else {
+                    (s.oc, w.oc, s.ic, w.ic)
+                };
+                let rest = [w.off, w.g, w.k[0], w.k[1], w.k[2]].into_iter().all(whole);
+                if rest && k_step == 1 && whole(k_ch) && whole(n_step) {
+                    (true, true)
+                } else {
+                    (rest && n_step == 1 && whole(n_ch) && whole(k_step), false)
+                }
+            }
             _ => (false, false),
         };
         MmaLoads { a_vec, b_vec, b_kn }

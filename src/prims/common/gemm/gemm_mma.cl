@@ -456,17 +456,30 @@ inline uint load4n(global const uchar *p, long lim) {
 #define MMA_A_GATHERED 0
 #define MMA_A_AT(gm, gk) ((gm) < M && (gk) < K ? a_base + (gm) * a_rs + (gk) * a_cs : -1)
 #endif
-#ifndef MMA_B_AT
+#ifdef MMA_B_AT
+/* B gathered: with B_VEC8, MMA_B_AT(gk, gn) also gives a run of MMA_V
+ * contiguous values along n (along k with B_KN) from an index that is a
+ * multiple of MMA_V. */
+#define MMA_B_GATHERED 1
+#else
+#define MMA_B_GATHERED 0
 #define MMA_B_AT(gk, gn) ((gk) < K && (gn) < N ? b_base + (gk) * b_rs + (gn) * b_cs : -1)
 #endif
+/* A gathered run of MMA_V values (16 bytes) at element index at, zero
+ * where at < 0: into registers, or copied into local memory. */
+inline uint4 load_run(global const MMA_ET *p, long at) {
+    return at >= 0 ? *(global const uint4 *)(p + at) : (uint4)(0);
+}
+#define LOAD_RUN(p, at) load_run(p, at)
+#define COPY_RUN(dst, p, at) \
+    { \
+        const long at_ = (at); \
+        CP_ASYNC16(dst, at_ >= 0 ? (p) + at_ : (p), at_ >= 0 ? 16 : 0); \
+    }
 
 #if A_VEC8
 #if MMA_A_GATHERED
-#define FETCH_A_RUN(t, gm, gk) \
-    { \
-        const long at = MMA_A_AT(gm, gk); \
-        pa[t] = at >= 0 ? *(global const uint4 *)(a + at) : (uint4)(0); \
-    }
+#define FETCH_A_RUN(t, gm, gk) pa[t] = LOAD_RUN(a, MMA_A_AT(gm, gk))
 #else
 #define FETCH_A_RUN(t, gm, gk) \
     pa[t] = (gm) < M ? load8(a + a_base + (gm) * a_rs + (gk), K - (gk)) : (uint4)(0)
@@ -509,13 +522,19 @@ inline uint load4n(global const uchar *p, long lim) {
 #endif
 
 #if B_VEC8
+#if MMA_B_GATHERED
+#define FETCH_B_RUN(t, gk, gn) pb[t] = LOAD_RUN(b, MMA_B_AT(gk, gn))
+#else
+#define FETCH_B_RUN(t, gk, gn) \
+    pb[t] = (gk) < K ? load8(b + b_base + (gk) * b_rs + (gn), N - (gn)) : (uint4)(0)
+#endif
 #define B_REGS uint4 pb[B_L8]
 #define FETCH_B8(k0) \
     _Pragma("unroll") for (int t = 0; t < B_L8; ++t) { \
         const int i = lid + t * MMA_WG; \
         const int kk = i / (MMA_N / MMA_V), nn = (i % (MMA_N / MMA_V)) * MMA_V; \
         const long gk = (k0) + kk, gn = n0 + nn; \
-        pb[t] = gk < K ? load8(b + b_base + gk * b_rs + gn, N - gn) : (uint4)(0); \
+        FETCH_B_RUN(t, gk, gn); \
     }
 #define STORE_B8() \
     _Pragma("unroll") for (int t = 0; t < B_L8; ++t) { \
@@ -712,11 +731,7 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
     } \
     COPY_B(k0, st)
 #if MMA_A_GATHERED
-#define COPY_A_RUN(dst, gm, gk) \
-    { \
-        const long at = MMA_A_AT(gm, gk); \
-        CP_ASYNC16(dst, at >= 0 ? a + at : a, at >= 0 ? 16 : 0); \
-    }
+#define COPY_A_RUN(dst, gm, gk) COPY_RUN(dst, a, MMA_A_AT(gm, gk))
 #else
 #define COPY_A_RUN(dst, gm, gk) \
     { \
@@ -730,8 +745,7 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
         const int i = lid + t * MMA_WG; \
         const int nn = i / (MMA_K / MMA_V), kk = (i % (MMA_K / MMA_V)) * MMA_V; \
         const long gk = (k0) + kk, gn = n0 + nn; \
-        const int bytes = gn < N ? (int)clamp((K - gk) * MMA_ES, 0L, 16L) : 0; \
-        CP_ASYNC16(&Bs[st][B_IDX(kk, nn)], bytes ? b + b_base + gn * b_cs + gk : b, bytes); \
+        COPY_B_RUN(&Bs[st][B_IDX(kk, nn)], gk, gn, gn < N, K - gk, b + b_base + gn * b_cs + gk); \
     }
 #else
 #define COPY_B(k0, st) \
@@ -739,8 +753,18 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
         const int i = lid + t * MMA_WG; \
         const int kk = i / (MMA_N / MMA_V), nn = (i % (MMA_N / MMA_V)) * MMA_V; \
         const long gk = (k0) + kk, gn = n0 + nn; \
-        const int bytes = gk < K ? (int)clamp((N - gn) * MMA_ES, 0L, 16L) : 0; \
-        CP_ASYNC16(&Bs[st][B_IDX(kk, nn)], bytes ? b + b_base + gk * b_rs + gn : b, bytes); \
+        COPY_B_RUN(&Bs[st][B_IDX(kk, nn)], gk, gn, gk < K, N - gn, b + b_base + gk * b_rs + gn); \
+    }
+#endif
+/* B's run at (gk, gn) into dst: gathered, or plain at src where inside (in),
+ * lim values left in the run's direction. */
+#if MMA_B_GATHERED
+#define COPY_B_RUN(dst, gk, gn, in, lim, src) COPY_RUN(dst, b, MMA_B_AT(gk, gn))
+#else
+#define COPY_B_RUN(dst, gk, gn, in, lim, src) \
+    { \
+        const int bytes = (in) ? (int)clamp((lim) * MMA_ES, 0L, 16L) : 0; \
+        CP_ASYNC16(dst, bytes ? (src) : b, bytes); \
     }
 #endif
 
@@ -757,8 +781,9 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
 #if (MMA_WG / B_CPR) % B_SWZ_ROWS != 0 || (MMA_WG / A_CPR) % 8 != 0
 #error "the copy rows must keep the swizzle"
 #endif
-    /* (A gathered: never, COPY_FAST reads plain rows.) */
-    const bool interior = !MMA_A_GATHERED && m0 + MMA_M <= M && n0 + MMA_N <= N;
+    /* (An operand gathered: never, COPY_FAST reads plain rows.) */
+    const bool interior =
+            !MMA_A_GATHERED && !MMA_B_GATHERED && m0 + MMA_M <= M && n0 + MMA_N <= N;
     global const MMA_ET *const a_row0 =
             a + a_base + (m0 + lid / A_CPR) * a_rs + (lid % A_CPR) * MMA_V;
 #if B_KN

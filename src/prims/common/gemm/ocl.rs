@@ -120,13 +120,15 @@ pub(crate) fn mma_kernel(
     loads: MmaLoads,
     shape: (i64, i64, i64),
 ) -> Result<MmaKernel> {
-    let async_copies = loads.a_vec && loads.b_vec;
-    // Element loads of B fill the n-fastest tile.
-    let b_kn = loads.b_kn && loads.b_vec;
+    // 16-byte loads of a k-fastest B only by cp.async (with A's); element
+    // loads of B fill the n-fastest tile.
+    let b_vec = loads.b_vec && (loads.a_vec || !loads.b_kn);
+    let async_copies = loads.a_vec && b_vec;
+    let b_kn = loads.b_kn && b_vec;
     let load_options = format!(
         " -DA_VEC8={} -DB_VEC8={} -DB_KN={} -DB_N4=0",
         u8::from(loads.a_vec),
-        u8::from(loads.b_vec),
+        u8::from(b_vec),
         u8::from(b_kn)
     );
     let (kernel, tiles) = build_mma(ocl, ty, async_copies, b_kn, shape, |tiles| {
