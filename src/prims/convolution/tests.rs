@@ -404,6 +404,20 @@ fn case(
     }
 }
 
+/// 2D 1x1.
+fn pointwise() -> Case {
+    case(
+        [2, 1, 8, 12],
+        false,
+        &[5, 6],
+        &[1, 1],
+        &[1, 1],
+        &[0, 0],
+        &[0, 0],
+        &[0, 0],
+    )
+}
+
 fn cases() -> Vec<Case> {
     vec![
         // 2D, groups, stride 2, dilation 1, asymmetric padding.
@@ -466,17 +480,7 @@ fn cases() -> Vec<Case> {
             &[1, 1],
             &[1, 1],
         ),
-        // 2D 1x1.
-        case(
-            [2, 1, 8, 12],
-            false,
-            &[5, 6],
-            &[1, 1],
-            &[1, 1],
-            &[0, 0],
-            &[0, 0],
-            &[0, 0],
-        ),
+        pointwise(),
     ]
 }
 
@@ -566,16 +570,7 @@ fn gpu_low_precision_and_tf32_every_direction() {
             &[1, 1],
             &[1, 1],
         ),
-        case(
-            [2, 1, 8, 12],
-            false,
-            &[5, 6],
-            &[1, 1],
-            &[1, 1],
-            &[0, 0],
-            &[0, 0],
-            &[0, 0],
-        ),
+        pointwise(),
     ];
     for engine in engines() {
         if engine.kind() == crate::core::engine::EngineKind::Cpu {
