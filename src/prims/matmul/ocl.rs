@@ -63,7 +63,8 @@ pub(super) fn create_mma(op: &Arc<MatmulOp>, engine: &Engine) -> Result<Arc<dyn 
         elem(op, DNNL_ARG_DST),
         bias,
         op.epilogue(),
-    );
+    )
+    .with_b_copy();
     finish(op, engine, kernels)
 }
 

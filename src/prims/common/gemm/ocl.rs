@@ -448,6 +448,10 @@ pub(crate) struct GemmKernels {
     /// values of this type.
     mma: Option<MmaType>,
     post_ops: bool,
+    /// Whether a tf32 GEMM with n-fastest B copies B K-major into the
+    /// scratchpad first (`BCopy`: the caller declared the scratchpad for
+    /// it, as matmul does).
+    b_copy: bool,
     /// Kernels by variant, with `gemm_mma`'s tiles.
     built: Mutex<HashMap<String, Built>>,
 }
@@ -652,6 +656,7 @@ impl GemmKernels {
             tiles,
             mma: None,
             post_ops: !epi.post_ops.is_empty(),
+            b_copy: false,
             built: Mutex::new(HashMap::new()),
         }
     }
@@ -676,7 +681,18 @@ impl GemmKernels {
             tiles: Tiles::GPU,
             mma: Some(ty),
             post_ops: !epi.post_ops.is_empty(),
+            b_copy: false,
             built: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The same kernels, copying a tf32 GEMM's n-fastest B K-major into the
+    /// scratchpad where `BCopy::plan` says (the caller declares the
+    /// scratchpad `BCopy` sizes).
+    pub fn with_b_copy(self) -> GemmKernels {
+        GemmKernels {
+            b_copy: true,
+            ..self
         }
     }
 
@@ -892,7 +908,7 @@ impl GemmKernels {
         // A tf32 GEMM with n-fastest B runs on wgmma from a K-major copy
         // of B, where the primitive declared the scratchpad for it.
         let copy = match (self.mma, ctx.scratchpad) {
-            (Some(ty), Some(s)) => {
+            (Some(ty), Some(s)) if self.b_copy => {
                 BCopy::plan(ocl, ty, g, misaligned(&a)).filter(|c| s.md().size(0) >= c.bytes)
             }
             _ => None,
