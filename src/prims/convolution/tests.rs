@@ -588,6 +588,119 @@ fn gpu_low_precision_and_tf32_every_direction() {
     }
 }
 
+/// Forward with post-ops on the OpenCL engines, f16 and f32 under fpmath
+/// tf32 (on NVIDIA GPUs the tensor-core kernel, whose epilogue takes
+/// `conv.cl`'s dst addressing and positions): a sum, relu, a per-channel
+/// binary add and a binary multiply by a full tensor, over a bias.
+#[test]
+fn gpu_forward_post_ops() {
+    use crate::core::attr::PostOp;
+    use crate::prims::common::post_ops::post_op_arg;
+    let c = case(
+        [2, 1, 16, 24],
+        false,
+        &[7, 6],
+        &[3, 3],
+        &[1, 1],
+        &[0, 0],
+        &[1, 1],
+        &[1, 1],
+    );
+    let (xd, yd, wd) = (c.x_dims(), c.y_dims(), c.w_dims(false));
+    let oc = yd[1] as usize;
+    let per_c = [1, yd[1], 1, 1];
+    let f = dnnl_f32;
+    let xv = values(nel(&xd), 1);
+    let wv = values(nel(&wd), 2);
+    let bv = values(oc, 3);
+    let old = values(nel(&yd), 4);
+    let b1 = values(oc, 5);
+    let b2 = values(nel(&yd), 6);
+    // The definition: conv + bias, + old, relu, + b1[c], * b2.
+    let spatial = nel(&yd[2..]);
+    let mut conv: Vec<f64> = (0..nel(&yd))
+        .map(|i| f64::from(bv[(i / spatial) % oc]))
+        .collect();
+    let mut mag: Vec<f64> = conv.iter().map(|v| v.abs()).collect();
+    let wc = exchange(&c, false, &wv, false);
+    for_each_tap(&c, |y, x, w| {
+        let p = f64::from(xv[x]) * f64::from(wc[w]);
+        conv[y] += p;
+        mag[y] += p.abs();
+    });
+    let mut want = Vec::with_capacity(conv.len());
+    for (i, v) in conv.iter().enumerate() {
+        let ch = (i / spatial) % oc;
+        let v = (v + f64::from(old[i])).max(0.0) + f64::from(b1[ch]);
+        want.push(v * f64::from(b2[i]));
+        mag[i] =
+            (mag[i] + f64::from(old[i]).abs() + f64::from(b1[ch]).abs()) * f64::from(b2[i]).abs();
+    }
+    for engine in engines() {
+        if engine.kind() == crate::core::engine::EngineKind::Cpu {
+            continue;
+        }
+        for (dt, mode) in [
+            (dnnl_f16, dnnl_fpmath_mode_strict),
+            (f, dnnl_fpmath_mode_tf32),
+        ] {
+            let mut attr = PrimitiveAttr::default();
+            attr.set_fpmath(mode, false).unwrap();
+            attr.post_ops
+                .append(|| PostOp::sum(1.0, 0, dnnl_data_type_undef))
+                .unwrap();
+            attr.post_ops
+                .append(|| PostOp::eltwise(dnnl_eltwise_relu, 0.0, 0.0))
+                .unwrap();
+            attr.post_ops
+                .append(|| PostOp::binary(dnnl_binary_add, &md(&per_c, f), None))
+                .unwrap();
+            attr.post_ops
+                .append(|| PostOp::binary(dnnl_binary_mul, &md(&yd, f), None))
+                .unwrap();
+            let bmd = md(&[yd[1]], f);
+            let t = Tensors {
+                src: &any(&xd, dt),
+                weights: &any(&wd, dt),
+                bias: Some(&bmd),
+                dst: &any(&yd, dt),
+            };
+            let op = Arc::new(
+                ConvOp::new(
+                    false,
+                    Pass::Forward,
+                    dnnl_forward_inference,
+                    dnnl_convolution_direct,
+                    t,
+                    c.geometry(),
+                    Some(&attr),
+                )
+                .unwrap(),
+            );
+            let mem = |arg: i32, v: &[f32]| memory(&engine, op.arg_md(arg).unwrap(), v);
+            let (sm, wm, bm, dm) = (
+                mem(DNNL_ARG_SRC, &xv),
+                mem(DNNL_ARG_WEIGHTS, &wv),
+                mem(DNNL_ARG_BIAS, &bv),
+                mem(DNNL_ARG_DST, &old),
+            );
+            let m1 = memory(&engine, &md(&per_c, f), &b1);
+            let m2 = memory(&engine, &md(&yd, f), &b2);
+            let args = [
+                (DNNL_ARG_SRC, &sm),
+                (DNNL_ARG_WEIGHTS, &wm),
+                (DNNL_ARG_BIAS, &bm),
+                (DNNL_ARG_DST, &dm),
+                (post_op_arg(2, DNNL_ARG_SRC_1), &m1),
+                (post_op_arg(3, DNNL_ARG_SRC_1), &m2),
+            ];
+            let name = exec(&engine, op.clone(), &args).unwrap();
+            let what = format!("post-ops {:#x} on {} ({name})", dt.0, engine_name(&engine));
+            check(&read(&dm), &want, &mag, Elem::from_c(dt).unwrap(), &what);
+        }
+    }
+}
+
 /// int8 forward on the CPU: u8 src with a zero point per input channel
 /// (padding taps contribute nothing), s8 weights with a scale per output
 /// channel, a src scale, f32 bias and dst; groups, stride 2, padding.
