@@ -404,6 +404,34 @@ fn case(
     }
 }
 
+/// 2D 3x3 with 16 input channels (runs of whole 16 bytes in f16 and f32).
+fn channels_16() -> Case {
+    case(
+        [2, 1, 16, 24],
+        false,
+        &[7, 6],
+        &[3, 3],
+        &[1, 1],
+        &[0, 0],
+        &[1, 1],
+        &[1, 1],
+    )
+}
+
+/// A forward inference convolution of `c` over `t` with `attr`.
+fn forward_inference(c: &Case, t: Tensors, attr: &PrimitiveAttr) -> Arc<ConvOp> {
+    let op = ConvOp::new(
+        false,
+        Pass::Forward,
+        dnnl_forward_inference,
+        dnnl_convolution_direct,
+        t,
+        c.geometry(),
+        Some(attr),
+    );
+    Arc::new(op.unwrap())
+}
+
 /// 2D 1x1.
 fn pointwise() -> Case {
     case(
@@ -560,16 +588,7 @@ fn gpu_low_precision_and_tf32_every_direction() {
             &[2, 1],
             &[1, 1],
         ),
-        case(
-            [2, 1, 16, 24],
-            false,
-            &[7, 6],
-            &[3, 3],
-            &[1, 1],
-            &[0, 0],
-            &[1, 1],
-            &[1, 1],
-        ),
+        channels_16(),
         pointwise(),
     ];
     for engine in engines() {
@@ -596,16 +615,7 @@ fn gpu_low_precision_and_tf32_every_direction() {
 fn gpu_forward_post_ops() {
     use crate::core::attr::PostOp;
     use crate::prims::common::post_ops::post_op_arg;
-    let c = case(
-        [2, 1, 16, 24],
-        false,
-        &[7, 6],
-        &[3, 3],
-        &[1, 1],
-        &[0, 0],
-        &[1, 1],
-        &[1, 1],
-    );
+    let c = channels_16();
     let (xd, yd, wd) = (c.x_dims(), c.y_dims(), c.w_dims(false));
     let oc = yd[1] as usize;
     let per_c = [1, yd[1], 1, 1];
@@ -665,18 +675,7 @@ fn gpu_forward_post_ops() {
                 bias: Some(&bmd),
                 dst: &any(&yd, dt),
             };
-            let op = Arc::new(
-                ConvOp::new(
-                    false,
-                    Pass::Forward,
-                    dnnl_forward_inference,
-                    dnnl_convolution_direct,
-                    t,
-                    c.geometry(),
-                    Some(&attr),
-                )
-                .unwrap(),
-            );
+            let op = forward_inference(&c, t, &attr);
             let mem = |arg: i32, v: &[f32]| memory(&engine, op.arg_md(arg).unwrap(), v);
             let (sm, wm, bm, dm) = (
                 mem(DNNL_ARG_SRC, &xv),
@@ -749,18 +748,7 @@ fn cpu_int8_zero_points_and_scales() {
             bias: Some(&bmd),
             dst: &mk(&yd, dnnl_f32),
         };
-        let op = Arc::new(
-            ConvOp::new(
-                false,
-                Pass::Forward,
-                dnnl_forward_inference,
-                dnnl_convolution_direct,
-                t,
-                c.geometry(),
-                Some(&attr),
-            )
-            .unwrap(),
-        );
+        let op = forward_inference(&c, t, &attr);
         let mem = |arg: i32, v: &[f32]| memory(&engine, op.arg_md(arg).unwrap(), v);
         let (sm, wm, bm) = (
             mem(DNNL_ARG_SRC, &xv),
