@@ -1071,6 +1071,32 @@ fn nvidia_builds() -> Vec<Build> {
                  -DALIGNED=0 -DMMA_BF16=0 -DMMA_TF32=1"
             ),
         ),
+        (
+            "conv backward weights f16 on mma.sync, split over depth, columns tap-major, \
+             B's channels 16 bytes at a time",
+            format!(
+                "-DA_DT=F16 -DB_DT=F16 -DC_DT=F32 -DBIAS_DT=F32 -DWITH_BIAS=0 -DSRC_SCALES=0 \
+                 -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DBS_DT=F16 {tiled} -DDIR=2 \
+                 {CONV_GEOMETRY} -DZP_SRC=0 -DZP_DST=0 -DIDX=int -DSPLIT_K=1 -DKCHUNK=64 \
+                 -DKTOT=128 -DW_DT=F16 -DCONV_UNIFORM=0 -DCOL_KI=1 -DA_GATHER=0 -DB_GATHER=1 \
+                 -DC_GATHER=1 -DA_K_FAST=0 -DB_N_FAST=1 -DA_VEC4=0 -DB_VEC4=0 -DALIGNED=0 \
+                 -DMMA_BF16=0 -DMMA_TF32=0 -DA_VEC8=0 -DB_VEC8=1 -DB_KN=0 -DB_N4=0 \
+                 -DMMA_WARPS_M=2 -DMMA_WARPS_N=4 -DMMA_WN=32 -DMMA_STAGES=2"
+            ),
+        ),
+        (
+            "conv backward weights bf16 on wgmma (sm_90a), A M-major and B N-major, both \
+             gathered 16 bytes at a time",
+            format!(
+                "-DA_DT=BF16 -DB_DT=BF16 -DC_DT=BF16 -DBIAS_DT=F32 -DWITH_BIAS=0 \
+                 -DSRC_SCALES=0 -DWEI_SCALES=0 -DDST_SCALES=0 -DPO_ON=0 -DBS_DT=BF16 {tiled} \
+                 -DDIR=2 {CONV_GEOMETRY} -DZP_SRC=0 -DZP_DST=0 -DIDX=int -DCONV_UNIFORM=0 \
+                 -DCOL_KI=1 -DA_GATHER=0 -DB_GATHER=1 -DC_GATHER=1 -DA_K_FAST=0 -DB_N_FAST=1 \
+                 -DA_VEC4=0 -DB_VEC4=0 -DALIGNED=0 -DMMA_BF16=1 -DMMA_TF32=0 -DA_VEC8=1 \
+                 -DB_VEC8=1 -DB_KN=0 -DB_N4=0 -DA_MN=1 -DMMA_WGMMA=1 -DWGM_WGS=1 -DWGM_I=2 \
+                 -DWGM_N=128 -DMMA_STAGES=5 -DWGM_DEPTH=2 -DDNNL_PTX_ARCH_SPECIFIC=1"
+            ),
+        ),
     ] {
         v.push(Build {
             what,
@@ -1092,6 +1118,9 @@ fn every_cl_file_has_a_build() {
     assert!(!on_disk.is_empty(), "no .cl file found under src/");
     let mut builds = builds();
     builds.extend(nvidia_builds());
+    if let Some(dir) = std::env::var_os("OCL_SOURCES_DUMP") {
+        dump(Path::new(&dir), &builds);
+    }
     let mut covered = BTreeSet::new();
     for b in &builds {
         for &file in b.files {
@@ -1114,6 +1143,21 @@ fn every_cl_file_has_a_build() {
         gone.is_empty(),
         "builds name files not under src/: {gone:?}"
     );
+}
+
+/// Writes each build as `<n>.cl` and `<n>.options` (one line) into `dir`,
+/// and `index.txt` (n and what), for compilers this test cannot reach
+/// (clang's `nvptx64-nvidia-nvcl` target checks the NVIDIA builds' syntax
+/// on a machine without an NVIDIA GPU).
+fn dump(dir: &Path, builds: &[Build]) {
+    std::fs::create_dir_all(dir).expect("OCL_SOURCES_DUMP directory");
+    let mut index = String::new();
+    for (n, b) in builds.iter().enumerate() {
+        std::fs::write(dir.join(format!("{n}.cl")), &b.source).expect("write source");
+        std::fs::write(dir.join(format!("{n}.options")), &b.options).expect("write options");
+        index += &format!("{n} {}\n", b.what);
+    }
+    std::fs::write(dir.join("index.txt"), index).expect("write index");
 }
 
 /// Builds every program of [`builds`] on each OpenCL device and checks its

@@ -57,6 +57,20 @@ inline IDX conv_w_at(IDX g, IDX oc, IDX ic, int kk) {
     const int iw = (ow) * SW - PW + kw_ * DW; \
     const bool inside = id >= 0 && id < ID && ih >= 0 && ih < IH && iw >= 0 && iw < IW
 
+/* A column of backward weights' C (and B) is (ic, tap), ic outer; with
+ * COL_KI (gemm_mma, where X's channels are contiguous) (tap, ic), ic inner,
+ * so that neighbouring columns are neighbouring channels. */
+#ifndef COL_KI
+#define COL_KI 0
+#endif
+#if COL_KI
+#define COL_IC(col) ((col) % IC)
+#define COL_TAP(col) ((col) / IC)
+#else
+#define COL_IC(col) ((col) / K_SP)
+#define COL_TAP(col) ((col) % K_SP)
+#endif
+
 #if DIR == 0
 #define A_CH IC
 #define C_CH OC
@@ -263,7 +277,7 @@ inline float conv_b(global const CAT(T_, B_DT) *b, IDX g, IDX k, IDX col) {
     const IDX n = k / O_SP;
     const int r = k % O_SP;
     const int od = r / (OH * OW), oh = (r / OW) % OH, ow = r % OW;
-    const int c = col / K_SP, kk = col % K_SP;
+    const int c = COL_IC(col), kk = COL_TAP(col);
     TAP(od, oh, ow, kk, id, ih, iw);
     if (!inside) return 0.0f;
     return CAT(LD_, B_DT)(b, conv_x_at(g, n, c, id, ih, iw));
@@ -272,6 +286,27 @@ inline float conv_b(global const CAT(T_, B_DT) *b, IDX g, IDX k, IDX col) {
 #undef B_VALUE
 #define B_VALUE(gk, gn) \
     (DEPTH_OK(gk) && (gn) < N ? conv_b(b, i1, DEPTH(gk), gn) : 0.0f)
+#endif
+/* gemm_mma's element indices of backward weights' operands (-1: a zero):
+ * A's (oc gm, depth gk) in Y, B's (depth gk, column gn) in X, both at the
+ * depth of the kernel's part (SPLIT_K), whether the host calls the operand
+ * plain or not. */
+#if DIR == 2
+inline IDX conv_wa_at(IDX g, IDX oc, IDX d) {
+    const IDX n = d / O_SP;
+    const int r = d % O_SP;
+    return conv_y_at(g, n, oc, r / (OH * OW), (r / OW) % OH, r % OW);
+}
+inline IDX conv_wb_at(IDX g, IDX d, IDX col) {
+    const IDX n = d / O_SP;
+    const int r = d % O_SP;
+    const int od = r / (OH * OW), oh = (r / OW) % OH, ow = r % OW;
+    const int kk = COL_TAP(col);
+    TAP(od, oh, ow, kk, id, ih, iw);
+    return inside ? conv_x_at(g, n, COL_IC(col), id, ih, iw) : -1;
+}
+#define MMA_A_AT(gm, gk) ((gm) < M && DEPTH_OK(gk) ? conv_wa_at(i1, gm, DEPTH(gk)) : -1)
+#define MMA_B_AT(gk, gn) (DEPTH_OK(gk) && (gn) < N ? conv_wb_at(i1, DEPTH(gk), gn) : -1)
 #endif
 /* gemm_mma's element index of B's (gk, gn) (forward and backward data). */
 #if B_GATHER && DIR < 2
@@ -296,7 +331,7 @@ inline IDX conv_c_at(IDX g, IDX m, IDX col) {
     const int r = m % I_SP;
     return conv_x_at(g, n, col, r / (IH * IW), (r / IW) % IH, r % IW);
 #else
-    return conv_w_at(g, m, col / K_SP, col % K_SP);
+    return conv_w_at(g, m, COL_IC(col), COL_TAP(col));
 #endif
 }
 #if SPLIT_K
@@ -385,6 +420,6 @@ kernel void conv_w_reduce(global const float *part, global CAT(T_, W_DT) *w,
     float s = 0.0f;
     for (long p = 0; p < parts; ++p)
         s += part[((p * G + g) * M + m) * N + n];
-    CAT(ST_, W_DT)(w, conv_w_at(g, m, n / K_SP, n % K_SP), s);
+    CAT(ST_, W_DT)(w, conv_w_at(g, m, COL_IC(n), COL_TAP(n)), s);
 }
 #endif

@@ -730,7 +730,8 @@ impl Kind for ConvOp {
     const NAME: &'static str = "convolution";
     const IMPLS: &'static [Impl<ConvOp>] = &[
         Impl::cpu(c"cpu:gemm_conv", any_op, cpu::create),
-        Impl::gpu(c"ocl:gemm_conv_mma", ocl::accepts_mma, ocl::create_mma),
+        Impl::gpu(c"ocl:gemm_conv_mma", ocl::accepts_mma, ocl::create_mma)
+            .with_scratchpad(ocl::scratchpad),
         Impl::gpu(c"ocl:gemm_conv", any_op, ocl::create).with_scratchpad(ocl::scratchpad),
     ];
 

@@ -47,15 +47,12 @@ pub(super) fn scratchpad(op: &ConvOp) -> usize {
     (splits * p.shape.g * map.m * map.n * 4) as usize
 }
 
-/// What `op` would multiply on `engine`'s tensor cores: forward and
-/// backward data of floating-point types (f16, bf16, f32 as tf32 under an
-/// fpmath mode other than strict), without zero points.
+/// What `op` would multiply on `engine`'s tensor cores: every direction
+/// of floating-point types (f16, bf16, f32 as tf32 under an fpmath mode
+/// other than strict), without zero points.
 fn mma_type(op: &ConvOp, engine: &Engine) -> Result<MmaType> {
     let p = op.problem();
     let (ea, eb, _) = p.elems();
-    if p.dir == Dir::W {
-        return Err(Error::unimplemented("backward weights keeps gemm_tiled"));
-    }
     if op.zero_points() != (None, None) || matches!(ea, Elem::U8 | Elem::S8) {
         return Err(Error::unimplemented("int8 keeps gemm_tiled"));
     }
@@ -105,7 +102,7 @@ fn build(
             double: false,
         }),
     );
-    let plan = Plan::new(op, tiles);
+    let plan = Plan::new(op, tiles, mma.is_some());
     let source = source_with(&op.epilogue().post_ops, CONV_CL);
     let (gemm, mma_launch) = match mma {
         Some(ty) => {
@@ -155,10 +152,11 @@ fn conv_mma_kernel(
     ty: MmaType,
     loads: MmaLoads,
 ) -> Result<MmaKernel> {
-    let map = op.problem().mapping();
+    let p = op.problem();
+    let map = p.mapping();
     let source = mma_source_with(&op.epilogue().post_ops, CONV_CL);
     let options = format!("{} {}", plan.options, ty.option());
-    let shape = (map.m, map.n, op.problem().shape.g);
+    let shape = (map.m, map.n, p.shape.g * p.depth_splits());
     mma_kernel(ocl, ty, &source, &options, loads, shape)
 }
 
@@ -202,6 +200,16 @@ impl Plan {
         let s = &p.shape;
         let whole = |v: i64| v % ty.per_16_bytes() == 0;
         let a_vec = match (self.a, p.dir) {
+            // Backward weights' A (Y: rows oc, depth positions): runs of
+            // channels into an M-major tile (A_MN, wgmma), plain or
+            // gathered alike (conv.cl's MMA_A_AT).
+            (_, Dir::W) => {
+                let y = &p.y;
+                y.c == 1
+                    && [s.oc, y.off, y.n, y.sp[0], y.sp[1], y.sp[2]]
+                        .into_iter()
+                        .all(whole)
+            }
             (Some([off, rs, cs, gs]), _) => cs == 1 && [off, rs, gs].into_iter().all(whole),
             (None, Dir::Y | Dir::X) => {
                 let (t, ch) = if p.dir == Dir::Y {
@@ -214,9 +222,18 @@ impl Plan {
                         .into_iter()
                         .all(whole)
             }
-            (None, Dir::W) => false,
         };
         let (b_vec, b_kn) = match (self.b, p.dir) {
+            // Backward weights' B (X, columns (tap, ic) with COL_KI): runs
+            // of channels, plain or gathered alike (conv.cl's MMA_B_AT).
+            (_, Dir::W) => {
+                let x = &p.x;
+                let whole_runs = x.c == 1
+                    && [s.ic, x.off, x.n, x.sp[0], x.sp[1], x.sp[2]]
+                        .into_iter()
+                        .all(whole);
+                (whole_runs, false)
+            }
             (Some([off, rs, cs, gs]), _) if rs == 1 && cs != 1 => {
                 ([off, cs, gs].into_iter().all(whole), true)
             }
@@ -239,10 +256,17 @@ impl Plan {
             }
             _ => (false, false),
         };
-        MmaLoads { a_vec, b_vec, b_kn }
+        MmaLoads {
+            a_vec,
+            b_vec,
+            b_kn,
+            a_mn: p.dir == Dir::W,
+        }
     }
 
-    fn new(op: &ConvOp, tiles: Tiles) -> Plan {
+    /// `mma`: for `gemm_mma` (backward weights' columns then go tap-major,
+    /// conv.cl's COL_KI).
+    fn new(op: &ConvOp, tiles: Tiles, mma: bool) -> Plan {
         let p = op.problem();
         let s = &p.shape;
         let map = p.mapping();
@@ -373,6 +397,7 @@ impl Plan {
                 Dir::W => false,
             };
         o += &format!(" -DCONV_UNIFORM={}", u8::from(uniform));
+        o += &format!(" -DCOL_KI={}", u8::from(mma && p.dir == Dir::W));
         o += &format!(
             " -DA_GATHER={} -DB_GATHER={} -DC_GATHER={} -DA_K_FAST={} -DB_N_FAST={} \
              -DA_VEC4={} -DB_VEC4={} -DALIGNED={}",
@@ -407,6 +432,7 @@ impl MmaLaunch {
             a_vec: false,
             b_vec: false,
             b_kn: false,
+            a_mn: false,
         };
         let k = Arc::new(conv_mma_kernel(op, plan, ocl, self.ty, loads)?);
         *slot = Some(k.clone());

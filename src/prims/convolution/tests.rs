@@ -570,9 +570,10 @@ fn cpu_low_precision_every_direction() {
 }
 
 /// f16, bf16 and f32 under fpmath mode tf32 on the OpenCL engines, every
-/// direction (forward and backward data run on the tensor cores of NVIDIA
-/// GPUs, `ocl:gemm_conv_mma`: gathered and plain operands, padding taps,
-/// groups, strides, dilation, 1x1 and 3x3 with channels in sixteens).
+/// direction (all three run on the tensor cores of NVIDIA GPUs,
+/// `ocl:gemm_conv_mma`: gathered and plain operands, padding taps, groups,
+/// strides, dilation, 1x1 and 3x3 with channels in sixteens, backward
+/// weights split over depth).
 #[test]
 fn gpu_low_precision_and_tf32_every_direction() {
     let mut tf32 = PrimitiveAttr::default();
@@ -590,6 +591,18 @@ fn gpu_low_precision_and_tf32_every_direction() {
         ),
         channels_16(),
         pointwise(),
+        // Backward weights of depth 5 x 21 x 21 = 2205 splits it in two
+        // parts (the last 1101 deep, off every tile's K step).
+        case(
+            [5, 1, 16, 24],
+            false,
+            &[21, 21],
+            &[3, 3],
+            &[1, 1],
+            &[0, 0],
+            &[1, 1],
+            &[1, 1],
+        ),
     ];
     for engine in engines() {
         if engine.kind() == crate::core::engine::EngineKind::Cpu {

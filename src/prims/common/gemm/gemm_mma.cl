@@ -180,6 +180,18 @@
 #ifndef B_ROW
 #define B_ROW MMA_N
 #endif
+/* A_MN: A's tile is M-major as wgmma's MN-major B (64-row slabs of MMA_K
+ * rows of 128 bytes, chunk ^ k % 8), for an A whose m index is contiguous
+ * and gathered 16 bytes at a time along m (MMA_A_AT's runs), which wgmma
+ * reads transposed (16-bit types). */
+#ifndef A_MN
+#define A_MN 0
+#endif
+#if A_MN && !(MMA_WGMMA && !MMA_TF32 && !MMA_INT8)
+#error "A_MN: wgmma of 16-bit types only"
+#endif
+#define A_IDX_MN(k, m) \
+    (((m) / 64) * (MMA_K * 64) + (k) * 64 + (((((m) % 64) / MMA_V) ^ ((k) & 7)) * MMA_V) + (m) % MMA_V)
 
 /* d += a * b for one 16 x 8 tile (d: 4 floats, a: 4 words, b: 2 words). */
 #if MMA_INT8
@@ -261,11 +273,19 @@ inline ulong wg_desc(local const void *p, uint lbo, uint sbo, uint swizzle) {
  * 8-row groups 512 bytes apart. MN-major B: 128-byte swizzling, 8-row
  * groups 1024 bytes apart, 64-column slabs MMA_K * 128 bytes apart. */
 #define K_MAJOR_DESC(p) wg_desc(p, 16, 512, 2)
+#define MN_MAJOR_DESC(p) wg_desc(p, MMA_K * 128, 1024, 1)
+#if A_MN
+#define A_DESC(st, m, k) MN_MAJOR_DESC(&As[st][A_IDX_MN(k, m)])
+#define WG_TA "1"
+#else
+#define A_DESC(st, m, k) K_MAJOR_DESC(&As[st][A_IDX(m, k)])
+#define WG_TA "0"
+#endif
 #if B_KN
 #define B_DESC(p) K_MAJOR_DESC(p)
 #define WG_TB "0"
 #else
-#define B_DESC(p) wg_desc(p, MMA_K * 128, 1024, 1)
+#define B_DESC(p) MN_MAJOR_DESC(p)
 #define WG_TB "1"
 #endif
 
@@ -285,11 +305,11 @@ inline ulong wg_desc(local const void *p, uint lbo, uint sbo, uint swizzle) {
 #define WG_C(x) "+f"(x)
 #elif MMA_BF16
 #define WG_SHAPE "k16.f32.bf16.bf16"
-#define WG_TAIL ", p, 1, 1, 0, " WG_TB
+#define WG_TAIL ", p, 1, 1, " WG_TA ", " WG_TB
 #define WG_C(x) "+f"(x)
 #else
 #define WG_SHAPE "k16.f32.f16.f16"
-#define WG_TAIL ", p, 1, 1, 0, " WG_TB
+#define WG_TAIL ", p, 1, 1, " WG_TA ", " WG_TB
 #define WG_C(x) "+f"(x)
 #endif
 
@@ -698,7 +718,7 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
         _Pragma("unroll") for (int kk = 0; kk < MMA_K; kk += WG_KS) { \
             const ulong db_ = B_DESC(&Bs[st][B_IDX(kk, 0)]); \
             _Pragma("unroll") for (int i = 0; i < MMA_TI; ++i) \
-                WGMMA(acc[i], K_MAJOR_DESC(&As[st][A_IDX(wgm + i * 64, kk)]), db_); \
+                WGMMA(acc[i], A_DESC(st, wgm + i * 64, kk), db_); \
         } \
         WG_COMMIT(); \
         WG_WAIT_STEP(); \
@@ -721,17 +741,26 @@ kernel void gemm_mma(global const MMA_ET *a, long a_off, long a_rs, long a_cs,
 #endif
 
 #if ASYNC
-/* Copies of the K step at k0 into stage st. */
+/* Copies of the K step at k0 into stage st (A_MN: A's runs along m). */
+#if A_MN
+#define A_RUN_POS(i) const int kk = (i) / (MMA_M / MMA_V), mm = ((i) % (MMA_M / MMA_V)) * MMA_V
+#define A_RUN_DST(st, mm, kk) &As[st][A_IDX_MN(kk, mm)]
+#else
+#define A_RUN_POS(i) const int mm = (i) / (MMA_K / MMA_V), kk = ((i) % (MMA_K / MMA_V)) * MMA_V
+#define A_RUN_DST(st, mm, kk) &As[st][A_IDX(mm, kk)]
+#endif
 #define COPY_TILES(k0, st) \
     _Pragma("unroll") for (int t = 0; t < A_L8; ++t) { \
         const int i = lid + t * MMA_WG; \
-        const int mm = i / (MMA_K / MMA_V), kk = (i % (MMA_K / MMA_V)) * MMA_V; \
+        A_RUN_POS(i); \
         const long gm = m0 + mm, gk = (k0) + kk; \
-        COPY_A_RUN(&As[st][A_IDX(mm, kk)], gm, gk); \
+        COPY_A_RUN(A_RUN_DST(st, mm, kk), gm, gk); \
     } \
     COPY_B(k0, st)
 #if MMA_A_GATHERED
 #define COPY_A_RUN(dst, gm, gk) COPY_RUN(dst, a, MMA_A_AT(gm, gk))
+#elif A_MN
+#error "A_MN: a gathered A (MMA_A_AT) only"
 #else
 #define COPY_A_RUN(dst, gm, gk) \
     { \

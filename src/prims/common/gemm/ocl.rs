@@ -93,12 +93,15 @@ fn build_mma(
 
 /// How a `gemm_mma` caller with its own addressing (a convolution, whose
 /// `conv.cl` gives `MMA_A_AT` / `MMA_B_AT`) loads its operands: 16 bytes at
-/// a time (`A_VEC8`, `B_VEC8`), B's tile k-fastest (`B_KN`).
+/// a time (`A_VEC8`, `B_VEC8`), B's tile k-fastest (`B_KN`), A's runs
+/// along m into an M-major tile (`A_MN`, with `a_vec`: `wgmma` of 16-bit
+/// types only; elsewhere such an A is loaded element by element).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct MmaLoads {
     pub a_vec: bool,
     pub b_vec: bool,
     pub b_kn: bool,
+    pub a_mn: bool,
 }
 
 /// A built `gemm_mma` and how it is launched: its block of C (rows,
@@ -120,19 +123,28 @@ pub(crate) fn mma_kernel(
     loads: MmaLoads,
     shape: (i64, i64, i64),
 ) -> Result<MmaKernel> {
+    let a_mn = loads.a_vec
+        && loads.a_mn
+        && matches!(ty, MmaType::F16 | MmaType::Bf16)
+        && super::mma::wgmma(ocl, ty);
+    let a_vec = loads.a_vec && (!loads.a_mn || a_mn);
     // 16-byte loads of a k-fastest B only by cp.async (with A's); element
     // loads of B fill the n-fastest tile.
-    let b_vec = loads.b_vec && (loads.a_vec || !loads.b_kn);
-    let async_copies = loads.a_vec && b_vec;
+    let b_vec = loads.b_vec && (a_vec || !loads.b_kn);
+    let async_copies = a_vec && b_vec;
     let b_kn = loads.b_kn && b_vec;
-    let load_options = format!(
-        " -DA_VEC8={} -DB_VEC8={} -DB_KN={} -DB_N4=0",
-        u8::from(loads.a_vec),
-        u8::from(b_vec),
-        u8::from(b_kn)
-    );
     let (kernel, tiles) = build_mma(ocl, ty, async_copies, b_kn, shape, |tiles| {
-        let options = format!("{options}{load_options}{}", tiles.options());
+        // An M-major A on mma.sync (the wgmma build failed): element loads.
+        let on_wgmma = matches!(tiles, MmaTiles::Wgmma { .. });
+        let a_vec = a_vec && (!a_mn || on_wgmma);
+        let options = format!(
+            "{options} -DA_VEC8={} -DB_VEC8={} -DB_KN={} -DB_N4=0 -DA_MN={}{}",
+            u8::from(a_vec),
+            u8::from(b_vec),
+            u8::from(b_kn),
+            u8::from(a_mn && on_wgmma),
+            tiles.options()
+        );
         ocl.kernel(source, &options, "gemm_mma")
     })?;
     Ok(MmaKernel {
@@ -315,7 +327,7 @@ impl Tiles {
             Tiles::GPU_LARGE
         };
         if blocks(big) >= LARGE_MIN_BLOCKS {
-            return big;
+            return Tiles::tuning_override().unwrap_or(big);
         }
         if !s.small {
             return t;
@@ -403,6 +415,26 @@ impl Tiles {
         dbuf: true,
         ..Tiles::GPU_WIDE
     };
+
+    /// `DNNL_GEMM_TILES` = `wg_m,wg_n,rm,rn,tk,dbuf` (for tuning): the
+    /// tiles [`Tiles::for_gemm`] takes instead of its big ones, with 16-byte
+    /// local reads.
+    fn tuning_override() -> Option<Tiles> {
+        let v = std::env::var("DNNL_GEMM_TILES").ok()?;
+        let f: Vec<usize> = v.split(',').filter_map(|x| x.trim().parse().ok()).collect();
+        match f[..] {
+            [wg_m, wg_n, rm, rn, tk, dbuf] => Some(Tiles {
+                wg_m,
+                wg_n,
+                rm,
+                rn,
+                tk,
+                vlds: true,
+                dbuf: dbuf != 0,
+            }),
+            _ => None,
+        }
+    }
 
     /// Whether the register tiles read local memory 16 bytes at a time.
     fn vlds_on(&self) -> bool {
