@@ -1,6 +1,6 @@
-/* The convolution's implicit GEMM for gemm.cl's tiled kernel (and, forward
- * and backward data of floats on NVIDIA tensor cores, gemm_mma.cl's, which
- * reads MMA_A_AT / MMA_B_AT and the epilogue hooks) (see
+/* The convolution's implicit GEMM for gemm.cl's tiled kernel (and, for
+ * floats on NVIDIA tensor cores, gemm_mma.cl's, which reads MMA_A_AT /
+ * MMA_B_AT and the epilogue hooks) (see
  * prims/convolution/geometry.rs for the roles X, W, Y and the three
  * directions). Defined before gemm.cl, after types.cl and the post-ops
  * prelude. Everything about the problem is baked in with -D:
@@ -13,7 +13,8 @@
  *   a plain strided matrix, gemm.cl's default, with strides as arguments);
  *   ZP_SRC 0/1/2 (none, common, per channel), ZP_DST likewise;
  *   NSP: spatial dimensions of the computed tensor (post-op positions);
- *   IDX: int or long, the type of element offsets.
+ *   IDX: int or long, the type of element offsets;
+ *   COL_KI: backward weights' columns tap-major, channels innermost.
  * The group is the kernel's third NDRange index (i1 in gemm.cl). */
 
 #define I_SP (ID * IH * IW)

@@ -12,6 +12,13 @@
 //! loads, the others are gathered. The groups are the third NDRange
 //! dimension. The bias gradient of backward weights is `conv_bias_sum`
 //! (a work-group per channel).
+//!
+//! On NVIDIA tensor cores (`ocl:gemm_conv_mma`) the same addressing feeds
+//! `gemm_mma.cl` through `conv.cl`'s element indices (`MMA_A_AT`,
+//! `MMA_B_AT`), every direction; backward weights orders its columns tap
+//! first, channels innermost (`COL_KI`), so that B's runs are channels,
+//! and reads A (`diff_dst`, rows the output channels) into an M-major tile
+//! (`A_MN`) where `wgmma` takes it.
 
 use std::sync::{Arc, Mutex};
 
