@@ -562,33 +562,70 @@ unsafe fn rows_portable(
 mod x86 {
     use std::arch::x86_64::*;
 
-    /// AVX-512F, `12 x 32` (24 zmm accumulators).
+    /// `12 x 32` f32 accumulators (24 zmm) of the AVX-512F kernels.
+    type Acc512 = [[__m512; 2]; 12];
+
+    /// One depth of the AVX-512F kernels: 32 B values at `b` times the 12
+    /// A values at `a`, `a_step` apart.
     ///
     /// # Safety
-    /// As `Ukr`; the host has AVX-512F.
+    /// `a` and `b` point at those values; the host has AVX-512F.
+    #[inline]
     #[target_feature(enable = "avx512f,fma")]
-    pub(super) unsafe fn ukr_avx512(
+    unsafe fn step_avx512(acc: &mut Acc512, a: *const f32, a_step: usize, b: *const f32) {
+        // SAFETY: the caller's contract.
+        unsafe {
+            let b0 = _mm512_loadu_ps(b);
+            let b1 = _mm512_loadu_ps(b.add(16));
+            for (r, row) in acc.iter_mut().enumerate() {
+                let x = _mm512_set1_ps(*a.add(r * a_step));
+                row[0] = _mm512_fmadd_ps(x, b0, row[0]);
+                row[1] = _mm512_fmadd_ps(x, b1, row[1]);
+            }
+        }
+    }
+
+    /// The AVX-512F kernels' loop over `k` depths: A's value of row r at
+    /// depth kk at `a + kk * 12 + r` (`PACKED`) or `a + kk + r * lda`, B's
+    /// 32 at `b + kk * 32`; K unrolled by four, B prefetched eight depths
+    /// ahead (as the AVX2 kernels), then the accumulators stored into
+    /// (`first`) or added to C.
+    ///
+    /// # Safety
+    /// The values exist (a prefetch past B's end is harmless); row r of C
+    /// holds `ldc >= 32` values; the host has AVX-512F.
+    #[inline]
+    #[target_feature(enable = "avx512f,fma")]
+    unsafe fn loop_avx512<const PACKED: bool>(
         k: usize,
         a: *const f32,
+        lda: usize,
         b: *const f32,
         c: *mut f32,
         ldc: usize,
         first: bool,
     ) {
-        const MR: usize = 12;
-        let mut acc = [[_mm512_setzero_ps(); 2]; MR];
-        for kk in 0..k {
-            // SAFETY: a holds k * 12 values, b k * 32 (the caller's contract).
+        let (a_depth, a_row) = if PACKED { (12, 1) } else { (1, lda) };
+        let mut acc: Acc512 = [[_mm512_setzero_ps(); 2]; 12];
+        let mut kk = 0;
+        while kk + 4 <= k {
+            // SAFETY: depths kk..kk + 4 are inside A and B (the caller's
+            // contract); a prefetch never faults.
             unsafe {
-                let b0 = _mm512_loadu_ps(b.add(kk * 32));
-                let b1 = _mm512_loadu_ps(b.add(kk * 32 + 16));
-                let ar = a.add(kk * MR);
-                for (r, row) in acc.iter_mut().enumerate() {
-                    let x = _mm512_set1_ps(*ar.add(r));
-                    row[0] = _mm512_fmadd_ps(x, b0, row[0]);
-                    row[1] = _mm512_fmadd_ps(x, b1, row[1]);
+                _mm_prefetch::<_MM_HINT_T0>(b.wrapping_add((kk + 8) * 32).cast());
+                _mm_prefetch::<_MM_HINT_T0>(b.wrapping_add((kk + 8) * 32 + 16).cast());
+                _mm_prefetch::<_MM_HINT_T0>(b.wrapping_add((kk + 10) * 32).cast());
+                _mm_prefetch::<_MM_HINT_T0>(b.wrapping_add((kk + 10) * 32 + 16).cast());
+                for d in kk..kk + 4 {
+                    step_avx512(&mut acc, a.add(d * a_depth), a_row, b.add(d * 32));
                 }
             }
+            kk += 4;
+        }
+        while kk < k {
+            // SAFETY: as above, depth kk.
+            unsafe { step_avx512(&mut acc, a.add(kk * a_depth), a_row, b.add(kk * 32)) };
+            kk += 1;
         }
         for (r, row) in acc.iter().enumerate() {
             // SAFETY: row r of C holds ldc >= 32 values.
@@ -604,6 +641,24 @@ mod x86 {
                 }
             }
         }
+    }
+
+    /// AVX-512F, `12 x 32` (24 zmm accumulators).
+    ///
+    /// # Safety
+    /// As `Ukr`; the host has AVX-512F.
+    #[target_feature(enable = "avx512f,fma")]
+    pub(super) unsafe fn ukr_avx512(
+        k: usize,
+        a: *const f32,
+        b: *const f32,
+        c: *mut f32,
+        ldc: usize,
+        first: bool,
+    ) {
+        // SAFETY: a holds k * 12 values (depth-major), b k * 32 (the
+        // caller's contract).
+        unsafe { loop_avx512::<true>(k, a, 12, b, c, ldc, first) }
     }
 
     /// AVX512-BF16, `12 x 32`: each packed row is a pair of K values (two
@@ -667,36 +722,9 @@ mod x86 {
         ldc: usize,
         first: bool,
     ) {
-        const MR: usize = 12;
-        let mut acc = [[_mm512_setzero_ps(); 2]; MR];
-        for kk in 0..k {
-            // SAFETY: row r of a holds k values from a + r * lda, b k * 32
-            // (the caller's contract).
-            unsafe {
-                let b0 = _mm512_loadu_ps(b.add(kk * 32));
-                let b1 = _mm512_loadu_ps(b.add(kk * 32 + 16));
-                let ar = a.add(kk);
-                for (r, row) in acc.iter_mut().enumerate() {
-                    let x = _mm512_set1_ps(*ar.add(r * lda));
-                    row[0] = _mm512_fmadd_ps(x, b0, row[0]);
-                    row[1] = _mm512_fmadd_ps(x, b1, row[1]);
-                }
-            }
-        }
-        for (r, row) in acc.iter().enumerate() {
-            // SAFETY: row r of C holds ldc >= 32 values.
-            unsafe {
-                let out = c.add(r * ldc);
-                if first {
-                    _mm512_storeu_ps(out, row[0]);
-                    _mm512_storeu_ps(out.add(16), row[1]);
-                } else {
-                    _mm512_storeu_ps(out, _mm512_add_ps(_mm512_loadu_ps(out), row[0]));
-                    let hi = out.add(16);
-                    _mm512_storeu_ps(hi, _mm512_add_ps(_mm512_loadu_ps(hi), row[1]));
-                }
-            }
-        }
+        // SAFETY: row r of a holds k values from a + r * lda, b k * 32 (the
+        // caller's contract).
+        unsafe { loop_avx512::<false>(k, a, lda, b, c, ldc, first) }
     }
 
     /// AVX2 + FMA, `6 x 16`, over a row-major A: as `ukr_avx2`, K
@@ -1264,19 +1292,15 @@ fn pack_a(
             }
         } else if a.cs == 1 && kc > 1 && a.elem == Elem::F32 {
             // Row-major f32: row r's kc values straight from the bytes.
-            for r in 0..mr {
-                if r < rn {
-                    let at = at(r0 + r, p) as usize * 4;
-                    let src = &a.bytes[at..at + kc * 4];
-                    for (slots, v) in panel.chunks_exact_mut(mr).zip(src.chunks_exact(4)) {
-                        slots[r] = f32::from_ne_bytes([v[0], v[1], v[2], v[3]]);
-                    }
-                } else {
-                    for slots in panel.chunks_exact_mut(mr) {
-                        slots[r] = 0.0;
-                    }
-                }
-            }
+            let rows: Vec<Option<&[u8]>> = (0..mr)
+                .map(|r| {
+                    (r < rn).then(|| {
+                        let at = at(r0 + r, p) as usize * 4;
+                        &a.bytes[at..at + kc * 4]
+                    })
+                })
+                .collect();
+            pack_rows_f32(&rows, kc, panel);
         } else if a.rs == 1 && rn > 1 && a.elem == Elem::F32 {
             // Column-major f32 (A transposed): each packed row is `rn`
             // consecutive values.
@@ -1353,6 +1377,62 @@ const PACKED_B_KEEP: usize = 1 << 24;
 
 /// About this many multiply-adds per thread at least.
 const MIN_WORK: usize = 1 << 20;
+
+/// One packed A panel from row-major f32 rows (`None`: a padding row of
+/// zeros), each `kc` values: `panel[kk * mr + r]` is row r's value kk (mr
+/// = `rows.len()`). Four rows by four depths go at a time through a 4 x 4
+/// transpose in SSE registers (x86-64), the rest one value at a time.
+fn pack_rows_f32(rows: &[Option<&[u8]>], kc: usize, panel: &mut [f32]) {
+    let mr = rows.len();
+    let value = |src: Option<&[u8]>, kk: usize| {
+        src.map_or(0.0, |s| {
+            f32::from_ne_bytes([s[4 * kk], s[4 * kk + 1], s[4 * kk + 2], s[4 * kk + 3]])
+        })
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let (done_rows, done_depth) = (0, 0);
+    #[cfg(target_arch = "x86_64")]
+    let (done_rows, done_depth) = {
+        use std::arch::x86_64::*;
+        let (done_rows, done_depth) = (mr / 4 * 4, kc / 4 * 4);
+        let zero = [0u8; 16];
+        for g in (0..done_rows).step_by(4) {
+            for kk in (0..done_depth).step_by(4) {
+                let v: [__m128; 4] = std::array::from_fn(|i| {
+                    let src = rows[g + i].map_or(&zero[..], |s| &s[4 * kk..4 * kk + 16]);
+                    // SAFETY: src holds 16 bytes (the slice above); SSE is
+                    // part of x86-64.
+                    unsafe { _mm_loadu_ps(src.as_ptr().cast()) }
+                });
+                // SAFETY: SSE is part of x86-64.
+                let t = unsafe {
+                    let lo01 = _mm_unpacklo_ps(v[0], v[1]);
+                    let hi01 = _mm_unpackhi_ps(v[0], v[1]);
+                    let lo23 = _mm_unpacklo_ps(v[2], v[3]);
+                    let hi23 = _mm_unpackhi_ps(v[2], v[3]);
+                    [
+                        _mm_movelh_ps(lo01, lo23),
+                        _mm_movehl_ps(lo23, lo01),
+                        _mm_movelh_ps(hi01, hi23),
+                        _mm_movehl_ps(hi23, hi01),
+                    ]
+                };
+                for (j, t) in t.iter().enumerate() {
+                    let out = &mut panel[(kk + j) * mr + g..][..4];
+                    // SAFETY: out holds 4 values (the slice above).
+                    unsafe { _mm_storeu_ps(out.as_mut_ptr(), *t) };
+                }
+            }
+        }
+        (done_rows, done_depth)
+    };
+    for (kk, slots) in panel.chunks_exact_mut(mr).enumerate().take(kc) {
+        let rows_from = if kk < done_depth { done_rows } else { 0 };
+        for (r, slot) in slots.iter_mut().enumerate().skip(rows_from) {
+            *slot = value(rows[r], kk);
+        }
+    }
+}
 
 /// Whether [`Path::Avx2Quads`] sums `p` exactly: A u8 and B s8, and for
 /// A's largest value `a` and every two consecutive K of B that a slot
