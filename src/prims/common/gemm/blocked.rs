@@ -222,21 +222,28 @@ impl Path {
             // mc 96, which it was measured with (the smaller blocks cost the
             // ResNet layers 10-25% in one run).
             #[cfg(target_arch = "x86_64")]
-            Path::Avx512 => Shape {
-                mr: 12,
-                nr: 32,
-                kc: 128,
-                mc: 48,
-                nc: 512,
-                group: 1,
-                a_tiles: false,
-                tile_config: false,
-                k_step: 1,
-                f16c: true,
-                ukr: x86::ukr_avx512,
-                rows_ukr: x86::rows_avx512,
-                rows_blocks: Some((256, 96)),
-            },
+            Path::Avx512 => {
+                let blocks = tuned_blocks(12, 32).unwrap_or(Blocks {
+                    kc: 128,
+                    mc: 48,
+                    nc: 512,
+                });
+                Shape {
+                    mr: 12,
+                    nr: 32,
+                    kc: blocks.kc,
+                    mc: blocks.mc,
+                    nc: blocks.nc,
+                    group: 1,
+                    a_tiles: false,
+                    tile_config: false,
+                    k_step: 1,
+                    f16c: true,
+                    ukr: x86::ukr_avx512,
+                    rows_ukr: x86::rows_avx512,
+                    rows_blocks: Some((256, 96)),
+                }
+            }
             #[cfg(target_arch = "x86_64")]
             Path::Avx512Bf16 => Shape {
                 mr: 12,
@@ -393,7 +400,27 @@ fn blocks_for(mr: usize, nr: usize, l1: usize, l2: usize) -> Blocks {
 fn cache_blocks(mr: usize, nr: usize) -> Blocks {
     static SIZES: std::sync::OnceLock<(usize, usize)> = std::sync::OnceLock::new();
     let &(l1, l2) = SIZES.get_or_init(|| cache_sizes().unwrap_or((32 << 10, 512 << 10)));
-    blocks_for(mr, nr, l1, l2)
+    tuned_blocks(mr, nr).unwrap_or_else(|| blocks_for(mr, nr, l1, l2))
+}
+
+/// `DNNL_CPU_GEMM_BLOCKS` = `kc,mc,nc` (read once): the f32 kernels' cache
+/// blocks instead of their own (for tuning), rounded up to 8, `mr` and
+/// `nr`.
+fn tuned_blocks(mr: usize, nr: usize) -> Option<Blocks> {
+    static TUNED: std::sync::OnceLock<Option<[usize; 3]>> = std::sync::OnceLock::new();
+    let tuned = TUNED.get_or_init(|| {
+        let v = std::env::var("DNNL_CPU_GEMM_BLOCKS").ok()?;
+        let f: Vec<usize> = v.split(',').filter_map(|x| x.trim().parse().ok()).collect();
+        match f[..] {
+            [kc, mc, nc] if kc > 0 && mc > 0 && nc > 0 => Some([kc, mc, nc]),
+            _ => None,
+        }
+    });
+    tuned.map(|[kc, mc, nc]| Blocks {
+        kc: kc.next_multiple_of(8),
+        mc: mc.next_multiple_of(mr),
+        nc: nc.next_multiple_of(nr),
+    })
 }
 
 #[cfg(target_arch = "x86_64")]
