@@ -222,28 +222,16 @@ impl Path {
             // mc 96, which it was measured with (the smaller blocks cost the
             // ResNet layers 10-25% in one run).
             #[cfg(target_arch = "x86_64")]
-            Path::Avx512 => {
-                let blocks = tuned_blocks(12, 32).unwrap_or(Blocks {
+            Path::Avx512 => Shape::f32_simd(
+                (12, 32),
+                tuned_blocks(12, 32).unwrap_or(Blocks {
                     kc: 128,
                     mc: 48,
                     nc: 512,
-                });
-                Shape {
-                    mr: 12,
-                    nr: 32,
-                    kc: blocks.kc,
-                    mc: blocks.mc,
-                    nc: blocks.nc,
-                    group: 1,
-                    a_tiles: false,
-                    tile_config: false,
-                    k_step: 1,
-                    f16c: true,
-                    ukr: x86::ukr_avx512,
-                    rows_ukr: x86::rows_avx512,
-                    rows_blocks: Some((256, 96)),
-                }
-            }
+                }),
+                (x86::ukr_avx512, x86::rows_avx512),
+                Some((256, 96)),
+            ),
             #[cfg(target_arch = "x86_64")]
             Path::Avx512Bf16 => Shape {
                 mr: 12,
@@ -297,24 +285,12 @@ impl Path {
                 ..Path::Amx.shape()
             },
             #[cfg(target_arch = "x86_64")]
-            Path::Avx2 => {
-                let blocks = cache_blocks(6, 16);
-                Shape {
-                    mr: 6,
-                    nr: 16,
-                    kc: blocks.kc,
-                    mc: blocks.mc,
-                    nc: blocks.nc,
-                    group: 1,
-                    a_tiles: false,
-                    tile_config: false,
-                    k_step: 1,
-                    f16c: true,
-                    ukr: x86::ukr_avx2,
-                    rows_ukr: x86::rows_avx2,
-                    rows_blocks: None,
-                }
-            }
+            Path::Avx2 => Shape::f32_simd(
+                (6, 16),
+                cache_blocks(6, 16),
+                (x86::ukr_avx2, x86::rows_avx2),
+                None,
+            ),
             #[cfg(target_arch = "x86_64")]
             Path::Avx2Int8 => Shape {
                 group: 2,
@@ -507,6 +483,34 @@ struct Shape {
     /// The `kc` and `mc` that `rows_ukr` runs with where they differ from
     /// the packed kernel's.
     rows_blocks: Option<(usize, usize)>,
+}
+
+impl Shape {
+    /// An f32 SIMD path's shape: `mr x nr` kernels (packed and row-major
+    /// A) over `blocks`, F16C for f16.
+    #[cfg(target_arch = "x86_64")]
+    fn f32_simd(
+        (mr, nr): (usize, usize),
+        blocks: Blocks,
+        (ukr, rows_ukr): (Ukr, RowsUkr),
+        rows_blocks: Option<(usize, usize)>,
+    ) -> Shape {
+        Shape {
+            mr,
+            nr,
+            kc: blocks.kc,
+            mc: blocks.mc,
+            nc: blocks.nc,
+            group: 1,
+            a_tiles: false,
+            tile_config: false,
+            k_step: 1,
+            f16c: true,
+            ukr,
+            rows_ukr,
+            rows_blocks,
+        }
+    }
 }
 
 /// The portable kernel, `4 x 16`, without fused multiply-adds.
