@@ -108,14 +108,33 @@ inline IDX conv_w_at(IDX g, IDX oc, IDX ic, int kk) {
     (DEPTH_OK(gk) && (gn) < N ? LD_B(b, b_base + DEPTH(gk) * b_rs + (gn) * b_cs) : 0.0f)
 #endif
 
+/* Backward weights' element indices (-1: a zero): A's (oc, depth d) in Y,
+ * B's (depth d, column col) in X; gathered loads of both kernels read
+ * through them, gemm_mma's at the depth of the kernel's part (SPLIT_K),
+ * whether the host calls the operand plain or not. */
+#if DIR == 2
+inline IDX conv_wa_at(IDX g, IDX oc, IDX d) {
+    const IDX n = d / O_SP;
+    const int r = d % O_SP;
+    return conv_y_at(g, n, oc, r / (OH * OW), (r / OW) % OH, r % OW);
+}
+inline IDX conv_wb_at(IDX g, IDX d, IDX col) {
+    const IDX n = d / O_SP;
+    const int r = d % O_SP;
+    const int od = r / (OH * OW), oh = (r / OW) % OH, ow = r % OW;
+    const int kk = COL_TAP(col);
+    TAP(od, oh, ow, kk, id, ih, iw);
+    return inside ? conv_x_at(g, n, COL_IC(col), id, ih, iw) : -1;
+}
+#define MMA_A_AT(gm, gk) ((gm) < M && DEPTH_OK(gk) ? conv_wa_at(i1, gm, DEPTH(gk)) : -1)
+#define MMA_B_AT(gk, gn) (DEPTH_OK(gk) && (gn) < N ? conv_wb_at(i1, DEPTH(gk), gn) : -1)
+#endif
+
 /* Backward weights gathers A from Y one element at a time (forward and
  * backward data gather through A_PREP below). */
 #if A_GATHER && DIR == 2
 inline float conv_a(global const CAT(T_, A_DT) *a, IDX g, IDX m, IDX k) {
-    const IDX n = k / O_SP;
-    const int r = k % O_SP;
-    const int od = r / (OH * OW), oh = (r / OW) % OH, ow = r % OW;
-    return CAT(LD_, A_DT)(a, conv_y_at(g, n, m, od, oh, ow));
+    return CAT(LD_, A_DT)(a, conv_wa_at(g, m, k));
 }
 #undef A_VALUE
 #define A_VALUE(gm, gk) \
@@ -275,39 +294,13 @@ inline float conv_b(global const CAT(T_, B_DT) *b, IDX g, IDX k, IDX col) {
 #elif DIR == 1
     return CAT(LD_, B_DT)(b, conv_w_at(g, k % OC, col, k / OC));
 #else
-    const IDX n = k / O_SP;
-    const int r = k % O_SP;
-    const int od = r / (OH * OW), oh = (r / OW) % OH, ow = r % OW;
-    const int c = COL_IC(col), kk = COL_TAP(col);
-    TAP(od, oh, ow, kk, id, ih, iw);
-    if (!inside) return 0.0f;
-    return CAT(LD_, B_DT)(b, conv_x_at(g, n, c, id, ih, iw));
+    const IDX at = conv_wb_at(g, k, col);
+    return at < 0 ? 0.0f : CAT(LD_, B_DT)(b, at);
 #endif
 }
 #undef B_VALUE
 #define B_VALUE(gk, gn) \
     (DEPTH_OK(gk) && (gn) < N ? conv_b(b, i1, DEPTH(gk), gn) : 0.0f)
-#endif
-/* gemm_mma's element indices of backward weights' operands (-1: a zero):
- * A's (oc gm, depth gk) in Y, B's (depth gk, column gn) in X, both at the
- * depth of the kernel's part (SPLIT_K), whether the host calls the operand
- * plain or not. */
-#if DIR == 2
-inline IDX conv_wa_at(IDX g, IDX oc, IDX d) {
-    const IDX n = d / O_SP;
-    const int r = d % O_SP;
-    return conv_y_at(g, n, oc, r / (OH * OW), (r / OW) % OH, r % OW);
-}
-inline IDX conv_wb_at(IDX g, IDX d, IDX col) {
-    const IDX n = d / O_SP;
-    const int r = d % O_SP;
-    const int od = r / (OH * OW), oh = (r / OW) % OH, ow = r % OW;
-    const int kk = COL_TAP(col);
-    TAP(od, oh, ow, kk, id, ih, iw);
-    return inside ? conv_x_at(g, n, COL_IC(col), id, ih, iw) : -1;
-}
-#define MMA_A_AT(gm, gk) ((gm) < M && DEPTH_OK(gk) ? conv_wa_at(i1, gm, DEPTH(gk)) : -1)
-#define MMA_B_AT(gk, gn) (DEPTH_OK(gk) && (gn) < N ? conv_wb_at(i1, DEPTH(gk), gn) : -1)
 #endif
 /* gemm_mma's element index of B's (gk, gn) (forward and backward data). */
 #if B_GATHER && DIR < 2

@@ -384,14 +384,12 @@ fn cache_blocks(mr: usize, nr: usize) -> Blocks {
 /// `nr`.
 fn tuned_blocks(mr: usize, nr: usize) -> Option<Blocks> {
     static TUNED: std::sync::OnceLock<Option<[usize; 3]>> = std::sync::OnceLock::new();
-    let tuned = TUNED.get_or_init(|| {
-        let v = std::env::var("DNNL_CPU_GEMM_BLOCKS").ok()?;
-        let f: Vec<usize> = v.split(',').filter_map(|x| x.trim().parse().ok()).collect();
-        match f[..] {
+    let tuned = TUNED.get_or_init(
+        || match super::tuning_numbers("DNNL_CPU_GEMM_BLOCKS")?[..] {
             [kc, mc, nc] if kc > 0 && mc > 0 && nc > 0 => Some([kc, mc, nc]),
             _ => None,
-        }
-    });
+        },
+    );
     tuned.map(|[kc, mc, nc]| Blocks {
         kc: kc.next_multiple_of(8),
         mc: mc.next_multiple_of(mr),
@@ -1323,15 +1321,12 @@ fn pack_a(
             }
         } else if a.cs == 1 && kc > 1 && a.elem == Elem::F32 {
             // Row-major f32: row r's kc values straight from the bytes.
-            let rows: Vec<Option<&[u8]>> = (0..mr)
-                .map(|r| {
-                    (r < rn).then(|| {
-                        let at = at(r0 + r, p) as usize * 4;
-                        &a.bytes[at..at + kc * 4]
-                    })
-                })
-                .collect();
-            pack_rows_f32(&rows, kc, panel);
+            let mut rows: [Option<&[u8]>; MAX_MR] = [None; MAX_MR];
+            for (r, row) in rows.iter_mut().enumerate().take(rn) {
+                let at = at(r0 + r, p) as usize * 4;
+                *row = Some(&a.bytes[at..at + kc * 4]);
+            }
+            pack_rows_f32(&rows[..mr], kc, panel);
         } else if a.rs == 1 && rn > 1 && a.elem == Elem::F32 {
             // Column-major f32 (A transposed): each packed row is `rn`
             // consecutive values.
@@ -1408,6 +1403,9 @@ const PACKED_B_KEEP: usize = 1 << 24;
 
 /// About this many multiply-adds per thread at least.
 const MIN_WORK: usize = 1 << 20;
+
+/// The most rows of any kernel's block (AMX's 32).
+const MAX_MR: usize = 32;
 
 /// One packed A panel from row-major f32 rows (`None`: a padding row of
 /// zeros), each `kc` values: `panel[kk * mr + r]` is row r's value kk (mr

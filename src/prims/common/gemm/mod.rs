@@ -31,6 +31,13 @@ use crate::prims::common::dt::Elem;
 use crate::prims::common::layout::Layout;
 use crate::prims::common::post_ops::PostOpsPlan;
 
+/// The comma-separated numbers of the tuning variable `var` (`DNNL_GEMM_TILES`
+/// and its kin), those that parse; None where it is unset.
+pub(crate) fn tuning_numbers(var: &str) -> Option<Vec<usize>> {
+    let v = std::env::var(var).ok()?;
+    Some(v.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+}
+
 /// One operand of a GEMM: element `(r, c)` of batch offset `b` sits at
 /// element `off + b + r * rs + c * cs` of its buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -420,9 +420,7 @@ impl Tiles {
     /// tiles [`Tiles::for_gemm`] takes instead of its big ones, with 16-byte
     /// local reads.
     fn tuning_override() -> Option<Tiles> {
-        let v = std::env::var("DNNL_GEMM_TILES").ok()?;
-        let f: Vec<usize> = v.split(',').filter_map(|x| x.trim().parse().ok()).collect();
-        match f[..] {
+        match super::tuning_numbers("DNNL_GEMM_TILES")?[..] {
             [wg_m, wg_n, rm, rn, tk, dbuf] => Some(Tiles {
                 wg_m,
                 wg_n,
@@ -569,18 +567,15 @@ impl MmaTiles {
             stages: 5,
             depth: 2,
         };
-        let parsed = std::env::var("DNNL_WGMMA_TILES").ok().and_then(|v| {
-            let f: Vec<usize> = v.split(',').filter_map(|x| x.trim().parse().ok()).collect();
-            match f[..] {
-                [groups, blocks, n, stages, depth] => Some(MmaTiles::Wgmma {
-                    groups,
-                    blocks,
-                    n,
-                    stages,
-                    depth,
-                }),
-                _ => None,
-            }
+        let parsed = super::tuning_numbers("DNNL_WGMMA_TILES").and_then(|f| match f[..] {
+            [groups, blocks, n, stages, depth] => Some(MmaTiles::Wgmma {
+                groups,
+                blocks,
+                n,
+                stages,
+                depth,
+            }),
+            _ => None,
         });
         parsed.unwrap_or(chosen)
     }
